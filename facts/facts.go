@@ -1,0 +1,205 @@
+// Package facts defines the facts document that runners produce and policies read.
+//
+// A document is one JSON object, versioned by Schema, holding one namespace per
+// runner. Every namespace carries a status and, when the status is not ok, a
+// reason, so a policy can tell "nothing to report" from "could not look".
+// Facts are observations only; thresholds and decisions live in policies.
+package facts
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Schema is the version tag every facts document carries under the key "schema".
+const Schema = "tausik-facts/v1"
+
+// Status says whether a runner could gather its namespace.
+type Status string
+
+// The three namespace statuses. A policy turns anything but StatusOK into
+// NOT_APPLICABLE or COULD_NOT_RUN; the engine never lets it become a pass.
+const (
+	StatusOK          Status = "ok"
+	StatusUnavailable Status = "unavailable" // the source does not exist here (not a git repo, no open session)
+	StatusError       Status = "error"       // the source exists but reading it failed
+)
+
+// Valid reports whether s is one of the three statuses.
+func (s Status) Valid() bool {
+	return s == StatusOK || s == StatusUnavailable || s == StatusError
+}
+
+// Namespace is one runner's contribution to the document. Data holds the
+// observations: a struct or map that encodes to a JSON object whose keys must not
+// be "status" or "reason" (those are the namespace's own).
+type Namespace struct {
+	Status Status
+	Reason string
+	Data   any
+}
+
+// OK returns a namespace with status ok holding data.
+func OK(data any) Namespace { return Namespace{Status: StatusOK, Data: data} }
+
+// Unavailable returns a namespace whose source does not exist here.
+func Unavailable(reason string) Namespace {
+	return Namespace{Status: StatusUnavailable, Reason: reason}
+}
+
+// Error returns a namespace whose source could not be read.
+func Error(reason string) Namespace { return Namespace{Status: StatusError, Reason: reason} }
+
+// Document is a facts document: namespaces keyed by name.
+type Document struct {
+	Namespaces map[string]Namespace
+}
+
+// NewDocument returns an empty document.
+func NewDocument() *Document { return &Document{Namespaces: map[string]Namespace{}} }
+
+// Set stores ns under name, replacing any earlier namespace of that name.
+func (d *Document) Set(name string, ns Namespace) { d.Namespaces[name] = ns }
+
+// Names returns the namespace names in sorted order.
+func (d *Document) Names() []string {
+	names := make([]string, 0, len(d.Namespaces))
+	for n := range d.Namespaces {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Generic converts the document to plain JSON values (map[string]any, []any,
+// string, bool, int64, float64, nil) as policies see it: integers stay
+// integers, so CEL and Rego compare them without float surprises.
+func (d *Document) Generic() (map[string]any, error) {
+	out := make(map[string]any, len(d.Namespaces)+1)
+	out["schema"] = Schema
+	for name, ns := range d.Namespaces {
+		v, err := ns.Generic()
+		if err != nil {
+			return nil, fmt.Errorf("namespace %s: %w", name, err)
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+// Generic converts one namespace to a plain JSON object including status and reason.
+func (ns Namespace) Generic() (map[string]any, error) {
+	obj := map[string]any{}
+	if ns.Data != nil {
+		v, err := ToGeneric(ns.Data)
+		if err != nil {
+			return nil, err
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("data must encode to a JSON object, got %T", v)
+		}
+		obj = m
+	}
+	if _, clash := obj["status"]; clash {
+		return nil, fmt.Errorf("data must not carry its own %q key", "status")
+	}
+	obj["status"] = string(ns.Status)
+	if ns.Reason != "" || ns.Status != StatusOK {
+		obj["reason"] = ns.Reason
+	}
+	return obj, nil
+}
+
+// MarshalJSON encodes the document canonically (sorted keys, no HTML escaping).
+func (d *Document) MarshalJSON() ([]byte, error) {
+	g, err := d.Generic()
+	if err != nil {
+		return nil, err
+	}
+	return Canonical(g)
+}
+
+// Digest returns "sha256:<hex>" over the canonical encoding of the document.
+func (d *Document) Digest() (string, error) {
+	b, err := d.MarshalJSON()
+	if err != nil {
+		return "", err
+	}
+	return DigestBytes(b), nil
+}
+
+// DigestBytes returns "sha256:<hex>" of b.
+func DigestBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Canonical encodes v as JSON with sorted object keys, no insignificant
+// whitespace and no HTML escaping, so equal values give equal bytes.
+func Canonical(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// ToGeneric converts any JSON-encodable value to plain JSON values with
+// integers as int64 (see Document.Generic).
+func ToGeneric(v any) (any, error) {
+	switch v.(type) {
+	case nil, string, bool, int64, float64:
+		return v, nil
+	case int:
+		return int64(v.(int)), nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeGeneric(b)
+}
+
+// DecodeGeneric parses JSON into plain values with integers as int64.
+func DecodeGeneric(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	return normalize(raw), nil
+}
+
+func normalize(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalize(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = normalize(e)
+		}
+		return x
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	default:
+		return v
+	}
+}

@@ -1,0 +1,33 @@
+package facts
+
+// Files is the "files" namespace that the fs runner fills: one entry per file in
+// the request's scope (the requested files, else the repo listing), sorted by path.
+type Files struct {
+	Files []File `json:"files"`
+}
+
+// File describes one file in scope. Lines counts newline-terminated lines plus
+// an unterminated last line. A file that does not exist carries only its path,
+// name, extension and Exists=false.
+type File struct {
+	Path   string `json:"path"`   // repo-relative, "/"-separated
+	Name   string `json:"name"`   // base name
+	Ext    string `json:"ext"`    // extension with the dot, lower case; "" when none
+	Exists bool   `json:"exists"` // true only for a regular file
+	Kind   string `json:"kind"`   // "file", "missing", "symlink", "dir" or "other"
+	Size   int64  `json:"size"`
+	Lines  int64  `json:"lines"`
+	Binary bool   `json:"binary"` // NUL byte in, or invalid UTF-8 across, the first 8 KiB
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// Request is the "request" namespace: what was asked, as the engine resolved it.
+type Request struct {
+	Trigger      string   `json:"trigger"`
+	Task         string   `json:"task"`
+	Requester    string   `json:"requester"`
+	Files        []string `json:"files"`    // the requested files, repo-relative, sorted; empty unless Explicit
+	Explicit     bool     `json:"explicit"` // the request named its files; otherwise scoped gates judge the whole repo
+	Outside      []string `json:"outside"`  // requested paths that resolve outside the project (never judged by scoped gates)
+	ChangedSince string   `json:"changed_since,omitempty"`
+}

@@ -1,0 +1,81 @@
+// Package runners holds the fact producers, one per source. A runner fills one
+// namespace of the facts document; it never decides anything. A runner that
+// cannot look returns a namespace with status unavailable or error and a
+// reason, never a partial namespace that reads as complete.
+package runners
+
+import (
+	"context"
+	"sync"
+
+	"github.com/tausik/tausik/facts"
+)
+
+// Runner gathers one namespace of facts.
+type Runner interface {
+	// Namespace is the key the runner's facts live under in the document.
+	Namespace() string
+	// Gather observes the project for s. It must not panic and must not
+	// return a namespace with status ok unless every fact in it was read.
+	Gather(ctx context.Context, s *Scope) facts.Namespace
+}
+
+// Scope is what a runner is asked to look at. It is shared by the runners of
+// one evaluation, which may run concurrently; the repo listing is computed
+// once, on first use.
+type Scope struct {
+	// Root is the absolute, symlink-resolved project root.
+	Root string
+	// Request is the resolved request: trigger, task and, when Explicit, the
+	// requested files.
+	Request facts.Request
+
+	listOnce  sync.Once
+	repoFiles []string
+	listErr   error
+}
+
+// NewScope returns a scope rooted at root for req.
+func NewScope(root string, req facts.Request) *Scope {
+	return &Scope{Root: root, Request: req}
+}
+
+// RepoFiles lists the project's files: tracked and untracked-not-ignored files
+// when the root is a git work tree, else a walk that skips VCS, virtualenv,
+// cache and node_modules directories. Paths are repo-relative, "/"-separated,
+// sorted.
+func (s *Scope) RepoFiles(ctx context.Context) ([]string, error) {
+	s.listOnce.Do(func() {
+		s.repoFiles, s.listErr = ListFiles(ctx, s.Root)
+	})
+	return s.repoFiles, s.listErr
+}
+
+// ScopedFiles returns the request's files when it named any, else RepoFiles.
+func (s *Scope) ScopedFiles(ctx context.Context) ([]string, error) {
+	if s.Request.Explicit {
+		return s.Request.Files, nil
+	}
+	return s.RepoFiles(ctx)
+}
+
+// Registry maps namespace names to runners.
+type Registry struct {
+	runners map[string]Runner
+}
+
+// NewRegistry returns a registry holding rs; a later runner for the same
+// namespace replaces an earlier one.
+func NewRegistry(rs ...Runner) *Registry {
+	r := &Registry{runners: map[string]Runner{}}
+	for _, x := range rs {
+		r.runners[x.Namespace()] = x
+	}
+	return r
+}
+
+// Get returns the runner for namespace ns.
+func (r *Registry) Get(ns string) (Runner, bool) {
+	x, ok := r.runners[ns]
+	return x, ok
+}
