@@ -1,0 +1,252 @@
+package git
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tausik/tausik/facts"
+)
+
+// Since is the point "changed since" is measured from: a ref, or a time. The
+// engine fills it from the request's --changed-since or from the task's start
+// time in the store. The zero Since means "no point": the runner then omits the
+// since facts.
+type Since struct {
+	Spec string    // as the user wrote it; reported back in the facts
+	Ref  string    // a revision git can resolve to a commit ("main", "HEAD~3", a sha)
+	Time time.Time // used when Ref is ""
+}
+
+// IsZero reports whether s names no point.
+func (s Since) IsZero() bool { return s.Ref == "" && s.Time.IsZero() }
+
+// SinceTime returns a Since for the instant t (a task's start time).
+func SinceTime(t time.Time) Since {
+	return Since{Spec: t.UTC().Format(time.RFC3339Nano), Time: t}
+}
+
+// ParseSince reads a --changed-since value. It is a time when it parses as
+// RFC 3339 ("2026-05-01T10:00:00Z"), as "@<unix seconds>", or as a positive Go
+// duration meaning that long before now ("3h", "90m"); anything else is a ref.
+// A branch whose name looks like a time or duration is written in full
+// ("refs/heads/3h"). A ref may not start with "-" (it would read as an option)
+// or hold whitespace or control characters.
+func ParseSince(spec string, now time.Time) (Since, error) {
+	if spec == "" {
+		return Since{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, spec); err == nil {
+		return Since{Spec: spec, Time: t}, nil
+	}
+	if rest, ok := strings.CutPrefix(spec, "@"); ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+		var secs int64
+		if _, err := fmt.Sscan(rest, &secs); err == nil {
+			return Since{Spec: spec, Time: time.Unix(secs, 0)}, nil
+		}
+	}
+	if d, err := time.ParseDuration(spec); err == nil {
+		if d <= 0 {
+			return Since{}, fmt.Errorf("%w: duration %q must be positive", ErrBadSince, spec)
+		}
+		return Since{Spec: spec, Time: now.Add(-d)}, nil
+	}
+	if strings.HasPrefix(spec, "-") {
+		return Since{}, fmt.Errorf("%w: ref %q must not start with '-'", ErrBadSince, spec)
+	}
+	if strings.ContainsFunc(spec, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return Since{}, fmt.Errorf("%w: ref %q holds whitespace or control characters", ErrBadSince, spec)
+	}
+	return Since{Spec: spec, Ref: spec}, nil
+}
+
+// resolveBase finds the commit the comparison starts from; "" means there is
+// none and every file counts as new.
+func resolveBase(ctx context.Context, g *gitCmd, s Since, unborn bool) (string, error) {
+	if s.Ref != "" {
+		if strings.HasPrefix(s.Ref, "-") {
+			return "", fmt.Errorf("%w: ref %q must not start with '-'", ErrBadSince, s.Ref)
+		}
+		out, err := g.run(ctx, "rev-parse", "-q", "--verify", s.Ref+"^{commit}")
+		if err != nil {
+			if exitCode(err) == 1 {
+				return "", fmt.Errorf("%w: %q is not a commit", ErrBadSince, s.Ref)
+			}
+			return "", err
+		}
+		commit := strings.TrimSpace(string(out))
+		if unborn {
+			return "", nil
+		}
+		out, err = g.run(ctx, "merge-base", "HEAD", commit)
+		if err != nil {
+			if exitCode(err) == 1 {
+				return "", fmt.Errorf("%w: %q shares no history with HEAD", ErrBadSince, s.Ref)
+			}
+			return "", err
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	if unborn {
+		return "", nil
+	}
+	// The last first-parent commit made at or before the point is what HEAD
+	// was then, as long as the branch only moved forward. Git compares whole
+	// seconds.
+	before := "--before=" + s.Time.UTC().Truncate(time.Second).Format(time.RFC3339)
+	out, err := g.run(ctx, "rev-list", "-1", "--first-parent", before, "HEAD", "--")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// changes lists everything changed since base: committed, staged, unstaged
+// and untracked, with added lines. status is the porcelain status already read,
+// paths relative to the top of the work tree; view maps those paths to
+// project-relative ones.
+func (r *Runner) changes(ctx context.Context, g *gitCmd, base string, status []facts.GitStatusEntry, view pathView) ([]facts.GitChange, error) {
+	from := base
+	if from == "" {
+		out, err := g.run(ctx, "hash-object", "-t", "tree", "--stdin")
+		if err != nil {
+			return nil, fmt.Errorf("empty tree: %w", err)
+		}
+		from = strings.TrimSpace(string(out))
+	}
+	diffArgs := []string{"--no-ext-diff", "--no-textconv", "--find-renames"}
+	out, err := g.run(ctx, append(append([]string{"diff", "--numstat", "-z"}, diffArgs...), from, "--")...)
+	if err != nil {
+		return nil, err
+	}
+	stats, err := ParseNumstat(out)
+	if err != nil {
+		return nil, err
+	}
+	patch, err := g.run(ctx, append(append([]string{"diff", "--unified=0", "--no-color", "--src-prefix=a/", "--dst-prefix=b/"}, diffArgs...), from, "--")...)
+	if err != nil {
+		return nil, err
+	}
+	col := newCollector(r.caps)
+	if err := parseAddedLines(patch, col); err != nil {
+		return nil, fmt.Errorf("read diff: %w", err)
+	}
+	var changes []facts.GitChange
+	for _, st := range stats {
+		p, ok := view.rel(st.Path)
+		if !ok {
+			continue
+		}
+		c := facts.GitChange{Path: p, Binary: st.Binary, Added: st.Added, Removed: st.Deleted}
+		if st.OrigPath != "" {
+			c.OrigPath = view.relAny(st.OrigPath)
+		}
+		if a := col.files[st.Path]; a != nil {
+			c.AddedNonBlank, c.Lines, c.LinesTrunc = a.nonBlank, a.lines, a.trunc
+		}
+		c.Deleted = !view.exists(p)
+		changes = append(changes, c)
+	}
+	for _, e := range status {
+		if !e.Untracked {
+			continue
+		}
+		p, ok := view.rel(e.Path)
+		if !ok {
+			continue
+		}
+		c, err := readUntracked(view.abs(p), p, col)
+		if err != nil {
+			return nil, err
+		}
+		changes = append(changes, c)
+	}
+	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
+	for i := range changes {
+		if changes[i].Lines == nil {
+			changes[i].Lines = []string{}
+		}
+	}
+	return changes, nil
+}
+
+// binarySniff is how much of a file git inspects for a NUL byte to call it binary.
+const binarySniff = 8000
+
+// readUntracked counts an untracked file's lines as added, the way git would
+// once the file is added. Anything but a regular file adds no lines.
+func readUntracked(full, rel string, col *collector) (facts.GitChange, error) {
+	c := facts.GitChange{Path: rel, Untracked: true, Lines: []string{}}
+	info, err := os.Lstat(full)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.Deleted = true
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("stat %s: %w", rel, err)
+	}
+	if !info.Mode().IsRegular() {
+		return c, nil
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return c, fmt.Errorf("read %s: %w", rel, err)
+	}
+	if bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0 {
+		c.Binary = true
+		return c, nil
+	}
+	for len(data) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			line, data = data, nil
+		}
+		col.add(rel, line)
+	}
+	if a := col.files[rel]; a != nil {
+		c.Added, c.AddedNonBlank, c.Lines, c.LinesTrunc = a.count, a.nonBlank, a.lines, a.trunc
+	}
+	return c, nil
+}
+
+// pathView maps paths relative to the top of the work tree onto the project
+// root, which may be a subdirectory of it (prefix, "/"-terminated or "").
+type pathView struct {
+	root   string
+	prefix string
+}
+
+// rel returns p relative to the project root, and false when p lies outside it.
+func (v pathView) rel(p string) (string, bool) {
+	if v.prefix == "" {
+		return p, true
+	}
+	r, ok := strings.CutPrefix(p, v.prefix)
+	return r, ok && r != ""
+}
+
+// relAny is rel for a path that may lie outside the root (a rename's
+// source): outside paths come back with "../" steps.
+func (v pathView) relAny(p string) string {
+	if r, ok := v.rel(p); ok {
+		return r
+	}
+	up := strings.Repeat("../", strings.Count(v.prefix, "/"))
+	return filepath.ToSlash(filepath.Clean(up + p))
+}
+
+func (v pathView) abs(rel string) string { return filepath.Join(v.root, filepath.FromSlash(rel)) }
+
+func (v pathView) exists(rel string) bool {
+	_, err := os.Lstat(v.abs(rel))
+	return err == nil
+}
