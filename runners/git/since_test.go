@@ -25,9 +25,9 @@ func TestSinceTimeCountsCommittedUncommittedAndUntracked(t *testing.T) {
 	start := t0.Add(time.Hour) // the task started after the base commit
 	r.write("CHANGELOG.md", "# Changelog\n\n## 1.1\n- fixed the parser\n\n## 1.0\n- first\n")
 	r.commitAt("during the task", start.Add(time.Hour))
-	r.write("code.py", "x = 2\n")               // uncommitted
+	r.write("code.py", "x = 2\n")                // uncommitted
 	r.write("notes/new file.md", "line one\n\n") // untracked
-	r.write("logo.png", "\x89PNG\x00\x00")      // untracked binary
+	r.write("logo.png", "\x89PNG\x00\x00")       // untracked binary
 
 	g := mustOK(t, gather(t, r.root, "", WithSince(SinceTime(start))))
 	s := g.Since
