@@ -6,6 +6,7 @@ package runners
 
 import (
 	"context"
+	"sort"
 	"sync"
 
 	"github.com/tausik/tausik/facts"
@@ -78,4 +79,14 @@ func NewRegistry(rs ...Runner) *Registry {
 func (r *Registry) Get(ns string) (Runner, bool) {
 	x, ok := r.runners[ns]
 	return x, ok
+}
+
+// Namespaces lists the registered namespaces, sorted.
+func (r *Registry) Namespaces() []string {
+	out := make([]string, 0, len(r.runners))
+	for ns := range r.runners {
+		out = append(out, ns)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/tausik/tausik/engine"
+)
+
+// errBlocked and errTestsFailed carry a verdict, already rendered, out of a
+// command. They print nothing more.
+var (
+	errBlocked     = errors.New("blocked by a gate")
+	errTestsFailed = errors.New("policy tests failed")
+)
+
+// usageError marks a malformed command line.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usageErr(err error) error { return usageError{err} }
+
+// exitCode is the one table from errors to exit codes.
+func exitCode(err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return engine.ExitPassed
+	case errors.Is(err, errBlocked):
+		return engine.ExitBlocked
+	case errors.Is(err, errTestsFailed):
+		return engine.ExitTestsFailed
+	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage), isCobraUsage(err):
+		return engine.ExitUsage
+	}
+	return engine.ExitError
+}
+
+// isCobraUsage recognises the usage errors cobra returns as plain errors.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "required flag", "unknown flag", "unknown shorthand flag"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSilent reports errors whose story the command already told on stdout.
+func isSilent(err error) bool {
+	return errors.Is(err, errBlocked) || errors.Is(err, errTestsFailed)
+}

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type evalOptions struct {
+	trigger string
+	files   []string
+	gates   []string
+	task    string
+	format  string
+}
+
+func newPolicyEvalCmd(g *globals) *cobra.Command {
+	opts := &evalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval --trigger TRIGGER [--files PATH]... [--gate NAME]...",
+		Short: "Evaluate the gates for a trigger and exit 1 if one blocks",
+		Long: "Evaluates every enabled gate that listens to the trigger (or exactly the gates\n" +
+			"named with --gate) over the given files, or the whole project when none are given.\n" +
+			"Exit codes: 0 passed (warnings allowed), 1 blocked, 2 usage, 3 policy/config/store error.",
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			return runPolicyEval(cmd.Context(), g, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.trigger, "trigger", "", "the moment being judged: task-start, pre-write, commit, verify, task-done, review")
+	f.StringSliceVar(&opts.files, "files", nil, "files in scope (repeatable or comma-separated; default: the whole project)")
+	f.StringArrayVar(&opts.gates, "gate", nil, "evaluate only this gate, enabled or not (repeatable)")
+	f.StringVar(&opts.task, "task", "", "the task the evaluation is for")
+	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	_ = cmd.MarkFlagRequired("trigger")
+	return cmd
+}
+
+func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
+	e, err := g.openEngine(ctx)
+	if err != nil {
+		return err
+	}
+	files, err := absPaths(opts.files)
+	if err != nil {
+		return err
+	}
+	dec, err := e.Evaluate(ctx, engine.Request{
+		Trigger: opts.trigger, Files: files, Gates: opts.gates, Task: opts.task, Requester: "cli",
+	})
+	if dec == nil {
+		return err
+	}
+	if rerr := renderDecision(g, opts.format, dec); rerr != nil {
+		return rerr
+	}
+	switch {
+	case err != nil:
+		return err
+	case dec.Blocked:
+		return errBlocked
+	}
+	return nil
+}
+
+// absPaths resolves command-line paths against the working directory, which
+// is where the user typed them, not the project root.
+func absPaths(paths []string) ([]string, error) {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if p == "" {
+			return nil, usageErr(errors.New("--files: empty path"))
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("resolve %s: %w", p, err)
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}

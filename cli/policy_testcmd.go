@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type testOptions struct {
+	gates   []string
+	format  string
+	verbose bool
+}
+
+func newPolicyTestCmd(g *globals) *cobra.Command {
+	opts := &testOptions{}
+	cmd := &cobra.Command{
+		Use:   "test [--gate NAME]...",
+		Short: "Run every gate's fixtures and check the closed list; exit 4 on any failure",
+		Long: "Runs each fixture of each gate (hermetically, in a temporary copy) and checks that\n" +
+			"every gate is COVERED (a fixture that must come out FAILED and one that must come\n" +
+			"out PASSED) or EXCUSED (a reason and the Go tests that prove it red and green).",
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			return runPolicyTest(cmd.Context(), g, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&opts.gates, "gate", nil, "test only this gate (repeatable)")
+	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "list passing fixtures too")
+	return cmd
+}
+
+func runPolicyTest(ctx context.Context, g *globals, opts *testOptions) error {
+	e, err := g.openEngine(ctx)
+	if err != nil {
+		return err
+	}
+	rep, err := e.Test(ctx, opts.gates)
+	if err != nil {
+		return err
+	}
+	if opts.format == "json" {
+		err = writeJSON(g.stdout, rep)
+	} else {
+		err = renderTestText(g.stdout, rep, opts.verbose)
+	}
+	if err != nil {
+		return err
+	}
+	if !rep.OK() {
+		return errTestsFailed
+	}
+	return nil
+}
+
+func renderTestText(w io.Writer, rep *engine.TestReport, verbose bool) error {
+	var b strings.Builder
+	for _, gr := range rep.Gates {
+		for _, c := range gr.Cases {
+			name := gr.Gate + "/" + c.Name
+			if c.OK {
+				if verbose {
+					fmt.Fprintf(&b, "ok    %s (%s)\n", name, c.Outcome)
+				}
+				continue
+			}
+			fmt.Fprintf(&b, "FAIL  %s\n", name)
+			for _, p := range c.Problems {
+				fmt.Fprintf(&b, "      %s\n", p)
+			}
+		}
+		switch {
+		case len(gr.Problems) > 0:
+			fmt.Fprintf(&b, "FAIL  %s (closed list)\n", gr.Gate)
+			for _, p := range gr.Problems {
+				fmt.Fprintf(&b, "      %s\n", p)
+			}
+		case verbose && gr.Table == engine.TableExcused:
+			fmt.Fprintf(&b, "ok    %s (EXCUSED: %s, %s)\n", gr.Gate, gr.Excused.RedTest, gr.Excused.GreenTest)
+		}
+	}
+	fmt.Fprintf(&b, "%d passed, %d failed\n", rep.Passed, rep.Failed)
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tausik/tausik/engine"
+)
+
+// renderDecision prints a decision in format. Config warnings also go to
+// stderr so a JSON consumer on stdout still sees them in a terminal.
+func renderDecision(g *globals, format string, d *engine.Decision) error {
+	for _, w := range d.Warnings {
+		fmt.Fprintf(g.stderr, "warning: %s\n", w)
+	}
+	switch format {
+	case "json":
+		return writeJSON(g.stdout, d)
+	default:
+		return renderDecisionText(g.stdout, d)
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// renderDecisionText prints one line per gate, then its violations or reasons,
+// then a summary line with the decision id.
+func renderDecisionText(w io.Writer, d *engine.Decision) error {
+	var b strings.Builder
+	width := 4
+	for _, v := range d.Gates {
+		width = max(width, len(v.Name))
+	}
+	blocking, warned := 0, 0
+	for _, v := range d.Gates {
+		tag := ""
+		switch {
+		case v.Blocks:
+			tag = "  (blocks)"
+			blocking++
+		case v.Outcome == engine.Failed || v.Outcome == engine.CouldNotRun:
+			tag = "  (warning)"
+			warned++
+		}
+		fmt.Fprintf(&b, "%-14s %-*s  %s%s\n", v.Outcome, width, v.Name, v.Severity, tag)
+		for _, vi := range v.Violations {
+			fmt.Fprintf(&b, "    %s\n", violationLine(vi))
+		}
+		for _, r := range v.Reasons {
+			if r.Msg != "" {
+				fmt.Fprintf(&b, "    %s: %s\n", r.Code, firstLine(r.Msg))
+			} else {
+				fmt.Fprintf(&b, "    %s\n", r.Code)
+			}
+		}
+	}
+	if len(d.Gates) == 0 {
+		fmt.Fprintf(&b, "no gate listens to %s\n", d.Request.Trigger)
+	}
+	verdict := "passed"
+	if d.Blocked {
+		verdict = "blocked"
+	}
+	fmt.Fprintf(&b, "%s: %d gate(s), %d blocking, %d warning(s); decision %s\n", verdict, len(d.Gates), blocking, warned, d.ID)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// violationLine prefixes a violation with its location unless the message
+// already starts with the file it names.
+func violationLine(v engine.Violation) string {
+	if v.File == "" || strings.HasPrefix(v.Msg, v.File) {
+		return v.Msg
+	}
+	if v.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", v.File, v.Line, v.Msg)
+	}
+	return v.File + ": " + v.Msg
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
+}

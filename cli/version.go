@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/facts"
+)
+
+func newVersionCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print tausik's version and the schemas it speaks",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(*cobra.Command, []string) error {
+			version := "(devel)"
+			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+				version = bi.Main.Version
+			}
+			_, err := fmt.Fprintf(g.stdout, "tausik %s\nfacts schema %s\n", version, facts.Schema)
+			return err
+		},
+	}
+}

@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+
+	"github.com/tausik/tausik/facts"
+)
+
+// Where a gate comes from.
+const (
+	SourceBuiltin = "builtin"
+	// TeamDir is where a project keeps its own gate bundles, relative to the root.
+	TeamDir = "tausik/policies"
+)
+
+// Closed-list tables (DESIGN.md "Closed list").
+const (
+	TableCovered = "COVERED"
+	TableExcused = "EXCUSED"
+)
+
+// Bundle file names.
+const (
+	fileGate    = "gate.yaml"
+	fileRego    = "policy.rego"
+	fileCEL     = "policy.cel.yaml"
+	fileExcused = "excused.yaml"
+	dirFixtures = "fixtures"
+)
+
+// Gate is one loaded gate bundle: its metadata, its prepared policy and where
+// its fixtures are. Built-in and team gates are the same type.
+type Gate struct {
+	Meta
+	// Source is "builtin" or the team bundle's directory relative to the root.
+	Source string
+	// Dir is the bundle's path as shown in messages ("policies/filesize").
+	Dir string
+	// PolicyFile is the policy's path as shown in messages.
+	PolicyFile string
+	// PolicyDigest is "sha256:<hex>" of the policy file's bytes.
+	PolicyDigest string
+	// Fixtures are the names of the directories under fixtures/, sorted.
+	Fixtures []string
+	// HasExcused reports an excused.yaml in the bundle.
+	HasExcused bool
+
+	policy Policy
+	fsys   fs.FS // rooted at the bundle directory
+}
+
+// Table reports the closed-list table the gate claims: COVERED when it has
+// fixtures, EXCUSED when it has excused.yaml, "" for neither and "BOTH" for both
+// (the last two fail `policy test`).
+func (g *Gate) Table() string {
+	switch {
+	case len(g.Fixtures) > 0 && g.HasExcused:
+		return "BOTH"
+	case len(g.Fixtures) > 0:
+		return TableCovered
+	case g.HasExcused:
+		return TableExcused
+	}
+	return ""
+}
+
+// allowedFiles are the entries a bundle directory may hold.
+var allowedFiles = []string{fileGate, fileRego, fileCEL, fileExcused, dirFixtures, "README.md"}
+
+// loadBundles loads every bundle directory in fsys. prefix is the directory
+// shown in messages; source is SourceBuiltin or the team directory.
+func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known func(string) bool, d *Diagnostics) []*Gate {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		d.add(prefix, 0, "read bundles: %v", err)
+		return nil
+	}
+	var gates []*Gate
+	for _, e := range entries {
+		dir := path.Join(prefix, e.Name())
+		if !e.IsDir() {
+			if source != SourceBuiltin {
+				d.add(dir, 0, "only gate bundle directories belong in %s", prefix)
+			}
+			continue
+		}
+		sub, err := fs.Sub(fsys, e.Name())
+		if err != nil {
+			d.add(dir, 0, "%v", err)
+			continue
+		}
+		if g := loadBundle(ctx, sub, dir, e.Name(), source, known, d); g != nil {
+			gates = append(gates, g)
+		}
+	}
+	return gates
+}
+
+// loadBundle loads one bundle; on any problem it records diagnostics and
+// returns nil, so nothing of a broken bundle is used.
+func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known func(string) bool, d *Diagnostics) *Gate {
+	n0 := len(d.Items)
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		d.add(dir, 0, "%v", err)
+		return nil
+	}
+	present := map[string]bool{}
+	for _, e := range entries {
+		present[e.Name()] = true
+		if !slices.Contains(allowedFiles, e.Name()) {
+			d.add(path.Join(dir, e.Name()), 0, "unexpected file in a gate bundle (allowed: %v)", allowedFiles)
+		}
+	}
+	gateFile := path.Join(dir, fileGate)
+	raw, err := fs.ReadFile(fsys, fileGate)
+	if err != nil {
+		d.add(gateFile, 0, "every gate bundle needs a gate.yaml: %v", errors.Unwrap(err))
+		return nil
+	}
+	g := &Gate{Meta: parseMeta(gateFile, name, raw, known, d), Source: source, Dir: dir, fsys: fsys}
+	if len(d.Items) > n0 {
+		return nil
+	}
+	policyName, other := fileRego, fileCEL
+	if g.Language == LangCEL {
+		policyName, other = fileCEL, fileRego
+	}
+	g.PolicyFile = path.Join(dir, policyName)
+	if present[other] {
+		d.add(path.Join(dir, other), 0, "language is %s, so this bundle's policy is %s; remove %s", g.Language, policyName, other)
+	}
+	src, err := fs.ReadFile(fsys, policyName)
+	if err != nil {
+		d.add(g.PolicyFile, 0, "missing policy file for language %s", g.Language)
+		return nil
+	}
+	g.PolicyDigest = facts.DigestBytes(src)
+	switch g.Language {
+	case LangRego:
+		if p := compileRego(ctx, g.Name, g.PolicyFile, src, d); p != nil {
+			g.policy = p
+		}
+	case LangCEL:
+		if p := compileCEL(g.PolicyFile, src, d); p != nil {
+			g.policy = p
+		}
+	}
+	g.HasExcused = present[fileExcused]
+	if present[dirFixtures] {
+		fx, err := fs.ReadDir(fsys, dirFixtures)
+		if err != nil {
+			d.add(path.Join(dir, dirFixtures), 0, "%v", err)
+		}
+		for _, e := range fx {
+			if e.IsDir() {
+				g.Fixtures = append(g.Fixtures, e.Name())
+			} else {
+				d.add(path.Join(dir, dirFixtures, e.Name()), 0, "fixtures/ holds one directory per case")
+			}
+		}
+		sort.Strings(g.Fixtures)
+	}
+	if len(d.Items) > n0 || g.policy == nil {
+		return nil
+	}
+	return g
+}
+
+// sortGates orders gates by phase, then name: the order of every evaluation.
+func sortGates(gates []*Gate) {
+	sort.Slice(gates, func(i, j int) bool {
+		pi, pj := slices.Index(Phases, gates[i].Phase), slices.Index(Phases, gates[j].Phase)
+		if pi != pj {
+			return pi < pj
+		}
+		return gates[i].Name < gates[j].Name
+	})
+}

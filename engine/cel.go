@@ -1,0 +1,338 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sync"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/ext"
+	"gopkg.in/yaml.v3"
+)
+
+// A CEL gate policy (policy.cel.yaml) is a set of named expressions over the
+// variable `input` (the facts document plus `input.params`):
+//
+//	let:                     # optional helpers, in order; later ones may use earlier ones
+//	  big: input.files.files.filter(f, f.lines > input.params.max_lines)
+//	could_not_run:           # optional: reason codes whose `when` is true
+//	  - code: files_unavailable
+//	    when: input.files.status != "ok"
+//	    msg: '"cannot read files: " + input.files.reason'   # optional CEL string
+//	not_applicable: [...]    # same shape as could_not_run
+//	violations:              # required: each expr yields a list of {msg, file?, line?, rule?}
+//	  - rule: too_long
+//	    expr: big.map(f, {"msg": f.path + " is too long", "file": f.path})
+type celPolicy struct {
+	lets          []celExpr
+	couldNotRun   []celReason
+	notApplicable []celReason
+	violations    []celExpr
+}
+
+type celExpr struct {
+	name  string // let name or violation rule
+	prg   cel.Program
+	where string // file:line for runtime errors
+}
+
+type celReason struct {
+	code string
+	when celExpr
+	msg  *celExpr
+}
+
+var celNameRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+// celBaseEnv is the environment every CEL policy starts from.
+func celBaseEnv() (*cel.Env, error) {
+	return cel.NewEnv(
+		cel.Variable("input", cel.DynType),
+		cel.OptionalTypes(),
+		ext.Strings(), ext.Lists(), ext.Sets(), ext.Math(), ext.Bindings(),
+	)
+}
+
+// compileCEL parses and compiles a gate's policy.cel.yaml.
+func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
+	n0 := len(d.Items)
+	r := yamlReader{file: file, d: d}
+	root := r.parse(src)
+	if root == nil {
+		return nil
+	}
+	f := r.fields(root, "policy.cel.yaml", "let", "could_not_run", "not_applicable", "violations")
+	r.require(root, f, "policy.cel.yaml", "violations")
+	env, err := celBaseEnv()
+	if err != nil {
+		d.add(file, 0, "cel environment: %v", err)
+		return nil
+	}
+	c := celCompiler{r: r, file: file}
+	p := &celPolicy{}
+	for _, kv := range r.pairs(f["let"], "let") {
+		k, v := kv[0], kv[1]
+		if !celNameRE.MatchString(k.Value) || k.Value == "input" {
+			d.add(file, k.Line, "let name %q must match %s and not be \"input\"", k.Value, celNameRE)
+			continue
+		}
+		e, ok := c.compile(env, v, "let."+k.Value, nil)
+		if !ok {
+			continue
+		}
+		e.name = k.Value
+		p.lets = append(p.lets, e)
+		if env, err = env.Extend(cel.Variable(k.Value, cel.DynType)); err != nil {
+			d.add(file, k.Line, "let %s: %v", k.Value, err)
+		}
+	}
+	p.couldNotRun = c.reasons(env, f["could_not_run"], "could_not_run")
+	p.notApplicable = c.reasons(env, f["not_applicable"], "not_applicable")
+	if n := f["violations"]; n != nil {
+		if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+			d.add(file, n.Line, "violations must be a non-empty list of {rule, expr}")
+		} else {
+			for i, item := range n.Content {
+				what := fmt.Sprintf("violations[%d]", i)
+				vf := r.fields(item, what, "rule", "expr")
+				r.require(item, vf, what, "rule", "expr")
+				rule := r.str(vf["rule"], what+".rule")
+				if vf["rule"] != nil && !celNameRE.MatchString(rule) {
+					d.add(file, vf["rule"].Line, "%s.rule %q must match %s", what, rule, celNameRE)
+				}
+				if vf["expr"] == nil {
+					continue
+				}
+				e, ok := c.compile(env, vf["expr"], what+".expr", isListType)
+				if ok {
+					e.name = rule
+					p.violations = append(p.violations, e)
+				}
+			}
+		}
+	}
+	if len(d.Items) > n0 {
+		return nil
+	}
+	return p
+}
+
+type celCompiler struct {
+	r    yamlReader
+	file string
+}
+
+func (c celCompiler) reasons(env *cel.Env, n *yaml.Node, what string) []celReason {
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		c.r.d.add(c.file, n.Line, "%s must be a list of {code, when, msg?}", what)
+		return nil
+	}
+	var out []celReason
+	for i, item := range n.Content {
+		w := fmt.Sprintf("%s[%d]", what, i)
+		f := c.r.fields(item, w, "code", "when", "msg")
+		c.r.require(item, f, w, "code", "when")
+		code := c.r.str(f["code"], w+".code")
+		if f["code"] != nil && !reasonCodeRE.MatchString(code) {
+			c.r.d.add(c.file, f["code"].Line, "%s.code %q must match %s", w, code, reasonCodeRE)
+		}
+		if f["when"] == nil {
+			continue
+		}
+		when, ok := c.compile(env, f["when"], w+".when", isBoolType)
+		rs := celReason{code: code, when: when}
+		if f["msg"] != nil {
+			msg, mok := c.compile(env, f["msg"], w+".msg", isStringType)
+			ok = ok && mok
+			rs.msg = &msg
+		}
+		if ok {
+			out = append(out, rs)
+		}
+	}
+	return out
+}
+
+// compile compiles the CEL text in node n, checks its type with check, and
+// records problems at the YAML line where the expression's line lies.
+func (c celCompiler) compile(env *cel.Env, n *yaml.Node, what string, check func(*cel.Type) bool) (celExpr, bool) {
+	src := c.r.str(n, what)
+	if n.Kind != yaml.ScalarNode {
+		return celExpr{}, false
+	}
+	base := n.Line
+	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		base++ // block scalars start on the line after the indicator
+	}
+	ast, iss := env.Compile(src)
+	if iss.Err() != nil {
+		for _, e := range iss.Errors() {
+			c.r.d.add(c.file, base+e.Location.Line()-1, "%s: %s", what, e.Message)
+		}
+		return celExpr{}, false
+	}
+	if check != nil && !check(ast.OutputType()) {
+		c.r.d.add(c.file, base, "%s: wrong result type %s", what, ast.OutputType())
+		return celExpr{}, false
+	}
+	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(256))
+	if err != nil {
+		c.r.d.add(c.file, base, "%s: %v", what, err)
+		return celExpr{}, false
+	}
+	return celExpr{prg: prg, where: fmt.Sprintf("%s:%d: %s", c.file, base, what)}, true
+}
+
+func isDyn(t *cel.Type) bool {
+	return t.Kind() == types.DynKind || t.Kind() == types.AnyKind || t.Kind() == types.TypeParamKind
+}
+
+func isBoolType(t *cel.Type) bool   { return isDyn(t) || t.Kind() == types.BoolKind }
+func isStringType(t *cel.Type) bool { return isDyn(t) || t.Kind() == types.StringKind }
+
+// isListType accepts a list whose elements could be violation objects.
+func isListType(t *cel.Type) bool {
+	if isDyn(t) {
+		return true
+	}
+	if t.Kind() != types.ListKind {
+		return false
+	}
+	ps := t.Parameters()
+	return len(ps) == 0 || isDyn(ps[0]) || ps[0].Kind() == types.MapKind
+}
+
+// Eval implements Policy. Lets are evaluated lazily, at most once, when an
+// expression first reads them; could_not_run is evaluated first and, when a
+// reason fires, decides the outcome without touching the facts that are
+// missing.
+func (p *celPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
+	vars := map[string]any{"input": in.Plain()}
+	var letErr error
+	for _, l := range p.lets {
+		var once sync.Once
+		var val ref.Val
+		vars[l.name] = func() ref.Val {
+			once.Do(func() {
+				v, _, err := l.prg.ContextEval(ctx, vars)
+				if err != nil {
+					if letErr == nil {
+						letErr = fmt.Errorf("%s: %w", l.where, err)
+					}
+					v = types.WrapErr(err)
+				}
+				val = v
+			})
+			return val
+		}
+	}
+	wrap := func(err error) error {
+		if letErr != nil {
+			return letErr
+		}
+		return err
+	}
+	var out Result
+	var err error
+	if out.CouldNotRun, err = evalReasons(ctx, p.couldNotRun, vars); err != nil {
+		return Result{}, wrap(err)
+	}
+	if len(out.CouldNotRun) > 0 {
+		sortResult(&out)
+		return out, nil
+	}
+	for _, v := range p.violations {
+		val, _, err := v.prg.ContextEval(ctx, vars)
+		if err != nil {
+			return Result{}, wrap(fmt.Errorf("%s: %w", v.where, err))
+		}
+		list, ok := celPlain(val).([]any)
+		if !ok {
+			return Result{}, &shapeError{v.where, "must yield a list of violations, got " + describe(celPlain(val))}
+		}
+		for _, e := range list {
+			vi, err := toViolation(e)
+			if err != nil {
+				return Result{}, &shapeError{v.where, err.Error()}
+			}
+			if vi.Rule == "" {
+				vi.Rule = v.name
+			}
+			out.Violations = append(out.Violations, vi)
+		}
+	}
+	if out.NotApplicable, err = evalReasons(ctx, p.notApplicable, vars); err != nil {
+		return Result{}, wrap(err)
+	}
+	sortResult(&out)
+	return out, nil
+}
+
+func evalReasons(ctx context.Context, rs []celReason, vars map[string]any) ([]Reason, error) {
+	var out []Reason
+	for _, r := range rs {
+		v, _, err := r.when.prg.ContextEval(ctx, vars)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.when.where, err)
+		}
+		b, ok := v.Value().(bool)
+		if !ok {
+			return nil, &shapeError{r.when.where, "must yield a boolean, got " + describe(celPlain(v))}
+		}
+		if !b {
+			continue
+		}
+		reason := Reason{Code: r.code}
+		if r.msg != nil {
+			m, _, err := r.msg.prg.ContextEval(ctx, vars)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", r.msg.where, err)
+			}
+			if reason.Msg, ok = m.Value().(string); !ok {
+				return nil, &shapeError{r.msg.where, "must yield a string, got " + describe(celPlain(m))}
+			}
+		}
+		out = append(out, reason)
+	}
+	return out, nil
+}
+
+// celPlain converts a CEL value to plain Go values (see facts.ToGeneric).
+func celPlain(v ref.Val) any {
+	switch x := v.(type) {
+	case types.String:
+		return string(x)
+	case types.Int:
+		return int64(x)
+	case types.Uint:
+		return int64(x)
+	case types.Double:
+		return float64(x)
+	case types.Bool:
+		return bool(x)
+	case types.Null:
+		return nil
+	case traits.Lister:
+		n, _ := x.Size().Value().(int64)
+		out := make([]any, 0, n)
+		for it := x.Iterator(); it.HasNext() == types.True; {
+			out = append(out, celPlain(it.Next()))
+		}
+		return out
+	case traits.Mapper:
+		out := map[string]any{}
+		for it := x.Iterator(); it.HasNext() == types.True; {
+			k := it.Next()
+			out[fmt.Sprint(k.Value())] = celPlain(x.Get(k))
+		}
+		return out
+	}
+	return v.Value()
+}

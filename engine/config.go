@@ -1,0 +1,361 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Config tiers, lowest authority first. The project tier is committed with the
+// code under review, so it may only tighten a gate; the user and managed tiers
+// belong to the person and the organisation running tausik and may do anything.
+const (
+	TierProject = "project"
+	TierUser    = "user"
+	TierManaged = "managed"
+)
+
+// ConfigPaths names the configuration files of each tier. An empty path means
+// the tier is absent; a named file that does not exist is absent too, except
+// for the managed tier, whose path is set on purpose and fails closed.
+type ConfigPaths struct {
+	Project string // <root>/tausik/gates.json
+	User    string // ~/.tausik/config.json
+	Managed string // $TAUSIK_MANAGED_CONFIG
+}
+
+// tierFile is one tier's parsed configuration.
+type tierFile struct {
+	tier    string
+	display string // the path as shown in messages
+	doc     *jsonDoc
+	gates   map[string]map[string]any
+}
+
+// configSections are the top-level keys a config file may have.
+var configSections = []string{"$schema", "gates"}
+
+var overrideKeys = []string{"enabled", "severity", "triggers", "params"}
+
+// loadTier reads one tier's file. A missing optional file gives nil.
+func loadTier(tier, path, display string, required bool) (*tierFile, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !required {
+		return nil, nil
+	}
+	d := &Diagnostics{Kind: ErrConfig}
+	if err != nil {
+		d.add(display, 0, "%v", err)
+		return nil, d
+	}
+	doc, err := parseJSONDoc(b)
+	if err != nil {
+		var le *lineError
+		if errors.As(err, &le) {
+			d.add(display, le.line, "invalid JSON: %s", le.msg)
+		} else {
+			d.add(display, 0, "invalid JSON: %v", err)
+		}
+		return nil, d
+	}
+	top, ok := doc.value.(map[string]any)
+	if !ok {
+		d.add(display, 1, "the config must be a JSON object")
+		return nil, d
+	}
+	t := &tierFile{tier: tier, display: display, doc: doc, gates: map[string]map[string]any{}}
+	for _, k := range sortedKeys(top) {
+		if !slices.Contains(configSections, k) {
+			d.add(display, doc.line(k), "%s: unknown key (known: %s)", k, strings.Join(configSections[1:], ", "))
+			continue
+		}
+		if k != "gates" {
+			continue
+		}
+		gates, ok := top[k].(map[string]any)
+		if !ok {
+			d.add(display, doc.line(k), "gates: want an object of gate overrides, got %s", describe(top[k]))
+			continue
+		}
+		for _, name := range sortedKeys(gates) {
+			o, ok := gates[name].(map[string]any)
+			if !ok {
+				d.add(display, doc.line("gates", name), "gates.%s: want an object, got %s", name, describe(gates[name]))
+				continue
+			}
+			for _, ok := range sortedKeys(o) {
+				if !slices.Contains(overrideKeys, ok) {
+					d.add(display, doc.line("gates", name, ok), "gates.%s.%s: unknown key (known: %s)", name, ok, strings.Join(overrideKeys, ", "))
+				}
+			}
+			t.gates[name] = o
+		}
+	}
+	if err := d.err(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Effective is a gate's configuration after every tier was applied.
+type Effective struct {
+	Enabled  bool           `json:"enabled"`
+	Severity string         `json:"severity"`
+	Triggers []string       `json:"triggers"`
+	Params   map[string]any `json:"params"`
+	// SetBy names, for each key that a tier changed, the tier that changed it
+	// last ("params.max_lines" → "user").
+	SetBy map[string]string `json:"set_by,omitempty"`
+}
+
+// resolveConfig applies the tiers to every gate. Refused weakenings come back
+// as warnings; malformed values as an ErrConfig Diagnostics.
+func resolveConfig(gates []*Gate, tiers []*tierFile) (map[string]*Effective, []string, error) {
+	d := &Diagnostics{Kind: ErrConfig}
+	byName := map[string]*Gate{}
+	out := map[string]*Effective{}
+	for _, g := range gates {
+		byName[g.Name] = g
+		eff := &Effective{Enabled: g.Enabled, Severity: g.Severity, Triggers: slices.Clone(g.Triggers),
+			Params: map[string]any{}, SetBy: map[string]string{}}
+		for _, p := range g.Params {
+			eff.Params[p.Name] = cloneValue(p.Default)
+		}
+		out[g.Name] = eff
+	}
+	var warnings []string
+	for _, t := range tiers {
+		if t == nil {
+			continue
+		}
+		for _, name := range sortedKeys(t.gates) {
+			g := byName[name]
+			if g == nil {
+				if t.tier == TierProject {
+					d.add(t.display, t.doc.line("gates", name), "gates.%s: no such gate", name)
+				}
+				continue // a user or managed file serves many projects
+			}
+			a := applier{t: t, g: g, eff: out[name], d: d}
+			a.apply(t.gates[name])
+			warnings = append(warnings, a.warnings...)
+		}
+	}
+	if err := d.err(); err != nil {
+		return nil, nil, err
+	}
+	return out, warnings, nil
+}
+
+// applier applies one tier's override of one gate.
+type applier struct {
+	t        *tierFile
+	g        *Gate
+	eff      *Effective
+	d        *Diagnostics
+	warnings []string
+}
+
+func (a *applier) key(parts ...string) string {
+	return "gates." + a.g.Name + "." + strings.Join(parts, ".")
+}
+
+func (a *applier) bad(parts []string, format string, args ...any) {
+	line := a.t.doc.line(append([]string{"gates", a.g.Name}, parts...)...)
+	a.d.add(a.t.display, line, "%s: %s", a.key(parts...), fmt.Sprintf(format, args...))
+}
+
+// refuse records a weakening the project tier may not make.
+func (a *applier) refuse(parts []string, why string) {
+	line := a.t.doc.line(append([]string{"gates", a.g.Name}, parts...)...)
+	a.warnings = append(a.warnings, fmt.Sprintf("%s:%d: %s: refused: %s; only the user or managed tier may weaken a gate",
+		a.t.display, line, a.key(parts...), why))
+}
+
+func (a *applier) project() bool { return a.t.tier == TierProject }
+
+func (a *applier) apply(o map[string]any) {
+	if v, ok := o["enabled"]; ok {
+		b, isBool := v.(bool)
+		switch {
+		case !isBool:
+			a.bad([]string{"enabled"}, "want true or false, got %s", describe(v))
+		case a.project() && a.eff.Enabled && !b:
+			a.refuse([]string{"enabled"}, "it would switch the gate off")
+		default:
+			a.eff.Enabled = b
+			a.eff.SetBy["enabled"] = a.t.tier
+		}
+	}
+	if v, ok := o["severity"]; ok {
+		s, _ := v.(string)
+		switch {
+		case s != SeverityBlock && s != SeverityWarn:
+			a.bad([]string{"severity"}, "want \"block\" or \"warn\", got %s", describe(v))
+		case a.project() && a.eff.Severity == SeverityBlock && s == SeverityWarn:
+			a.refuse([]string{"severity"}, "it would lower the severity from block to warn")
+		default:
+			a.eff.Severity = s
+			a.eff.SetBy["severity"] = a.t.tier
+		}
+	}
+	if v, ok := o["triggers"]; ok {
+		a.triggers(v)
+	}
+	if v, ok := o["params"]; ok {
+		ps, isObj := v.(map[string]any)
+		if !isObj {
+			a.bad([]string{"params"}, "want an object, got %s", describe(v))
+			return
+		}
+		for _, name := range sortedKeys(ps) {
+			a.param(name, ps[name])
+		}
+	}
+}
+
+func (a *applier) triggers(v any) {
+	list, ok := v.([]any)
+	var ts []string
+	for _, e := range list {
+		s, isStr := e.(string)
+		if !isStr || !slices.Contains(Triggers, s) {
+			a.bad([]string{"triggers"}, "unknown trigger %s (known: %s)", describe(e), strings.Join(Triggers, ", "))
+			return
+		}
+		ts = append(ts, s)
+	}
+	if !ok {
+		a.bad([]string{"triggers"}, "want a list of triggers, got %s", describe(v))
+		return
+	}
+	if a.project() {
+		var dropped []string
+		for _, cur := range a.eff.Triggers {
+			if !slices.Contains(ts, cur) {
+				dropped = append(dropped, cur)
+				ts = append(ts, cur)
+			}
+		}
+		if len(dropped) > 0 {
+			a.refuse([]string{"triggers"}, "it would remove the trigger(s) "+strings.Join(dropped, ", "))
+		}
+	}
+	sort.Slice(ts, func(i, j int) bool { return slices.Index(Triggers, ts[i]) < slices.Index(Triggers, ts[j]) })
+	a.eff.Triggers = slices.Compact(ts)
+	a.eff.SetBy["triggers"] = a.t.tier
+}
+
+func (a *applier) param(name string, v any) {
+	path := []string{"params", name}
+	p, ok := a.g.Param(name)
+	if !ok {
+		known := make([]string, len(a.g.Params))
+		for i, q := range a.g.Params {
+			known[i] = q.Name
+		}
+		a.bad(path, "no such param (known: %s)", strings.Join(known, ", "))
+		return
+	}
+	nv, err := coerceParam(p.Type, v)
+	if err != nil {
+		a.bad(path, "%v", err)
+		return
+	}
+	cur := a.eff.Params[name]
+	if a.project() {
+		switch p.ProjectMay {
+		case MayNone:
+			a.refuse(path, "the project tier may not change this param")
+			return
+		case MayLower, MayRaise:
+			if weaker(p.ProjectMay, cur, nv) {
+				a.refuse(path, fmt.Sprintf("%v would loosen the limit %v (the project may only %s it)", nv, cur, p.ProjectMay))
+				return
+			}
+		case MayAdd:
+			nv = union(cur, nv)
+		}
+	}
+	a.eff.Params[name] = nv
+	a.eff.SetBy["params."+name] = a.t.tier
+}
+
+// weaker reports whether next loosens cur for a param that may only be lowered
+// (a maximum) or raised (a minimum).
+func weaker(may string, cur, next any) bool {
+	c, n := toFloat(cur), toFloat(next)
+	if may == MayLower {
+		return n > c
+	}
+	return n < c
+}
+
+func toFloat(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return 0
+}
+
+// union adds next's items (a list) or keys (an object) to cur, keeping every
+// item cur has and, for objects, cur's value of a key both have.
+func union(cur, next any) any {
+	switch c := cur.(type) {
+	case []any:
+		out := slices.Clone(c)
+		for _, e := range next.([]any) {
+			if !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(c))
+		for k, v := range next.(map[string]any) {
+			out[k] = v
+		}
+		for k, v := range c {
+			out[k] = v
+		}
+		return out
+	}
+	return next
+}
+
+func cloneValue(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = cloneValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = cloneValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// Outcomes of one gate (DESIGN.md "Outcomes and blocking").
+const (
+	Passed        = "PASSED"
+	Failed        = "FAILED"
+	NotApplicable = "NOT_APPLICABLE"
+	CouldNotRun   = "COULD_NOT_RUN"
+)
+
+// DecisionSchema tags every decision document.
+const DecisionSchema = "tausik-decision/v1"
+
+// Exit codes (DESIGN.md "CLI and exit codes"). Evaluate only ever yields the
+// first two; the rest belong to the callers' error paths.
+const (
+	ExitPassed      = 0
+	ExitBlocked     = 1
+	ExitUsage       = 2
+	ExitError       = 3
+	ExitTestsFailed = 4
+)
+
+// Decision is the record of one evaluation: what was asked, what every gate
+// said, and whether the change may proceed. It is what the decision log
+// stores and what `--format json` prints.
+type Decision struct {
+	Schema      string        `json:"schema"`
+	ID          string        `json:"decision_id"`
+	Time        time.Time     `json:"time"`
+	Requester   string        `json:"requester"`
+	Request     RequestRecord `json:"request"`
+	GitHead     string        `json:"git_head"`
+	FactsDigest string        `json:"facts_digest"`
+	Gates       []Verdict     `json:"gates"`
+	Warnings    []string      `json:"warnings"`
+	Blocked     bool          `json:"blocked"`
+	ExitCode    int           `json:"exit_code"`
+	Timings     Timings       `json:"timings"`
+}
+
+// RequestRecord is the request as the decision records it.
+type RequestRecord struct {
+	Trigger  string   `json:"trigger"`
+	Task     string   `json:"task"`
+	Files    []string `json:"files"`
+	Explicit bool     `json:"explicit"`
+	Outside  []string `json:"outside,omitempty"`
+	Gates    []string `json:"gates"`
+}
+
+// Verdict is one gate's outcome within a decision.
+type Verdict struct {
+	Name         string      `json:"name"`
+	Source       string      `json:"source"`
+	Language     string      `json:"language"`
+	Severity     string      `json:"severity"`
+	Outcome      string      `json:"outcome"`
+	Blocks       bool        `json:"blocks"`
+	Reasons      []Reason    `json:"reasons"`
+	Violations   []Violation `json:"violations"`
+	PolicyDigest string      `json:"policy_digest"`
+	EvalNS       int64       `json:"eval_ns"`
+}
+
+// Timings of an evaluation, in nanoseconds.
+type Timings struct {
+	FactsNS int64 `json:"facts_ns"`
+	EvalNS  int64 `json:"eval_ns"`
+	TotalNS int64 `json:"total_ns"`
+}
+
+// DecisionLog records decisions. Append must either store the whole decision
+// or return an error; the engine reports a failed append as ErrStore, because
+// an evaluation nobody can audit is not trusted.
+type DecisionLog interface {
+	Append(ctx context.Context, d *Decision) error
+}
+
+// outcome turns a policy's result (or error) into the gate's outcome and
+// reasons. Precedence: a policy error or a could-not-run reason beats
+// violations, which beat not-applicable; and a PASSED over a namespace that was
+// not read is COULD_NOT_RUN, so a missing fact is never a pass.
+func outcome(res Result, err error, unread []Reason) (string, []Reason) {
+	switch {
+	case err != nil:
+		return CouldNotRun, []Reason{{Code: "policy_error", Msg: err.Error()}}
+	case len(res.CouldNotRun) > 0:
+		return CouldNotRun, res.CouldNotRun
+	case len(res.Violations) > 0:
+		return Failed, nil
+	case len(res.NotApplicable) > 0:
+		return NotApplicable, res.NotApplicable
+	case len(unread) > 0:
+		return CouldNotRun, unread
+	}
+	return Passed, nil
+}
+
+// blocks is DESIGN.md's blocking rule.
+func blocks(severity, outcome string) bool {
+	return severity == SeverityBlock && (outcome == Failed || outcome == CouldNotRun)
+}

@@ -1,0 +1,162 @@
+// Package engine is tausik's one implementation of a gate evaluation: it loads
+// gate bundles (built-in and team), resolves configuration across trust tiers,
+// asks only the runners the selected gates need, evaluates each gate's Rego or
+// CEL policy, and builds the decision. The CLI and the MCP server both call it
+// and hold no rules of their own.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/tausik/tausik/runners"
+)
+
+// Deps are what an Engine is built from.
+type Deps struct {
+	// Root is the project root: team bundles and the project config are read
+	// below it and scoped files are relative to it.
+	Root string
+	// Builtin holds the built-in bundles, one directory per gate.
+	Builtin fs.FS
+	// Runners gathers facts; a gate may only read namespaces it provides.
+	Runners *runners.Registry
+	// Config names the configuration file of each trust tier.
+	Config ConfigPaths
+	// Log records every decision; nil records nothing (fixture runs).
+	Log DecisionLog
+	// BuiltinTests are the names of the Go test functions in tausik's own
+	// sources, which excused.yaml files of built-in gates may name.
+	BuiltinTests []string
+	// FixtureRunners builds the runners for a tree/ fixture copied to root,
+	// with whatever private state (an in-memory store) they need, and a
+	// function that releases it. Nil reuses Runners.
+	FixtureRunners func(ctx context.Context, root string) (*runners.Registry, func(), error)
+}
+
+// Option tunes an Engine.
+type Option func(*Engine)
+
+// WithClock sets the clock decisions are stamped with.
+func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = now } }
+
+// WithoutTeamGates loads only the built-in gates, ignoring tausik/policies.
+func WithoutTeamGates() Option { return func(e *Engine) { e.noTeam = true } }
+
+// Engine evaluates gates. It is immutable after New and safe for concurrent use.
+type Engine struct {
+	root     string
+	gates    []*Gate
+	byName   map[string]*Gate
+	eff      map[string]*Effective
+	warnings []string
+	runners  *runners.Registry
+	log      DecisionLog
+	now      func() time.Time
+	noTeam   bool
+
+	builtinTests   []string
+	fixtureRunners func(ctx context.Context, root string) (*runners.Registry, func(), error)
+}
+
+// New loads and prepares every gate and resolves the configuration. It fails
+// with ErrBundle or ErrConfig (as *Diagnostics listing every problem found)
+// rather than run with part of the gates.
+func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
+	root, err := filepath.Abs(deps.Root)
+	if err != nil {
+		return nil, fmt.Errorf("project root: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*Gate{},
+		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners}
+	for _, o := range opts {
+		o(e)
+	}
+	if e.runners == nil {
+		e.runners = runners.NewRegistry()
+	}
+	if e.fixtureRunners == nil {
+		reg := e.runners
+		e.fixtureRunners = func(context.Context, string) (*runners.Registry, func(), error) { return reg, func() {}, nil }
+	}
+	known := func(ns string) bool {
+		_, ok := e.runners.Get(ns)
+		return ok || ns == NamespaceRequest
+	}
+	d := &Diagnostics{Kind: ErrBundle}
+	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, d)
+	if !e.noTeam {
+		teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
+		if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
+			gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, d)...)
+		}
+	}
+	for _, g := range gates {
+		if prev := e.byName[g.Name]; prev != nil {
+			d.add(g.Dir, 0, "gate %q is already defined by %s", g.Name, prev.Dir)
+			continue
+		}
+		e.byName[g.Name] = g
+	}
+	if err := d.err(); err != nil {
+		return nil, err
+	}
+	sortGates(gates)
+	e.gates = gates
+
+	var tiers []*tierFile
+	for _, t := range []struct {
+		tier, path string
+		required   bool
+	}{{TierProject, deps.Config.Project, false}, {TierUser, deps.Config.User, false}, {TierManaged, deps.Config.Managed, true}} {
+		display := t.path
+		if rel, err := filepath.Rel(root, t.path); err == nil && filepath.IsLocal(rel) {
+			display = filepath.ToSlash(rel)
+		}
+		tf, err := loadTier(t.tier, t.path, display, t.required)
+		if err != nil {
+			return nil, err
+		}
+		tiers = append(tiers, tf)
+	}
+	if e.eff, e.warnings, err = resolveConfig(gates, tiers); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Root returns the project root the engine judges.
+func (e *Engine) Root() string { return e.root }
+
+// Gates returns every loaded gate in evaluation order.
+func (e *Engine) Gates() []*Gate { return slices.Clone(e.gates) }
+
+// Gate returns the gate called name.
+func (e *Engine) Gate(name string) (*Gate, bool) {
+	g, ok := e.byName[name]
+	return g, ok
+}
+
+// Effective returns a gate's configuration after every tier was applied.
+func (e *Engine) Effective(name string) (*Effective, bool) {
+	eff, ok := e.eff[name]
+	return eff, ok
+}
+
+// ConfigWarnings returns the weakenings the project tier asked for and was refused.
+func (e *Engine) ConfigWarnings() []string { return slices.Clone(e.warnings) }
+
+// newID returns a ULID for a decision made at t.
+func newID(t time.Time) string {
+	return ulid.MustNew(ulid.Timestamp(t), ulid.DefaultEntropy()).String()
+}

@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors. The CLI maps them to exit codes (DESIGN.md): ErrUsage → 2,
+// ErrBundle, ErrConfig and ErrStore → 3.
+var (
+	// ErrBundle marks a gate bundle that cannot be loaded: bad YAML, an unknown
+	// key, a policy that does not compile or returns the wrong shape.
+	ErrBundle = errors.New("malformed gate bundle")
+	// ErrConfig marks a configuration file that cannot be trusted.
+	ErrConfig = errors.New("malformed config")
+	// ErrUsage marks a request that names something that does not exist (an
+	// unknown gate or trigger) or is otherwise malformed.
+	ErrUsage = errors.New("bad request")
+	// ErrStore marks a failure to read or write the store, including failing to
+	// record a decision: an evaluation that cannot be logged is not trusted.
+	ErrStore = errors.New("store error")
+	// ErrExists marks a scaffold target that is already there.
+	ErrExists = errors.New("already exists")
+)
+
+// Diagnostic is one problem found in a file, located by line when known.
+type Diagnostic struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (d Diagnostic) String() string {
+	switch {
+	case d.File == "":
+		return d.Msg
+	case d.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", d.File, d.Line, d.Msg)
+	default:
+		return fmt.Sprintf("%s: %s", d.File, d.Msg)
+	}
+}
+
+// Diagnostics is a list of problems of one kind (Kind is ErrBundle or
+// ErrConfig). Loading reports every problem it finds, not just the first, and
+// loads nothing when there is any.
+type Diagnostics struct {
+	Kind  error
+	Items []Diagnostic
+}
+
+func (d *Diagnostics) add(file string, line int, format string, args ...any) {
+	d.Items = append(d.Items, Diagnostic{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// err returns d as an error, or nil when it holds nothing.
+func (d *Diagnostics) err() error {
+	if len(d.Items) == 0 {
+		return nil
+	}
+	return d
+}
+
+func (d *Diagnostics) Error() string {
+	lines := make([]string, len(d.Items))
+	for i, it := range d.Items {
+		lines[i] = it.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap lets errors.Is match the kind.
+func (d *Diagnostics) Unwrap() error { return d.Kind }

@@ -1,0 +1,264 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+)
+
+// NamespaceRequest is the namespace the engine itself fills with the request.
+const NamespaceRequest = "request"
+
+// Request asks for one evaluation.
+type Request struct {
+	// Trigger is the moment being judged; it selects the enabled gates that
+	// listen to it.
+	Trigger string
+	// Files are the files in scope, absolute or relative to the root. Empty
+	// means the whole project.
+	Files []string
+	// Gates, when set, names exactly the gates to evaluate, whether enabled
+	// or listening to Trigger or not.
+	Gates []string
+	// Task is the slug of the task the evaluation is for, if any.
+	Task string
+	// Requester says who asked: "cli", "hook:<host>", "mcp:<client>".
+	Requester string
+}
+
+// Evaluate judges req: it selects the gates, gathers the facts they need,
+// evaluates each policy and returns the decision, after appending it to the
+// decision log. A request naming an unknown trigger or gate fails with
+// ErrUsage before anything runs. If the decision cannot be logged, Evaluate
+// returns it together with an ErrStore error.
+func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
+	start := time.Now()
+	selected, err := e.selectGates(req)
+	if err != nil {
+		return nil, err
+	}
+	scope := e.scope(req)
+	var needs []string
+	for _, g := range selected {
+		needs = append(needs, g.Facts...)
+	}
+	doc := e.gather(ctx, scope, needs)
+	factsDone := time.Now()
+	plain, err := doc.Generic()
+	if err != nil {
+		return nil, fmt.Errorf("facts document: %w", err)
+	}
+	digest, err := doc.Digest()
+	if err != nil {
+		return nil, fmt.Errorf("facts digest: %w", err)
+	}
+	base := NewInput(plain, nil)
+	now := e.now().UTC()
+	dec := &Decision{
+		Schema:    DecisionSchema,
+		ID:        newID(now),
+		Time:      now,
+		Requester: req.Requester,
+		Request: RequestRecord{Trigger: req.Trigger, Task: req.Task, Files: nonNil(scope.Request.Files),
+			Explicit: scope.Request.Explicit, Outside: scope.Request.Outside, Gates: nonNil(req.Gates)},
+		GitHead:     runners.GitHead(e.root),
+		FactsDigest: digest,
+		Gates:       []Verdict{},
+		Warnings:    nonNil(e.ConfigWarnings()),
+	}
+	for _, g := range selected {
+		eff := e.eff[g.Name]
+		v := evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
+		dec.Gates = append(dec.Gates, v)
+		dec.Blocked = dec.Blocked || v.Blocks
+	}
+	if dec.Blocked {
+		dec.ExitCode = ExitBlocked
+	}
+	end := time.Now()
+	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
+	if e.log != nil {
+		if err := e.log.Append(ctx, dec); err != nil {
+			return dec, fmt.Errorf("%w: record decision %s: %v", ErrStore, dec.ID, err)
+		}
+	}
+	return dec, nil
+}
+
+// evalGate evaluates one gate with severity and params against the shared input.
+func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) Verdict {
+	t0 := time.Now()
+	res, err := evalSafely(ctx, g.policy, base.WithParams(params))
+	var unread []Reason
+	for _, ns := range g.Facts {
+		if st := doc.Namespaces[ns]; st.Status != facts.StatusOK {
+			unread = append(unread, Reason{Code: "fact_" + string(st.Status) + ":" + ns, Msg: st.Reason})
+		}
+	}
+	out, reasons := outcome(res, err, unread)
+	v := Verdict{
+		Name: g.Name, Source: g.Source, Language: g.Language, Severity: severity,
+		Outcome: out, Blocks: blocks(severity, out), Reasons: nonNil(reasons),
+		Violations: []Violation{}, PolicyDigest: g.PolicyDigest,
+	}
+	if out == Failed {
+		v.Violations = res.Violations
+	}
+	v.EvalNS = time.Since(t0).Nanoseconds()
+	return v
+}
+
+// evalSafely turns a panic inside a policy library into an error, so one bad
+// policy cannot take down an MCP server or pass by crashing.
+func evalSafely(ctx context.Context, p Policy, in *Input) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("policy panicked: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return p.Eval(ctx, in)
+}
+
+// selectGates picks the gates for req in evaluation order.
+func (e *Engine) selectGates(req Request) ([]*Gate, error) {
+	if !slices.Contains(Triggers, req.Trigger) {
+		return nil, fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, req.Trigger, strings.Join(Triggers, ", "))
+	}
+	var out []*Gate
+	if len(req.Gates) > 0 {
+		for _, name := range req.Gates {
+			if _, ok := e.byName[name]; !ok {
+				return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", ErrUsage, name)
+			}
+		}
+		for _, g := range e.gates {
+			if slices.Contains(req.Gates, g.Name) {
+				out = append(out, g)
+			}
+		}
+		return out, nil
+	}
+	for _, g := range e.gates {
+		eff := e.eff[g.Name]
+		if eff.Enabled && slices.Contains(eff.Triggers, req.Trigger) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// scope resolves the request's files against the root.
+func (e *Engine) scope(req Request) *runners.Scope {
+	r := facts.Request{Trigger: req.Trigger, Task: req.Task, Requester: req.Requester, Files: []string{}, Outside: []string{}}
+	if len(req.Files) > 0 {
+		r.Explicit = true
+		for _, f := range req.Files {
+			if rel, ok := Relative(e.root, f); ok {
+				r.Files = append(r.Files, rel)
+			} else {
+				r.Outside = append(r.Outside, f)
+			}
+		}
+		sort.Strings(r.Files)
+		r.Files = slices.Compact(r.Files)
+	}
+	return runners.NewScope(e.root, r)
+}
+
+// Relative returns p (absolute, or relative to root) as a clean "/"-separated
+// path relative to root, resolving symlinks in the directories it passes
+// through. ok is false when p lies outside root.
+func Relative(root, p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	p = filepath.Clean(p)
+	// Resolve symlinks in the parent directory; the file itself may not exist
+	// yet (a pre-write check) and a symlinked file is judged as a symlink.
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		p = filepath.Join(dir, filepath.Base(p))
+	}
+	rel, err := filepath.Rel(root, p)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// gather runs the runners for the needed namespaces concurrently. A runner
+// that panics yields an error namespace, never a missing one.
+func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []string) *facts.Document {
+	doc := facts.NewDocument()
+	doc.Set(NamespaceRequest, facts.OK(scope.Request))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	seen := map[string]bool{NamespaceRequest: true}
+	for _, ns := range needs {
+		if seen[ns] {
+			continue
+		}
+		seen[ns] = true
+		r, ok := e.runners.Get(ns)
+		if !ok {
+			doc.Set(ns, facts.Error("no runner provides this namespace"))
+			continue
+		}
+		wg.Go(func() {
+			got := gatherSafely(ctx, r, scope)
+			mu.Lock()
+			doc.Set(ns, got)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	return doc
+}
+
+func gatherSafely(ctx context.Context, r runners.Runner, s *runners.Scope) (ns facts.Namespace) {
+	defer func() {
+		if p := recover(); p != nil {
+			ns = facts.Error(fmt.Sprintf("runner %s panicked: %v", r.Namespace(), p))
+		}
+	}()
+	ns = r.Gather(ctx, s)
+	if !ns.Status.Valid() {
+		return facts.Error(fmt.Sprintf("runner %s returned status %q", r.Namespace(), ns.Status))
+	}
+	return ns
+}
+
+// Facts gathers the named namespaces (all the registry knows when names is
+// empty) for req, as `tausik facts` prints them.
+func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts.Document, error) {
+	for _, n := range names {
+		if _, ok := e.runners.Get(n); !ok && n != NamespaceRequest {
+			return nil, fmt.Errorf("%w: unknown namespace %q (known: %s)", ErrUsage, n, strings.Join(e.Namespaces(), ", "))
+		}
+	}
+	if len(names) == 0 {
+		names = e.Namespaces()
+	}
+	return e.gather(ctx, e.scope(req), names), nil
+}
+
+// Namespaces lists the facts namespaces this engine can gather, sorted.
+func (e *Engine) Namespaces() []string {
+	return append([]string{NamespaceRequest}, e.runners.Namespaces()...)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+

@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Excused is a gate's excused.yaml: why no synthetic fixture can drive it, and
+// the Go tests that prove it red and green instead.
+type Excused struct {
+	Reason    string `json:"reason"`
+	RedTest   string `json:"red_test"`
+	GreenTest string `json:"green_test"`
+}
+
+// minExcuseLen is the shortest reason accepted: "hard to test" is not a reason.
+const minExcuseLen = 21
+
+var goTestFuncRE = regexp.MustCompile(`^func (Test[A-Za-z0-9_]*)\(`)
+
+// checkExcused validates g's excused.yaml against the Go test sources: the
+// built-in test index for built-in gates, the project's *_test.go files for
+// team gates.
+func (e *Engine) checkExcused(g *Gate) (*Excused, []string) {
+	file := path.Join(g.Dir, fileExcused)
+	d := &Diagnostics{Kind: ErrBundle}
+	raw, err := fs.ReadFile(g.fsys, fileExcused)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("%s: %v", file, err)}
+	}
+	r := yamlReader{file: file, d: d}
+	var ex Excused
+	if root := r.parse(raw); root != nil {
+		f := r.fields(root, "excused.yaml", "reason", "red_test", "green_test")
+		r.require(root, f, "excused.yaml", "reason", "red_test", "green_test")
+		ex = Excused{Reason: r.str(f["reason"], "reason"), RedTest: r.str(f["red_test"], "red_test"), GreenTest: r.str(f["green_test"], "green_test")}
+		if f["reason"] != nil && len(strings.TrimSpace(ex.Reason)) < minExcuseLen {
+			d.add(file, f["reason"].Line, "reason must explain in more than 20 characters why no fixture can drive the gate")
+		}
+	}
+	var problems []string
+	for _, it := range d.Items {
+		problems = append(problems, it.String())
+	}
+	if len(problems) > 0 {
+		return &ex, problems
+	}
+	known, err := e.goTests(g)
+	if err != nil {
+		return &ex, []string{fmt.Sprintf("%s: list Go tests: %v", file, err)}
+	}
+	for _, t := range []struct{ role, name string }{{"red_test", ex.RedTest}, {"green_test", ex.GreenTest}} {
+		if !known[t.name] {
+			problems = append(problems, fmt.Sprintf("%s: %s %q names no Go test function in %s", file, t.role, t.name, e.testSourceName(g)))
+		}
+	}
+	if ex.RedTest == ex.GreenTest && ex.RedTest != "" {
+		problems = append(problems, fmt.Sprintf("%s: red_test and green_test must be different tests", file))
+	}
+	return &ex, problems
+}
+
+func (e *Engine) testSourceName(g *Gate) string {
+	if g.Source == SourceBuiltin {
+		return "tausik's test sources"
+	}
+	return "the project's *_test.go files"
+}
+
+// goTests returns the Go test function names that can back g's excuse.
+func (e *Engine) goTests(g *Gate) (map[string]bool, error) {
+	known := map[string]bool{}
+	if g.Source == SourceBuiltin {
+		for _, n := range e.builtinTests {
+			known[n] = true
+		}
+		return known, nil
+	}
+	err := filepath.WalkDir(e.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != e.root && skipForTests(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		return scanTestFuncs(p, known)
+	})
+	return known, err
+}
+
+func skipForTests(name string) bool {
+	return name == ".git" || name == "node_modules" || name == "vendor" || name == ".tausik" || strings.HasPrefix(name, ".")
+}
+
+// scanTestFuncs adds the names of the Test functions declared in the Go file
+// at p to known.
+func scanTestFuncs(p string, known map[string]bool) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if m := goTestFuncRE.FindStringSubmatch(sc.Text()); m != nil {
+			known[m[1]] = true
+		}
+	}
+	return sc.Err()
+}

@@ -1,0 +1,204 @@
+package engine
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/tausik/tausik/facts"
+)
+
+// Case is one fixture of a gate: fixtures/<name>/case.yaml with either a
+// facts.json (the facts are given) or a tree/ (a small project the real
+// runners scan).
+type Case struct {
+	Name        string
+	Dir         string // as shown in messages
+	Description string
+	Trigger     string
+	Files       []string
+	Task        string
+	Params      map[string]any
+	Expect      Expectation
+
+	facts *facts.Document // facts-level case
+	tree  fs.FS           // end-to-end case, rooted at tree/
+}
+
+// Expectation is what a case must come out as.
+type Expectation struct {
+	Outcome    string
+	Violations int // exact count; -1 = not checked
+	Messages   []string
+	Reasons    []string
+}
+
+// loadCase reads one fixture of g. Problems are returned as diagnostics, and
+// make the case fail rather than the whole run.
+func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
+	d := &Diagnostics{Kind: ErrBundle}
+	dir := path.Join(g.Dir, dirFixtures, name)
+	c := &Case{Name: name, Dir: dir, Expect: Expectation{Violations: -1}}
+	caseFS, err := fs.Sub(g.fsys, path.Join(dirFixtures, name))
+	if err != nil {
+		d.add(dir, 0, "%v", err)
+		return nil, d
+	}
+	file := path.Join(dir, "case.yaml")
+	raw, err := fs.ReadFile(caseFS, "case.yaml")
+	if err != nil {
+		d.add(file, 0, "every fixture needs a case.yaml")
+		return nil, d
+	}
+	r := yamlReader{file: file, d: d}
+	root := r.parse(raw)
+	if root == nil {
+		return nil, d
+	}
+	f := r.fields(root, "case.yaml", "description", "trigger", "files", "task", "params", "expect")
+	r.require(root, f, "case.yaml", "description", "expect")
+	c.Description = r.str(f["description"], "description")
+	c.Trigger = r.str(f["trigger"], "trigger")
+	if c.Trigger == "" && len(g.Triggers) > 0 {
+		c.Trigger = g.Triggers[0]
+	}
+	if !slices.Contains(Triggers, c.Trigger) {
+		d.add(file, lineOf(f["trigger"], root), "unknown trigger %q", c.Trigger)
+	}
+	c.Files = r.strs(f["files"], "files")
+	c.Task = r.str(f["task"], "task")
+	c.Params = map[string]any{}
+	for _, p := range g.Params {
+		c.Params[p.Name] = cloneValue(p.Default)
+	}
+	for _, kv := range r.pairs(f["params"], "params") {
+		p, ok := g.Param(kv[0].Value)
+		if !ok {
+			d.add(file, kv[0].Line, "params.%s: the gate has no such param", kv[0].Value)
+			continue
+		}
+		v, err := coerceParam(p.Type, r.value(kv[1], "params."+p.Name))
+		if err != nil {
+			d.add(file, kv[1].Line, "params.%s: %v", p.Name, err)
+			continue
+		}
+		c.Params[p.Name] = v
+	}
+	ef := r.fields(f["expect"], "expect", "outcome", "violations", "messages", "reasons")
+	r.require(f["expect"], ef, "expect", "outcome")
+	c.Expect.Outcome = r.str(ef["outcome"], "expect.outcome")
+	if ef["outcome"] != nil && !slices.Contains([]string{Passed, Failed, NotApplicable, CouldNotRun}, c.Expect.Outcome) {
+		d.add(file, ef["outcome"].Line, "expect.outcome %q is not PASSED, FAILED, NOT_APPLICABLE or COULD_NOT_RUN", c.Expect.Outcome)
+	}
+	if ef["violations"] != nil {
+		c.Expect.Violations = r.integer(ef["violations"], "expect.violations")
+	}
+	c.Expect.Messages = r.strs(ef["messages"], "expect.messages")
+	c.Expect.Reasons = r.strs(ef["reasons"], "expect.reasons")
+
+	hasFacts := fileExists(caseFS, "facts.json")
+	tree, treeErr := fs.Sub(caseFS, "tree")
+	hasTree := treeErr == nil && dirExists(caseFS, "tree")
+	switch {
+	case hasFacts && hasTree:
+		d.add(dir, 0, "a fixture has either facts.json or tree/, not both")
+	case hasFacts:
+		b, _ := fs.ReadFile(caseFS, "facts.json")
+		doc, err := facts.Parse(b)
+		if err != nil {
+			d.add(path.Join(dir, "facts.json"), 0, "%v", err)
+			break
+		}
+		for _, ns := range g.Facts {
+			if _, ok := doc.Namespaces[ns]; !ok {
+				d.add(path.Join(dir, "facts.json"), 0, "the gate reads namespace %q, which this fixture does not give (give it, with a status)", ns)
+			}
+		}
+		c.facts = doc
+	case hasTree:
+		c.tree = tree
+	default:
+		d.add(dir, 0, "a fixture needs a facts.json or a tree/ directory")
+	}
+	if len(d.Items) > 0 {
+		return nil, d
+	}
+	return c, nil
+}
+
+// lineOf returns n's line, or fallback's when n is absent.
+func lineOf(n, fallback *yaml.Node) int {
+	if n != nil {
+		return n.Line
+	}
+	return fallback.Line
+}
+
+func fileExists(fsys fs.FS, name string) bool {
+	info, err := fs.Stat(fsys, name)
+	return err == nil && !info.IsDir()
+}
+
+func dirExists(fsys fs.FS, name string) bool {
+	info, err := fs.Stat(fsys, name)
+	return err == nil && info.IsDir()
+}
+
+// check compares a verdict with the expectation and lists what differs.
+func (x Expectation) check(v Verdict) []string {
+	var out []string
+	if v.Outcome != x.Outcome {
+		out = append(out, fmt.Sprintf("outcome %s, want %s%s", v.Outcome, x.Outcome, summarize(v)))
+	}
+	if x.Violations >= 0 && len(v.Violations) != x.Violations {
+		out = append(out, fmt.Sprintf("%d violation(s), want %d%s", len(v.Violations), x.Violations, summarize(v)))
+	}
+	for _, m := range x.Messages {
+		if !mentions(v, m) {
+			out = append(out, fmt.Sprintf("no violation or reason mentions %q%s", m, summarize(v)))
+		}
+	}
+	for _, code := range x.Reasons {
+		if !slices.ContainsFunc(v.Reasons, func(r Reason) bool { return r.Code == code }) {
+			out = append(out, fmt.Sprintf("no reason with code %q%s", code, summarize(v)))
+		}
+	}
+	return out
+}
+
+func mentions(v Verdict, s string) bool {
+	for _, vi := range v.Violations {
+		if strings.Contains(vi.Msg, s) {
+			return true
+		}
+	}
+	for _, r := range v.Reasons {
+		if strings.Contains(r.Msg, s) || strings.Contains(r.Code, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// summarize shows what a verdict said, for a failed expectation.
+func summarize(v Verdict) string {
+	var parts []string
+	for i, vi := range v.Violations {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(v.Violations)-3))
+			break
+		}
+		parts = append(parts, vi.Msg)
+	}
+	for _, r := range v.Reasons {
+		parts = append(parts, strings.TrimSpace(r.Code+" "+r.Msg))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (got: " + strings.Join(parts, "; ") + ")"
+}

@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Triggers are the moments a gate can be asked to judge, in workflow order.
+var Triggers = []string{"task-start", "pre-write", "commit", "verify", "task-done", "review"}
+
+// Phases order gates within one evaluation: start gates first, post-scope last.
+var Phases = []string{"start", "hook", "scoped", "post_scope"}
+
+// Severities a gate can have. Only "block" can block.
+const (
+	SeverityBlock = "block"
+	SeverityWarn  = "warn"
+)
+
+// Languages a policy can be written in.
+const (
+	LangRego = "rego"
+	LangCEL  = "cel"
+)
+
+var gateNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{1,62}$`)
+
+// Meta is a gate's gate.yaml: what the gate is, when it runs, what it reads.
+type Meta struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Prevents    string   `json:"prevents"`
+	Phase       string   `json:"phase"`
+	Triggers    []string `json:"triggers"`
+	Severity    string   `json:"severity"`
+	Enabled     bool     `json:"enabled"`
+	Language    string   `json:"language"`
+	Facts       []string `json:"facts"`
+	Params      []Param  `json:"params"`
+}
+
+// Param is one tunable of a gate. ProjectMay says what the committed project
+// tier may do with it, so that a repository cannot quietly loosen a gate that
+// a user or an organisation relies on.
+type Param struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Default     any    `json:"default"`
+	Description string `json:"description"`
+	ProjectMay  string `json:"project_may"`
+}
+
+// Param types.
+const (
+	TypeInt     = "int"
+	TypeNumber  = "number"
+	TypeString  = "string"
+	TypeBool    = "bool"
+	TypeStrings = "strings" // list of strings
+	TypeObject  = "object"  // JSON object
+)
+
+// What the project tier may do with a param (Param.ProjectMay).
+const (
+	MaySet   = "set"   // anything: the param does not loosen the gate
+	MayLower = "lower" // lower a number only (a maximum)
+	MayRaise = "raise" // raise a number only (a minimum)
+	MayAdd   = "add"   // add list items or object keys, never remove them
+	MayNone  = "none"  // nothing: only the user or managed tier may change it
+)
+
+var paramTypes = []string{TypeInt, TypeNumber, TypeString, TypeBool, TypeStrings, TypeObject}
+
+// Param returns the param called name.
+func (m *Meta) Param(name string) (Param, bool) {
+	for _, p := range m.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// parseMeta reads gate.yaml. dirName is the bundle directory's name, which
+// the gate's name must equal so a gate is found where its name says.
+func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Diagnostics) Meta {
+	r := yamlReader{file: file, d: d}
+	root := r.parse(b)
+	if root == nil {
+		return Meta{}
+	}
+	f := r.fields(root, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
+		"severity", "enabled", "language", "facts", "params")
+	r.require(root, f, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
+		"severity", "enabled", "language", "facts")
+	m := Meta{
+		Name:        r.str(f["name"], "name"),
+		Description: r.str(f["description"], "description"),
+		Prevents:    r.str(f["prevents"], "prevents"),
+		Phase:       r.str(f["phase"], "phase"),
+		Triggers:    r.strs(f["triggers"], "triggers"),
+		Severity:    r.str(f["severity"], "severity"),
+		Enabled:     r.boolean(f["enabled"], "enabled"),
+		Language:    r.str(f["language"], "language"),
+		Facts:       r.strs(f["facts"], "facts"),
+	}
+	line := func(k string) int {
+		if n := f[k]; n != nil {
+			return n.Line
+		}
+		return root.Line
+	}
+	if f["name"] != nil {
+		switch {
+		case !gateNameRE.MatchString(m.Name):
+			d.add(file, line("name"), "name %q must match %s", m.Name, gateNameRE)
+		case m.Name != dirName:
+			d.add(file, line("name"), "name %q must equal the bundle directory name %q", m.Name, dirName)
+		}
+	}
+	for _, k := range []struct{ key, desc string }{{"description", m.Description}, {"prevents", m.Prevents}} {
+		if f[k.key] != nil && len(k.desc) < 10 {
+			d.add(file, line(k.key), "%s must say something (at least 10 characters)", k.key)
+		}
+	}
+	if f["phase"] != nil && !slices.Contains(Phases, m.Phase) {
+		d.add(file, line("phase"), "unknown phase %q (known: %v)", m.Phase, Phases)
+	}
+	if f["triggers"] != nil && len(m.Triggers) == 0 {
+		d.add(file, line("triggers"), "triggers must name at least one trigger")
+	}
+	for i, t := range m.Triggers {
+		if !slices.Contains(Triggers, t) {
+			d.add(file, f["triggers"].Content[i].Line, "unknown trigger %q (known: %v)", t, Triggers)
+		}
+	}
+	if f["severity"] != nil && m.Severity != SeverityBlock && m.Severity != SeverityWarn {
+		d.add(file, line("severity"), "unknown severity %q (known: block, warn)", m.Severity)
+	}
+	if f["language"] != nil && m.Language != LangRego && m.Language != LangCEL {
+		d.add(file, line("language"), "unknown language %q (known: rego, cel)", m.Language)
+	}
+	for i, ns := range m.Facts {
+		if !known(ns) {
+			d.add(file, f["facts"].Content[i].Line, "unknown facts namespace %q", ns)
+		}
+	}
+	m.Params = parseParams(r, f["params"])
+	return m
+}
+
+func parseParams(r yamlReader, n *yaml.Node) []Param {
+	var out []Param
+	for _, kv := range r.pairs(n, "params") {
+		k, v := kv[0], kv[1]
+		what := "params." + k.Value
+		f := r.fields(v, what, "type", "default", "description", "project_may")
+		r.require(v, f, what, "type", "default", "description")
+		p := Param{
+			Name:        k.Value,
+			Type:        r.str(f["type"], what+".type"),
+			Description: r.str(f["description"], what+".description"),
+			ProjectMay:  MaySet,
+		}
+		if !gateNameRE.MatchString(p.Name) {
+			r.d.add(r.file, k.Line, "param name %q must match %s", p.Name, gateNameRE)
+		}
+		if f["type"] != nil && !slices.Contains(paramTypes, p.Type) {
+			r.d.add(r.file, f["type"].Line, "%s.type: unknown type %q (known: %v)", what, p.Type, paramTypes)
+		}
+		if f["project_may"] != nil {
+			p.ProjectMay = r.str(f["project_may"], what+".project_may")
+			if err := checkProjectMay(p.Type, p.ProjectMay); err != nil {
+				r.d.add(r.file, f["project_may"].Line, "%s.project_may: %v", what, err)
+			}
+		}
+		if f["default"] != nil {
+			def := r.value(f["default"], what+".default")
+			norm, err := coerceParam(p.Type, def)
+			if err != nil && slices.Contains(paramTypes, p.Type) {
+				r.d.add(r.file, f["default"].Line, "%s.default: %v", what, err)
+			}
+			p.Default = norm
+		}
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func checkProjectMay(typ, may string) error {
+	switch may {
+	case MaySet, MayNone:
+		return nil
+	case MayLower, MayRaise:
+		if typ == TypeInt || typ == TypeNumber {
+			return nil
+		}
+	case MayAdd:
+		if typ == TypeStrings || typ == TypeObject {
+			return nil
+		}
+	default:
+		return fmt.Errorf("unknown value %q (known: set, lower, raise, add, none)", may)
+	}
+	return fmt.Errorf("%q does not apply to a param of type %s", may, typ)
+}
+
+// coerceParam checks v against typ and returns it in the engine's plain form
+// (int64, float64, string, bool, []any of strings, map[string]any).
+func coerceParam(typ string, v any) (any, error) {
+	switch typ {
+	case TypeInt:
+		switch x := v.(type) {
+		case int64:
+			return x, nil
+		case float64:
+			if x == float64(int64(x)) {
+				return int64(x), nil
+			}
+		}
+		return nil, fmt.Errorf("want an integer, got %s", describe(v))
+	case TypeNumber:
+		switch x := v.(type) {
+		case int64:
+			return x, nil
+		case float64:
+			return x, nil
+		}
+		return nil, fmt.Errorf("want a number, got %s", describe(v))
+	case TypeString:
+		if s, ok := v.(string); ok {
+			return s, nil
+		}
+		return nil, fmt.Errorf("want a string, got %s", describe(v))
+	case TypeBool:
+		if b, ok := v.(bool); ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("want true or false, got %s", describe(v))
+	case TypeStrings:
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("want a list of strings, got %s", describe(v))
+		}
+		for i, e := range list {
+			if _, ok := e.(string); !ok {
+				return nil, fmt.Errorf("item %d: want a string, got %s", i, describe(e))
+			}
+		}
+		return list, nil
+	case TypeObject:
+		if m, ok := v.(map[string]any); ok {
+			return m, nil
+		}
+		return nil, fmt.Errorf("want an object, got %s", describe(v))
+	}
+	return nil, fmt.Errorf("unknown type %q", typ)
+}
+
+// describe names a plain value's kind for error messages.
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("the string %q", x)
+	case bool:
+		return fmt.Sprintf("the boolean %v", x)
+	case int64, float64:
+		return fmt.Sprintf("the number %v", x)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// Policy is a gate's prepared policy, in Rego or CEL. It is compiled once per
+// process and evaluated many times; Eval is safe for concurrent use.
+//
+// Eval returns the policy's verdict on in. A non-nil error means the policy
+// itself failed (a runtime error, a result of the wrong shape, a cancelled
+// context); the engine turns it into COULD_NOT_RUN, never into a pass. A nil
+// error with an empty Result means the policy found nothing to object to.
+type Policy interface {
+	Eval(ctx context.Context, in *Input) (Result, error)
+}
+
+// Result is what a policy returns: violations, and reason codes for "nothing to
+// judge" (NotApplicable) and "could not judge" (CouldNotRun).
+type Result struct {
+	Violations    []Violation
+	NotApplicable []Reason
+	CouldNotRun   []Reason
+}
+
+// Violation is one thing a gate objects to. Msg names the remedy when the gate
+// blocks; File and Line locate it when it has a place.
+type Violation struct {
+	Msg  string `json:"msg"`
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	Rule string `json:"rule,omitempty"`
+}
+
+// Reason is a machine-readable code with an optional human message.
+type Reason struct {
+	Code string `json:"code"`
+	Msg  string `json:"msg,omitempty"`
+}
+
+var reasonCodeRE = regexp.MustCompile(`^[a-z][a-z0-9_]*(:[A-Za-z0-9_.\-/]+)?$`)
+
+// Input is the document one gate's policy sees: the facts namespaces plus the
+// gate's resolved params under "params". The facts part is shared by every
+// gate of an evaluation and converted to each language's values at most once.
+type Input struct {
+	facts  *sharedFacts
+	Params map[string]any
+}
+
+// sharedFacts is the facts part of an Input with its converted forms.
+type sharedFacts struct {
+	plain map[string]any
+
+	regoOnce  sync.Once
+	regoFacts [][2]*ast.Term
+	regoErr   error
+}
+
+// NewInput returns an input over the plain facts document doc (see
+// facts.Document.Generic) with params.
+func NewInput(doc map[string]any, params map[string]any) *Input {
+	return &Input{facts: &sharedFacts{plain: doc}, Params: params}
+}
+
+// WithParams returns an input sharing in's facts (and their converted forms)
+// with different params.
+func (in *Input) WithParams(params map[string]any) *Input {
+	return &Input{facts: in.facts, Params: params}
+}
+
+// Facts returns the plain facts document.
+func (in *Input) Facts() map[string]any { return in.facts.plain }
+
+// regoTerms converts the facts to Rego terms once.
+func (in *Input) regoTerms() ([][2]*ast.Term, error) {
+	f := in.facts
+	f.regoOnce.Do(func() {
+		keys := make([]string, 0, len(f.plain))
+		for k := range f.plain {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			v, err := ast.InterfaceToValue(f.plain[k])
+			if err != nil {
+				f.regoErr = fmt.Errorf("facts namespace %s: %w", k, err)
+				return
+			}
+			f.regoFacts = append(f.regoFacts, [2]*ast.Term{ast.StringTerm(k), ast.NewTerm(v)})
+		}
+	})
+	return f.regoFacts, f.regoErr
+}
+
+// Plain returns the input as one plain map (facts plus "params").
+func (in *Input) Plain() map[string]any {
+	m := make(map[string]any, len(in.facts.plain)+1)
+	for k, v := range in.facts.plain {
+		m[k] = v
+	}
+	m["params"] = in.Params
+	return m
+}
+
+// shapeError is a policy result of the wrong shape, located at the rule or
+// expression that produced it.
+type shapeError struct {
+	where string
+	msg   string
+}
+
+func (e *shapeError) Error() string { return e.where + ": " + e.msg }
+
+// toViolation checks one plain violation value.
+func toViolation(v any) (Violation, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Violation{}, fmt.Errorf("a violation must be an object {msg, file?, line?, rule?}, got %s", describe(v))
+	}
+	var out Violation
+	for k, e := range m {
+		switch k {
+		case "msg":
+			s, ok := e.(string)
+			if !ok || s == "" {
+				return out, fmt.Errorf("violation msg must be a non-empty string, got %s", describe(e))
+			}
+			out.Msg = s
+		case "file":
+			s, ok := e.(string)
+			if !ok {
+				return out, fmt.Errorf("violation file must be a string, got %s", describe(e))
+			}
+			out.File = s
+		case "line":
+			n, ok := asInt(e)
+			if !ok || n < 0 {
+				return out, fmt.Errorf("violation line must be a non-negative integer, got %s", describe(e))
+			}
+			out.Line = n
+		case "rule":
+			s, ok := e.(string)
+			if !ok {
+				return out, fmt.Errorf("violation rule must be a string, got %s", describe(e))
+			}
+			out.Rule = s
+		default:
+			return out, fmt.Errorf("violation has unknown key %q (known: msg, file, line, rule)", k)
+		}
+	}
+	if out.Msg == "" {
+		return out, fmt.Errorf("a violation needs a msg")
+	}
+	return out, nil
+}
+
+// toReason checks one plain reason value: a code string or {code, msg}.
+func toReason(v any) (Reason, error) {
+	var r Reason
+	switch x := v.(type) {
+	case string:
+		r.Code = x
+	case map[string]any:
+		for k, e := range x {
+			s, ok := e.(string)
+			switch {
+			case !ok:
+				return r, fmt.Errorf("reason %s must be a string, got %s", k, describe(e))
+			case k == "code":
+				r.Code = s
+			case k == "msg":
+				r.Msg = s
+			default:
+				return r, fmt.Errorf("reason has unknown key %q (known: code, msg)", k)
+			}
+		}
+	default:
+		return r, fmt.Errorf("a reason must be a code string or {code, msg}, got %s", describe(v))
+	}
+	if !reasonCodeRE.MatchString(r.Code) {
+		return r, fmt.Errorf("reason code %q must match %s", r.Code, reasonCodeRE)
+	}
+	return r, nil
+}
+
+func asInt(v any) (int, bool) {
+	switch x := v.(type) {
+	case int64:
+		return int(x), true
+	case int:
+		return x, true
+	case float64:
+		if x == float64(int(x)) {
+			return int(x), true
+		}
+	}
+	return 0, false
+}
+
+// sortResult orders violations and reasons so results never depend on the
+// order in which a policy engine happened to produce them.
+func sortResult(r *Result) {
+	sort.Slice(r.Violations, func(i, j int) bool {
+		a, b := r.Violations[i], r.Violations[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Msg < b.Msg
+	})
+	for _, rs := range [][]Reason{r.NotApplicable, r.CouldNotRun} {
+		sort.Slice(rs, func(i, j int) bool {
+			if rs[i].Code != rs[j].Code {
+				return rs[i].Code < rs[j].Code
+			}
+			return rs[i].Msg < rs[j].Msg
+		})
+	}
+}

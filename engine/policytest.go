@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+)
+
+// TestReport is the result of `tausik policy test`: every gate's closed-list
+// standing and every fixture's verdict.
+type TestReport struct {
+	Gates  []GateReport `json:"gates"`
+	Passed int          `json:"passed"`
+	Failed int          `json:"failed"`
+}
+
+// GateReport is one gate's part of a TestReport. Problems are closed-list
+// violations (no fixtures, no failing case, a missing excuse test…); each
+// counts as one failure.
+type GateReport struct {
+	Gate     string       `json:"gate"`
+	Source   string       `json:"source"`
+	Table    string       `json:"table"`
+	Problems []string     `json:"problems"`
+	Cases    []CaseReport `json:"cases"`
+	Excused  *Excused     `json:"excused,omitempty"`
+}
+
+// CaseReport is one fixture's result.
+type CaseReport struct {
+	Name     string   `json:"name"`
+	Expect   string   `json:"expect"`
+	Outcome  string   `json:"outcome"`
+	OK       bool     `json:"ok"`
+	Problems []string `json:"problems"`
+}
+
+// OK reports whether nothing failed.
+func (r *TestReport) OK() bool { return r.Failed == 0 }
+
+// Test runs the fixtures of the named gates (all when names is empty) and
+// checks the closed list. Each fixture runs hermetically: a tree/ case is
+// copied into a fresh temporary directory that is removed afterwards, its
+// facts come from runners built for that directory, and nothing else is
+// written. An unknown gate name is ErrUsage.
+func (e *Engine) Test(ctx context.Context, names []string) (*TestReport, error) {
+	for _, n := range names {
+		if _, ok := e.byName[n]; !ok {
+			return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", ErrUsage, n)
+		}
+	}
+	rep := &TestReport{Gates: []GateReport{}}
+	for _, g := range e.gates {
+		if len(names) > 0 && !slices.Contains(names, g.Name) {
+			continue
+		}
+		gr := GateReport{Gate: g.Name, Source: g.Source, Table: g.Table(), Problems: []string{}, Cases: []CaseReport{}}
+		switch gr.Table {
+		case "":
+			gr.Problems = append(gr.Problems, "in neither table: add fixtures/ with a violating and a clean case, or an excused.yaml")
+		case "BOTH":
+			gr.Problems = append(gr.Problems, "in both tables: a gate has fixtures/ or an excused.yaml, not both")
+		case TableExcused:
+			ex, problems := e.checkExcused(g)
+			gr.Excused = ex
+			gr.Problems = append(gr.Problems, problems...)
+		case TableCovered:
+			var red, green bool
+			for _, name := range g.Fixtures {
+				cr := e.runCase(ctx, g, name)
+				red = red || (cr.Expect == Failed)
+				green = green || (cr.Expect == Passed)
+				gr.Cases = append(gr.Cases, cr)
+				if cr.OK {
+					rep.Passed++
+				} else {
+					rep.Failed++
+				}
+			}
+			if !red {
+				gr.Problems = append(gr.Problems, "no fixture expects FAILED: a gate must prove it can fire")
+			}
+			if !green {
+				gr.Problems = append(gr.Problems, "no fixture expects PASSED: a gate red on every input must not pass")
+			}
+		}
+		if len(gr.Problems) > 0 {
+			rep.Failed++
+		} else if gr.Table == TableExcused {
+			rep.Passed++
+		}
+		rep.Gates = append(rep.Gates, gr)
+	}
+	return rep, nil
+}
+
+// runCase loads and evaluates one fixture.
+func (e *Engine) runCase(ctx context.Context, g *Gate, name string) CaseReport {
+	cr := CaseReport{Name: name, Problems: []string{}}
+	c, d := loadCase(g, name)
+	if d != nil {
+		for _, it := range d.Items {
+			cr.Problems = append(cr.Problems, it.String())
+		}
+		return cr
+	}
+	cr.Expect = c.Expect.Outcome
+	v, err := e.evalCase(ctx, g, c)
+	if err != nil {
+		cr.Problems = append(cr.Problems, err.Error())
+		return cr
+	}
+	cr.Outcome = v.Outcome
+	cr.Problems = append(cr.Problems, c.Expect.check(v)...)
+	cr.OK = len(cr.Problems) == 0
+	return cr
+}
+
+// evalCase produces the case's verdict, from its facts or from its tree.
+func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (Verdict, error) {
+	req := facts.Request{Trigger: c.Trigger, Task: c.Task, Requester: "policy-test", Files: []string{}, Outside: []string{}}
+	if len(c.Files) > 0 {
+		req.Explicit = true
+		req.Files = slices.Sorted(slices.Values(c.Files))
+	}
+	doc := c.facts
+	if c.tree != nil {
+		dir, err := os.MkdirTemp("", "tausik-fixture-")
+		if err != nil {
+			return Verdict{}, fmt.Errorf("fixture temp dir: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		if err := copyTree(c.tree, dir); err != nil {
+			return Verdict{}, fmt.Errorf("copy %s/tree: %w", c.Dir, err)
+		}
+		if dir, err = filepath.EvalSymlinks(dir); err != nil {
+			return Verdict{}, err
+		}
+		reg, done, err := e.fixtureRunners(ctx, dir)
+		if err != nil {
+			return Verdict{}, fmt.Errorf("fixture runners: %w", err)
+		}
+		defer done()
+		sub := &Engine{root: dir, runners: reg}
+		doc = sub.gather(ctx, runners.NewScope(dir, req), g.Facts)
+	} else if _, ok := doc.Namespaces[NamespaceRequest]; !ok {
+		doc.Set(NamespaceRequest, facts.OK(req))
+	}
+	plain, err := doc.Generic()
+	if err != nil {
+		return Verdict{}, fmt.Errorf("facts: %w", err)
+	}
+	return evalGate(ctx, g, g.Severity, c.Params, NewInput(plain, nil), doc), nil
+}
+
+// copyTree copies every file of src into dir, keeping modes' executable bit.
+func copyTree(src fs.FS, dir string) error {
+	return fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := fs.ReadFile(src, p)
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if info, err := d.Info(); err == nil && info.Mode()&0o111 != 0 {
+			mode = 0o755
+		}
+		return os.WriteFile(target, b, mode)
+	})
+}

@@ -1,0 +1,266 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/types"
+)
+
+// Output rules a Rego gate policy may define. violations is required; all
+// three must be multi-value rules ("violations contains v if { … }").
+const (
+	ruleViolations    = "violations"
+	ruleNotApplicable = "not_applicable"
+	ruleCouldNotRun   = "could_not_run"
+)
+
+// unsafeRego are builtins a gate policy may not call: a verdict must depend on
+// the facts alone, not on the clock, randomness, the network or the host.
+var unsafeRego = map[string]struct{}{
+	"http.send": {}, "net.lookup_ip_addr": {}, "opa.runtime": {}, "time.now_ns": {},
+	"rand.intn": {}, "uuid.rfc4122": {}, "io.jwt.decode_verify": {}, "trace": {},
+}
+
+// regoPolicy is a prepared Rego gate policy.
+type regoPolicy struct {
+	file  string
+	query rego.PreparedEvalQuery
+	rules map[string]*ast.Location // output rule → where it is defined
+}
+
+// RegoPackage is the package a gate's policy.rego must declare.
+func RegoPackage(gate string) string { return "tausik.gates." + gate }
+
+// compileRego parses, compiles, checks and prepares a gate's policy.rego. file
+// names the policy in diagnostics.
+func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnostics) *regoPolicy {
+	mod, err := ast.ParseModuleWithOpts(file, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1})
+	if err != nil {
+		addRegoErrors(d, file, err)
+		return nil
+	}
+	want := "data." + RegoPackage(gate)
+	if got := mod.Package.Path.String(); got != want {
+		d.add(file, mod.Package.Location.Row, "package must be %s, got %s", strings.TrimPrefix(want, "data."), strings.TrimPrefix(got, "data."))
+		return nil
+	}
+	c := ast.NewCompiler().WithUnsafeBuiltins(unsafeRego)
+	if c.Compile(map[string]*ast.Module{file: mod}); c.Failed() {
+		addRegoErrors(d, file, c.Errors)
+		return nil
+	}
+	p := &regoPolicy{file: file, rules: map[string]*ast.Location{}}
+	for _, r := range mod.Rules {
+		name := r.Head.Ref().String()
+		switch name {
+		case ruleViolations, ruleNotApplicable, ruleCouldNotRun:
+		default:
+			continue
+		}
+		if r.Head.RuleKind() != ast.MultiValue || len(r.Head.Ref()) != 1 {
+			d.add(file, r.Location.Row, "%s must be a multi-value rule (%s contains x if { … })", name, name)
+			continue
+		}
+		if p.rules[name] == nil {
+			p.rules[name] = r.Location
+		}
+	}
+	if p.rules[ruleViolations] == nil {
+		d.add(file, mod.Package.Location.Row, "the policy must define %q (violations contains v if { … })", ruleViolations)
+	}
+	if len(d.Items) > 0 {
+		return nil
+	}
+	checkRegoShapes(c, gate, p, d)
+	if len(d.Items) > 0 {
+		return nil
+	}
+	var q []string
+	for _, name := range []string{ruleViolations, ruleNotApplicable, ruleCouldNotRun} {
+		if p.rules[name] != nil {
+			q = append(q, fmt.Sprintf("%s = %s.%s", name, want, name))
+		}
+	}
+	pq, err := rego.New(rego.Compiler(c), rego.Query(strings.Join(q, "; ")), rego.StrictBuiltinErrors(true)).PrepareForEval(ctx)
+	if err != nil {
+		addRegoErrors(d, file, err)
+		return nil
+	}
+	p.query = pq
+	return p
+}
+
+// checkRegoShapes uses the type checker's view of each output rule to refuse,
+// before anything runs, a policy whose results can only have the wrong shape.
+func checkRegoShapes(c *ast.Compiler, gate string, p *regoPolicy, d *Diagnostics) {
+	for name, loc := range p.rules {
+		ref := ast.MustParseRef("data." + RegoPackage(gate) + "." + name)
+		set, ok := c.TypeEnv.Get(ref).(*types.Set)
+		if !ok {
+			continue
+		}
+		elem := set.Of()
+		if name == ruleViolations {
+			if msg := violationTypeProblem(elem); msg != "" {
+				d.add(p.file, loc.Row, "%s: %s", name, msg)
+			}
+			continue
+		}
+		if msg := reasonTypeProblem(elem); msg != "" {
+			d.add(p.file, loc.Row, "%s: %s", name, msg)
+		}
+	}
+}
+
+func violationTypeProblem(t types.Type) string {
+	switch x := t.(type) {
+	case types.Any:
+		for _, alt := range x {
+			if msg := violationTypeProblem(alt); msg != "" {
+				return msg
+			}
+		}
+		return ""
+	case *types.Object:
+		known := map[string]bool{"msg": true, "file": true, "line": true, "rule": true}
+		hasMsg := false
+		for _, sp := range x.StaticProperties() {
+			k, _ := sp.Key.(string)
+			if !known[k] {
+				return fmt.Sprintf("a violation has unknown key %q (known: msg, file, line, rule)", k)
+			}
+			hasMsg = hasMsg || k == "msg"
+		}
+		if !hasMsg && x.DynamicProperties() == nil {
+			return "a violation needs a msg"
+		}
+		return ""
+	}
+	if types.Compare(t, types.A) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("a violation must be an object {msg, file?, line?, rule?}, not %v", t)
+}
+
+func reasonTypeProblem(t types.Type) string {
+	switch x := t.(type) {
+	case types.Any:
+		for _, alt := range x {
+			if msg := reasonTypeProblem(alt); msg != "" {
+				return msg
+			}
+		}
+		return ""
+	case types.String, *types.Object:
+		return ""
+	}
+	if types.Compare(t, types.A) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("a reason must be a code string or {code, msg}, not %v", t)
+}
+
+// addRegoErrors turns OPA errors into diagnostics with their own locations.
+func addRegoErrors(d *Diagnostics, file string, err error) {
+	if errs, ok := err.(ast.Errors); ok {
+		for _, e := range errs {
+			f, line := file, 0
+			if e.Location != nil {
+				if e.Location.File != "" {
+					f = e.Location.File
+				}
+				line = e.Location.Row
+			}
+			d.add(f, line, "%s: %s", e.Code, e.Message)
+		}
+		return
+	}
+	d.add(file, 0, "%v", err)
+}
+
+// Eval implements Policy.
+func (p *regoPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
+	terms, err := in.regoTerms()
+	if err != nil {
+		return Result{}, err
+	}
+	params, err := ast.InterfaceToValue(in.Params)
+	if err != nil {
+		return Result{}, fmt.Errorf("params: %w", err)
+	}
+	obj := ast.NewObject(append(terms[:len(terms):len(terms)], [2]*ast.Term{ast.StringTerm("params"), ast.NewTerm(params)})...)
+	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(obj))
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %w", p.file, err)
+	}
+	if len(rs) != 1 {
+		return Result{}, fmt.Errorf("%s: the policy query gave %d results, want 1", p.file, len(rs))
+	}
+	var out Result
+	b := rs[0].Bindings
+	if out.Violations, err = regoList(b[ruleViolations], p.where(ruleViolations), toViolation); err != nil {
+		return Result{}, err
+	}
+	if out.NotApplicable, err = regoList(b[ruleNotApplicable], p.where(ruleNotApplicable), toReason); err != nil {
+		return Result{}, err
+	}
+	if out.CouldNotRun, err = regoList(b[ruleCouldNotRun], p.where(ruleCouldNotRun), toReason); err != nil {
+		return Result{}, err
+	}
+	sortResult(&out)
+	return out, nil
+}
+
+func (p *regoPolicy) where(rule string) string {
+	if loc := p.rules[rule]; loc != nil {
+		return fmt.Sprintf("%s:%d: %s", p.file, loc.Row, rule)
+	}
+	return p.file + ": " + rule
+}
+
+// regoList converts a rule's value (a set, which the Go API gives as a list).
+func regoList[T any](v any, where string, conv func(any) (T, error)) ([]T, error) {
+	if v == nil {
+		return nil, nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, &shapeError{where, "must be a set"}
+	}
+	out := make([]T, 0, len(list))
+	for _, e := range list {
+		x, err := conv(plainRego(e))
+		if err != nil {
+			return nil, &shapeError{where, err.Error()}
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// plainRego turns the Go API's json.Number values into int64 or float64.
+func plainRego(v any) any {
+	switch x := v.(type) {
+	case interface{ Int64() (int64, error) }:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, ok := x.(interface{ Float64() (float64, error) }); ok {
+			n, _ := f.Float64()
+			return n
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = plainRego(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = plainRego(e)
+		}
+	}
+	return v
+}

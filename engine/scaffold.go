@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"text/template"
+)
+
+//go:embed all:scaffold
+var scaffoldFS embed.FS
+
+// Scaffold writes a new team gate bundle NAME in the project's tausik/policies
+// directory, in lang ("rego" or "cel"), with a violating and a clean fixture
+// that pass `policy test` as written. It returns the files written, relative
+// to root. It refuses a bad name (ErrUsage), and a gate or directory that
+// already exists (ErrExists), and writes nothing then.
+func Scaffold(root, name, lang string, builtin fs.FS) ([]string, error) {
+	if !gateNameRE.MatchString(name) {
+		return nil, fmt.Errorf("%w: gate name %q must match %s", ErrUsage, name, gateNameRE)
+	}
+	if lang != LangRego && lang != LangCEL {
+		return nil, fmt.Errorf("%w: --lang must be rego or cel, got %q", ErrUsage, lang)
+	}
+	if _, err := fs.Stat(builtin, name); err == nil {
+		return nil, fmt.Errorf("%w: %q is a built-in gate; choose another name", ErrExists, name)
+	}
+	dir := filepath.Join(root, filepath.FromSlash(TeamDir), name)
+	if _, err := os.Lstat(dir); err == nil {
+		return nil, fmt.Errorf("%w: %s", ErrExists, filepath.Join(TeamDir, name))
+	}
+	src, err := fs.Sub(scaffoldFS, "scaffold/"+lang)
+	if err != nil {
+		return nil, err
+	}
+	data := struct{ Name string }{name}
+	type file struct {
+		rel  string
+		body []byte
+	}
+	var files []file
+	err = fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		raw, err := fs.ReadFile(src, p)
+		if err != nil {
+			return err
+		}
+		tmpl, err := template.New(p).Delims("[[", "]]").Parse(string(raw))
+		if err != nil {
+			return fmt.Errorf("template %s: %w", p, err)
+		}
+		var buf bytes.Buffer
+		if err := tmpl.Execute(&buf, data); err != nil {
+			return fmt.Errorf("template %s: %w", p, err)
+		}
+		files = append(files, file{strings.TrimSuffix(p, ".tmpl"), buf.Bytes()})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var written []string
+	for _, f := range files {
+		target := filepath.Join(dir, filepath.FromSlash(f.rel))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(target, f.body, 0o644); err != nil {
+			return nil, err
+		}
+		written = append(written, path.Join(TeamDir, name, f.rel))
+	}
+	return written, nil
+}
