@@ -261,4 +261,3 @@ func nonNil[T any](s []T) []T {
 	}
 	return s
 }
-

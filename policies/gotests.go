@@ -5,7 +5,6 @@ import (
 	"strings"
 )
 
-
 //go:embed gotests.txt
 var goTestsTxt string
 
