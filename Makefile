@@ -1,0 +1,46 @@
+# tausik — make help lists the targets.
+GO       ?= go
+BIN      ?= bin/tausik
+FUZZTIME ?= 10s
+PKGS     ?= ./...
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: build
+build: ## build the static binary into bin/tausik
+	CGO_ENABLED=0 $(GO) build -o $(BIN) .
+
+.PHONY: test
+test: build ## all tests (race, shuffled), then tausik judges its own repo
+	$(GO) test -race -shuffle=on -count=1 $(PKGS)
+	$(MAKE) --no-print-directory dogfood
+
+.PHONY: dogfood
+dogfood: ## tausik runs its own gates on this repo and its fixtures
+	$(BIN) policy eval --trigger commit
+	$(BIN) policy test
+
+.PHONY: lint
+lint: ## go vet and gofmt
+	$(GO) vet $(PKGS)
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+.PHONY: fuzz
+fuzz: ## a short run of every fuzz target (FUZZTIME each)
+	@for spec in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+	  for f in $$(grep -h '^func Fuzz' $$spec/*_test.go | sed 's/func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
+	    echo "fuzz $$spec $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$spec || exit 1; \
+	  done; \
+	done
+
+.PHONY: bench
+bench: ## benchmarks (figures go to the README's performance section)
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+.PHONY: gotests
+gotests: ## refresh policies/gotests.txt, the Go test names excused.yaml may cite
+	$(GO) test ./policies -run TestGoTestsIndex -update
