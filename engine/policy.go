@@ -24,9 +24,9 @@ type Policy interface {
 // Result is what a policy returns: violations, and reason codes for "nothing to
 // judge" (NotApplicable) and "could not judge" (CouldNotRun).
 type Result struct {
-	Violations    []Violation
-	NotApplicable []Reason
-	CouldNotRun   []Reason
+	Violations    []Violation `json:"violations"`
+	NotApplicable []Reason    `json:"not_applicable"`
+	CouldNotRun   []Reason    `json:"could_not_run"`
 }
 
 // Violation is one thing a gate objects to. Msg names the remedy when the gate
@@ -205,8 +205,10 @@ func asInt(v any) (int, bool) {
 }
 
 // sortResult orders violations and reasons so results never depend on the
-// order in which a policy engine happened to produce them.
+// order in which a policy engine happened to produce them, and makes empty
+// lists non-nil so both languages render the same.
 func sortResult(r *Result) {
+	r.Violations, r.NotApplicable, r.CouldNotRun = nonNil(r.Violations), nonNil(r.NotApplicable), nonNil(r.CouldNotRun)
 	sort.Slice(r.Violations, func(i, j int) bool {
 		a, b := r.Violations[i], r.Violations[j]
 		if a.File != b.File {
