@@ -1,0 +1,370 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/tausik/tausik/facts"
+)
+
+// Outcome is a gate's verdict as the decision log indexes it.
+type Outcome string
+
+// The four outcomes (DESIGN.md "Outcomes and blocking").
+const (
+	OutcomePassed        Outcome = "PASSED"
+	OutcomeFailed        Outcome = "FAILED"
+	OutcomeNotApplicable Outcome = "NOT_APPLICABLE"
+	OutcomeCouldNotRun   Outcome = "COULD_NOT_RUN"
+)
+
+// Valid reports whether o is one of the four outcomes.
+func (o Outcome) Valid() bool {
+	switch o {
+	case OutcomePassed, OutcomeFailed, OutcomeNotApplicable, OutcomeCouldNotRun:
+		return true
+	}
+	return false
+}
+
+// Severity is a gate's configured severity.
+type Severity string
+
+// The two severities: only a block gate can block.
+const (
+	SeverityBlock Severity = "block"
+	SeverityWarn  Severity = "warn"
+)
+
+// Valid reports whether s is block or warn.
+func (s Severity) Valid() bool { return s == SeverityBlock || s == SeverityWarn }
+
+// GateVerdict is one gate's row in the decision log's filter index. It must
+// agree with the matching entry of the body's "gates" list.
+type GateVerdict struct {
+	Name     string
+	Outcome  Outcome
+	Severity Severity
+	Blocks   bool
+}
+
+// Decision is one evaluation as the engine hands it to the log. The scalar
+// fields are columns for filtering; Body is the engine's full decision
+// document, stored verbatim in canonical form.
+//
+// Body is opaque except for consistency: when it carries decision_id, time,
+// requester, git_head, blocked, exit_code, request.trigger, request.task or
+// gates, they must agree with the fields here, so the index an auditor
+// filters on can never contradict the document they read. If Gates is nil
+// and the body has a gates list, the index is derived from the body.
+type Decision struct {
+	ID        string    // canonical ULID (see NewID)
+	Time      time.Time // zero means "now" by the store's clock
+	Trigger   string
+	Task      string
+	Requester string // "cli", "hook:claude", "mcp:<client>"
+	GitHead   string
+	ExitCode  int
+	Blocked   bool
+	Gates     []GateVerdict
+	Body      json.RawMessage // a JSON object
+}
+
+// Appended reports where a decision landed in the chain.
+type Appended struct {
+	Seq      int64
+	PrevHash string
+	Hash     string
+}
+
+// Entry is one stored row of the decision log: the decision as recorded plus
+// its chain position.
+type Entry struct {
+	Decision
+	Seq      int64
+	PrevHash string
+	Hash     string
+}
+
+// record is a decision row exactly as stored, the input of the chain hash.
+type record struct {
+	seq       int64
+	id        string
+	time      string
+	trigger   string
+	task      string
+	requester string
+	gitHead   string
+	exitCode  int64
+	blocked   bool
+	body      []byte
+	gates     []GateVerdict
+	prevHash  string
+	hash      string
+}
+
+// AppendDecision adds d to the end of the log in one BEGIN IMMEDIATE
+// transaction: it reads the chain head, links the new row to it, hashes the
+// row, inserts it with its gate rows and moves the head. Concurrent writers
+// in any number of processes queue on the write lock and each gets its own
+// seq; none is lost. Errors: ErrInvalidDecision, ErrDecisionExists,
+// ErrChainBroken (head missing), ErrReadOnly, ErrCorrupt, or an I/O error.
+func (s *Store) AppendDecision(ctx context.Context, d Decision) (Appended, error) {
+	rec, err := prepareDecision(d, s.clock)
+	if err != nil {
+		return Appended{}, fmt.Errorf("append decision: %w", err)
+	}
+	var a Appended
+	err = s.write(ctx, func(q querier) error {
+		var err error
+		a, err = appendRecord(ctx, q, rec)
+		return err
+	})
+	if err != nil {
+		return Appended{}, fmt.Errorf("append decision %s: %w", rec.id, err)
+	}
+	return a, nil
+}
+
+// AppendDecision appends d inside the transaction; it becomes part of the log
+// only if the transaction commits.
+func (tx *Tx) AppendDecision(ctx context.Context, d Decision) (Appended, error) {
+	rec, err := prepareDecision(d, tx.clock)
+	if err != nil {
+		return Appended{}, fmt.Errorf("append decision: %w", err)
+	}
+	a, err := appendRecord(ctx, tx.q, rec)
+	if err != nil {
+		return Appended{}, fmt.Errorf("append decision %s: %w", rec.id, classify(err))
+	}
+	return a, nil
+}
+
+func appendRecord(ctx context.Context, q querier, rec *record) (Appended, error) {
+	var count int64
+	var head string
+	err := q.QueryRowContext(ctx, "SELECT count, hash FROM chain_head WHERE id = 1").Scan(&count, &head)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Appended{}, fmt.Errorf("%w: chain head row is missing", ErrChainBroken)
+	}
+	if err != nil {
+		return Appended{}, fmt.Errorf("read chain head: %w", err)
+	}
+	var dup int
+	err = q.QueryRowContext(ctx, "SELECT 1 FROM decisions WHERE id = ?", rec.id).Scan(&dup)
+	if err == nil {
+		return Appended{}, ErrDecisionExists
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return Appended{}, fmt.Errorf("check id: %w", err)
+	}
+	rec.seq, rec.prevHash = count+1, head
+	if rec.hash, err = chainHash(rec); err != nil {
+		return Appended{}, err
+	}
+	_, err = q.ExecContext(ctx, `INSERT INTO decisions
+		(seq, id, time, trigger, task, requester, git_head, exit_code, blocked, body, prev_hash, hash)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		rec.seq, rec.id, rec.time, rec.trigger, rec.task, rec.requester, rec.gitHead,
+		rec.exitCode, boolInt(rec.blocked), string(rec.body), rec.prevHash, rec.hash)
+	if err != nil {
+		return Appended{}, fmt.Errorf("insert row: %w", err)
+	}
+	for i, g := range rec.gates {
+		_, err := q.ExecContext(ctx, `INSERT INTO decision_gates (seq, idx, name, outcome, severity, blocks)
+			VALUES (?, ?, ?, ?, ?, ?)`, rec.seq, i, g.Name, string(g.Outcome), string(g.Severity), boolInt(g.Blocks))
+		if err != nil {
+			return Appended{}, fmt.Errorf("insert gate %s: %w", g.Name, err)
+		}
+	}
+	if _, err := q.ExecContext(ctx, "UPDATE chain_head SET count = ?, hash = ? WHERE id = 1", rec.seq, rec.hash); err != nil {
+		return Appended{}, fmt.Errorf("move chain head: %w", err)
+	}
+	return Appended{Seq: rec.seq, PrevHash: rec.prevHash, Hash: rec.hash}, nil
+}
+
+// prepareDecision validates d and turns it into a record (without seq and
+// hashes), canonicalising the body and deriving or checking the gate index.
+func prepareDecision(d Decision, clock func() time.Time) (*record, error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalidDecision, fmt.Sprintf(format, args...))
+	}
+	if !validID(d.ID) {
+		return nil, bad("id %q is not a canonical ULID", d.ID)
+	}
+	if d.Trigger == "" {
+		return nil, bad("empty trigger")
+	}
+	if d.Requester == "" {
+		return nil, bad("empty requester")
+	}
+	t := d.Time
+	if t.IsZero() {
+		t = clock()
+	}
+	body, doc, err := canonicalBody(d.Body)
+	if err != nil {
+		return nil, bad("body: %v", err)
+	}
+	gates := d.Gates
+	if gates == nil {
+		if gates, err = gatesFromBody(doc); err != nil {
+			return nil, bad("%v", err)
+		}
+	}
+	for i, g := range gates {
+		if g.Name == "" {
+			return nil, bad("gate %d: empty name", i)
+		}
+		if !g.Outcome.Valid() {
+			return nil, bad("gate %s: unknown outcome %q", g.Name, g.Outcome)
+		}
+		if !g.Severity.Valid() {
+			return nil, bad("gate %s: unknown severity %q", g.Name, g.Severity)
+		}
+	}
+	rec := &record{
+		id: d.ID, time: formatTime(t), trigger: d.Trigger, task: d.Task, requester: d.Requester,
+		gitHead: d.GitHead, exitCode: int64(d.ExitCode), blocked: d.Blocked, body: body,
+		gates: append([]GateVerdict{}, gates...),
+	}
+	if m := checkBody(rec, doc); m != nil {
+		return nil, bad("%s disagrees with the body: %s", m.column, m.detail)
+	}
+	return rec, nil
+}
+
+// canonicalBody parses raw as one JSON object and re-encodes it canonically
+// (sorted keys, no insignificant whitespace, numbers kept as written).
+func canonicalBody(raw []byte) ([]byte, map[string]any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, nil, errors.New("empty")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, errors.New("data after the JSON object")
+	}
+	doc, ok := v.(map[string]any)
+	if !ok {
+		return nil, nil, errors.New("not a JSON object")
+	}
+	b, err := facts.Canonical(doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, doc, nil
+}
+
+func gatesFromBody(doc map[string]any) ([]GateVerdict, error) {
+	raw, ok := doc["gates"]
+	if !ok {
+		return []GateVerdict{}, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, errors.New("body gates is not a list")
+	}
+	out := make([]GateVerdict, 0, len(list))
+	for i, e := range list {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("body gate %d is not an object", i)
+		}
+		name, ok1 := m["name"].(string)
+		outcome, ok2 := m["outcome"].(string)
+		severity, ok3 := m["severity"].(string)
+		blocks, ok4 := m["blocks"].(bool)
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			return nil, fmt.Errorf("body gate %d lacks name, outcome, severity or blocks; pass Decision.Gates", i)
+		}
+		out = append(out, GateVerdict{Name: name, Outcome: Outcome(outcome), Severity: Severity(severity), Blocks: blocks})
+	}
+	return out, nil
+}
+
+// mismatch names the column of a row that contradicts its body.
+type mismatch struct{ column, detail string }
+
+// checkBody compares the record's columns with the fields the body carries.
+// Fields the body lacks are not checked.
+func checkBody(rec *record, doc map[string]any) *mismatch {
+	str := func(column, key string, m map[string]any, want string) *mismatch {
+		v, ok := m[key]
+		if !ok {
+			return nil
+		}
+		if got, isStr := v.(string); !isStr || got != want {
+			return &mismatch{column, fmt.Sprintf("column %q, body %s %v", want, key, v)}
+		}
+		return nil
+	}
+	for _, c := range []struct{ column, key, want string }{
+		{"id", "decision_id", rec.id},
+		{"requester", "requester", rec.requester},
+		{"git_head", "git_head", rec.gitHead},
+	} {
+		if m := str(c.column, c.key, doc, c.want); m != nil {
+			return m
+		}
+	}
+	if v, ok := doc["time"]; ok {
+		bt, isStr := v.(string)
+		bodyTime, err := parseTime(bt)
+		colTime, cerr := parseTime(rec.time)
+		if !isStr || err != nil || cerr != nil || !bodyTime.Equal(colTime) {
+			return &mismatch{"time", fmt.Sprintf("column %s, body time %v", rec.time, v)}
+		}
+	}
+	if v, ok := doc["blocked"]; ok {
+		if b, isBool := v.(bool); !isBool || b != rec.blocked {
+			return &mismatch{"blocked", fmt.Sprintf("column %t, body %v", rec.blocked, v)}
+		}
+	}
+	if v, ok := doc["exit_code"]; ok {
+		if n, isNum := v.(json.Number); !isNum || n.String() != strconv.FormatInt(rec.exitCode, 10) {
+			return &mismatch{"exit_code", fmt.Sprintf("column %d, body %v", rec.exitCode, v)}
+		}
+	}
+	if req, ok := doc["request"].(map[string]any); ok {
+		if m := str("trigger", "trigger", req, rec.trigger); m != nil {
+			return m
+		}
+		if m := str("task", "task", req, rec.task); m != nil {
+			return m
+		}
+	}
+	if _, ok := doc["gates"]; ok {
+		want, err := gatesFromBody(doc)
+		if err != nil {
+			return nil // a body whose gates do not parse was given explicit Gates; nothing to compare
+		}
+		if len(want) != len(rec.gates) {
+			return &mismatch{"decision_gates", fmt.Sprintf("%d gate rows, body lists %d gates", len(rec.gates), len(want))}
+		}
+		for i := range want {
+			if want[i] != rec.gates[i] {
+				return &mismatch{"decision_gates", fmt.Sprintf("gate row %d is %+v, body says %+v", i, rec.gates[i], want[i])}
+			}
+		}
+	}
+	return nil
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,277 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Filter selects decisions for ListDecisions and ExportDecisions. Zero fields
+// do not filter. Results always come oldest first (newest last), like a log
+// file; Tail picks the newest N matches and still returns them oldest first.
+type Filter struct {
+	Gate    string    // decisions with a verdict for this gate
+	Outcome Outcome   // with Gate: that gate had this outcome; alone: any gate had it
+	Task    string    // decisions about this task
+	Trigger string    // decisions for this trigger
+	Since   time.Time // time >= Since
+	Until   time.Time // time < Until
+	Tail    int       // the newest N matches
+	Limit   int       // the oldest N matches; at most one of Tail and Limit
+}
+
+// entryColumns selects one decision row and its gate rows (as a JSON array of
+// [idx, name, outcome, severity, blocks] in idx order) in one pass.
+const entryColumns = `d.seq, d.id, d.time, d.trigger, d.task, d.requester, d.git_head,
+	d.exit_code, d.blocked, d.body, d.prev_hash, d.hash,
+	(SELECT json_group_array(json_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)
+	   FROM decision_gates g WHERE g.seq = d.seq)`
+
+func (f Filter) query() (string, []any, error) {
+	if f.Tail < 0 || f.Limit < 0 {
+		return "", nil, fmt.Errorf("%w: negative count", ErrInvalidFilter)
+	}
+	if f.Tail > 0 && f.Limit > 0 {
+		return "", nil, fmt.Errorf("%w: use Tail or Limit, not both", ErrInvalidFilter)
+	}
+	if f.Outcome != "" && !f.Outcome.Valid() {
+		return "", nil, fmt.Errorf("%w: unknown outcome %q", ErrInvalidFilter, f.Outcome)
+	}
+	var where []string
+	var args []any
+	if f.Task != "" {
+		where, args = append(where, "d.task = ?"), append(args, f.Task)
+	}
+	if f.Trigger != "" {
+		where, args = append(where, "d.trigger = ?"), append(args, f.Trigger)
+	}
+	if !f.Since.IsZero() {
+		where, args = append(where, "d.time >= ?"), append(args, formatTime(f.Since))
+	}
+	if !f.Until.IsZero() {
+		where, args = append(where, "d.time < ?"), append(args, formatTime(f.Until))
+	}
+	switch {
+	case f.Gate != "" && f.Outcome != "":
+		where = append(where, "EXISTS (SELECT 1 FROM decision_gates g WHERE g.seq = d.seq AND g.name = ? AND g.outcome = ?)")
+		args = append(args, f.Gate, string(f.Outcome))
+	case f.Gate != "":
+		where = append(where, "EXISTS (SELECT 1 FROM decision_gates g WHERE g.seq = d.seq AND g.name = ?)")
+		args = append(args, f.Gate)
+	case f.Outcome != "":
+		where = append(where, "EXISTS (SELECT 1 FROM decision_gates g WHERE g.seq = d.seq AND g.outcome = ?)")
+		args = append(args, string(f.Outcome))
+	}
+	q := "SELECT " + entryColumns + " FROM decisions d"
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	switch {
+	case f.Tail > 0:
+		q = "SELECT * FROM (" + q + " ORDER BY d.seq DESC LIMIT ?) ORDER BY 1"
+		args = append(args, f.Tail)
+	case f.Limit > 0:
+		q += " ORDER BY d.seq LIMIT ?"
+		args = append(args, f.Limit)
+	default:
+		q += " ORDER BY d.seq"
+	}
+	return q, args, nil
+}
+
+// ListDecisions returns the decisions matching f, oldest first.
+func (s *Store) ListDecisions(ctx context.Context, f Filter) ([]Entry, error) {
+	var out []Entry
+	err := s.eachEntry(ctx, f, func(e Entry, _ *record) error {
+		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list decisions: %w", err)
+	}
+	return out, nil
+}
+
+// GetDecision returns one decision by its full ULID or by a unique prefix of
+// at least 6 characters (case-insensitive), the way git accepts short commit
+// ids. ULIDs start with their timestamp, so short prefixes of recent
+// decisions are often shared: an ambiguous prefix is ErrAmbiguousID, never a
+// guess. No match is ErrNotFound.
+func (s *Store) GetDecision(ctx context.Context, id string) (Entry, error) {
+	p := strings.ToUpper(strings.TrimSpace(id))
+	if len(p) < 6 || len(p) > 26 || strings.Trim(p, "0123456789ABCDEFGHJKMNPQRSTVWXYZ") != "" {
+		return Entry{}, fmt.Errorf("get decision %q: %w (give the full id or a prefix of at least 6 characters)", id, ErrNotFound)
+	}
+	q := "SELECT " + entryColumns + " FROM decisions d WHERE d.id >= ? AND d.id <= ? ORDER BY d.id LIMIT 2"
+	var found []Entry
+	err := s.read(ctx, func(qr querier) error {
+		rows, err := qr.QueryContext(ctx, q, p, p+"~")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			rec, prob, err := scanRecord(rows)
+			if err != nil {
+				return err
+			}
+			if prob != nil {
+				return damaged(rec.seq, prob)
+			}
+			found = append(found, rec.entry())
+		}
+		return rows.Err()
+	})
+	switch {
+	case err != nil:
+		return Entry{}, fmt.Errorf("get decision %s: %w", id, err)
+	case len(found) == 0:
+		return Entry{}, fmt.Errorf("get decision %s: %w", id, ErrNotFound)
+	case len(found) > 1 && found[0].ID != p:
+		return Entry{}, fmt.Errorf("get decision %s: %w", id, ErrAmbiguousID)
+	}
+	return found[0], nil
+}
+
+// eachEntry streams the decisions matching f inside one read snapshot.
+func (s *Store) eachEntry(ctx context.Context, f Filter, fn func(Entry, *record) error) error {
+	q, args, err := f.query()
+	if err != nil {
+		return err
+	}
+	return s.read(ctx, func(qr querier) error {
+		rows, err := qr.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			rec, prob, err := scanRecord(rows)
+			if err != nil {
+				return err
+			}
+			if prob != nil {
+				return damaged(rec.seq, prob)
+			}
+			if err := fn(rec.entry(), rec); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
+}
+
+func damaged(seq int64, m *mismatch) error {
+	return fmt.Errorf("%w: row seq %d is damaged (%s: %s); run the chain verification",
+		ErrChainBroken, seq, m.column, m.detail)
+}
+
+func (rec *record) entry() Entry {
+	t, _ := parseTime(rec.time)
+	return Entry{
+		Decision: Decision{
+			ID: rec.id, Time: t.UTC(), Trigger: rec.trigger, Task: rec.task, Requester: rec.requester,
+			GitHead: rec.gitHead, ExitCode: int(rec.exitCode), Blocked: rec.blocked,
+			Gates: append([]GateVerdict{}, rec.gates...), Body: json.RawMessage(bytes.Clone(rec.body)),
+		},
+		Seq: rec.seq, PrevHash: rec.prevHash, Hash: rec.hash,
+	}
+}
+
+// scanRecord reads one row selected with entryColumns. Values whose storage
+// type or shape is not what the append path writes are reported as a
+// mismatch (the row was edited), not as an error, so VerifyChain can name
+// the column; err is only for I/O.
+func scanRecord(rows *sql.Rows) (*record, *mismatch, error) {
+	var v [13]any
+	ptrs := make([]any, len(v))
+	for i := range v {
+		ptrs[i] = &v[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, nil, err
+	}
+	rec := &record{}
+	seq, ok := v[0].(int64)
+	if !ok {
+		return rec, &mismatch{"seq", fmt.Sprintf("not an integer: %v", v[0])}, nil
+	}
+	rec.seq = seq
+	texts := []struct {
+		column string
+		val    any
+		dst    *string
+	}{
+		{"id", v[1], &rec.id}, {"time", v[2], &rec.time}, {"trigger", v[3], &rec.trigger},
+		{"task", v[4], &rec.task}, {"requester", v[5], &rec.requester}, {"git_head", v[6], &rec.gitHead},
+		{"prev_hash", v[10], &rec.prevHash}, {"hash", v[11], &rec.hash},
+	}
+	for _, t := range texts {
+		s, ok := t.val.(string)
+		if !ok {
+			return rec, &mismatch{t.column, fmt.Sprintf("not text: %T", t.val)}, nil
+		}
+		*t.dst = s
+	}
+	body, ok := v[9].(string)
+	if !ok {
+		return rec, &mismatch{"body", fmt.Sprintf("not text: %T", v[9])}, nil
+	}
+	rec.body = []byte(body)
+	if rec.exitCode, ok = v[7].(int64); !ok {
+		return rec, &mismatch{"exit_code", fmt.Sprintf("not an integer: %v", v[7])}, nil
+	}
+	blocked, ok := v[8].(int64)
+	if !ok || (blocked != 0 && blocked != 1) {
+		return rec, &mismatch{"blocked", fmt.Sprintf("not 0 or 1: %v", v[8])}, nil
+	}
+	rec.blocked = blocked == 1
+	gates, ok := v[12].(string)
+	if !ok {
+		return rec, &mismatch{"decision_gates", fmt.Sprintf("unreadable gate rows: %T", v[12])}, nil
+	}
+	var m *mismatch
+	rec.gates, m = decodeGateRows(gates)
+	return rec, m, nil
+}
+
+func decodeGateRows(s string) ([]GateVerdict, *mismatch) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var rows [][]any
+	if err := dec.Decode(&rows); err != nil {
+		return nil, &mismatch{"decision_gates", fmt.Sprintf("unreadable gate rows: %v", err)}
+	}
+	out := make([]GateVerdict, 0, len(rows))
+	for i, r := range rows {
+		if len(r) != 5 {
+			return nil, &mismatch{"decision_gates", "malformed gate row"}
+		}
+		if idx, ok := r[0].(json.Number); !ok || idx.String() != fmt.Sprint(i) {
+			return nil, &mismatch{"decision_gates.idx", fmt.Sprintf("gate rows are not numbered 0..%d (found %v at position %d)", len(rows)-1, r[0], i)}
+		}
+		name, ok1 := r[1].(string)
+		outcome, ok2 := r[2].(string)
+		severity, ok3 := r[3].(string)
+		if !ok1 || !ok2 || !ok3 {
+			return nil, &mismatch{"decision_gates", fmt.Sprintf("gate row %d has a non-text name, outcome or severity", i)}
+		}
+		blocks, ok := r[4].(json.Number)
+		if !ok || (blocks != "0" && blocks != "1") {
+			return nil, &mismatch{"decision_gates.blocks", fmt.Sprintf("gate row %d: blocks is %v, not 0 or 1", i, r[4])}
+		}
+		g := GateVerdict{Name: name, Outcome: Outcome(outcome), Severity: Severity(severity), Blocks: blocks == "1"}
+		if !g.Outcome.Valid() {
+			return nil, &mismatch{"decision_gates.outcome", fmt.Sprintf("gate row %d: unknown outcome %q", i, outcome)}
+		}
+		if !g.Severity.Valid() {
+			return nil, &mismatch{"decision_gates.severity", fmt.Sprintf("gate row %d: unknown severity %q", i, severity)}
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}

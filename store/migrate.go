@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// migrationFiles holds the schema, one numbered SQL file per version
+// (0001_init.sql is version 1). A file is never edited once released; a schema
+// change is a new file.
+//
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations in version order. The embedded
+// set is fixed at build time, so a malformed name is a build mistake that
+// tests catch; at run time it yields an error, never a panic.
+func migrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, e := range entries {
+		name := e.Name()
+		num, _, ok := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive version number", name)
+		}
+		b, err := migrationFiles.ReadFile("migrations/" + name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{version: v, name: name, sql: string(b)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	for i, m := range out {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migration %s: expected version %d", m.name, i+1)
+		}
+	}
+	return out, nil
+}
+
+// latestVersion is the schema version this binary writes.
+func latestVersion() int {
+	ms, err := migrations()
+	if err != nil {
+		return 0
+	}
+	return len(ms)
+}
+
+// SchemaVersion reports the schema version this binary reads and writes, for
+// `tausik version` and error messages.
+func SchemaVersion() int { return latestVersion() }
+
+// migrate applies every pending migration in one write transaction. The
+// version is re-read under the write lock, so processes opening a new file at
+// the same moment migrate it exactly once.
+func (s *Store) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(q querier) error {
+		var v int
+		if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		if v > len(ms) {
+			return fmt.Errorf("%w: database is at schema version %d, this binary knows versions up to %d; upgrade tausik",
+				ErrSchemaTooNew, v, len(ms))
+		}
+		for _, m := range ms[v:] {
+			if _, err := q.ExecContext(ctx, m.sql); err != nil {
+				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+			// PRAGMA takes no bound parameters; the version is an int we own.
+			if _, err := q.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
+				return fmt.Errorf("migration %s: set version: %w", m.name, err)
+			}
+		}
+		return nil
+	})
+}
