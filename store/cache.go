@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// CacheKey identifies a cached fact: which runner (and which version of it)
+// derived it from which file content. A hit needs all three to match.
+type CacheKey struct {
+	Runner  string
+	Version string
+	SHA256  string // lower-case hex of the content, as facts.File.SHA256
+}
+
+// CacheEntry is one key and its JSON value, for CachePutMany.
+type CacheEntry struct {
+	Key   CacheKey
+	Value json.RawMessage
+}
+
+func (k CacheKey) validate() error {
+	if k.Runner == "" || k.Version == "" {
+		return fmt.Errorf("%w: runner and version are required", ErrInvalidCacheEntry)
+	}
+	if !isHex64(k.SHA256) {
+		return fmt.Errorf("%w: sha256 %q is not 64 lower-case hex digits", ErrInvalidCacheEntry, k.SHA256)
+	}
+	return nil
+}
+
+func isHex64(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	return strings.Trim(s, "0123456789abcdef") == ""
+}
+
+// CacheGet returns the cached value for key. A row stored by another runner
+// version, or whose value is not valid JSON (a damaged file, a hand edit), is
+// reported as a miss and never returned: a cache may only ever save work,
+// never change an answer. Errors are for I/O only.
+func (s *Store) CacheGet(ctx context.Context, key CacheKey) (json.RawMessage, bool, error) {
+	if key.validate() != nil {
+		return nil, false, nil
+	}
+	var version, value string
+	err := s.db.QueryRowContext(ctx, `SELECT runner_version, value FROM fact_cache
+		WHERE runner = ? AND content_sha256 = ?`, key.Runner, key.SHA256).Scan(&version, &value)
+	if err != nil {
+		if isNoRows(err) {
+			return nil, false, nil
+		}
+		return nil, false, fmt.Errorf("cache get: %w", classify(err))
+	}
+	if version != key.Version || !json.Valid([]byte(value)) {
+		return nil, false, nil
+	}
+	return json.RawMessage(value), true, nil
+}
+
+// CacheGetMany looks up many contents of one runner version at once and
+// returns the hits keyed by sha256; misses (including stale or corrupt rows)
+// are simply absent.
+func (s *Store) CacheGetMany(ctx context.Context, runner, version string, shas []string) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	var valid []any
+	for _, sha := range shas {
+		if (CacheKey{Runner: runner, Version: version, SHA256: sha}).validate() == nil {
+			valid = append(valid, sha)
+		}
+	}
+	const chunk = 500 // stay far below SQLite's bound-parameter limit
+	for len(valid) > 0 {
+		n := min(chunk, len(valid))
+		part := valid[:n]
+		valid = valid[n:]
+		q := `SELECT content_sha256, runner_version, value FROM fact_cache WHERE runner = ? AND content_sha256 IN (?` +
+			strings.Repeat(",?", len(part)-1) + ")"
+		rows, err := s.db.QueryContext(ctx, q, append([]any{runner}, part...)...)
+		if err != nil {
+			return nil, fmt.Errorf("cache get: %w", classify(err))
+		}
+		for rows.Next() {
+			var sha, v, value string
+			if err := rows.Scan(&sha, &v, &value); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("cache get: %w", err)
+			}
+			if v == version && json.Valid([]byte(value)) {
+				out[sha] = json.RawMessage(value)
+			}
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("cache get: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// CachePut stores one value, replacing whatever the runner cached for that
+// content before (including an older version's row).
+func (s *Store) CachePut(ctx context.Context, key CacheKey, value json.RawMessage) error {
+	return s.CachePutMany(ctx, []CacheEntry{{Key: key, Value: value}})
+}
+
+// CachePutMany stores many values in one transaction: a runner that scanned a
+// thousand files pays for one commit, not a thousand. Either all are stored
+// or, on an invalid entry, none.
+func (s *Store) CachePutMany(ctx context.Context, entries []CacheEntry) error {
+	for _, e := range entries {
+		if err := e.Key.validate(); err != nil {
+			return fmt.Errorf("cache put: %w", err)
+		}
+		if !json.Valid(e.Value) {
+			return fmt.Errorf("cache put %s %s: %w: value is not JSON", e.Key.Runner, e.Key.SHA256, ErrInvalidCacheEntry)
+		}
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	now := formatTime(s.clock())
+	err := s.write(ctx, func(q querier) error {
+		for _, e := range entries {
+			_, err := q.ExecContext(ctx, `INSERT INTO fact_cache (runner, content_sha256, runner_version, value, stored_at)
+				VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (runner, content_sha256) DO UPDATE SET
+				runner_version = excluded.runner_version, value = excluded.value, stored_at = excluded.stored_at`,
+				e.Key.Runner, e.Key.SHA256, e.Key.Version, string(e.Value), now)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("cache put: %w", err)
+	}
+	return nil
+}
