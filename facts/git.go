@@ -13,10 +13,10 @@ type Git struct {
 	Branch   string `json:"branch"`
 	Detached bool   `json:"detached"`
 	// Changes is `git status --porcelain=v1 --untracked-files=all` parsed:
-	// every changed, staged, unmerged or untracked (not ignored) path.
+	// every changed, staged, unmerged or untracked (not ignored) path, sorted.
 	Changes []GitStatusEntry `json:"changes"`
 	// Staged is the numstat of the index against HEAD (what a commit would
-	// record), renames detected.
+	// record), renames detected, sorted by path.
 	Staged []GitNumstat `json:"staged"`
 	// Since holds the changes since a point (a ref or a time), present only
 	// when the runner was given one.
@@ -41,7 +41,7 @@ type GitNumstat struct {
 	Path     string `json:"path"`
 	OrigPath string `json:"orig_path,omitempty"`
 	Added    int64  `json:"added"`
-	Deleted  int64  `json:"deleted"`
+	Removed  int64  `json:"removed"`
 	Binary   bool   `json:"binary"`
 }
 

@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -172,6 +173,7 @@ func (r *Runner) collect(ctx context.Context, g *gitCmd, view pathView, since Si
 		}
 		data.Changes = append(data.Changes, e)
 	}
+	sort.SliceStable(data.Changes, func(i, j int) bool { return data.Changes[i].Path < data.Changes[j].Path })
 
 	out, err = g.run(ctx, "diff", "--cached", "--numstat", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--")
 	if err != nil {
@@ -192,6 +194,7 @@ func (r *Runner) collect(ctx context.Context, g *gitCmd, view pathView, since Si
 		}
 		data.Staged = append(data.Staged, n)
 	}
+	sort.SliceStable(data.Staged, func(i, j int) bool { return data.Staged[i].Path < data.Staged[j].Path })
 
 	if since.IsZero() {
 		return data, nil

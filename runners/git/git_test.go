@@ -97,7 +97,7 @@ func TestStagedNumstat(t *testing.T) {
 	r.git("add", "a.txt", "logo.bin")
 	g := mustOK(t, gather(t, r.root, ""))
 	want := []facts.GitNumstat{
-		{Path: "a.txt", Added: 2, Deleted: 1},
+		{Path: "a.txt", Added: 2, Removed: 1},
 		{Path: "logo.bin", Binary: true},
 	}
 	if dump(g.Staged) != dump(want) {

@@ -79,7 +79,7 @@ func ParseNumstat(out []byte) ([]facts.GitNumstat, error) {
 			if errA != nil || errD != nil || a < 0 || d < 0 {
 				return nil, fmt.Errorf("numstat record %d: bad counts %q %q", i+1, added, deleted)
 			}
-			n.Added, n.Deleted = a, d
+			n.Added, n.Removed = a, d
 		}
 		if path == "" {
 			if i+2 >= len(recs) {

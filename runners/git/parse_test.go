@@ -42,7 +42,7 @@ func TestParseNumstat(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []facts.GitNumstat{
-		{Path: "a.txt", Added: 3, Deleted: 1},
+		{Path: "a.txt", Added: 3, Removed: 1},
 		{Path: "logo.png", Binary: true},
 		{Path: "new name", OrigPath: "old name"},
 	}
@@ -158,7 +158,7 @@ func FuzzParseNumstat(f *testing.F) {
 			return
 		}
 		for _, s := range stats {
-			if s.Added < 0 || s.Deleted < 0 {
+			if s.Added < 0 || s.Removed < 0 {
 				t.Fatalf("negative counts %+v", s)
 			}
 		}

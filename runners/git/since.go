@@ -144,7 +144,7 @@ func (r *Runner) changes(ctx context.Context, g *gitCmd, base string, status []f
 		if !ok {
 			continue
 		}
-		c := facts.GitChange{Path: p, Binary: st.Binary, Added: st.Added, Removed: st.Deleted}
+		c := facts.GitChange{Path: p, Binary: st.Binary, Added: st.Added, Removed: st.Removed}
 		if st.OrigPath != "" {
 			c.OrigPath = view.relAny(st.OrigPath)
 		}
