@@ -1,0 +1,246 @@
+// Package command is the runner behind command gates (ruff, pytest, mypy,
+// bandit, go-vet, go-test and teams' own): it runs one tool as argv, never
+// through a shell, over the scoped files, and records what happened.
+//
+// Namespaces: one per command gate, named after the gate ("ruff", "pytest",
+// a team's "eslint"), holding a facts.Command. A policy reads
+// input.ruff.exit_code, input.ruff.diagnostics, input.pytest.tests and so on.
+// Status ok means the tool ran to an exit code and its machine output (if it
+// has a parser) was read; unavailable with reason "no_files" means the
+// command takes {files} and none matched, so there is nothing to judge; error
+// means the tool could not be judged (reasons in facts.Command's doc).
+//
+// Safety: the executable must be on an allow-list (the built-in gates' tools
+// by default), arguments holding shell metacharacters are refused rather than
+// escaped, the tool runs in the project root with its own process group, and
+// a timeout kills the group.
+package command
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+)
+
+// Output limits: how much of a stream the facts quote, and how much is kept
+// for a parser to read.
+const (
+	DefaultOutputCap = 64 << 10
+	parseLimit       = 64 << 20
+)
+
+// Runner runs one command gate's command. It is immutable after New and safe
+// for concurrent use.
+type Runner struct {
+	spec   Spec
+	exts   []string
+	outCap int
+}
+
+// Option tunes a Runner at construction.
+type Option func(*options)
+
+type options struct {
+	allow  []string
+	outCap int
+}
+
+// WithAllowlist replaces the allow-list (DefaultAllowlist when not given).
+// Entries are bare executable names, found on PATH, or exact paths.
+func WithAllowlist(entries ...string) Option {
+	return func(o *options) { o.allow = slices.Clone(entries) }
+}
+
+// WithOutputCap sets how many bytes of stdout and of stderr the facts quote
+// (DefaultOutputCap when not given or not positive).
+func WithOutputCap(n int) Option {
+	return func(o *options) {
+		if n > 0 {
+			o.outCap = n
+		}
+	}
+}
+
+// New validates spec and returns its runner. A spec is refused, with an error
+// naming the gate and the offending argument, when its executable is not on
+// the allow-list (ErrNotAllowed), an argument holds a shell metacharacter
+// (ErrMetachar), or it is otherwise malformed (ErrBadSpec).
+func New(spec Spec, opts ...Option) (*Runner, error) {
+	o := options{allow: DefaultAllowlist(), outCap: DefaultOutputCap}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	spec.Argv = slices.Clone(spec.Argv)
+	spec.Env = slices.Clone(spec.Env)
+	spec.Extensions = slices.Clone(spec.Extensions)
+	if err := validate(spec, o.allow); err != nil {
+		return nil, err
+	}
+	if spec.Timeout == 0 {
+		spec.Timeout = DefaultTimeout
+	}
+	if spec.Parser == ParserPytest && !slices.ContainsFunc(spec.Argv, func(a string) bool { return strings.Contains(a, JUnitArg) }) {
+		// Without a report there is nothing to parse; junit_family=xunit1
+		// keeps each case's file and line.
+		spec.Argv = append(spec.Argv, "-o", "junit_family=xunit1", "--junitxml="+JUnitArg)
+	}
+	exts := make([]string, len(spec.Extensions))
+	for i, e := range spec.Extensions {
+		exts[i] = "." + strings.ToLower(strings.TrimPrefix(e, "."))
+	}
+	return &Runner{spec: spec, exts: exts, outCap: o.outCap}, nil
+}
+
+// Namespace implements runners.Runner: the gate's name.
+func (r *Runner) Namespace() string { return r.spec.Name }
+
+// Spec returns the validated spec, with defaults filled in.
+func (r *Runner) Spec() Spec {
+	s := r.spec
+	s.Argv, s.Env, s.Extensions = slices.Clone(s.Argv), slices.Clone(s.Env), slices.Clone(s.Extensions)
+	return s
+}
+
+// Gather implements runners.Runner: select the files, run the tool, parse its
+// output. It never panics on tool output and never reports ok for a run it
+// could not read.
+func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
+	res := &facts.Command{
+		Name: r.spec.Name, Argv: []string{}, Files: []string{}, UsesFiles: r.spec.usesFiles(),
+		ExitCode: -1, Parser: string(r.spec.Parser), Diagnostics: []facts.Diagnostic{},
+	}
+	var args []string
+	if res.UsesFiles {
+		scoped, err := s.ScopedFiles(ctx)
+		if err != nil {
+			return facts.Error(fmt.Sprintf("list scoped files: %v", err))
+		}
+		res.Files, args = r.selectFiles(s.Root, scoped)
+		if len(res.Files) == 0 {
+			res.Detail = "no file in scope"
+			if len(r.exts) > 0 {
+				res.Detail += " has extension " + strings.Join(r.exts, ", ")
+			}
+			return facts.Namespace{Status: facts.StatusUnavailable, Reason: ReasonNoFiles, Data: res}
+		}
+	}
+	junitDir := ""
+	if r.spec.Parser == ParserPytest {
+		dir, err := os.MkdirTemp("", "tausik-junit-")
+		if err != nil {
+			return facts.Error(fmt.Sprintf("junit report dir: %v", err))
+		}
+		defer os.RemoveAll(dir)
+		junitDir = dir
+	}
+	res.Argv = r.expand(args, filepath.Join(junitDir, "report.xml"))
+
+	out := execute(ctx, s.Root, res.Argv, r.spec.Env, r.spec.Timeout, max(parseLimit, r.outCap), r.outCap/2)
+	res.Ran, res.ExitCode, res.Detail = out.ran, out.exitCode, out.detail
+	res.DurationMS = out.duration.Milliseconds()
+	res.Stdout, res.StdoutTrunc = out.stdout.report(r.outCap)
+	res.Stderr, res.StderrTrunc = out.stderr.report(r.outCap)
+	res.StdoutBytes, res.StderrBytes = out.stdout.total, out.stderr.total
+	if !out.ran {
+		return facts.Namespace{Status: facts.StatusError, Reason: out.reason, Data: res}
+	}
+	if err := r.parse(res, out, s.Root, filepath.Join(junitDir, "report.xml")); err != nil {
+		res.Detail = fmt.Sprintf("%s exited %d; %v", r.spec.Argv[0], res.ExitCode, err)
+		if msg := firstLine(res.Stderr); msg != "" {
+			res.Detail += "; stderr: " + msg
+		}
+		return facts.Namespace{Status: facts.StatusError, Reason: ReasonParseError, Data: res}
+	}
+	return facts.OK(res)
+}
+
+// selectFiles keeps the scoped files that have a wanted extension and exist
+// as regular files (a deleted file cannot be linted). It returns them as
+// reported and as arguments: a path starting with "-" becomes "./-…" so no
+// tool reads a file name as an option.
+func (r *Runner) selectFiles(root string, scoped []string) (files, args []string) {
+	files, args = []string{}, []string{}
+	for _, rel := range scoped {
+		if len(r.exts) > 0 && !slices.Contains(r.exts, strings.ToLower(path.Ext(rel))) {
+			continue
+		}
+		if rel == "" || path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+			continue
+		}
+		info, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		arg := filepath.FromSlash(rel)
+		if strings.HasPrefix(rel, "-") {
+			arg = "." + string(filepath.Separator) + arg
+		}
+		files = append(files, rel)
+		args = append(args, arg)
+	}
+	return files, args
+}
+
+// expand substitutes the placeholders: {files} becomes the file arguments,
+// {junitxml} the report path.
+func (r *Runner) expand(files []string, junit string) []string {
+	argv := make([]string, 0, len(r.spec.Argv)+len(files))
+	for _, a := range r.spec.Argv {
+		if a == FilesArg {
+			argv = append(argv, files...)
+			continue
+		}
+		argv = append(argv, strings.ReplaceAll(a, JUnitArg, junit))
+	}
+	return argv
+}
+
+// parse fills the parsed facts from the tool's output.
+func (r *Runner) parse(res *facts.Command, out outcome, root, junitPath string) error {
+	switch r.spec.Parser {
+	case ParserNone:
+		return nil
+	case ParserPytest:
+		rep, err := readJUnit(junitPath, root)
+		if err != nil {
+			return err
+		}
+		res.Tests = rep
+		return nil
+	}
+	if !out.stdout.complete() {
+		return fmt.Errorf("stdout over %d bytes, too large to parse", parseLimit)
+	}
+	var err error
+	switch r.spec.Parser {
+	case ParserRuff:
+		res.Diagnostics, err = ParseRuff(out.stdout.head, root)
+	case ParserMypy:
+		res.Diagnostics = ParseMypy(out.stdout.head, root)
+	case ParserLines:
+		// go vet writes its findings to stderr, other tools to stdout.
+		if !out.stderr.complete() {
+			return fmt.Errorf("stderr over %d bytes, too large to parse", parseLimit)
+		}
+		res.Diagnostics = append(ParseLines(out.stdout.head, root), ParseLines(out.stderr.head, root)...)
+	}
+	return err
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}

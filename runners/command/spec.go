@@ -1,0 +1,193 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Parser names how a command's machine output becomes facts.
+type Parser string
+
+// The parsers. Each names the output it reads; a command without one is
+// judged by exit code and output alone.
+const (
+	ParserNone   Parser = ""       // exit code and captured output only
+	ParserRuff   Parser = "ruff"   // `ruff check --output-format json` on stdout
+	ParserPytest Parser = "pytest" // JUnit XML (junit_family=xunit1) written to {junitxml}
+	ParserMypy   Parser = "mypy"   // "file:line[:col]: severity: message  [code]" lines
+	ParserLines  Parser = "lines"  // "file:line[:col]: message" lines (go vet, compilers)
+)
+
+// Placeholders a Spec's argv may hold.
+const (
+	// FilesArg, as a whole argument, expands to the scoped files, one
+	// argument each. A command holding it runs only when some file matches.
+	FilesArg = "{files}"
+	// JUnitArg, anywhere inside an argument, becomes the path of a JUnit XML
+	// report in a temp directory removed after the run.
+	JUnitArg = "{junitxml}"
+)
+
+// PythonEnv names the environment variable that picks the Python interpreter
+// the built-in pytest gate runs ("python3" when unset). A machine whose first
+// python3 on PATH lacks pytest points it at one that has it.
+const PythonEnv = "TAUSIK_PYTHON"
+
+// DefaultTimeout applies when a Spec leaves Timeout zero.
+const DefaultTimeout = 5 * time.Minute
+
+// Spec describes one command gate's command. The engine fills it from the
+// gate's bundle and the config; the working directory is always the project
+// root.
+type Spec struct {
+	// Name is the gate's name and the facts namespace the results go under.
+	Name string
+	// Argv is the command: executable first, then arguments, with FilesArg
+	// and JUnitArg placeholders. It is never given to a shell.
+	Argv []string
+	// Extensions keeps only scoped files with one of these extensions
+	// (".py"; case-insensitive); empty keeps every file.
+	Extensions []string
+	// Timeout bounds the run; zero means DefaultTimeout.
+	Timeout time.Duration
+	// Env adds KEY=VALUE entries to the inherited environment.
+	Env []string
+	// Parser reads the tool's machine output into diagnostics or test results.
+	Parser Parser
+}
+
+// usesFiles reports whether the command takes the scoped files.
+func (s Spec) usesFiles() bool { return slices.Contains(s.Argv, FilesArg) }
+
+// Python returns the interpreter the built-in pytest gate runs.
+func Python() string {
+	if p := strings.TrimSpace(os.Getenv(PythonEnv)); p != "" {
+		return p
+	}
+	return "python3"
+}
+
+// Defaults returns the built-in command gates' specs: ruff, pytest, mypy,
+// bandit, go-vet and go-test. pytest runs the whole suite (no {files}), with
+// the legacy JUnit family so every case carries its file and line.
+func Defaults() []Spec {
+	py := []string{".py", ".pyi"}
+	return []Spec{
+		{Name: "ruff", Argv: []string{"ruff", "check", "--output-format", "json", "--no-cache", FilesArg},
+			Extensions: py, Timeout: 2 * time.Minute, Parser: ParserRuff},
+		{Name: "pytest", Argv: []string{Python(), "-m", "pytest", "-q", "-o", "junit_family=xunit1", "--rootdir=.", "--junitxml=" + JUnitArg},
+			Timeout: 15 * time.Minute, Parser: ParserPytest},
+		{Name: "mypy", Argv: []string{"mypy", "--show-column-numbers", "--no-color-output", FilesArg},
+			Extensions: py, Timeout: 5 * time.Minute, Parser: ParserMypy},
+		{Name: "bandit", Argv: []string{"bandit", "-q", FilesArg}, Extensions: []string{".py"}, Timeout: 5 * time.Minute},
+		{Name: "go-vet", Argv: []string{"go", "vet", "./..."}, Timeout: 5 * time.Minute, Parser: ParserLines},
+		{Name: "go-test", Argv: []string{"go", "test", "./..."}, Timeout: 15 * time.Minute},
+	}
+}
+
+// DefaultAllowlist returns the executables the built-in gates run, plus the
+// interpreter named by TAUSIK_PYTHON when set: the operator's environment is
+// trusted, the project's config is not.
+func DefaultAllowlist() []string {
+	list := []string{"ruff", "python3", "pytest", "mypy", "bandit", "go"}
+	if p := strings.TrimSpace(os.Getenv(PythonEnv)); p != "" && !slices.Contains(list, p) {
+		list = append(list, p)
+	}
+	return list
+}
+
+// metachars are refused in configured arguments. There is no shell to
+// interpret them, so a command that holds one was written for a shell and
+// would not do what its author meant.
+const metachars = ";|&$`<>()\n\r"
+
+// reserved namespaces belong to other runners; a command gate may not take them.
+var reserved = []string{"schema", "request", "files", "python", "git", "verify", "task",
+	"session", "hosts", "renar", "config", "store", "decision"}
+
+var (
+	namePattern        = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,62}$`)
+	placeholderPattern = regexp.MustCompile(`\{[A-Za-z_]+\}`)
+	envKeyPattern      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
+
+// validate checks spec against the allow-list and the argv rules.
+func validate(spec Spec, allow []string) error {
+	if !namePattern.MatchString(spec.Name) {
+		return fmt.Errorf("%w: gate name %q must be lower case letters, digits, '-' or '_'", ErrBadSpec, spec.Name)
+	}
+	if slices.Contains(reserved, spec.Name) {
+		return fmt.Errorf("%w: gate name %q is taken by another runner's facts", ErrBadSpec, spec.Name)
+	}
+	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
+		return fmt.Errorf("%w: command gate %q has no command", ErrBadSpec, spec.Name)
+	}
+	for i, arg := range spec.Argv {
+		if j := strings.IndexAny(arg, metachars); j >= 0 {
+			return fmt.Errorf("%w: command gate %q: argument %d %q holds %q; commands run without a shell, "+
+				"so pipes, redirects, substitutions and command lists are refused: write each argument as its own list item",
+				ErrMetachar, spec.Name, i, arg, arg[j:j+1])
+		}
+		for _, ph := range placeholderPattern.FindAllString(arg, -1) {
+			if ph != FilesArg && ph != JUnitArg {
+				return fmt.Errorf("%w: command gate %q: argument %d %q: unknown placeholder %s (known: %s, %s)",
+					ErrBadSpec, spec.Name, i, arg, ph, FilesArg, JUnitArg)
+			}
+		}
+		if strings.Contains(arg, FilesArg) && arg != FilesArg {
+			return fmt.Errorf("%w: command gate %q: argument %d %q: %s must stand alone, it expands to one argument per file",
+				ErrBadSpec, spec.Name, i, arg, FilesArg)
+		}
+	}
+	if i := slices.Index(spec.Argv, FilesArg); i == 0 {
+		return fmt.Errorf("%w: command gate %q: the executable cannot be %s", ErrBadSpec, spec.Name, FilesArg)
+	}
+	if !allowed(spec.Argv[0], allow) {
+		return fmt.Errorf("%w: command gate %q: executable %q is not on the allow-list [%s]; add it to the allow-list in the config to let the gate run it",
+			ErrNotAllowed, spec.Name, spec.Argv[0], strings.Join(allow, ", "))
+	}
+	for _, kv := range spec.Env {
+		key, _, ok := strings.Cut(kv, "=")
+		if !ok || !envKeyPattern.MatchString(key) {
+			return fmt.Errorf("%w: command gate %q: env entry %q is not KEY=VALUE", ErrBadSpec, spec.Name, kv)
+		}
+		if strings.HasPrefix(key, "LD_") || strings.HasPrefix(key, "DYLD_") {
+			return fmt.Errorf("%w: command gate %q: env %s would load code into an allowed executable", ErrNotAllowed, spec.Name, key)
+		}
+	}
+	for _, ext := range spec.Extensions {
+		if strings.TrimPrefix(ext, ".") == "" || strings.ContainsAny(ext, `/\`) {
+			return fmt.Errorf("%w: command gate %q: bad extension %q", ErrBadSpec, spec.Name, ext)
+		}
+	}
+	switch spec.Parser {
+	case ParserNone, ParserRuff, ParserPytest, ParserMypy, ParserLines:
+	default:
+		return fmt.Errorf("%w: command gate %q: unknown parser %q", ErrBadSpec, spec.Name, spec.Parser)
+	}
+	if spec.Timeout < 0 {
+		return fmt.Errorf("%w: command gate %q: negative timeout", ErrBadSpec, spec.Name)
+	}
+	return nil
+}
+
+// allowed reports whether exe may run. A bare name matches a bare entry and
+// is found on PATH; a path (holding a separator) must equal an entry, so an
+// allowed name cannot be smuggled in from another directory.
+func allowed(exe string, allow []string) bool {
+	if !strings.ContainsRune(exe, '/') && !strings.ContainsRune(exe, filepath.Separator) {
+		return slices.Contains(allow, exe)
+	}
+	clean := filepath.Clean(exe)
+	for _, a := range allow {
+		if strings.ContainsRune(a, '/') && filepath.Clean(a) == clean {
+			return true
+		}
+	}
+	return false
+}
