@@ -60,6 +60,7 @@ type CmdError struct {
 	Err      error
 }
 
+// Error names the git subcommand, how it failed and what git said.
 func (e *CmdError) Error() string {
 	sub := "git"
 	if len(e.Args) > 0 {
@@ -71,6 +72,8 @@ func (e *CmdError) Error() string {
 	return fmt.Sprintf("%s: %v", sub, e.Err)
 }
 
+// Unwrap exposes the exec or context error, so callers can test for
+// exec.ErrNotFound or context.DeadlineExceeded.
 func (e *CmdError) Unwrap() error { return e.Err }
 
 // run executes git with args and returns its stdout. Global options that make

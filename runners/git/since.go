@@ -154,6 +154,10 @@ func (r *Runner) changes(ctx context.Context, g *gitCmd, base string, status []f
 		c.Deleted = !view.exists(p)
 		changes = append(changes, c)
 	}
+	tracked := make(map[string]int, len(changes))
+	for i, c := range changes {
+		tracked[c.Path] = i
+	}
 	for _, e := range status {
 		if !e.Untracked {
 			continue
@@ -165,6 +169,13 @@ func (r *Runner) changes(ctx context.Context, g *gitCmd, base string, status []f
 		c, err := readUntracked(view.abs(p), p, col)
 		if err != nil {
 			return nil, err
+		}
+		// A path removed from the index but still on disk shows in the diff
+		// as deleted and in the status as untracked: the file on disk wins.
+		if i, dup := tracked[p]; dup {
+			c.Removed = changes[i].Removed
+			changes[i] = c
+			continue
 		}
 		changes = append(changes, c)
 	}

@@ -222,3 +222,16 @@ func TestParseSince(t *testing.T) {
 		}
 	}
 }
+
+func TestSinceUntrackedAfterRmCached(t *testing.T) {
+	t.Parallel()
+	r := changelogRepo(t)
+	r.git("rm", "-q", "--cached", "code.py")
+	g := mustOK(t, gather(t, r.root, "HEAD"))
+	if len(g.Since.Files) != 1 {
+		t.Fatalf("files:\n%s", dump(g.Since.Files))
+	}
+	if c := g.Since.Files[0]; c.Path != "code.py" || !c.Untracked || c.Deleted || c.Added != 1 || c.Removed != 1 {
+		t.Fatalf("code.py: %s", dump(c))
+	}
+}
