@@ -13,7 +13,8 @@ package facts
 // output could not be read). Detail then says what happened in words.
 type Command struct {
 	Name string `json:"name"`
-	// Argv is the command as run, after {files} and {junitxml} expansion.
+	// Argv is the command as run, after {files} expansion; {junitxml} stays
+	// as written, since its temp path means nothing after the run.
 	Argv []string `json:"argv"`
 	// Files are the scoped files handed to the tool through {files}; empty
 	// when the command does not take files.

@@ -140,9 +140,12 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		defer os.RemoveAll(dir)
 		junitDir = dir
 	}
-	res.Argv = r.expand(args, filepath.Join(junitDir, "report.xml"))
+	// The facts keep {junitxml} unexpanded: the temp path means nothing after
+	// the run and would make equal runs differ.
+	res.Argv = r.expand(args, JUnitArg)
+	argv := r.expand(args, filepath.Join(junitDir, "report.xml"))
 
-	out := execute(ctx, s.Root, res.Argv, r.spec.Env, r.spec.Timeout, max(parseLimit, r.outCap), r.outCap/2)
+	out := execute(ctx, s.Root, argv, r.spec.Env, r.spec.Timeout, max(parseLimit, r.outCap), r.outCap/2)
 	res.Ran, res.ExitCode, res.Detail = out.ran, out.exitCode, out.detail
 	res.DurationMS = out.duration.Milliseconds()
 	res.Stdout, res.StdoutTrunc = out.stdout.report(r.outCap)

@@ -110,6 +110,9 @@ func TestPytestPassingSuite(t *testing.T) {
 	if ns.Status != facts.StatusOK || c.ExitCode != 0 || c.Tests == nil {
 		t.Fatalf("status %s %q exit %d\n%s", ns.Status, ns.Reason, c.ExitCode, dump(c))
 	}
+	if !slices.Contains(c.Argv, "--junitxml="+JUnitArg) {
+		t.Fatalf("argv %q: the report's temp path must not leak into the facts", c.Argv)
+	}
 	r := c.Tests
 	if r.Tests != 3 || r.Passed != 2 || r.Skipped != 1 || r.Failures != 0 || r.Errors != 0 {
 		t.Fatalf("totals %+v", r)
