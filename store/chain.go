@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -23,18 +22,18 @@ const GenesisHash = "00000000000000000000000000000000000000000000000000000000000
 // sorted key order, so encoding/json writes canonical JSON (sorted keys, no
 // whitespace, no HTML escaping via facts.Canonical); a test pins that.
 type hashInput struct {
-	Blocked   bool            `json:"blocked"`
-	Body      json.RawMessage `json:"body"`
-	ExitCode  int64           `json:"exit_code"`
-	Gates     []hashGate      `json:"gates"`
-	GitHead   string          `json:"git_head"`
-	ID        string          `json:"id"`
-	PrevHash  string          `json:"prev_hash"`
-	Requester string          `json:"requester"`
-	Seq       int64           `json:"seq"`
-	Task      string          `json:"task"`
-	Time      string          `json:"time"`
-	Trigger   string          `json:"trigger"`
+	Blocked   bool       `json:"blocked"`
+	Body      string     `json:"body"`
+	ExitCode  int64      `json:"exit_code"`
+	Gates     []hashGate `json:"gates"`
+	GitHead   string     `json:"git_head"`
+	ID        string     `json:"id"`
+	PrevHash  string     `json:"prev_hash"`
+	Requester string     `json:"requester"`
+	Seq       int64      `json:"seq"`
+	Task      string     `json:"task"`
+	Time      string     `json:"time"`
+	Trigger   string     `json:"trigger"`
 }
 
 type hashGate struct {
@@ -45,12 +44,12 @@ type hashGate struct {
 }
 
 // chainHash returns the lower-case hex sha256 of the row's canonical preimage.
-// The body enters as a JSON value, not a string; since it is stored in
-// canonical form, the verifier also insists the stored bytes are canonical,
-// so even a whitespace-only edit of the body is caught.
+// The body enters as a JSON string holding its exact stored bytes, so any
+// edit of the body, even whitespace, changes the hash without the verifier
+// having to re-encode every body.
 func chainHash(rec *record) (string, error) {
 	in := hashInput{
-		Blocked: rec.blocked, Body: json.RawMessage(rec.body), ExitCode: rec.exitCode,
+		Blocked: rec.blocked, Body: string(rec.body), ExitCode: rec.exitCode,
 		Gates: make([]hashGate, len(rec.gates)), GitHead: rec.gitHead, ID: rec.id,
 		PrevHash: rec.prevHash, Requester: rec.requester, Seq: rec.seq, Task: rec.task,
 		Time: rec.time, Trigger: rec.trigger,
@@ -194,7 +193,7 @@ func verifyChain(ctx context.Context, q querier) (ChainReport, error) {
 		case rec.prevHash != rep.Head:
 			bad, kind = rec, BreakLink
 		default:
-			if m := bodyProblem(rec); m != nil {
+			if m := consistencyProblem(rec); m != nil {
 				bad, badProb, kind = rec, m, BreakContent
 			}
 		}
@@ -231,18 +230,27 @@ func verifyChain(ctx context.Context, q querier) (ChainReport, error) {
 	return rep, nil
 }
 
-// bodyProblem checks what the hash alone cannot: that the body is canonical
-// and agrees with the columns. A row failing it while its hash matches was
-// forged with a recomputed hash.
+// bodyProblem checks what the hash alone cannot: that the body is stored in
+// canonical form and agrees with the columns. A row failing it while its hash
+// matches was forged with a recomputed hash.
 func bodyProblem(rec *record) *mismatch {
-	canon, doc, err := canonicalBody(rec.body)
+	canon, err := canonicalBody(rec.body)
 	if err != nil {
 		return &mismatch{"body", fmt.Sprintf("not a JSON object: %v", err)}
 	}
 	if !bytes.Equal(canon, rec.body) {
 		return &mismatch{"body", "not in canonical form (edited by hand)"}
 	}
-	return checkBody(rec, doc)
+	return consistencyProblem(rec)
+}
+
+// consistencyProblem compares the columns, gate rows included, with the body.
+func consistencyProblem(rec *record) *mismatch {
+	m, err := parseMirror(rec.body)
+	if err != nil {
+		return &mismatch{"body", err.Error()}
+	}
+	return checkBody(rec, m)
 }
 
 func describeBreak(ctx context.Context, q querier, kind BreakKind, rec *record, prob *mismatch,
@@ -308,29 +316,11 @@ func describeBreak(ctx context.Context, q querier, kind BreakKind, rec *record, 
 	}
 	if m := bodyProblem(rec); m != nil {
 		b.Column, b.Detail = m.column, m.detail
-	} else if _, doc, err := canonicalBody(rec.body); err == nil && mirrorsAllColumns(doc) {
+	} else if m, err := parseMirror(rec.body); err == nil && m.complete() {
 		// Every other column agrees with the body, so the body itself changed.
 		b.Column = "body"
 	}
 	return b, nil
-}
-
-// mirrorsAllColumns reports whether the body carries every field checkBody
-// compares, so a row whose columns all agree with it can only differ from its
-// hash through the body.
-func mirrorsAllColumns(doc map[string]any) bool {
-	for _, k := range []string{"decision_id", "time", "requester", "git_head", "blocked", "exit_code", "gates"} {
-		if _, ok := doc[k]; !ok {
-			return false
-		}
-	}
-	req, ok := doc["request"].(map[string]any)
-	if !ok {
-		return false
-	}
-	_, t1 := req["trigger"]
-	_, t2 := req["task"]
-	return t1 && t2
 }
 
 // maxRenumberSearch bounds the search for a renumbered row's original seq;

@@ -188,7 +188,7 @@ func TestHashPreimageIsCanonical(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.seq, rec.prevHash = 3, GenesisHash
-	in := hashInput{Blocked: rec.blocked, Body: rec.body, ExitCode: rec.exitCode,
+	in := hashInput{Blocked: rec.blocked, Body: string(rec.body), ExitCode: rec.exitCode,
 		Gates: []hashGate{{true, "a", "FAILED", "block"}}, GitHead: rec.gitHead, ID: rec.id,
 		PrevHash: rec.prevHash, Requester: rec.requester, Seq: rec.seq, Task: rec.task, Time: rec.time, Trigger: rec.trigger}
 	b1, err := facts.Canonical(in)

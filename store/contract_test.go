@@ -198,7 +198,7 @@ var _ = contract("append_and_get", func(t *testing.T, open opener) {
 		len(e.Gates) != 1 || e.Gates[0] != d.Gates[0] || e.Requester != "cli" || e.GitHead != "0123abcd" {
 		t.Fatalf("got %+v", e)
 	}
-	canon, _, err := canonicalBody(d.Body)
+	canon, err := canonicalBody(d.Body)
 	if err != nil || string(e.Body) != string(canon) {
 		t.Fatalf("body not stored canonically:\n%s\n%s", e.Body, canon)
 	}

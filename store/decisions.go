@@ -1,17 +1,12 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strconv"
 	"time"
-
-	"github.com/tausik/tausik/facts"
 )
 
 // Outcome is a gate's verdict as the decision log indexes it.
@@ -209,13 +204,17 @@ func prepareDecision(d Decision, clock func() time.Time) (*record, error) {
 	if t.IsZero() {
 		t = clock()
 	}
-	body, doc, err := canonicalBody(d.Body)
+	body, err := canonicalBody(d.Body)
+	if err != nil {
+		return nil, bad("body: %v", err)
+	}
+	mirror, err := parseMirror(body)
 	if err != nil {
 		return nil, bad("body: %v", err)
 	}
 	gates := d.Gates
 	if gates == nil {
-		if gates, err = gatesFromBody(doc); err != nil {
+		if gates, err = mirror.gateVerdicts(); err != nil {
 			return nil, bad("%v", err)
 		}
 	}
@@ -235,131 +234,10 @@ func prepareDecision(d Decision, clock func() time.Time) (*record, error) {
 		gitHead: d.GitHead, exitCode: int64(d.ExitCode), blocked: d.Blocked, body: body,
 		gates: append([]GateVerdict{}, gates...),
 	}
-	if m := checkBody(rec, doc); m != nil {
+	if m := checkBody(rec, mirror); m != nil {
 		return nil, bad("%s disagrees with the body: %s", m.column, m.detail)
 	}
 	return rec, nil
-}
-
-// canonicalBody parses raw as one JSON object and re-encodes it canonically
-// (sorted keys, no insignificant whitespace, numbers kept as written).
-func canonicalBody(raw []byte) ([]byte, map[string]any, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, nil, errors.New("empty")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, errors.New("data after the JSON object")
-	}
-	doc, ok := v.(map[string]any)
-	if !ok {
-		return nil, nil, errors.New("not a JSON object")
-	}
-	b, err := facts.Canonical(doc)
-	if err != nil {
-		return nil, nil, err
-	}
-	return b, doc, nil
-}
-
-func gatesFromBody(doc map[string]any) ([]GateVerdict, error) {
-	raw, ok := doc["gates"]
-	if !ok {
-		return []GateVerdict{}, nil
-	}
-	list, ok := raw.([]any)
-	if !ok {
-		return nil, errors.New("body gates is not a list")
-	}
-	out := make([]GateVerdict, 0, len(list))
-	for i, e := range list {
-		m, ok := e.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("body gate %d is not an object", i)
-		}
-		name, ok1 := m["name"].(string)
-		outcome, ok2 := m["outcome"].(string)
-		severity, ok3 := m["severity"].(string)
-		blocks, ok4 := m["blocks"].(bool)
-		if !ok1 || !ok2 || !ok3 || !ok4 {
-			return nil, fmt.Errorf("body gate %d lacks name, outcome, severity or blocks; pass Decision.Gates", i)
-		}
-		out = append(out, GateVerdict{Name: name, Outcome: Outcome(outcome), Severity: Severity(severity), Blocks: blocks})
-	}
-	return out, nil
-}
-
-// mismatch names the column of a row that contradicts its body.
-type mismatch struct{ column, detail string }
-
-// checkBody compares the record's columns with the fields the body carries.
-// Fields the body lacks are not checked.
-func checkBody(rec *record, doc map[string]any) *mismatch {
-	str := func(column, key string, m map[string]any, want string) *mismatch {
-		v, ok := m[key]
-		if !ok {
-			return nil
-		}
-		if got, isStr := v.(string); !isStr || got != want {
-			return &mismatch{column, fmt.Sprintf("column %q, body %s %v", want, key, v)}
-		}
-		return nil
-	}
-	for _, c := range []struct{ column, key, want string }{
-		{"id", "decision_id", rec.id},
-		{"requester", "requester", rec.requester},
-		{"git_head", "git_head", rec.gitHead},
-	} {
-		if m := str(c.column, c.key, doc, c.want); m != nil {
-			return m
-		}
-	}
-	if v, ok := doc["time"]; ok {
-		bt, isStr := v.(string)
-		bodyTime, err := parseTime(bt)
-		colTime, cerr := parseTime(rec.time)
-		if !isStr || err != nil || cerr != nil || !bodyTime.Equal(colTime) {
-			return &mismatch{"time", fmt.Sprintf("column %s, body time %v", rec.time, v)}
-		}
-	}
-	if v, ok := doc["blocked"]; ok {
-		if b, isBool := v.(bool); !isBool || b != rec.blocked {
-			return &mismatch{"blocked", fmt.Sprintf("column %t, body %v", rec.blocked, v)}
-		}
-	}
-	if v, ok := doc["exit_code"]; ok {
-		if n, isNum := v.(json.Number); !isNum || n.String() != strconv.FormatInt(rec.exitCode, 10) {
-			return &mismatch{"exit_code", fmt.Sprintf("column %d, body %v", rec.exitCode, v)}
-		}
-	}
-	if req, ok := doc["request"].(map[string]any); ok {
-		if m := str("trigger", "trigger", req, rec.trigger); m != nil {
-			return m
-		}
-		if m := str("task", "task", req, rec.task); m != nil {
-			return m
-		}
-	}
-	if _, ok := doc["gates"]; ok {
-		want, err := gatesFromBody(doc)
-		if err != nil {
-			return nil // a body whose gates do not parse was given explicit Gates; nothing to compare
-		}
-		if len(want) != len(rec.gates) {
-			return &mismatch{"decision_gates", fmt.Sprintf("%d gate rows, body lists %d gates", len(rec.gates), len(want))}
-		}
-		for i := range want {
-			if want[i] != rec.gates[i] {
-				return &mismatch{"decision_gates", fmt.Sprintf("gate row %d is %+v, body says %+v", i, rec.gates[i], want[i])}
-			}
-		}
-	}
-	return nil
 }
 
 func boolInt(b bool) int64 {

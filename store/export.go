@@ -81,8 +81,11 @@ type exportEvent struct {
 }
 
 func renderEvent(rec *record) ([]byte, error) {
-	_, doc, err := canonicalBody(rec.body)
-	if err != nil {
+	var views struct {
+		Request *json.RawMessage `json:"request"`
+		Timings *json.RawMessage `json:"timings"`
+	}
+	if err := json.Unmarshal(rec.body, &views); err != nil {
 		return nil, fmt.Errorf("row seq %d: body: %w", rec.seq, err)
 	}
 	gates := make([]hashGate, len(rec.gates))
@@ -104,11 +107,11 @@ func renderEvent(rec *record) ([]byte, error) {
 		"prev_hash": rec.prevHash,
 		"hash":      rec.hash,
 	}
-	if v, ok := doc["request"]; ok {
-		ev["input"] = v
+	if views.Request != nil {
+		ev["input"] = *views.Request
 	}
-	if v, ok := doc["timings"]; ok {
-		ev["metrics"] = v
+	if views.Timings != nil {
+		ev["metrics"] = *views.Timings
 	}
 	return facts.Canonical(ev)
 }

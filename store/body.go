@@ -1,0 +1,155 @@
+package store
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/tausik/tausik/facts"
+)
+
+// canonicalBody parses raw as one JSON object and re-encodes it canonically
+// (sorted keys, no insignificant whitespace, numbers kept as written).
+func canonicalBody(raw []byte) ([]byte, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, errors.New("empty")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON object")
+	}
+	doc, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("not a JSON object")
+	}
+	return facts.Canonical(doc)
+}
+
+// bodyMirror is the part of the engine's decision document that repeats the
+// row's columns. Pointers tell "absent" (not checked) from "present".
+// Decoding into it is far cheaper than building the whole document, which
+// keeps VerifyChain fast on large logs.
+type bodyMirror struct {
+	DecisionID *string `json:"decision_id"`
+	Time       *string `json:"time"`
+	Requester  *string `json:"requester"`
+	GitHead    *string `json:"git_head"`
+	Blocked    *bool   `json:"blocked"`
+	ExitCode   *int64  `json:"exit_code"`
+	Request    *struct {
+		Trigger *string `json:"trigger"`
+		Task    *string `json:"task"`
+	} `json:"request"`
+	Gates *[]struct {
+		Name     *string `json:"name"`
+		Outcome  *string `json:"outcome"`
+		Severity *string `json:"severity"`
+		Blocks   *bool   `json:"blocks"`
+	} `json:"gates"`
+}
+
+func parseMirror(body []byte) (*bodyMirror, error) {
+	var m bodyMirror
+	if err := json.Unmarshal(body, &m); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, fmt.Errorf("body field %s has the wrong type (%s)", te.Field, te.Value)
+		}
+		return nil, err
+	}
+	return &m, nil
+}
+
+// complete reports whether the body carries every field checkBody compares,
+// so a row whose columns all agree with it can only differ from its hash
+// through the body itself.
+func (m *bodyMirror) complete() bool {
+	return m.DecisionID != nil && m.Time != nil && m.Requester != nil && m.GitHead != nil &&
+		m.Blocked != nil && m.ExitCode != nil && m.Gates != nil &&
+		m.Request != nil && m.Request.Trigger != nil && m.Request.Task != nil
+}
+
+// gateVerdicts derives the gate index from the body's gates list.
+func (m *bodyMirror) gateVerdicts() ([]GateVerdict, error) {
+	if m.Gates == nil {
+		return []GateVerdict{}, nil
+	}
+	out := make([]GateVerdict, 0, len(*m.Gates))
+	for i, g := range *m.Gates {
+		if g.Name == nil || g.Outcome == nil || g.Severity == nil || g.Blocks == nil {
+			return nil, fmt.Errorf("body gate %d lacks name, outcome, severity or blocks; pass Decision.Gates", i)
+		}
+		out = append(out, GateVerdict{Name: *g.Name, Outcome: Outcome(*g.Outcome), Severity: Severity(*g.Severity), Blocks: *g.Blocks})
+	}
+	return out, nil
+}
+
+// mismatch names the column of a row that contradicts its body.
+type mismatch struct{ column, detail string }
+
+// checkBody compares the record's columns with the fields the body carries.
+// Fields the body lacks are not checked.
+func checkBody(rec *record, m *bodyMirror) *mismatch {
+	str := func(column string, body *string, want string) *mismatch {
+		if body != nil && *body != want {
+			return &mismatch{column, fmt.Sprintf("column %q, body %q", want, *body)}
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		column string
+		body   *string
+		want   string
+	}{
+		{"id", m.DecisionID, rec.id},
+		{"requester", m.Requester, rec.requester},
+		{"git_head", m.GitHead, rec.gitHead},
+	} {
+		if mm := str(c.column, c.body, c.want); mm != nil {
+			return mm
+		}
+	}
+	if m.Time != nil {
+		bodyTime, err := parseTime(*m.Time)
+		colTime, cerr := parseTime(rec.time)
+		if err != nil || cerr != nil || !bodyTime.Equal(colTime) {
+			return &mismatch{"time", fmt.Sprintf("column %s, body %s", rec.time, *m.Time)}
+		}
+	}
+	if m.Blocked != nil && *m.Blocked != rec.blocked {
+		return &mismatch{"blocked", fmt.Sprintf("column %t, body %t", rec.blocked, *m.Blocked)}
+	}
+	if m.ExitCode != nil && *m.ExitCode != rec.exitCode {
+		return &mismatch{"exit_code", fmt.Sprintf("column %d, body %d", rec.exitCode, *m.ExitCode)}
+	}
+	if m.Request != nil {
+		if mm := str("trigger", m.Request.Trigger, rec.trigger); mm != nil {
+			return mm
+		}
+		if mm := str("task", m.Request.Task, rec.task); mm != nil {
+			return mm
+		}
+	}
+	if m.Gates != nil {
+		want, err := m.gateVerdicts()
+		if err != nil {
+			return nil // an incomplete gates list was given explicit Gates; nothing to compare
+		}
+		if len(want) != len(rec.gates) {
+			return &mismatch{"decision_gates", fmt.Sprintf("%d gate rows, body lists %d gates", len(rec.gates), len(want))}
+		}
+		for i := range want {
+			if want[i] != rec.gates[i] {
+				return &mismatch{"decision_gates", fmt.Sprintf("gate row %d is %+v, body says %+v", i, rec.gates[i], want[i])}
+			}
+		}
+	}
+	return nil
+}
