@@ -18,7 +18,7 @@ type CacheKey struct {
 // CacheEntry is one key and its JSON value, for CachePutMany.
 type CacheEntry struct {
 	Key   CacheKey
-	Value json.RawMessage
+	Value json.RawMessage // any JSON value; stored as given
 }
 
 func (k CacheKey) validate() error {

@@ -89,11 +89,11 @@ const (
 
 // ChainBreak describes the first broken row.
 type ChainBreak struct {
-	Kind   BreakKind
-	Seq    int64  // the row where the break shows (0 for head problems on an empty log)
-	ID     string // that row's decision id, when known
-	Column string // for BreakContent: the column that changed, when it can be told
-	Detail string
+	Kind   BreakKind // what kind of tampering the evidence points to
+	Seq    int64     // the row where the break shows (0 for head problems on an empty log)
+	ID     string    // that row's decision id, when known
+	Column string    // for BreakContent: the column that changed, when it can be told
+	Detail string    // a sentence for humans naming rows and hashes
 }
 
 // String renders the break for humans, e.g. `content_changed at seq 7 (id
@@ -117,11 +117,11 @@ func (b *ChainBreak) String() string {
 // report with OK false, not an error: errors mean the check itself could not
 // run.
 type ChainReport struct {
-	OK    bool
-	Rows  int64  // rows verified intact (all rows when OK)
-	Head  string // hash of the last intact row; publish it to anchor the log externally
-	Gaps  int    // exports only: seq gaps in a filtered (partial) export
-	Break *ChainBreak
+	OK    bool        // every check passed
+	Rows  int64       // rows verified intact (all rows when OK)
+	Head  string      // hash of the last intact row; publish it to anchor the log externally
+	Gaps  int         // exports only: seq gaps in a filtered (partial) export
+	Break *ChainBreak // the first problem; nil when OK
 }
 
 // Err returns nil for an intact chain and an error wrapping ErrChainBroken

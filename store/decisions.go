@@ -47,7 +47,7 @@ type GateVerdict struct {
 	Name     string
 	Outcome  Outcome
 	Severity Severity
-	Blocks   bool
+	Blocks   bool // severity block and outcome FAILED or COULD_NOT_RUN, as the engine decided
 }
 
 // Decision is one evaluation as the engine hands it to the log. The scalar
@@ -60,32 +60,32 @@ type GateVerdict struct {
 // filters on can never contradict the document they read. If Gates is nil
 // and the body has a gates list, the index is derived from the body.
 type Decision struct {
-	ID        string    // canonical ULID (see NewID)
-	Time      time.Time // zero means "now" by the store's clock
-	Trigger   string
-	Task      string
-	Requester string // "cli", "hook:claude", "mcp:<client>"
-	GitHead   string
-	ExitCode  int
-	Blocked   bool
-	Gates     []GateVerdict
+	ID        string          // canonical ULID (see NewID)
+	Time      time.Time       // zero means "now" by the store's clock
+	Trigger   string          // task-start, pre-write, commit, verify, task-done, review
+	Task      string          // the task slug, "" when the request named none
+	Requester string          // "cli", "hook:claude", "mcp:<client>"
+	GitHead   string          // commit the facts were gathered at, "" outside git
+	ExitCode  int             // the exit code the engine returned for this evaluation
+	Blocked   bool            // some gate blocked
+	Gates     []GateVerdict   // the filter index, in the body's order; nil derives it from the body
 	Body      json.RawMessage // a JSON object
 }
 
 // Appended reports where a decision landed in the chain.
 type Appended struct {
-	Seq      int64
-	PrevHash string
-	Hash     string
+	Seq      int64  // 1-based position in the log
+	PrevHash string // the previous row's hash, GenesisHash for seq 1
+	Hash     string // this row's hash, hex sha256
 }
 
 // Entry is one stored row of the decision log: the decision as recorded plus
 // its chain position.
 type Entry struct {
 	Decision
-	Seq      int64
-	PrevHash string
-	Hash     string
+	Seq      int64  // 1-based position in the log
+	PrevHash string // the previous row's hash, GenesisHash for seq 1
+	Hash     string // this row's hash, hex sha256
 }
 
 // record is a decision row exactly as stored, the input of the chain hash.

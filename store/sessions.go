@@ -17,10 +17,10 @@ const ActiveGapCap = 10 * time.Minute
 // Session is one working window of an agent. Its two halves are separate:
 // the window (start, end, tool calls) and the handoff note (see WriteHandoff).
 type Session struct {
-	ID        string
+	ID        string // ULID
 	StartedAt time.Time
 	EndedAt   time.Time // zero while open
-	ToolCalls int64
+	ToolCalls int64     // calls recorded by RecordToolCall; never reset
 }
 
 // Open reports whether the session has not ended.
@@ -37,8 +37,8 @@ type Handoff struct {
 // read: the current (open) or most recent session, its active time, and the
 // latest handoff.
 type SessionState struct {
-	Session *Session // nil when no session was ever started
-	Open    bool
+	Session *Session      // nil when no session was ever started
+	Open    bool          // Session is open (session_capacity refuses budgets without one)
 	Active  time.Duration // from the start, recorded calls and the end; gaps capped at ActiveGapCap
 	Handoff *Handoff      // nil when none was ever written
 }

@@ -23,15 +23,15 @@ type VerifyRun struct {
 	ID             int64 // assigned by RecordVerifyRun
 	Task           string
 	Gates          []VerifyGateResult
-	FilesHash      string
-	GateSignature  string
+	FilesHash      string // receipt.FilesHash of the task's declared files
+	GateSignature  string // receipt.GateSignature of the enabled verify gates
 	ExitCode       int
-	Passed         bool // every blocking gate passed
-	RanAt          time.Time
+	Passed         bool      // every blocking gate passed
+	RanAt          time.Time // zero means now; receipts keep it to the second
 	GitSHA         string
 	Receipt        json.RawMessage // canonical receipt JSON; empty when no key was available
 	Signature      []byte          // ed25519 signature over Receipt; empty when unsigned
-	KeyFingerprint string
+	KeyFingerprint string          // receipt.Fingerprint of the signing key
 }
 
 // RecordVerifyRun stores r for its task (which must exist: ErrNotFound) and
@@ -109,7 +109,24 @@ func nonNil(b []byte) []byte {
 // LatestVerifyRun returns the newest run for task, or ErrNotFound. "Newest"
 // is insertion order, not RanAt, so a skewed clock cannot resurrect an old run.
 func (s *Store) LatestVerifyRun(ctx context.Context, task string) (VerifyRun, error) {
-	runs, err := verifyRuns(ctx, s, task, true)
+	var run VerifyRun
+	err := s.read(ctx, func(q querier) error {
+		var err error
+		run, err = latestVerifyRun(ctx, q, task)
+		return err
+	})
+	return run, err
+}
+
+// LatestVerifyRun reads the newest run for task inside the transaction, so
+// the verify_first check and the close it allows see the same state.
+func (tx *Tx) LatestVerifyRun(ctx context.Context, task string) (VerifyRun, error) {
+	run, err := latestVerifyRun(ctx, tx.q, task)
+	return run, classify(err)
+}
+
+func latestVerifyRun(ctx context.Context, q querier, task string) (VerifyRun, error) {
+	runs, err := verifyRuns(ctx, q, task, true)
 	if err != nil {
 		return VerifyRun{}, err
 	}
@@ -121,52 +138,52 @@ func (s *Store) LatestVerifyRun(ctx context.Context, task string) (VerifyRun, er
 
 // VerifyRuns returns every run for task, oldest first.
 func (s *Store) VerifyRuns(ctx context.Context, task string) ([]VerifyRun, error) {
-	return verifyRuns(ctx, s, task, false)
+	var runs []VerifyRun
+	err := s.read(ctx, func(q querier) error {
+		var err error
+		runs, err = verifyRuns(ctx, q, task, false)
+		return err
+	})
+	return runs, err
 }
 
-func verifyRuns(ctx context.Context, s *Store, task string, latest bool) ([]VerifyRun, error) {
+func verifyRuns(ctx context.Context, qr querier, task string, latest bool) ([]VerifyRun, error) {
 	q := `SELECT id, task, ran_at, git_sha, files_hash, gate_signature, exit_code, passed, receipt,
 		signature, key_fingerprint FROM verify_runs WHERE task = ? ORDER BY id`
 	if latest {
-		q = strings.Replace(q, "ORDER BY id", "ORDER BY id DESC LIMIT 1", 1)
+		q += " DESC LIMIT 1"
 	}
-	var out []VerifyRun
-	err := s.read(ctx, func(qr querier) error {
-		rows, err := qr.QueryContext(ctx, q, task)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r VerifyRun
-			var ranAt, receipt string
-			var passed int64
-			if err := rows.Scan(&r.ID, &r.Task, &ranAt, &r.GitSHA, &r.FilesHash, &r.GateSignature, &r.ExitCode,
-				&passed, &receipt, &r.Signature, &r.KeyFingerprint); err != nil {
-				return err
-			}
-			r.Passed = passed == 1
-			if receipt != "" {
-				r.Receipt = json.RawMessage(receipt)
-			}
-			if r.RanAt, err = parseTime(ranAt); err != nil {
-				return fmt.Errorf("run %d: ran_at: %w", r.ID, err)
-			}
-			out = append(out, r)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
-		for i := range out {
-			if out[i].Gates, err = verifyRunGates(ctx, qr, out[i].ID); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	rows, err := qr.QueryContext(ctx, q, task)
 	if err != nil {
 		return nil, fmt.Errorf("verify runs for %s: %w", task, err)
+	}
+	defer rows.Close()
+	var out []VerifyRun
+	for rows.Next() {
+		var r VerifyRun
+		var ranAt, receipt string
+		var passed int64
+		if err := rows.Scan(&r.ID, &r.Task, &ranAt, &r.GitSHA, &r.FilesHash, &r.GateSignature, &r.ExitCode,
+			&passed, &receipt, &r.Signature, &r.KeyFingerprint); err != nil {
+			return nil, fmt.Errorf("verify runs for %s: %w", task, err)
+		}
+		r.Passed = passed == 1
+		if receipt != "" {
+			r.Receipt = json.RawMessage(receipt)
+		}
+		if r.RanAt, err = parseTime(ranAt); err != nil {
+			return nil, fmt.Errorf("verify run %d: ran_at: %w", r.ID, err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("verify runs for %s: %w", task, err)
+	}
+	rows.Close()
+	for i := range out {
+		if out[i].Gates, err = verifyRunGates(ctx, qr, out[i].ID); err != nil {
+			return nil, fmt.Errorf("verify run %d: gates: %w", out[i].ID, err)
+		}
 	}
 	return out, nil
 }

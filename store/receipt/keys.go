@@ -29,8 +29,8 @@ func KeyDir(root string) string { return filepath.Join(root, ".tausik", "keys") 
 
 // Key is a project signing key.
 type Key struct {
-	Private ed25519.PrivateKey
-	Public  ed25519.PublicKey
+	Private ed25519.PrivateKey // never leaves .tausik/keys
+	Public  ed25519.PublicKey  // what receipts are verified against and exports embed
 }
 
 // Fingerprint identifies the key in receipts and messages.
