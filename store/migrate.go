@@ -75,6 +75,12 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	return s.applyMigrations(ctx, ms)
+}
+
+// applyMigrations brings the database to len(ms); a failing migration rolls
+// back every migration of this open, version included.
+func (s *Store) applyMigrations(ctx context.Context, ms []migration) error {
 	return s.write(ctx, func(q querier) error {
 		var v int
 		if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {

@@ -321,3 +321,31 @@ func TestMemoryStoresAreIsolated(t *testing.T) {
 		t.Fatalf("memory store lost data: %d rows", rep.Rows)
 	}
 }
+
+func TestFailedMigrationRollsBack(t *testing.T) {
+	ctx := context.Background()
+	s := openFile(t)
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := len(ms) + 1
+	broken := append(ms, migration{version: next, name: "x_ok.sql", sql: "CREATE TABLE added (x)"},
+		migration{version: next + 1, name: "y_broken.sql", sql: "CREATE TABLE nope (x); SELECT * FROM missing_table"})
+	if err := s.applyMigrations(ctx, broken); err == nil || !strings.Contains(err.Error(), "y_broken.sql") {
+		t.Fatalf("broken migration: %v", err)
+	}
+	if v, _ := s.userVersion(ctx); v != len(ms) {
+		t.Fatalf("user_version %d after a failed migration, want %d", v, len(ms))
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('added', 'nope')").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("tables of a failed migration run survived: %d %v", n, err)
+	}
+	if err := s.applyMigrations(ctx, broken[:next]); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.userVersion(ctx); v != next {
+		t.Fatalf("user_version %d, want %d", v, next)
+	}
+}
