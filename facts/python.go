@@ -1,0 +1,47 @@
+package facts
+
+// Python is the "python" namespace that the python runner fills: every .py
+// file of the repository (repo-wide, whatever files the request names), sorted
+// by path. The source is read, never imported or run.
+type Python struct {
+	Files []PythonFile `json:"files"`
+}
+
+// PythonFile is one Python source file. When Parsed is false the file is not
+// valid Python (CPython's ast.parse would reject it): Error says where and
+// Classes is empty, never a partial list.
+type PythonFile struct {
+	Path    string        `json:"path"` // repo-relative, "/"-separated
+	Parsed  bool          `json:"parsed"`
+	Error   *PythonError  `json:"error"`   // null when Parsed
+	Classes []PythonClass `json:"classes"` // in source order; [] when none
+}
+
+// PythonError locates why a file does not parse. Line is 1-based; Msg follows
+// CPython's wording where the scanner knows it.
+type PythonError struct {
+	Line int    `json:"line"`
+	Msg  string `json:"msg"`
+}
+
+// PythonClass is one class statement, wherever it stands (module level,
+// nested in a class, inside a function or a block), as ast.walk finds
+// ClassDef nodes.
+type PythonClass struct {
+	// Name is the class name, NFKC-normalised like every Python identifier.
+	Name string `json:"name"`
+	// Line is the line of the class keyword (ClassDef.lineno), not of a decorator.
+	Line int `json:"line"`
+	// Bases holds, in order, the last identifier of each base written as a
+	// dotted name (X, mod.X, a.b.X); any other base expression (a call, a
+	// subscript such as Generic[T], a starred expression) is left out, and so
+	// are keywords such as metaclass=.
+	Bases []string `json:"bases"`
+	// Public is the class's own public names, sorted and deduplicated: names
+	// bound directly in the class body (not inside if/try/for/with blocks) by
+	// def, async def, assignment to a bare name (each name target of a = b = 1;
+	// not tuple targets) or annotated assignment to a bare name, not starting
+	// with "_". A nested class is a class of its own, not a public name; a
+	// "type X = ..." alias is not an assignment.
+	Public []string `json:"public"`
+}
