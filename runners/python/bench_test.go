@@ -1,0 +1,95 @@
+package python
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// benchCorpus lists the corpus once per benchmark and sums its size.
+func benchCorpus(b *testing.B) (py, root string, paths []string, size int64, lines int) {
+	b.Helper()
+	py = refPython(b)
+	root = corpusRoot(b, py)
+	paths = listPy(b, root)
+	for _, p := range paths {
+		data, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += int64(len(data))
+		lines += bytes.Count(data, []byte{'\n'})
+	}
+	return py, root, paths, size, lines
+}
+
+// BenchmarkStdlibScan scans the whole corpus (reading included) with
+// ScanFiles on GOMAXPROCS goroutines; run with -cpu 1,2 to see one core.
+func BenchmarkStdlibScan(b *testing.B) {
+	_, root, paths, size, lines := benchCorpus(b)
+	b.SetBytes(size)
+	b.ResetTimer()
+	classes := 0
+	for b.Loop() {
+		files, err := ScanFiles(context.Background(), root, paths)
+		if err != nil {
+			b.Fatal(err)
+		}
+		classes = 0
+		for _, f := range files {
+			classes += len(f.Classes)
+		}
+	}
+	b.ReportMetric(float64(len(paths)), "files")
+	b.ReportMetric(float64(lines), "lines")
+	b.ReportMetric(float64(classes), "classes")
+}
+
+// BenchmarkStdlibCPython times the reference script (CPython's ast, one
+// process) on the same corpus, so one "go test -bench Stdlib" run prints both.
+func BenchmarkStdlibCPython(b *testing.B) {
+	py, root, paths, size, lines := benchCorpus(b)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for b.Loop() {
+		cmd := exec.Command(py, refScript, "--bench", root)
+		cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
+		cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			b.Fatalf("%v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), fmt.Sprintf("files=%d ", len(paths))) {
+			b.Fatalf("reference summary: %s", out)
+		}
+	}
+	b.ReportMetric(float64(len(paths)), "files")
+	b.ReportMetric(float64(lines), "lines")
+}
+
+// BenchmarkScanInMemory scans the corpus from memory on one goroutine: the
+// tokenizer and statement scanner alone, without I/O or parallelism.
+func BenchmarkScanInMemory(b *testing.B) {
+	_, root, paths, size, _ := benchCorpus(b)
+	srcs := make([][]byte, len(paths))
+	for i, p := range paths {
+		var err error
+		if srcs[i], err = os.ReadFile(filepath.Join(root, p)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sc := NewScanner()
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for i, src := range srcs {
+			sc.Scan(paths[i], src)
+		}
+	}
+}

@@ -1,0 +1,466 @@
+package python
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// CPython's tokenizer limits (Parser/tokenizer.h), enforced the same way.
+const (
+	maxIndent      = 100 // MAXINDENT: nested indentation levels
+	maxLevel       = 200 // MAXLEVEL: nested brackets
+	maxFStringNest = 150 // MAXFSTRINGLEVEL: nested f-strings
+	maxFieldNest   = 3   // MAX_EXPR_NESTING: replacement fields inside format specs
+	tabSize        = 8
+)
+
+// syntaxError is where and why a file does not parse.
+type syntaxError struct {
+	line int32
+	msg  string
+}
+
+// lexer turns decoded source into tokens the way CPython's tokenizer does:
+// indentation stack with tab/space consistency, implicit joining inside
+// brackets, backslash continuations, every string prefix, PEP 701 f-strings.
+// It stops at the first error, which it records in err.
+type lexer struct {
+	src  []byte
+	pos  int
+	line int32
+	// toks[:ntok] are the tokens so far. Appending by index, with toks
+	// replaced only when it grows, keeps the hot path free of slice-header
+	// (pointer) stores.
+	toks  []token
+	ntok  int
+	err   *syntaxError
+	atBOL bool
+
+	indents    [maxIndent + 1]int32
+	altIndents [maxIndent + 1]int32
+	nindent    int
+
+	parens     [maxLevel]byte
+	parenLines [maxLevel]int32
+	level      int
+
+	// fquotes holds the quote character and size of each enclosing f-string,
+	// innermost last, so an unterminated nested string can be reported as a
+	// missing '}' the way CPython does.
+	fquotes []fquote
+}
+
+type fquote struct {
+	q      byte
+	triple bool
+	line   int32
+}
+
+// reset prepares the lexer for src, keeping its buffers.
+func (lx *lexer) reset(src []byte) {
+	lx.src = src
+	lx.pos = 0
+	lx.line = 1
+	lx.ntok = 0
+	lx.err = nil
+	lx.atBOL = true
+	lx.nindent = 0
+	lx.indents[0], lx.altIndents[0] = 0, 0
+	lx.level = 0
+	lx.fquotes = lx.fquotes[:0]
+}
+
+func (lx *lexer) fail(line int32, format string, args ...any) {
+	if lx.err == nil {
+		msg := format
+		if len(args) > 0 {
+			msg = fmt.Sprintf(format, args...)
+		}
+		lx.err = &syntaxError{line: line, msg: msg}
+	}
+}
+
+func (lx *lexer) emit(kind tokKind, sub, flags uint8, line int32, start, end int) {
+	if lx.ntok == len(lx.toks) {
+		lx.grow()
+	}
+	lx.toks[lx.ntok] = token{kind: kind, sub: sub, flags: flags, line: line, start: int32(start), end: int32(end)}
+	lx.ntok++
+}
+
+func (lx *lexer) grow() {
+	n := max(2*len(lx.toks), len(lx.src)/4, 1024)
+	toks := make([]token, n)
+	copy(toks, lx.toks[:lx.ntok])
+	lx.toks = toks
+}
+
+// tokens returns the tokens lexed so far.
+func (lx *lexer) tokens() []token { return lx.toks[:lx.ntok] }
+
+// tokenize runs the lexer over the whole source. On success the last token
+// is tkEOF, preceded by a tkDedent per open indentation level.
+func (lx *lexer) tokenize() {
+	lx.loop(0)
+	if lx.err != nil {
+		return
+	}
+	if lx.level > 0 {
+		lx.fail(lx.parenLines[lx.level-1], "'%c' was never closed", lx.parens[lx.level-1])
+		return
+	}
+	if n := lx.ntok; n > 0 && lx.toks[n-1].kind != tkNewline && lx.toks[n-1].kind != tkDedent && lx.toks[n-1].kind != tkIndent {
+		// CPython appends a newline to source that lacks one.
+		lx.emit(tkNewline, 0, 0, lx.line, lx.pos, lx.pos)
+	}
+	for ; lx.nindent > 0; lx.nindent-- {
+		lx.emit(tkDedent, 0, 0, lx.line, lx.pos, lx.pos)
+	}
+	lx.emit(tkEOF, 0, 0, lx.line, lx.pos, lx.pos)
+}
+
+// loop tokenises until the end of the source or, inside an f-string
+// replacement field (field > 0 is the bracket level of the field's '{'),
+// until the field's closing '}', its format spec ':' or its conversion '!'
+// at the field's own bracket level.
+func (lx *lexer) loop(field int) {
+	src := lx.src
+	n := len(src)
+	for lx.err == nil {
+		if lx.atBOL {
+			lx.atBOL = false
+			if !lx.indentation() {
+				continue
+			}
+		}
+		p := lx.pos
+		for p < n && charClass[src[p]] == ccSpace {
+			p++
+		}
+		lx.pos = p
+		if p >= n {
+			return
+		}
+		c := src[p]
+		if field > 0 && lx.level == field && (c == '}' || c == ':' || c == '!' && (p+1 >= n || src[p+1] != '=')) {
+			return
+		}
+		switch charClass[c] {
+		case ccIdent, ccHigh:
+			lx.name()
+		case ccDigit:
+			lx.number()
+		case ccNewline:
+			if lx.level == 0 {
+				lx.emit(tkNewline, 0, 0, lx.line, p, p)
+			}
+			lx.newline()
+			lx.atBOL = true
+		case ccHash:
+			lx.pos = lx.lineEnd(p)
+		case ccQuote:
+			lx.str(p, p, 0)
+		case ccDot:
+			lx.dot()
+		case ccBackslash:
+			lx.continuation()
+		case ccOp:
+			lx.op()
+		case ccBadOp:
+			lx.emit(tkOp, opInvalid, 0, lx.line, p, p+1)
+			lx.pos++
+		default: // ASCII control characters
+			lx.fail(lx.line, "invalid non-printable character U+%04X", c)
+		}
+	}
+}
+
+// lineEnd returns the offset of the line terminator at or after p (or len).
+func (lx *lexer) lineEnd(p int) int {
+	rest := lx.src[p:]
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
+		i = len(rest)
+	}
+	if j := bytes.IndexByte(rest[:i], '\r'); j >= 0 {
+		i = j
+	}
+	return p + i
+}
+
+// newline consumes one line terminator (\n, \r\n or a lone \r) at lx.pos.
+func (lx *lexer) newline() {
+	if lx.src[lx.pos] == '\r' && lx.pos+1 < len(lx.src) && lx.src[lx.pos+1] == '\n' {
+		lx.pos++
+	}
+	lx.pos++
+	lx.line++
+}
+
+// continuation consumes a backslash and the line terminator that must follow.
+func (lx *lexer) continuation() bool {
+	line := lx.line
+	lx.pos++
+	if lx.pos >= len(lx.src) {
+		// CPython sees the newline it appends, then the end of input.
+		lx.fail(line, "unexpected EOF while parsing")
+		return false
+	}
+	if c := lx.src[lx.pos]; c != '\n' && c != '\r' {
+		lx.fail(line, "unexpected character after line continuation character")
+		return false
+	}
+	lx.newline()
+	if lx.pos >= len(lx.src) {
+		lx.fail(line, "unexpected EOF while parsing")
+		return false
+	}
+	return true
+}
+
+// indentation measures the indentation of a new line and emits INDENT or
+// DEDENT tokens. It returns false when the line is blank or a comment (the
+// line is consumed) or on error.
+func (lx *lexer) indentation() bool {
+	src := lx.src
+	n := len(src)
+	col, alt, contCol := int32(0), int32(0), int32(0)
+	for lx.pos < n {
+		c := src[lx.pos]
+		if c == ' ' {
+			col++
+			alt++
+		} else if c == '\t' {
+			col = (col/tabSize + 1) * tabSize
+			alt++
+		} else if c == '\f' {
+			col, alt = 0, 0
+		} else if c == '\\' {
+			// The first backslash fixes the indentation of what follows
+			// (like CPython, a backslash in column 0 fixes nothing).
+			if contCol == 0 {
+				contCol = col
+			}
+			if !lx.continuation() {
+				return false
+			}
+			continue
+		} else {
+			break
+		}
+		lx.pos++
+	}
+	if lx.pos >= n {
+		return true // end of input: loop returns, tokenize closes the blocks
+	}
+	c := src[lx.pos]
+	if c == '#' || c == '\n' || c == '\r' {
+		lx.pos = lx.lineEnd(lx.pos)
+		if lx.pos < n {
+			lx.newline()
+			lx.atBOL = true
+		}
+		return false
+	}
+	if lx.level > 0 {
+		return true
+	}
+	if contCol != 0 {
+		col, alt = contCol, contCol
+	}
+	top := lx.nindent
+	switch {
+	case col == lx.indents[top]:
+		if alt != lx.altIndents[top] {
+			lx.fail(lx.line, "inconsistent use of tabs and spaces in indentation")
+			return false
+		}
+	case col > lx.indents[top]:
+		if top+1 >= maxIndent {
+			lx.fail(lx.line, "too many levels of indentation")
+			return false
+		}
+		if alt <= lx.altIndents[top] {
+			lx.fail(lx.line, "inconsistent use of tabs and spaces in indentation")
+			return false
+		}
+		lx.nindent++
+		lx.indents[lx.nindent], lx.altIndents[lx.nindent] = col, alt
+		lx.emit(tkIndent, 0, 0, lx.line, lx.pos, lx.pos)
+	default:
+		for lx.nindent > 0 && col < lx.indents[lx.nindent] {
+			lx.nindent--
+			lx.emit(tkDedent, 0, 0, lx.line, lx.pos, lx.pos)
+		}
+		if col != lx.indents[lx.nindent] {
+			lx.fail(lx.line, "unindent does not match any outer indentation level")
+			return false
+		}
+		if alt != lx.altIndents[lx.nindent] {
+			lx.fail(lx.line, "inconsistent use of tabs and spaces in indentation")
+			return false
+		}
+	}
+	return true
+}
+
+// dot lexes '.', '...' or a number starting with a dot.
+func (lx *lexer) dot() {
+	p := lx.pos
+	src := lx.src
+	if p+1 < len(src) && isDigit(src[p+1]) {
+		lx.number()
+		return
+	}
+	if p+2 < len(src) && src[p+1] == '.' && src[p+2] == '.' {
+		lx.emit(tkOp, opEllipsis, 0, lx.line, p, p+3)
+		lx.pos = p + 3
+		return
+	}
+	lx.emit(tkOp, opDot, 0, lx.line, p, p+1)
+	lx.pos = p + 1
+}
+
+// op lexes an operator or a bracket (longest match, as CPython does).
+func (lx *lexer) op() {
+	src := lx.src
+	p := lx.pos
+	c := src[p]
+	var c1, c2 byte
+	if p+1 < len(src) {
+		c1 = src[p+1]
+	}
+	if p+2 < len(src) {
+		c2 = src[p+2]
+	}
+	size, code := 1, opOther
+	switch c {
+	case '(', '[', '{':
+		lx.open(c)
+		return
+	case ')', ']', '}':
+		lx.close(c)
+		return
+	case ':':
+		if c1 == '=' {
+			size, code = 2, opWalrus
+		} else {
+			code = opColon
+		}
+	case ',':
+		code = opComma
+	case ';':
+		code = opSemi
+	case '@':
+		if c1 == '=' {
+			size = 2
+		} else {
+			code = opAt
+		}
+	case '=':
+		if c1 == '=' {
+			size = 2
+		} else {
+			code = opEqual
+		}
+	case '!':
+		if c1 == '=' {
+			size = 2
+		} else {
+			code = opInvalid
+		}
+	case '<':
+		switch {
+		case c1 == '<' && c2 == '=':
+			size = 3
+		case c1 == '<' || c1 == '=':
+			size = 2
+		case c1 == '>':
+			size, code = 2, opInvalid // "<>" is only valid under barry_as_FLUFL
+		}
+	case '>':
+		switch {
+		case c1 == '>' && c2 == '=':
+			size = 3
+		case c1 == '>' || c1 == '=':
+			size = 2
+		}
+	case '*':
+		switch {
+		case c1 == '*' && c2 == '=':
+			size = 3
+		case c1 == '*':
+			size, code = 2, opDoubleStar
+		case c1 == '=':
+			size = 2
+		default:
+			code = opStar
+		}
+	case '/':
+		switch {
+		case c1 == '/' && c2 == '=':
+			size = 3
+		case c1 == '/' || c1 == '=':
+			size = 2
+		}
+	case '-':
+		if c1 == '>' {
+			size, code = 2, opArrow
+		} else if c1 == '=' {
+			size = 2
+		}
+	case '+', '%', '&', '|', '^':
+		if c1 == '=' {
+			size = 2
+		}
+	case '~':
+	default:
+		lx.fail(lx.line, "invalid character '%c' (U+%04X)", c, c)
+		return
+	}
+	lx.emit(tkOp, code, 0, lx.line, p, p+size)
+	lx.pos = p + size
+}
+
+func (lx *lexer) open(c byte) {
+	if lx.level >= maxLevel {
+		lx.fail(lx.line, "too many nested parentheses")
+		return
+	}
+	lx.parens[lx.level] = c
+	lx.parenLines[lx.level] = lx.line
+	lx.level++
+	code := opLPar
+	if c == '[' {
+		code = opLSqb
+	} else if c == '{' {
+		code = opLBrace
+	}
+	lx.emit(tkOp, code, 0, lx.line, lx.pos, lx.pos+1)
+	lx.pos++
+}
+
+func (lx *lexer) close(c byte) {
+	if lx.level == 0 {
+		lx.fail(lx.line, "unmatched '%c'", c)
+		return
+	}
+	lx.level--
+	open := lx.parens[lx.level]
+	if open == '(' && c != ')' || open == '[' && c != ']' || open == '{' && c != '}' {
+		if l := lx.parenLines[lx.level]; l != lx.line {
+			lx.fail(lx.line, "closing parenthesis '%c' does not match opening parenthesis '%c' on line %d", c, open, l)
+		} else {
+			lx.fail(lx.line, "closing parenthesis '%c' does not match opening parenthesis '%c'", c, open)
+		}
+		return
+	}
+	code := opRPar
+	if c == ']' {
+		code = opRSqb
+	} else if c == '}' {
+		code = opRBrace
+	}
+	lx.emit(tkOp, code, 0, lx.line, lx.pos, lx.pos+1)
+	lx.pos++
+}
