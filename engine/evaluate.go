@@ -57,7 +57,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	if err != nil {
 		return nil, fmt.Errorf("facts document: %w", err)
 	}
-	digest, err := doc.Digest()
+	digest, err := facts.DigestPlain(plain)
 	if err != nil {
 		return nil, fmt.Errorf("facts digest: %w", err)
 	}
@@ -97,7 +97,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 // evalGate evaluates one gate with severity and params against the shared input.
 func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) Verdict {
 	t0 := time.Now()
-	res, err := evalSafely(ctx, g.policy, base.WithParams(params))
+	res, err := evalSafely(ctx, g.policy, base.ForGate(g.Facts, params))
 	var unread []Reason
 	for _, ns := range g.Facts {
 		if st := doc.Namespaces[ns]; st.Status != facts.StatusOK {

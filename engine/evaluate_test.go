@@ -242,3 +242,27 @@ func TestTDDOrderTestForms(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicySeesOnlyDeclaredFacts: a gate reading a namespace it did not
+// declare sees nothing there, so gate.yaml's facts list cannot lie.
+func TestPolicySeesOnlyDeclaredFacts(t *testing.T) {
+	stub := &stubRunner{ns: "weather", out: facts.OK(map[string]any{"rain": true})}
+	files := map[string]string{
+		"rainy/gate.yaml":        strings.Replace(gateYAML("rainy", "rego"), "facts: [files]", "facts: [weather]", 1),
+		"rainy/policy.rego":      "package tausik.gates.rainy\n\nviolations contains {\"msg\": \"rain\"} if input.weather.rain\n",
+		"sneaky/gate.yaml":       gateYAML("sneaky", "cel"),
+		"sneaky/policy.cel.yaml": "violations:\n  - rule: r\n    expr: 'has(input.weather) ? [{\"msg\": \"saw the weather\"}] : []'\n",
+	}
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(files), Runners: runners.NewRegistry(fs.New(), stub)}, WithoutTeamGates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := evalOne(t, e, Request{Trigger: "commit"})
+	got := map[string]string{}
+	for _, g := range d.Gates {
+		got[g.Name] = g.Outcome
+	}
+	if got["rainy"] != Failed || got["sneaky"] != Passed {
+		t.Errorf("outcomes %v: rainy declared weather and must see it, sneaky did not and must not", got)
+	}
+}

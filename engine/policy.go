@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"sync"
 
@@ -46,11 +47,15 @@ type Reason struct {
 
 var reasonCodeRE = regexp.MustCompile(`^[a-z][a-z0-9_]*(:[A-Za-z0-9_.\-/]+)?$`)
 
-// Input is the document one gate's policy sees: the facts namespaces plus the
-// gate's resolved params under "params". The facts part is shared by every
-// gate of an evaluation and converted to each language's values at most once.
+// Input is the document one gate's policy sees: the namespaces the gate
+// declared in gate.yaml (plus "request" and "schema") and the gate's resolved
+// params under "params". A policy cannot read a namespace it did not declare,
+// so a gate's facts list is the truth about what it depends on. The facts are
+// shared by every gate of an evaluation and converted to each language's
+// values at most once.
 type Input struct {
 	facts  *sharedFacts
+	names  []string // namespaces visible to the gate; nil = all
 	Params map[string]any
 }
 
@@ -58,52 +63,71 @@ type Input struct {
 type sharedFacts struct {
 	plain map[string]any
 
-	regoOnce  sync.Once
-	regoFacts [][2]*ast.Term
-	regoErr   error
+	mu   sync.Mutex
+	rego map[string]*ast.Term
 }
 
 // NewInput returns an input over the plain facts document doc (see
-// facts.Document.Generic) with params.
+// facts.Document.Generic) that shows every namespace, with params.
 func NewInput(doc map[string]any, params map[string]any) *Input {
-	return &Input{facts: &sharedFacts{plain: doc}, Params: params}
+	return &Input{facts: &sharedFacts{plain: doc, rego: map[string]*ast.Term{}}, Params: params}
 }
 
-// WithParams returns an input sharing in's facts (and their converted forms)
-// with different params.
-func (in *Input) WithParams(params map[string]any) *Input {
-	return &Input{facts: in.facts, Params: params}
+// ForGate returns an input sharing in's facts that shows only the named
+// namespaces (plus request and schema), with params.
+func (in *Input) ForGate(namespaces []string, params map[string]any) *Input {
+	names := append([]string{"schema", NamespaceRequest}, namespaces...)
+	sort.Strings(names)
+	return &Input{facts: in.facts, names: slices.Compact(names), Params: params}
 }
 
-// Facts returns the plain facts document.
-func (in *Input) Facts() map[string]any { return in.facts.plain }
+// visible lists the namespaces the input shows, sorted.
+func (in *Input) visible() []string {
+	if in.names != nil {
+		return in.names
+	}
+	keys := make([]string, 0, len(in.facts.plain))
+	for k := range in.facts.plain {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
 
-// regoTerms converts the facts to Rego terms once.
+// regoTerms converts the visible namespaces to Rego terms, each at most once
+// per evaluation.
 func (in *Input) regoTerms() ([][2]*ast.Term, error) {
 	f := in.facts
-	f.regoOnce.Do(func() {
-		keys := make([]string, 0, len(f.plain))
-		for k := range f.plain {
-			keys = append(keys, k)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out [][2]*ast.Term
+	for _, k := range in.visible() {
+		v, present := f.plain[k]
+		if !present {
+			continue
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			v, err := ast.InterfaceToValue(f.plain[k])
+		t := f.rego[k]
+		if t == nil {
+			val, err := ast.InterfaceToValue(v)
 			if err != nil {
-				f.regoErr = fmt.Errorf("facts namespace %s: %w", k, err)
-				return
+				return nil, fmt.Errorf("facts namespace %s: %w", k, err)
 			}
-			f.regoFacts = append(f.regoFacts, [2]*ast.Term{ast.StringTerm(k), ast.NewTerm(v)})
+			t = ast.NewTerm(val)
+			f.rego[k] = t
 		}
-	})
-	return f.regoFacts, f.regoErr
+		out = append(out, [2]*ast.Term{ast.StringTerm(k), t})
+	}
+	return out, nil
 }
 
-// Plain returns the input as one plain map (facts plus "params").
+// Plain returns the input as one plain map (visible facts plus "params").
 func (in *Input) Plain() map[string]any {
-	m := make(map[string]any, len(in.facts.plain)+1)
-	for k, v := range in.facts.plain {
-		m[k] = v
+	names := in.visible()
+	m := make(map[string]any, len(names)+1)
+	for _, k := range names {
+		if v, ok := in.facts.plain[k]; ok {
+			m[k] = v
+		}
 	}
 	m["params"] = in.Params
 	return m

@@ -126,7 +126,17 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 
 // Digest returns "sha256:<hex>" over the canonical encoding of the document.
 func (d *Document) Digest() (string, error) {
-	b, err := d.MarshalJSON()
+	g, err := d.Generic()
+	if err != nil {
+		return "", err
+	}
+	return DigestPlain(g)
+}
+
+// DigestPlain returns "sha256:<hex>" over the canonical encoding of a plain
+// value, such as the result of Document.Generic.
+func DigestPlain(v any) (string, error) {
+	b, err := Canonical(v)
 	if err != nil {
 		return "", err
 	}
@@ -140,8 +150,13 @@ func DigestBytes(b []byte) string {
 }
 
 // Canonical encodes v as JSON with sorted object keys, no insignificant
-// whitespace and no HTML escaping, so equal values give equal bytes.
+// whitespace and no HTML escaping, so equal values give equal bytes. Plain
+// values take a fast path; anything else goes through encoding/json, with the
+// same result.
 func Canonical(v any) ([]byte, error) {
+	if b, ok := appendPlain(nil, v); ok {
+		return b, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -151,14 +166,22 @@ func Canonical(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// Plainer is implemented by namespace data that can turn itself into plain
+// values faster than a JSON round trip (large, hot namespaces such as files).
+type Plainer interface {
+	Plain() map[string]any
+}
+
 // ToGeneric converts any JSON-encodable value to plain JSON values with
 // integers as int64 (see Document.Generic).
 func ToGeneric(v any) (any, error) {
-	switch v.(type) {
+	switch x := v.(type) {
 	case nil, string, bool, int64, float64:
 		return v, nil
 	case int:
-		return int64(v.(int)), nil
+		return int64(x), nil
+	case Plainer:
+		return x.Plain(), nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

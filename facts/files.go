@@ -31,3 +31,20 @@ type Request struct {
 	Outside      []string `json:"outside"`  // requested paths that resolve outside the project (never judged by scoped gates)
 	ChangedSince string   `json:"changed_since,omitempty"`
 }
+
+// Plain implements Plainer: the files namespace is the largest one and is
+// converted on every evaluation. It yields what a JSON round trip would.
+func (f Files) Plain() map[string]any {
+	list := make([]any, len(f.Files))
+	for i, x := range f.Files {
+		m := map[string]any{
+			"path": x.Path, "name": x.Name, "ext": x.Ext, "exists": x.Exists, "kind": x.Kind,
+			"size": x.Size, "lines": x.Lines, "binary": x.Binary,
+		}
+		if x.SHA256 != "" {
+			m["sha256"] = x.SHA256
+		}
+		list[i] = m
+	}
+	return map[string]any{"files": list}
+}

@@ -11,26 +11,31 @@ could_not_run contains {"code": "files_unavailable", "msg": msg} if {
 	msg := sprintf("could not read the files in scope: %s", [input.files.reason])
 }
 
+code_extensions := {e | some e in input.params.code_extensions}
+
 code_files contains f.path if {
 	some f in input.files.files
-	f.ext in {e | some e in input.params.code_extensions}
+	code_extensions[f.ext]
 }
 
 is_test(path) if {
 	segments := split(path, "/")
 	some seg in array.slice(segments, 0, count(segments) - 1)
-	seg in test_dirs
+	test_dirs[seg]
 }
 
 is_test(path) if {
-	name := regex.replace(path, `^.*/`, "")
-	startswith(name, "test_")
+	startswith(basename(path), "test_")
 }
 
 is_test(path) if {
-	name := regex.replace(path, `^.*/`, "")
 	some mark in test_name_marks
-	contains(name, mark)
+	contains(basename(path), mark)
+}
+
+basename(path) := name if {
+	segments := split(path, "/")
+	name := segments[count(segments) - 1]
 }
 
 test_files := {p | some p in code_files; is_test(p)}

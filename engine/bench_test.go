@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/policies"
+	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/fs"
+)
+
+// syntheticFiles returns n files facts: a mix of code, tests, docs and a few
+// over the default filesize limit.
+func syntheticFiles(n int) *facts.Document {
+	files := make([]facts.File, n)
+	for i := range files {
+		ext, dir := ".py", "src"
+		switch i % 5 {
+		case 1:
+			ext = ".go"
+		case 2:
+			ext, dir = ".md", "docs"
+		case 3:
+			dir = "tests"
+		}
+		name := fmt.Sprintf("f%05d%s", i, ext)
+		files[i] = facts.File{Path: fmt.Sprintf("%s/m%03d/%s", dir, i%300, name), Name: name, Ext: ext,
+			Exists: true, Kind: "file", Size: int64(40 * (i % 700)), Lines: int64(i % 700), SHA256: "00"}
+	}
+	doc := facts.NewDocument()
+	doc.Set("files", facts.OK(facts.Files{Files: files}))
+	doc.Set(NamespaceRequest, facts.OK(facts.Request{Trigger: "commit"}))
+	return doc
+}
+
+func benchEngine(b *testing.B) *Engine {
+	e, err := New(context.Background(), Deps{Root: b.TempDir(), Builtin: policies.FS, Runners: runners.NewRegistry(fs.New())}, WithoutTeamGates())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkGates10k evaluates each built-in gate (and both together) on a
+// 10,000-file facts document, as prepared once per evaluation.
+func BenchmarkGates10k(b *testing.B) {
+	e := benchEngine(b)
+	doc := syntheticFiles(10_000)
+	plain, err := doc.Generic()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, names := range [][]string{{"filesize"}, {"tdd_order"}, {"filesize", "tdd_order"}} {
+		b.Run(fmt.Sprint(names), func(b *testing.B) {
+			base := NewInput(plain, nil)
+			if _, err := base.regoTerms(); err != nil { // conversion is per evaluation, measured below
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				for _, n := range names {
+					g, _ := e.Gate(n)
+					eff, _ := e.Effective(n)
+					if v := evalGate(context.Background(), g, g.Severity, eff.Params, base, doc); v.Outcome == CouldNotRun {
+						b.Fatalf("%s: %+v", n, v.Reasons)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFactsPrep10k measures turning a 10,000-file document into the
+// plain and Rego forms policies read, and its digest: once per evaluation.
+func BenchmarkFactsPrep10k(b *testing.B) {
+	doc := syntheticFiles(10_000)
+	for b.Loop() {
+		plain, err := doc.Generic()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := NewInput(plain, nil).regoTerms(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := doc.Digest(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadBuiltins measures loading and preparing every built-in gate:
+// the fixed start-up cost of each tausik process.
+func BenchmarkLoadBuiltins(b *testing.B) {
+	root := b.TempDir()
+	for b.Loop() {
+		if _, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: runners.NewRegistry(fs.New())}, WithoutTeamGates()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

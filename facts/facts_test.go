@@ -1,0 +1,116 @@
+package facts
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// jsonCanonical is the reference: encoding/json with HTML escaping off.
+func jsonCanonical(t testing.TB, v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+func TestCanonicalMatchesEncodingJSON(t *testing.T) {
+	values := []any{
+		nil, true, false, int64(0), int64(-42), int64(math.MaxInt64), 0.5, -1.25, 1e21, 1e-7, 123456789.0, 3.0e-5,
+		"plain", "quote\" back\\slash", "ctl\x00\x01\x1f\t\n\r\b\f", "<html> & ü ß 日本", "bad\xffutf8", "line\u2028sep\u2029",
+		[]any{}, map[string]any{}, []any{int64(1), "a", nil},
+		map[string]any{"b": int64(1), "a": []any{map[string]any{"z": "y", "é": 1.5}}, "": false},
+	}
+	for _, v := range values {
+		got, err := Canonical(v)
+		if err != nil {
+			t.Fatalf("%#v: %v", v, err)
+		}
+		if want := jsonCanonical(t, v); !bytes.Equal(got, want) {
+			t.Errorf("%#v:\n got %s\nwant %s", v, got, want)
+		}
+	}
+}
+
+// FuzzCanonical holds the fast encoder to encoding/json on arbitrary JSON.
+func FuzzCanonical(f *testing.F) {
+	f.Add([]byte(`{"a":[1,2.5,"x\u2028"],"b":{"c":null,"d":true}}`))
+	f.Add([]byte(`"\u0000<>&\ud800"`))
+	f.Add([]byte(`[1e300, -0.0, 1e-9, 12345678901234567890]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := DecodeGeneric(b)
+		if err != nil {
+			return
+		}
+		got, ok := appendPlain(nil, v)
+		if !ok {
+			return
+		}
+		if want := jsonCanonical(t, v); !bytes.Equal(got, want) {
+			t.Fatalf("input %q:\n got %s\nwant %s", b, got, want)
+		}
+	})
+}
+
+func TestFilesPlainMatchesJSON(t *testing.T) {
+	f := Files{Files: []File{
+		{Path: "a/b.py", Name: "b.py", Ext: ".py", Exists: true, Kind: "file", Size: 10, Lines: 2, SHA256: "ab"},
+		{Path: "gone", Name: "gone", Kind: "missing"},
+	}}
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := DecodeGeneric(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Plain(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Plain() = %v\nJSON round trip = %v", got, want)
+	}
+}
+
+func TestParse(t *testing.T) {
+	doc, err := Parse([]byte(`{"schema": "tausik-facts/v1", "files": {"status": "ok", "files": []}, "git": {"status": "unavailable", "reason": "not a repo"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := strings.Join(doc.Names(), ","); names != "files,git" {
+		t.Errorf("names = %s", names)
+	}
+	for in, want := range map[string]string{
+		`{"files": {"status": "maybe"}}`:      "status must be ok, unavailable or error",
+		`{"files": {"status": "error"}}`:      "needs a reason",
+		`{"files": 3}`:                        "must be an object",
+		`{"schema": "other/v9"}`:              "is not tausik-facts/v1",
+		"{\n\"files\": {\"status\": \"ok\",}}": "line 2",
+		`[1]`:                                 "must be a JSON object",
+	} {
+		if _, err := Parse([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%s) = %v, want an error containing %q", in, err, want)
+		}
+	}
+}
+
+func TestDocumentDigestStable(t *testing.T) {
+	a, b := NewDocument(), NewDocument()
+	a.Set("x", OK(map[string]any{"k": 1, "j": "v"}))
+	a.Set("y", Unavailable("nope"))
+	b.Set("y", Unavailable("nope"))
+	b.Set("x", OK(map[string]any{"j": "v", "k": 1}))
+	da, _ := a.Digest()
+	db, _ := b.Digest()
+	if da != db || !strings.HasPrefix(da, "sha256:") {
+		t.Errorf("digests %s %s", da, db)
+	}
+	b.Set("y", Unavailable("other"))
+	if dc, _ := b.Digest(); dc == da {
+		t.Error("a changed reason did not change the digest")
+	}
+}
