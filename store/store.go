@@ -8,6 +8,14 @@
 // open the same file at once; every write is one short BEGIN IMMEDIATE
 // transaction, so writers queue instead of racing, and readers never block
 // them (WAL).
+//
+// The decision log is tamper-evident: each row's hash covers its columns, its
+// gate rows, its body and the previous row's hash (see chainHash), and a
+// one-row chain head written in the same transaction witnesses the length, so
+// VerifyChain (and VerifyExport, for an NDJSON export with no database) can
+// tell an edit from a deletion, an insertion, a reordering or a truncation.
+//
+// Errors wrap the sentinels in errors.go; the CLI maps them to exit codes.
 package store
 
 import (
