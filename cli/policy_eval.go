@@ -29,7 +29,7 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 			"Exit codes: 0 passed (warnings allowed), 1 blocked, 2 usage, 3 policy/config/store error.",
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := checkFormat(opts.format, decisionFormats...); err != nil {
 				return err
 			}
 			return runPolicyEval(cmd.Context(), g, opts)
@@ -40,7 +40,7 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 	f.StringSliceVar(&opts.files, "files", nil, "files in scope (repeatable or comma-separated; default: the whole project)")
 	f.StringArrayVar(&opts.gates, "gate", nil, "evaluate only this gate, enabled or not (repeatable)")
 	f.StringVar(&opts.task, "task", "", "the task the evaluation is for")
-	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	f.StringVar(&opts.format, "format", "text", "output format: text, json, sarif, junit or github")
 	_ = cmd.MarkFlagRequired("trigger")
 	return cmd
 }
@@ -60,7 +60,7 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	if dec == nil {
 		return err
 	}
-	if rerr := renderDecision(g, opts.format, dec); rerr != nil {
+	if rerr := renderDecision(g, e, opts.format, dec); rerr != nil {
 		return rerr
 	}
 	switch {

@@ -9,15 +9,24 @@ import (
 	"github.com/tausik/tausik/engine"
 )
 
+// decisionFormats are the output formats of an evaluation.
+var decisionFormats = []string{"text", "json", "sarif", "junit", "github"}
+
 // renderDecision prints a decision in format. Config warnings also go to
 // stderr so a JSON consumer on stdout still sees them in a terminal.
-func renderDecision(g *globals, format string, d *engine.Decision) error {
+func renderDecision(g *globals, e *engine.Engine, format string, d *engine.Decision) error {
 	for _, w := range d.Warnings {
 		fmt.Fprintf(g.stderr, "warning: %s\n", w)
 	}
 	switch format {
 	case "json":
 		return writeJSON(g.stdout, d)
+	case "sarif":
+		return renderSARIF(g.stdout, e.Gate, d)
+	case "junit":
+		return renderJUnit(g.stdout, d)
+	case "github":
+		return renderGitHub(g.stdout, d)
 	default:
 		return renderDecisionText(g.stdout, d)
 	}
