@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -209,5 +211,27 @@ func TestHashPreimageIsCanonical(t *testing.T) {
 	h, err := chainHash(rec)
 	if err != nil || len(h) != 64 {
 		t.Fatalf("hash %q %v", h, err)
+	}
+}
+
+// TestChainHashFormat pins the documented preimage byte for byte: changing
+// it would make every existing log fail verification.
+func TestChainHashFormat(t *testing.T) {
+	rec := &record{seq: 1, id: "01JABCDEFGHJKMNPQRSTVWXYZ0", time: "2026-01-01T00:00:00.000000000Z",
+		trigger: "commit", task: "", requester: "cli", gitHead: "abc", exitCode: 1, blocked: true,
+		body:     []byte(`{"a":"<&>"}`),
+		gates:    []GateVerdict{{Name: "filesize", Outcome: OutcomeFailed, Severity: SeverityBlock, Blocks: true}},
+		prevHash: GenesisHash}
+	preimage := `{"blocked":true,"body":"{\"a\":\"<&>\"}","exit_code":1,` +
+		`"gates":[{"blocks":true,"name":"filesize","outcome":"FAILED","severity":"block"}],` +
+		`"git_head":"abc","id":"01JABCDEFGHJKMNPQRSTVWXYZ0","prev_hash":"` + GenesisHash + `",` +
+		`"requester":"cli","seq":1,"task":"","time":"2026-01-01T00:00:00.000000000Z","trigger":"commit"}`
+	sum := sha256.Sum256([]byte(preimage))
+	got, err := chainHash(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := hex.EncodeToString(sum[:]); got != want {
+		t.Fatalf("chain hash %s, want %s over %s", got, want, preimage)
 	}
 }

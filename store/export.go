@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-
-	"github.com/tausik/tausik/facts"
 )
 
 // ExportApp is the "app" label of every exported event, telling tausik events
@@ -113,7 +111,7 @@ func renderEvent(rec *record) ([]byte, error) {
 	if views.Timings != nil {
 		ev["metrics"] = *views.Timings
 	}
-	return facts.Canonical(ev)
+	return encodeJSON(ev)
 }
 
 // VerifyExport checks an NDJSON file written by ExportDecisions with no
@@ -160,7 +158,7 @@ func VerifyExport(r io.Reader) (ChainReport, error) {
 		if h, err := chainHash(rec); err != nil || h != rec.hash {
 			return brk(BreakContent, "event content no longer matches its hash")
 		}
-		if m := bodyProblem(rec); m != nil {
+		if m := consistencyProblem(rec); m != nil {
 			rep.Break = &ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: m.column, Detail: m.detail}
 			return rep, nil
 		}

@@ -13,8 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/tausik/tausik/facts"
 )
 
 // FilesHash returns "sha256:<hex>" over the sorted lines
@@ -111,7 +109,7 @@ func GateSignature(gates []VerifyGate) string {
 			g.Command = []string{}
 		}
 		// A struct of strings always encodes; the error is impossible.
-		b, _ := facts.Canonical(g)
+		b, _ := encodeJSON(g)
 		items = append(items, item{g.Name, b})
 	}
 	sort.Slice(items, func(i, j int) bool {
