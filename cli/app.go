@@ -11,17 +11,27 @@ import (
 
 // openEngine builds the engine for the project the globals point at.
 func (g *globals) openEngine(ctx context.Context) (*engine.Engine, error) {
-	root := g.root
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		root = engine.FindRoot(wd)
-	} else if info, err := os.Stat(root); err != nil || !info.IsDir() {
-		return nil, usageErr(fmt.Errorf("--root %s is not a directory", root))
+	root, err := g.projectRoot()
+	if err != nil {
+		return nil, err
 	}
 	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv})
+}
+
+// projectRoot is --root, which must be an existing directory, or else the
+// root found above the working directory.
+func (g *globals) projectRoot() (string, error) {
+	if g.root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		return engine.FindRoot(wd), nil
+	}
+	if info, err := os.Stat(g.root); err != nil || !info.IsDir() {
+		return "", usageErr(fmt.Errorf("--root %s is not a directory", g.root))
+	}
+	return g.root, nil
 }
 
 // checkFormat refuses an output format the command does not have.

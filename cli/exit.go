@@ -32,7 +32,7 @@ func exitCode(err error) int {
 		return engine.ExitBlocked
 	case errors.Is(err, errTestsFailed):
 		return engine.ExitTestsFailed
-	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage), isCobraUsage(err):
+	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage), errors.Is(err, engine.ErrExists), isCobraUsage(err):
 		return engine.ExitUsage
 	}
 	return engine.ExitError

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -32,13 +31,9 @@ func newPolicyNewCmd(g *globals) *cobra.Command {
 }
 
 func runPolicyNew(g *globals, opts *newOptions) error {
-	root := g.root
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return err
-		}
-		root = engine.FindRoot(wd)
+	root, err := g.projectRoot()
+	if err != nil {
+		return err
 	}
 	files, err := engine.Scaffold(root, opts.name, opts.lang, policies.FS)
 	if err != nil {
