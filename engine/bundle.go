@@ -94,7 +94,11 @@ func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known f
 			d.add(dir, 0, "%v", err)
 			continue
 		}
-		if g := loadBundle(ctx, sub, dir, e.Name(), source, known, d); g != nil {
+		src := source
+		if source != SourceBuiltin {
+			src = dir // a team gate's source is its own bundle directory
+		}
+		if g := loadBundle(ctx, sub, dir, e.Name(), src, known, d); g != nil {
 			gates = append(gates, g)
 		}
 	}
