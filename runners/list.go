@@ -26,30 +26,38 @@ var skipDirs = map[string]bool{
 // elsewhere it walks the tree. A git work tree where git fails is an error, not
 // a reason to fall back to a walk that would include ignored files.
 func ListFiles(ctx context.Context, root string) ([]string, error) {
-	if InGitWorkTree(root) {
-		return gitListFiles(ctx, root)
+	if top := gitTop(root); top != "" {
+		return gitListFiles(ctx, root, top)
 	}
 	return walkFiles(root)
 }
 
 // InGitWorkTree reports whether root or one of its ancestors holds a .git entry.
-func InGitWorkTree(root string) bool {
+func InGitWorkTree(root string) bool { return gitTop(root) != "" }
+
+// gitTop returns the nearest directory at or above root holding a .git
+// entry, or "".
+func gitTop(root string) string {
 	dir := root
 	for {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return true
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return false
+			return ""
 		}
 		dir = parent
 	}
 }
 
-func gitListFiles(ctx context.Context, root string) ([]string, error) {
+func gitListFiles(ctx context.Context, root, top string) ([]string, error) {
 	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	cmd.Dir = root
+	// git skips a .git it cannot open and goes on looking upwards; stop it
+	// above top, so a broken .git is an error and not an outer repository's
+	// listing (with that repository's ignore rules).
+	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(top))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
