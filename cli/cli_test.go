@@ -1,0 +1,437 @@
+package cli_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/tausik/tausik/cli"
+)
+
+// exitFileEnv names the file where the tausik command of a script records
+// its exit code, so that `exitcode N` can check it exactly. The file lives
+// outside $WORK, where no tausik walk can see it.
+const exitFileEnv = "TAUSIK_TESTSCRIPT_EXITFILE"
+
+// uncheckedExit is the code a script's tausik exits with when the previous
+// run's non-zero code was never checked; no real tausik exit uses it.
+const uncheckedExit = 125
+
+// TestMain lets the test binary stand in for the tausik binary: testscript
+// re-executes it under the name "tausik", and tausikMain runs the CLI exactly
+// as main.go does.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"tausik": tausikMain})
+}
+
+// tausikMain is main.go plus the exit-code record. It refuses to run while
+// the previous run's non-zero exit code is unchecked, so a script cannot
+// stack two `! tausik` lines and assert only the last code.
+func tausikMain() {
+	file := os.Getenv(exitFileEnv)
+	if file != "" {
+		if prev, err := os.ReadFile(file); err == nil && strings.TrimSpace(string(prev)) != "0" {
+			fmt.Fprintf(os.Stderr, "testscript: the previous tausik run exited %s and no `exitcode` checked it\n", strings.TrimSpace(string(prev)))
+			recordExit(file, uncheckedExit)
+			os.Exit(uncheckedExit)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	if file != "" {
+		recordExit(file, code)
+	}
+	os.Exit(code)
+}
+
+func recordExit(file string, code int) {
+	if err := os.WriteFile(file, []byte(strconv.Itoa(code)), 0o644); err != nil {
+		fmt.Fprintf(os.Stderr, "testscript: record exit code: %v\n", err)
+		os.Exit(uncheckedExit)
+	}
+}
+
+// TestScripts runs the CLI end-to-end scripts in testdata/script. Besides the
+// standard commands, scripts have:
+//
+//	exitcode N        the last tausik run exited with exactly N (and clears it)
+//	genlines N FILE   write FILE with N lines, creating its directories
+//	[!] emptydir DIR  DIR exists and holds nothing (or, negated, something)
+//
+// Every script runs with HOME=$WORK/home, no user or managed tier unless it
+// sets one, and a git that reads no user or system config.
+func TestScripts(t *testing.T) {
+	exitDir := t.TempDir()
+	testscript.Run(t, testscript.Params{
+		Dir:                filepath.Join("testdata", "script"),
+		RequireUniqueNames: true,
+		Setup: func(env *testscript.Env) error {
+			return setupScript(env, filepath.Join(exitDir, filepath.Base(env.WorkDir)+".exit"))
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": cmdExitcode,
+			"genlines": cmdGenlines,
+			"emptydir": cmdEmptydir,
+		},
+	})
+}
+
+// setupScript makes a script's environment hermetic.
+func setupScript(env *testscript.Env, exitFile string) error {
+	home := filepath.Join(env.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	for k, v := range map[string]string{
+		"HOME":                  home,
+		"XDG_CONFIG_HOME":       filepath.Join(home, ".config"),
+		"TAUSIK_USER_CONFIG":    "", // default: $HOME/.tausik/config.json
+		"TAUSIK_MANAGED_CONFIG": "", // no managed tier
+		"GIT_CONFIG_GLOBAL":     os.DevNull,
+		"GIT_CONFIG_NOSYSTEM":   "1",
+		"GIT_CONFIG_COUNT":      "2",
+		"GIT_CONFIG_KEY_0":      "init.defaultBranch",
+		"GIT_CONFIG_VALUE_0":    "main",
+		"GIT_CONFIG_KEY_1":      "advice.detachedHead",
+		"GIT_CONFIG_VALUE_1":    "false",
+		"GIT_AUTHOR_NAME":       "Script Author",
+		"GIT_AUTHOR_EMAIL":      "author@example.test",
+		"GIT_COMMITTER_NAME":    "Script Committer",
+		"GIT_COMMITTER_EMAIL":   "committer@example.test",
+		"GIT_TERMINAL_PROMPT":   "0",
+		exitFileEnv:             exitFile,
+	} {
+		env.Setenv(k, v)
+	}
+	// Under -race every re-executed tausik would sleep a second at exit,
+	// waiting for reports no exited goroutine can make.
+	if gorace := os.Getenv("GORACE"); !strings.Contains(gorace, "atexit_sleep_ms") {
+		env.Setenv("GORACE", strings.TrimSpace(gorace+" atexit_sleep_ms=0"))
+	}
+	env.Defer(func() {
+		if b, err := os.ReadFile(exitFile); err == nil && strings.TrimSpace(string(b)) != "0" {
+			env.T().Fatal("the last tausik run exited " + strings.TrimSpace(string(b)) + " and no `exitcode` checked it")
+		}
+	})
+	return nil
+}
+
+// cmdExitcode checks the exit code of the last tausik run and clears it.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("exitcode cannot be negated; name the code")
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: exitcode N")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	file := ts.Getenv(exitFileEnv)
+	b, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		ts.Fatalf("exitcode: no tausik run since the last exitcode")
+	}
+	ts.Check(err)
+	ts.Check(os.Remove(file))
+	got, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	ts.Check(err)
+	if got != want {
+		ts.Fatalf("tausik exited %d, want %d", got, want)
+	}
+}
+
+// cmdGenlines writes a file of N numbered, newline-terminated lines.
+func cmdGenlines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: genlines N FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	file := ts.MkAbs(args[1])
+	ts.Check(os.MkdirAll(filepath.Dir(file), 0o755))
+	ts.Check(os.WriteFile(file, []byte(b.String()), 0o644))
+}
+
+// cmdEmptydir checks that a directory exists and is (or is not) empty.
+func cmdEmptydir(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: [!] emptydir DIR")
+	}
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	switch {
+	case neg && len(names) == 0:
+		ts.Fatalf("%s is empty", args[0])
+	case !neg && len(names) > 0:
+		ts.Fatalf("%s is not empty: %s", args[0], strings.Join(names, ", "))
+	}
+}
+
+// hermeticProject is a project whose team gates have end-to-end (tree/)
+// fixtures, one in each policy language, next to an EXCUSED gate backed by
+// the project's own Go tests.
+const hermeticProject = `
+-- tausik/gates.json --
+{"gates": {"filesize": {"params": {"max_lines": 400}}}}
+-- src/main.py --
+print("main")
+-- pkg/x_test.go --
+package pkg
+
+import "testing"
+
+func TestNetRed(t *testing.T) {}
+
+func TestNetGreen(t *testing.T) {}
+-- tausik/policies/no_tmp/gate.yaml --
+name: no_tmp
+description: fails on files with a .tmp extension
+prevents: committing editor temp files
+phase: scoped
+triggers: [commit]
+severity: block
+enabled: true
+language: cel
+facts: [files]
+-- tausik/policies/no_tmp/policy.cel.yaml --
+violations:
+  - rule: tmp
+    expr: >-
+      input.files.files.filter(f, f.exists && f.ext == ".tmp")
+        .map(f, {"msg": f.path + " is a temp file", "file": f.path})
+-- tausik/policies/no_tmp/fixtures/violating/case.yaml --
+description: a temp file in the tree fails
+expect: {outcome: FAILED, violations: 1, messages: ["src/a.tmp is a temp file"]}
+-- tausik/policies/no_tmp/fixtures/violating/tree/src/a.tmp --
+x
+-- tausik/policies/no_tmp/fixtures/clean/case.yaml --
+description: a tree without temp files passes
+expect: {outcome: PASSED}
+-- tausik/policies/no_tmp/fixtures/clean/tree/src/a.txt --
+x
+-- tausik/policies/no_empty/gate.yaml --
+name: no_empty
+description: fails on empty files, which are usually mistakes
+prevents: committing an empty file
+phase: scoped
+triggers: [commit]
+severity: warn
+enabled: true
+language: rego
+facts: [files]
+-- tausik/policies/no_empty/policy.rego --
+package tausik.gates.no_empty
+
+violations contains v if {
+	some f in input.files.files
+	f.exists
+	f.size == 0
+	v := {"msg": sprintf("%s is empty", [f.path]), "file": f.path}
+}
+-- tausik/policies/no_empty/fixtures/violating/case.yaml --
+description: an empty file in the tree fails
+expect: {outcome: FAILED, violations: 1, messages: ["docs/empty.md is empty"]}
+-- tausik/policies/no_empty/fixtures/violating/tree/docs/empty.md --
+-- tausik/policies/no_empty/fixtures/violating/tree/docs/full.md --
+# full
+-- tausik/policies/no_empty/fixtures/clean/case.yaml --
+description: a tree without empty files passes
+expect: {outcome: PASSED}
+-- tausik/policies/no_empty/fixtures/clean/tree/docs/full.md --
+# full
+-- tausik/policies/net_check/gate.yaml --
+name: net_check
+description: checks a live service that no fixture can stand in for
+prevents: a commit while the service check fails
+phase: scoped
+triggers: [commit]
+severity: warn
+enabled: false
+language: cel
+facts: [files]
+-- tausik/policies/net_check/policy.cel.yaml --
+violations:
+  - rule: never
+    expr: '[]'
+-- tausik/policies/net_check/excused.yaml --
+reason: the verdict depends on a live network service that no fixture can stand in for
+red_test: TestNetRed
+green_test: TestNetGreen
+`
+
+// TestPolicyTestIsHermetic runs a full `policy test` in-process over a copy
+// of hermeticProject and proves DESIGN.md's promise that fixture runs are
+// hermetic: afterwards the project tree, HOME and the working directory are
+// byte-identical (paths, modes, contents) and TMPDIR, where the fixture
+// copies go, is empty again. A fixture runner that forgot to remove its
+// temporary copy, or wrote into the project or HOME, fails this test.
+func TestPolicyTestIsHermetic(t *testing.T) {
+	base := t.TempDir()
+	dirs := map[string]string{}
+	for _, name := range []string{"project", "home", "tmp", "cwd"} {
+		dirs[name] = filepath.Join(base, name)
+		if err := os.MkdirAll(dirs[name], 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeArchive(t, dirs["project"], hermeticProject)
+	writeArchive(t, dirs["home"], "-- .tausik/config.json --\n{\"gates\": {}}\n")
+	t.Setenv("HOME", dirs["home"])
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dirs["home"], ".config"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dirs["home"], ".cache"))
+	t.Setenv("TMPDIR", dirs["tmp"])
+	t.Setenv("TAUSIK_USER_CONFIG", "")
+	t.Setenv("TAUSIK_MANAGED_CONFIG", "")
+	t.Chdir(dirs["cwd"])
+
+	before := map[string]map[string]string{}
+	for _, name := range []string{"project", "home", "cwd"} {
+		before[name] = snapshot(t, dirs[name])
+	}
+
+	var stdout, stderr strings.Builder
+	code := cli.Run(context.Background(), []string{"--root", dirs["project"], "policy", "test", "-v"},
+		strings.NewReader(""), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("policy test exited %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	// The tree fixtures really ran, so there was something to clean up.
+	for _, want := range []string{
+		"ok    no_tmp/violating (FAILED)", "ok    no_tmp/clean (PASSED)",
+		"ok    no_empty/violating (FAILED)", "ok    no_empty/clean (PASSED)",
+		"ok    net_check (EXCUSED: TestNetRed, TestNetGreen)",
+		"ok    filesize/over_limit (FAILED)",
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+
+	for _, name := range []string{"project", "home", "cwd"} {
+		if diff := diffSnapshots(before[name], snapshot(t, dirs[name])); diff != "" {
+			t.Errorf("policy test changed %s:\n%s", name, diff)
+		}
+	}
+	if left := snapshot(t, dirs["tmp"]); len(left) > 0 {
+		t.Errorf("policy test left files in TMPDIR:\n%s", diffSnapshots(nil, left))
+	}
+}
+
+// TestPolicyTestUsesTMPDIR shows that tree fixtures are copied under
+// $TMPDIR, so that TestPolicyTestIsHermetic's empty-TMPDIR check watches the
+// place where the copies really go: with TMPDIR missing, they cannot run.
+func TestPolicyTestUsesTMPDIR(t *testing.T) {
+	base := t.TempDir()
+	project := filepath.Join(base, "project")
+	writeArchive(t, project, hermeticProject)
+	t.Setenv("HOME", filepath.Join(base, "home"))
+	t.Setenv("TMPDIR", filepath.Join(base, "no-such-dir"))
+	t.Setenv("TAUSIK_USER_CONFIG", "")
+	t.Setenv("TAUSIK_MANAGED_CONFIG", "")
+
+	var stdout, stderr strings.Builder
+	code := cli.Run(context.Background(), []string{"--root", project, "policy", "test", "--gate", "no_tmp"},
+		strings.NewReader(""), &stdout, &stderr)
+	if code != 4 {
+		t.Fatalf("policy test exited %d, want 4\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "fixture temp dir: ") || !strings.Contains(stdout.String(), "no-such-dir") {
+		t.Errorf("stdout does not blame the missing TMPDIR:\n%s", stdout.String())
+	}
+}
+
+// writeArchive writes the files of a txtar archive under dir.
+func writeArchive(t *testing.T, dir, archive string) {
+	t.Helper()
+	for _, f := range txtar.Parse([]byte(archive)).Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// snapshot describes every entry below dir by its slash-separated relative
+// path: its mode, and the sha256 of a file's content or a symlink's target.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		desc := info.Mode().String()
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			desc += " -> " + target
+		case info.Mode().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			desc += fmt.Sprintf(" %x", sha256.Sum256(b))
+		}
+		out[filepath.ToSlash(rel)] = desc
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// diffSnapshots lists what was added, removed or changed from a to b.
+func diffSnapshots(a, b map[string]string) string {
+	var lines []string
+	for p, d := range a {
+		switch bd, ok := b[p]; {
+		case !ok:
+			lines = append(lines, "- "+p)
+		case bd != d:
+			lines = append(lines, fmt.Sprintf("~ %s: %s => %s", p, d, bd))
+		}
+	}
+	for p, d := range b {
+		if _, ok := a[p]; !ok {
+			lines = append(lines, "+ "+p+" "+d)
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
