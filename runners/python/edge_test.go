@@ -53,7 +53,7 @@ var edgeCases = []edgeCase{
 	{"if x:\n\n  # c\n  pass\n", 0, 8}, {"\x0c\nif 1:\n\x0c  x=1\n", 0, 8}, {"if 1:\n  x = 1\n\x0c  y = 2\n", 0, 8},
 	{"if 1:\n    x = 1\n  \x0c  y = 2\n", 3, 8}, {"x = 1\r\n  y = 2\r\n", 2, 8}, {"def f():\n  pass\n    pass\n", 3, 8},
 	{"if x:\n    pass\n  else:\n    pass\n", 3, 8}, {strings.Repeat("(", 199) + strings.Repeat(")", 199) + "\n", 0, 8},
-	{strings.Repeat("[", 201) + strings.Repeat("]", 201) + "\n", 1, 8},
+	{strings.Repeat("[", 201) + strings.Repeat("]", 201) + "\n", 1, 8}, {nestedIfs(99), 0, 8}, {nestedIfs(101), 101, 8},
 	// Statements.
 	{"a = 1;\n", 0, 8}, {"a = 1;;\n", 1, 8}, {";\n", 1, 8}, {"if x: y = 1; z = 2\n", 0, 8}, {"x = 1; if y: pass\n", 1, 8},
 	{"if x: if y: pass\n", 1, 8}, {"class A\n", 1, 8}, {"class A:\npass\n", 2, 8}, {"def f():\nreturn\n", 2, 8},
@@ -88,6 +88,15 @@ var edgeCases = []edgeCase{
 	// Newer CPython (3.13.1+) rejects a newline in the format spec of a
 	// single-quoted f-string; 3.12 and 3.13.0 accept it.
 	{"f\"{x:\n}\"\n", 1, 0},
+}
+
+// nestedIfs returns n nested if statements, each indented one more space.
+func nestedIfs(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat(" ", i) + "if x:\n")
+	}
+	return b.String() + strings.Repeat(" ", n) + "pass\n"
 }
 
 // TestEdgeCases runs every snippet through the scanner, and through CPython
