@@ -121,6 +121,9 @@ func ScanFiles(ctx context.Context, root string, paths []string) ([]facts.Python
 	return files, nil
 }
 
+// openFile opens a file for reading; tests replace it to simulate I/O errors.
+var openFile = func(name string) (io.ReadCloser, error) { return os.Open(name) }
+
 // readRegular reads the regular file at name into buf (grown as needed).
 // ok is false, with no error, when name does not exist, is a symlink or is
 // not a regular file.
@@ -134,7 +137,7 @@ func readRegular(name string, buf []byte) (src, scratch []byte, ok bool, err err
 	case !info.Mode().IsRegular():
 		return nil, buf, false, nil
 	}
-	f, err := os.Open(name)
+	f, err := openFile(name)
 	if err != nil {
 		return nil, buf, false, err
 	}
