@@ -110,7 +110,7 @@ type Tx struct {
 // commits. A decision about a blocked attempt
 // should be appended after WithTx returns, through the Store, so the refusal
 // is logged even though its effects were rolled back.
-func (s *Store) WithTx(ctx context.Context, fn func(tx *Tx) error) (err error) {
+func (s *Store) WithTx(ctx context.Context, fn func(tx *Tx) error) error {
 	sqlTx, err := s.begin(ctx)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
