@@ -4,6 +4,17 @@ import (
 	"unicode/utf8"
 )
 
+// stopDouble and stopSingle mark the bytes that end a run of plain string
+// content: the quote, a backslash, a line end.
+var stopDouble, stopSingle [256]bool
+
+func init() {
+	for _, c := range []byte{'\\', '\n', '\r'} {
+		stopDouble[c], stopSingle[c] = true, true
+	}
+	stopDouble['"'], stopSingle['\''] = true, true
+}
+
 // str lexes a string literal whose prefix starts at start and whose opening
 // quote is at q; flags are the prefix's pf* flags.
 func (lx *lexer) str(start, q int, flags uint8) {
@@ -22,12 +33,12 @@ func (lx *lexer) str(start, q int, flags uint8) {
 	}
 	bodyStart := p
 	escapes := false
+	stop := &stopDouble
+	if quote == '\'' {
+		stop = &stopSingle
+	}
 	for {
-		for p < n {
-			c := src[p]
-			if c == quote || c == '\\' || c == '\n' || c == '\r' {
-				break
-			}
+		for p < n && !stop[src[p]] {
 			p++
 		}
 		if p >= n {

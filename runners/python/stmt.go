@@ -2,17 +2,26 @@ package python
 
 // simpleStmts parses the ';'-separated simple statements of the logical line
 // starting at p.i (a whole line, or a one-line suite after a header's ':').
+// A trailing ';' is allowed, an empty statement is not.
 func (p *parser) simpleStmts(owner int) {
-	end := p.lineEnd(p.i)
-	start := p.i
-	for p.err == nil {
-		k, depth := start, 0
-	scan:
-		for ; k < end; k++ {
-			t := &p.toks[k]
-			if t.kind != tkOp {
-				continue
+	start, depth := p.i, 0
+	for k := start; p.err == nil; k++ {
+		t := &p.toks[k]
+		switch t.kind {
+		case tkNewline, tkEOF:
+			if k > start || k == p.i {
+				if k == start {
+					p.fail(t.line, "invalid syntax")
+					return
+				}
+				p.smallStmt(owner, start, k)
 			}
+			p.i = k + 1
+			if t.kind == tkEOF {
+				p.i = k
+			}
+			return
+		case tkOp:
 			switch t.sub {
 			case opLPar, opLSqb, opLBrace:
 				depth++
@@ -20,23 +29,15 @@ func (p *parser) simpleStmts(owner int) {
 				depth--
 			case opSemi:
 				if depth == 0 {
-					break scan
+					if k == start {
+						p.fail(t.line, "invalid syntax")
+						return
+					}
+					p.smallStmt(owner, start, k)
+					start = k + 1
 				}
 			}
 		}
-		if k == start {
-			p.fail(p.toks[k].line, "invalid syntax")
-			return
-		}
-		p.smallStmt(owner, start, k)
-		if k >= end || k+1 == end {
-			break
-		}
-		start = k + 1
-	}
-	p.i = end + 1
-	if end >= len(p.toks) || p.toks[end].kind == tkEOF {
-		p.i = end
 	}
 }
 
