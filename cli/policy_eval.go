@@ -32,6 +32,9 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 			if err := checkFormat(opts.format, decisionFormats...); err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("files") && len(opts.files) == 0 {
+				return usageErr(errors.New("--files: empty list (omit --files to judge the whole project)"))
+			}
 			return runPolicyEval(cmd.Context(), g, opts)
 		},
 	}

@@ -123,7 +123,7 @@ func resolveConfig(gates []*Gate, tiers []*tierFile) (map[string]*Effective, []s
 	out := map[string]*Effective{}
 	for _, g := range gates {
 		byName[g.Name] = g
-		eff := &Effective{Enabled: g.Enabled, Severity: g.Severity, Triggers: slices.Clone(g.Triggers),
+		eff := &Effective{Enabled: g.Enabled, Severity: g.Severity, Triggers: canonicalTriggers(g.Triggers),
 			Params: map[string]any{}, SetBy: map[string]string{}}
 		for _, p := range g.Params {
 			eff.Params[p.Name] = cloneValue(p.Default)
@@ -248,8 +248,7 @@ func (a *applier) triggers(v any) {
 			a.refuse([]string{"triggers"}, "it would remove the trigger(s) "+strings.Join(dropped, ", "))
 		}
 	}
-	sort.Slice(ts, func(i, j int) bool { return slices.Index(Triggers, ts[i]) < slices.Index(Triggers, ts[j]) })
-	a.eff.Triggers = slices.Compact(ts)
+	a.eff.Triggers = canonicalTriggers(ts)
 	a.eff.SetBy["triggers"] = a.t.tier
 }
 
@@ -358,4 +357,11 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// canonicalTriggers returns ts deduplicated, in workflow order.
+func canonicalTriggers(ts []string) []string {
+	out := slices.Clone(ts)
+	sort.Slice(out, func(i, j int) bool { return slices.Index(Triggers, out[i]) < slices.Index(Triggers, out[j]) })
+	return slices.Compact(out)
 }

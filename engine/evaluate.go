@@ -239,6 +239,9 @@ func gatherSafely(ctx context.Context, r runners.Runner, s *runners.Scope) (ns f
 // Facts gathers the named namespaces (all the registry knows when names is
 // empty) for req, as `tausik facts` prints them.
 func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts.Document, error) {
+	if !slices.Contains(Triggers, req.Trigger) {
+		return nil, fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, req.Trigger, strings.Join(Triggers, ", "))
+	}
 	for _, n := range names {
 		if _, ok := e.runners.Get(n); !ok && n != NamespaceRequest {
 			return nil, fmt.Errorf("%w: unknown namespace %q (known: %s)", ErrUsage, n, strings.Join(e.Namespaces(), ", "))

@@ -100,8 +100,10 @@ func (e *Engine) goTests(g *Gate) (map[string]bool, error) {
 	return known, err
 }
 
+// skipForTests names directories whose *_test.go files are not the
+// project's tests: dependencies, fixtures and sample data.
 func skipForTests(name string) bool {
-	return name == ".git" || name == "node_modules" || name == "vendor" || name == ".tausik" || strings.HasPrefix(name, ".")
+	return name == "node_modules" || name == "vendor" || name == "testdata" || name == "fixtures" || strings.HasPrefix(name, ".")
 }
 
 // scanTestFuncs adds the names of the Test functions declared in the Go file

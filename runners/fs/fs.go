@@ -87,7 +87,7 @@ feed:
 }
 
 func describe(root, rel string, buf []byte) (facts.File, error) {
-	f := facts.File{Path: rel, Name: path.Base(rel), Ext: strings.ToLower(path.Ext(rel))}
+	f := facts.File{Path: rel, Name: path.Base(rel), Ext: Ext(rel)}
 	full := filepath.Join(root, filepath.FromSlash(rel))
 	info, err := os.Lstat(full)
 	switch {
@@ -175,4 +175,12 @@ func trimCutRune(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// Ext returns the lower-case extension of p with its dot, or "" when there is
+// none. A dotfile's leading dot does not start an extension (".bashrc" has
+// none, ".eslintrc.json" has ".json").
+func Ext(p string) string {
+	name := strings.TrimLeft(path.Base(p), ".")
+	return strings.ToLower(path.Ext(name))
 }

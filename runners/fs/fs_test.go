@@ -460,3 +460,13 @@ func BenchmarkStat(b *testing.B) {
 		}
 	}
 }
+
+func TestExt(t *testing.T) {
+	for in, want := range map[string]string{
+		"a/b.PY": ".py", ".bashrc": "", "dir/.eslintrc.json": ".json", "Makefile": "", "x.tar.gz": ".gz", "a.b/c": "", "...": "",
+	} {
+		if got := Ext(in); got != want {
+			t.Errorf("Ext(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
