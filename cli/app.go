@@ -9,13 +9,15 @@ import (
 	"github.com/tausik/tausik/engine"
 )
 
-// openEngine builds the engine for the project the globals point at.
-func (g *globals) openEngine(ctx context.Context) (*engine.Engine, error) {
+// openEngine builds the engine for the project the globals point at, with
+// the project's store (and so a decision log) when withStore is set. The
+// caller closes it.
+func (g *globals) openEngine(ctx context.Context, withStore bool) (*engine.Engine, error) {
 	root, err := g.projectRoot()
 	if err != nil {
 		return nil, err
 	}
-	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv})
+	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "cli", NoStore: !withStore})
 }
 
 // projectRoot is --root, which must be an existing directory, or else the

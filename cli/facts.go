@@ -35,10 +35,11 @@ func newFactsCmd(g *globals) *cobra.Command {
 }
 
 func runFacts(ctx context.Context, g *globals, opts *factsOptions) error {
-	e, err := g.openEngine(ctx)
+	e, err := g.openEngine(ctx, true)
 	if err != nil {
 		return err
 	}
+	defer e.Close()
 	files, err := absPaths(opts.files)
 	if err != nil {
 		return err

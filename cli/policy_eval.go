@@ -49,10 +49,11 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 }
 
 func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
-	e, err := g.openEngine(ctx)
+	e, err := g.openEngine(ctx, true)
 	if err != nil {
 		return err
 	}
+	defer e.Close()
 	files, err := absPaths(opts.files)
 	if err != nil {
 		return err

@@ -49,10 +49,11 @@ func newPolicyListCmd(g *globals) *cobra.Command {
 }
 
 func runPolicyList(ctx context.Context, g *globals, opts *listOptions) error {
-	e, err := g.openEngine(ctx)
+	e, err := g.openEngine(ctx, false)
 	if err != nil {
 		return err
 	}
+	defer e.Close()
 	rows := listGates(e)
 	for _, w := range e.ConfigWarnings() {
 		fmt.Fprintf(g.stderr, "warning: %s\n", w)

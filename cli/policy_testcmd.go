@@ -41,10 +41,11 @@ func newPolicyTestCmd(g *globals) *cobra.Command {
 }
 
 func runPolicyTest(ctx context.Context, g *globals, opts *testOptions) error {
-	e, err := g.openEngine(ctx)
+	e, err := g.openEngine(ctx, false)
 	if err != nil {
 		return err
 	}
+	defer e.Close()
 	rep, err := e.Test(ctx, opts.gates)
 	if err != nil {
 		return err

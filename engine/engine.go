@@ -17,6 +17,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/store"
 )
 
 // Deps are what an Engine is built from.
@@ -39,6 +40,11 @@ type Deps struct {
 	// with whatever private state (an in-memory store) they need, and a
 	// function that releases it. Nil reuses Runners.
 	FixtureRunners func(ctx context.Context, root string) (*runners.Registry, func(), error)
+	// Store holds tasks, sessions and verify runs for the workflow flows, and
+	// is closed by Close; nil for an engine without workflow state.
+	Store *store.Store
+	// Requester is recorded with every decision whose request names none.
+	Requester string
 }
 
 // Option tunes an Engine.
@@ -62,6 +68,8 @@ type Engine struct {
 	now      func() time.Time
 	noTeam   bool
 
+	store          *store.Store
+	requester      string
 	builtinTests   []string
 	fixtureRunners func(ctx context.Context, root string) (*runners.Registry, func(), error)
 }
@@ -78,7 +86,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		root = r
 	}
 	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*Gate{},
-		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners}
+		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners, store: deps.Store, requester: deps.Requester}
 	for _, o := range opts {
 		o(e)
 	}
@@ -134,6 +142,17 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	return e, nil
 }
+
+// Close releases the store. The engine must not be used afterwards.
+func (e *Engine) Close() error {
+	if e.store == nil {
+		return nil
+	}
+	return e.store.Close()
+}
+
+// Store returns the engine's store, nil when it has none.
+func (e *Engine) Store() *store.Store { return e.store }
 
 // Root returns the project root the engine judges.
 func (e *Engine) Root() string { return e.root }

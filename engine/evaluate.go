@@ -42,6 +42,9 @@ type Request struct {
 // returns it together with an ErrStore error.
 func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	start := time.Now()
+	if req.Requester == "" {
+		req.Requester = e.requester
+	}
 	selected, err := e.selectGates(req)
 	if err != nil {
 		return nil, err

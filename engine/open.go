@@ -2,19 +2,26 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
+	"github.com/tausik/tausik/runners/git"
+	"github.com/tausik/tausik/store"
 )
 
-// Environment variables that locate the user and managed configuration tiers.
+// Environment variables that locate the configuration tiers and the store.
 const (
 	EnvUserConfig    = "TAUSIK_USER_CONFIG"    // default ~/.tausik/config.json
 	EnvManagedConfig = "TAUSIK_MANAGED_CONFIG" // unset = no managed tier
+	EnvDB            = "TAUSIK_DB"             // default <root>/.tausik/tausik.db
 )
+
+// StateDir is the project's local, uncommitted state: database and keys.
+const StateDir = ".tausik"
 
 // Setup is how a front end (CLI, MCP server, hook) asks for an engine.
 type Setup struct {
@@ -22,15 +29,31 @@ type Setup struct {
 	Root string
 	// Getenv reads the environment (os.Getenv when nil).
 	Getenv func(string) string
+	// Requester is recorded with every decision ("cli", "mcp:<client>", "hook:<host>").
+	Requester string
+	// NoStore opens no store: for commands that evaluate nothing of their own
+	// (list, test), so they leave the project untouched. Decisions are not
+	// logged and workflow facts are unavailable.
+	NoStore bool
 }
 
 // Open builds the engine for a project exactly as every front end runs it:
-// the embedded built-in gates, the project's team gates, the standard runners
-// and the three configuration tiers.
+// the embedded built-in gates, the project's team gates, the standard runners,
+// the three configuration tiers and the project's store, where every decision
+// is logged. Close the engine to close the store.
 func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 	getenv := s.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
+	}
+	var st *store.Store
+	var log DecisionLog
+	if !s.NoStore {
+		var err error
+		if st, err = OpenStore(ctx, s.Root, getenv); err != nil {
+			return nil, err
+		}
+		log = StoreLog{st}
 	}
 	user := getenv(EnvUserConfig)
 	if user == "" {
@@ -38,18 +61,60 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 			user = filepath.Join(home, ".tausik", "config.json")
 		}
 	}
-	return New(ctx, Deps{
+	e, err := New(ctx, Deps{
 		Root:         s.Root,
 		Builtin:      policies.FS,
-		Runners:      DefaultRunners(),
+		Runners:      DefaultRunners(st),
 		Config:       ConfigPaths{Project: filepath.Join(s.Root, "tausik", "gates.json"), User: user, Managed: getenv(EnvManagedConfig)},
+		Log:          log,
+		Store:        st,
 		BuiltinTests: policies.GoTests(),
+		FixtureRunners: func(ctx context.Context, root string) (*runners.Registry, func(), error) {
+			mem, err := store.OpenMemory(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			return DefaultRunners(mem), func() { mem.Close() }, nil
+		},
+		Requester: s.Requester,
 	}, opts...)
+	if err != nil {
+		if st != nil {
+			st.Close()
+		}
+		return nil, err
+	}
+	return e, nil
 }
 
-// DefaultRunners returns the standard runners, one per namespace.
-func DefaultRunners() *runners.Registry {
-	return runners.NewRegistry(fs.New())
+// OpenStore opens the project's store: $TAUSIK_DB, else .tausik/tausik.db
+// under root. The state directory gets a .gitignore so its files are never
+// committed or judged as project files.
+func OpenStore(ctx context.Context, root string, getenv func(string) string) (*store.Store, error) {
+	path := getenv(EnvDB)
+	if path == "" {
+		dir := filepath.Join(root, StateDir)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrStore, err)
+		}
+		ignore := filepath.Join(dir, ".gitignore")
+		if _, err := os.Stat(ignore); os.IsNotExist(err) {
+			_ = os.WriteFile(ignore, []byte("# tausik's local state: never commit it\n*\n"), 0o644)
+		}
+		path = filepath.Join(dir, "tausik.db")
+	}
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrStore, path, err)
+	}
+	return st, nil
+}
+
+// DefaultRunners returns the standard runners, one per namespace, reading
+// workflow state from st.
+func DefaultRunners(st *store.Store) *runners.Registry {
+	_ = st // the store-backed runners (task, session, verify) read it
+	return runners.NewRegistry(fs.New(), git.New())
 }
 
 // FindRoot returns the project root for dir: the nearest ancestor (or dir
