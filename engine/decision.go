@@ -52,6 +52,10 @@ type RequestRecord struct {
 	Explicit bool     `json:"explicit"`
 	Outside  []string `json:"outside,omitempty"`
 	Gates    []string `json:"gates"`
+	// ChangedSince and Bypass are recorded when the request set them; a
+	// bypass is how an auditor sees a gate that was waived on purpose.
+	ChangedSince string   `json:"changed_since,omitempty"`
+	Bypass       []string `json:"bypass,omitempty"`
 }
 
 // Verdict is one gate's outcome within a decision.

@@ -33,6 +33,11 @@ type Request struct {
 	Task string
 	// Requester says who asked: "cli", "hook:<host>", "mcp:<client>".
 	Requester string
+	// ChangedSince, a git ref or a time, bounds "what changed" for runners
+	// that look at history (git).
+	ChangedSince string
+	// Bypass names gates the requester explicitly waives; see facts.Request.
+	Bypass []string
 }
 
 // Evaluate judges req: it selects the gates, gathers the facts they need,
@@ -49,7 +54,8 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	if err != nil {
 		return nil, err
 	}
-	scope := e.scope(req)
+	now := e.now().UTC()
+	scope := e.scope(req, now)
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
@@ -65,14 +71,14 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		return nil, fmt.Errorf("facts digest: %w", err)
 	}
 	base := NewInput(plain, nil)
-	now := e.now().UTC()
 	dec := &Decision{
 		Schema:    DecisionSchema,
 		ID:        newID(now),
 		Time:      now,
 		Requester: req.Requester,
 		Request: RequestRecord{Trigger: req.Trigger, Task: req.Task, Files: nonNil(scope.Request.Files),
-			Explicit: scope.Request.Explicit, Outside: scope.Request.Outside, Gates: nonNil(req.Gates)},
+			Explicit: scope.Request.Explicit, Outside: scope.Request.Outside, Gates: nonNil(req.Gates),
+			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass},
 		GitHead:     runners.GitHead(e.root),
 		FactsDigest: digest,
 		Gates:       []Verdict{},
@@ -160,8 +166,9 @@ func (e *Engine) selectGates(req Request) ([]*Gate, error) {
 }
 
 // scope resolves the request's files against the root.
-func (e *Engine) scope(req Request) *runners.Scope {
-	r := facts.Request{Trigger: req.Trigger, Task: req.Task, Requester: req.Requester, Files: []string{}, Outside: []string{}}
+func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
+	r := facts.Request{Trigger: req.Trigger, Task: req.Task, Requester: req.Requester, Files: []string{}, Outside: []string{},
+		ChangedSince: req.ChangedSince, Time: now.Format(time.RFC3339Nano), Bypass: nonNil(slices.Sorted(slices.Values(req.Bypass)))}
 	if len(req.Files) > 0 {
 		r.Explicit = true
 		for _, f := range req.Files {
@@ -253,7 +260,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 	if len(names) == 0 {
 		names = e.Namespaces()
 	}
-	return e.gather(ctx, e.scope(req), names), nil
+	return e.gather(ctx, e.scope(req, e.now().UTC()), names), nil
 }
 
 // Namespaces lists the facts namespaces this engine can gather, sorted.

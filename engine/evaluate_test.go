@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
@@ -157,7 +158,9 @@ func TestEvaluateDeterministic(t *testing.T) {
 	for _, n := range names {
 		writeFiles(t, root, map[string]string{n: "1\n2\n3\n4\n5\n"})
 	}
-	e, err := newTestEngine(t, root, map[string]string{"big/gate.yaml": gateYAML("big", "cel", paramsMaxLines), "big/policy.cel.yaml": celBig})
+	fixed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	e, err := newTestEngine(t, root, map[string]string{"big/gate.yaml": gateYAML("big", "cel", paramsMaxLines), "big/policy.cel.yaml": celBig},
+		WithClock(func() time.Time { return fixed }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -22,8 +23,13 @@ type Case struct {
 	Trigger     string
 	Files       []string
 	Task        string
-	Params      map[string]any
-	Expect      Expectation
+	// Time is the evaluation time the case pretends ("request.time"), so
+	// time-dependent gates (a verify run's age) have stable fixtures.
+	Time         string
+	Bypass       []string
+	ChangedSince string
+	Params       map[string]any
+	Expect       Expectation
 
 	facts *facts.Document // facts-level case
 	tree  fs.FS           // end-to-end case, rooted at tree/
@@ -59,7 +65,7 @@ func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
 	if root == nil {
 		return nil, d
 	}
-	f := r.fields(root, "case.yaml", "description", "trigger", "files", "task", "params", "expect")
+	f := r.fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect")
 	r.require(root, f, "case.yaml", "description", "expect")
 	c.Description = r.str(f["description"], "description")
 	c.Trigger = r.str(f["trigger"], "trigger")
@@ -71,6 +77,14 @@ func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
 	}
 	c.Files = r.strs(f["files"], "files")
 	c.Task = r.str(f["task"], "task")
+	c.Time = r.str(f["time"], "time")
+	if c.Time == "" {
+		c.Time = "2026-01-01T00:00:00Z"
+	} else if _, err := time.Parse(time.RFC3339Nano, c.Time); err != nil {
+		d.add(file, f["time"].Line, "time: want an RFC 3339 time, got %q", c.Time)
+	}
+	c.Bypass = r.strs(f["bypass"], "bypass")
+	c.ChangedSince = r.str(f["changed_since"], "changed_since")
 	c.Params = map[string]any{}
 	for _, p := range g.Params {
 		c.Params[p.Name] = cloneValue(p.Default)

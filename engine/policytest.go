@@ -124,7 +124,8 @@ func (e *Engine) runCase(ctx context.Context, g *Gate, name string) CaseReport {
 
 // evalCase produces the case's verdict, from its facts or from its tree.
 func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (Verdict, error) {
-	req := facts.Request{Trigger: c.Trigger, Task: c.Task, Requester: "policy-test", Files: []string{}, Outside: []string{}}
+	req := facts.Request{Trigger: c.Trigger, Task: c.Task, Requester: "policy-test", Files: []string{}, Outside: []string{},
+		Time: c.Time, Bypass: nonNil(c.Bypass), ChangedSince: c.ChangedSince}
 	if len(c.Files) > 0 {
 		req.Explicit = true
 		req.Files = slices.Sorted(slices.Values(c.Files))

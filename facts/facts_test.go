@@ -85,12 +85,12 @@ func TestParse(t *testing.T) {
 		t.Errorf("names = %s", names)
 	}
 	for in, want := range map[string]string{
-		`{"files": {"status": "maybe"}}`:      "status must be ok, unavailable or error",
-		`{"files": {"status": "error"}}`:      "needs a reason",
-		`{"files": 3}`:                        "must be an object",
-		`{"schema": "other/v9"}`:              "is not tausik-facts/v1",
+		`{"files": {"status": "maybe"}}`:       "status must be ok, unavailable or error",
+		`{"files": {"status": "error"}}`:       "needs a reason",
+		`{"files": 3}`:                         "must be an object",
+		`{"schema": "other/v9"}`:               "is not tausik-facts/v1",
 		"{\n\"files\": {\"status\": \"ok\",}}": "line 2",
-		`[1]`:                                 "must be a JSON object",
+		`[1]`:                                  "must be a JSON object",
 	} {
 		if _, err := Parse([]byte(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse(%s) = %v, want an error containing %q", in, err, want)

@@ -30,6 +30,13 @@ type Request struct {
 	Explicit     bool     `json:"explicit"` // the request named its files; otherwise scoped gates judge the whole repo
 	Outside      []string `json:"outside"`  // requested paths that resolve outside the project (never judged by scoped gates)
 	ChangedSince string   `json:"changed_since,omitempty"`
+	// Time is when the evaluation was asked, RFC 3339 UTC: policies compare
+	// it with recorded times (a verify run's age) instead of reading a clock.
+	Time string `json:"time"`
+	// Bypass lists gates the requester explicitly waived (e.g. "changelog"
+	// for --no-changelog); a gate that honours a bypass passes, and the
+	// decision log records that it was asked for.
+	Bypass []string `json:"bypass"`
 }
 
 // Plain implements Plainer: the files namespace is the largest one and is
