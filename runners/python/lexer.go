@@ -113,10 +113,12 @@ func (lx *lexer) tokenize() {
 		// CPython appends a newline to source that lacks one.
 		lx.emit(tkNewline, 0, 0, lx.line, lx.pos, lx.pos)
 	}
+	// At the end of input CPython's line number stays on the last line.
+	last := lx.detectedLine()
 	for ; lx.nindent > 0; lx.nindent-- {
-		lx.emit(tkDedent, 0, 0, lx.line, lx.pos, lx.pos)
+		lx.emit(tkDedent, 0, 0, last, lx.pos, lx.pos)
 	}
-	lx.emit(tkEOF, 0, 0, lx.line, lx.pos, lx.pos)
+	lx.emit(tkEOF, 0, 0, last, lx.pos, lx.pos)
 }
 
 // loop tokenises until the end of the source or, inside an f-string

@@ -18,7 +18,22 @@ type parser struct {
 	i       int
 	err     *syntaxError
 	classes []classAcc
+	// clause is what the statement just parsed lets follow it at the same
+	// level: elif/else after if, else after a loop, except/else/finally
+	// after try.
+	clause uint8
 }
+
+// Clause states (parser.clause).
+const (
+	clNone       uint8 = iota
+	clIf               // after if or elif
+	clLoop             // after for or while
+	clTry              // after try: except, except* or finally must follow
+	clExcept           // after try ... except
+	clExceptStar       // after try ... except*
+	clTryElse          // after try ... except ... else
+)
 
 // classAcc accumulates one class statement's facts.
 type classAcc struct {
@@ -31,6 +46,7 @@ type classAcc struct {
 func (p *parser) reset(src []byte, toks []token) {
 	p.src, p.toks, p.i, p.err = src, toks, 0, nil
 	p.classes = p.classes[:0]
+	p.clause = clNone
 }
 
 func (p *parser) fail(line int32, format string, args ...any) {
@@ -48,6 +64,7 @@ func (p *parser) parseFile() {
 	for p.err == nil {
 		switch t := p.toks[p.i]; t.kind {
 		case tkEOF:
+			p.endBlock(t)
 			return
 		case tkIndent:
 			p.fail(t.line, "unexpected indent")
@@ -64,6 +81,13 @@ func (p *parser) parseFile() {
 // class whose body directly holds the statement, or -1.
 func (p *parser) statement(owner int) {
 	t := p.toks[p.i]
+	if p.clause == clTry && !(t.kind == tkName && (t.sub == kwExcept || t.sub == kwFinally)) {
+		p.fail(t.line, "expected 'except' or 'finally' block")
+		return
+	}
+	if !(t.kind == tkName && (t.sub == kwElif || t.sub == kwElse || t.sub == kwExcept || t.sub == kwFinally)) {
+		p.clause = clNone
+	}
 	switch t.kind {
 	case tkOp:
 		if t.sub == opAt {
@@ -172,16 +196,27 @@ func (p *parser) suite(owner, colon int, what string, line int32) {
 		return
 	}
 	p.i++
+	p.clause = clNone
 	for p.err == nil {
 		switch t := p.toks[p.i]; t.kind {
-		case tkDedent:
-			p.i++
-			return
-		case tkEOF:
+		case tkDedent, tkEOF:
+			p.endBlock(t)
+			if t.kind == tkDedent {
+				p.i++
+			}
 			return
 		}
 		p.statement(owner)
 	}
+}
+
+// endBlock checks that the block ending at t leaves no try without a
+// handler, and clears the clause state for the enclosing block.
+func (p *parser) endBlock(t token) {
+	if p.clause == clTry {
+		p.fail(t.line, "expected 'except' or 'finally' block")
+	}
+	p.clause = clNone
 }
 
 var clauseNames = map[uint8]string{
@@ -214,9 +249,54 @@ func (p *parser) compound(from, head int) {
 		}
 	}
 	p.check(from, colon, false)
+	next, ok := p.nextClause(kw, head)
+	if !ok {
+		if kw == kwExcept && (p.clause == clExcept || p.clause == clExceptStar) {
+			p.fail(line, "cannot have both 'except' and 'except*' on the same 'try'")
+		} else {
+			p.fail(line, "invalid syntax")
+		}
+	}
 	if p.err == nil {
 		p.suite(-1, colon, clauseNames[kw], line)
+		p.clause = next
 	}
+}
+
+// nextClause checks that the clause keyword kw may follow the statement
+// before it (p.clause) and returns the state after it.
+func (p *parser) nextClause(kw uint8, head int) (uint8, bool) {
+	prev := p.clause
+	switch kw {
+	case kwIf:
+		return clIf, true
+	case kwFor, kwWhile:
+		return clLoop, true
+	case kwTry:
+		return clTry, true
+	case kwElif:
+		return clIf, prev == clIf
+	case kwElse:
+		switch prev {
+		case clIf, clLoop:
+			return clNone, true
+		case clExcept, clExceptStar:
+			return clTryElse, true
+		}
+		return clNone, false
+	case kwExcept:
+		star := p.isOp(head+1, opStar)
+		switch {
+		case prev == clTry && star, prev == clExceptStar && star:
+			return clExceptStar, true
+		case prev == clTry, prev == clExcept && !star:
+			return clExcept, true
+		}
+		return clNone, false
+	case kwFinally:
+		return clNone, prev == clTry || prev == clExcept || prev == clExceptStar || prev == clTryElse
+	}
+	return clNone, true
 }
 
 // decorated parses decorator lines and the def or class they decorate.

@@ -56,6 +56,11 @@ func (p *parser) smallStmt(owner, from, to int) {
 				p.fail(t.line, "invalid syntax")
 				return
 			}
+		case kwRaise:
+			if k := p.topLevel(from, to, opComma); k >= 0 {
+				p.fail(p.toks[k].line, "invalid syntax") // Python 2's raise E, "message"
+				return
+			}
 		case softType:
 			if to > from+1 && p.toks[from+1].kind == tkName && !isHard(p.toks[from+1].sub) {
 				p.check(from, to, true) // "type X = ...": a type alias, which binds no name
@@ -73,6 +78,29 @@ func (p *parser) smallStmt(owner, from, to int) {
 		return
 	}
 	p.bindings(owner, from, to)
+}
+
+// topLevel returns the index of the first operator op at bracket depth 0
+// in [from, to), or -1.
+func (p *parser) topLevel(from, to int, op uint8) int {
+	depth := 0
+	for k := from; k < to; k++ {
+		t := &p.toks[k]
+		if t.kind != tkOp {
+			continue
+		}
+		switch t.sub {
+		case opLPar, opLSqb, opLBrace:
+			depth++
+		case opRPar, opRSqb, opRBrace:
+			depth--
+		default:
+			if t.sub == op && depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
 }
 
 // bindings records the bare names a statement in a class body assigns:
