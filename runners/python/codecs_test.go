@@ -85,3 +85,39 @@ func TestCodecLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestCodecAliasesMatchCPython: every spelling the scanner knows names, to
+// CPython's codec registry, the codec it decodes with here.
+func TestCodecAliasesMatchCPython(t *testing.T) {
+	py := refPython(t)
+	var names []string
+	for n := range codecs {
+		names = append(names, n)
+	}
+	for n := range codecAliases {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	script := `
+import codecs, json, sys
+print(json.dumps({n: codecs.lookup(n).name for n in sys.argv[1:]}))
+`
+	raw, err := exec.Command(py, append([]string{"-c", script}, names...)...).Output()
+	if err != nil {
+		t.Fatalf("CPython does not know every name: %v", err)
+	}
+	var canon map[string]string
+	if err := json.Unmarshal(raw, &canon); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		want := lookupCodec(canon[n])
+		if want == nil {
+			t.Errorf("CPython's name %q for %q is unknown here", canon[n], n)
+			continue
+		}
+		if got := lookupCodec(n); got != want {
+			t.Errorf("%q: decodes as %s here, CPython says %s", n, got.errName, canon[n])
+		}
+	}
+}

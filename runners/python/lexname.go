@@ -136,13 +136,22 @@ func isIDStart(r rune) bool {
 	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r)
 }
 
-func isXIDStart(r rune) bool { return isIDStart(r) && !xidStartNot[r] }
+// Go's tables are Unicode 15.0; CPython 3.13 uses 15.1, which added CJK
+// Extension I (letters) and four characters to Other_ID_Continue. Names
+// valid in the newest CPython are accepted.
+const extIFirst, extILast = 0x2EBF0, 0x2EE5D
+
+var continue151 = map[rune]bool{0x200C: true, 0x200D: true, 0x30FB: true, 0xFF65: true}
+
+func isXIDStart(r rune) bool {
+	return isIDStart(r) && !xidStartNot[r] || r >= extIFirst && r <= extILast
+}
 
 func isXIDContinue(r rune) bool {
 	if xidContinueNot[r] {
 		return false
 	}
-	if isIDStart(r) {
+	if isIDStart(r) || continue151[r] || r >= extIFirst && r <= extILast {
 		return true
 	}
 	if unicode.Is(unicode.Pattern_Syntax, r) || unicode.Is(unicode.Pattern_White_Space, r) {
