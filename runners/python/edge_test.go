@@ -70,6 +70,8 @@ var edgeCases = []edgeCase{
 	{"if lambda: 1: pass\n", 0, 8}, {"def f() -> lambda: 1: pass\n", 0, 8},
 	{"match x:\n    case 1 | 2:\n        pass\n    case {\"a\": b, **rest}:\n        pass\n    case Point(x=0) as p if p:\n        pass\n", 0, 10},
 	{"case = 1\nmatch = 2\ntype = 3\nprint(match, case, type)\nmatch(x)\nmatch[x] = 1\nmatch.x\ntype(x)\n", 0, 10},
+	{"type X = int\ntype Y[T: (int, str), *Ts] = list[T]\nclass A:\n    type Z = X\n", 0, 12}, {"type X\n", 1, 12},
+	{"type X[T]\n", 1, 12}, {"type X =\n", 1, 12}, {"type = 1\ntype.x = 2\ntype[0] = 3\ntype(x)\n", 0, 8},
 	{"match x:\n    pass\n", 2, 10}, {"match x:\n    case 1: pass\n    x = 1\n", 3, 10},
 	{"del x, y[0], z.a\nassert x, 'msg'\nraise E from e\nraise\nreturn\nx = yield\n", 0, 8},
 	{"class A(B, metaclass=M, **kw): pass\n", 0, 8}, {"x = ...\nx[...] = 1\nx = a[1:2, ::3]\n", 0, 8},

@@ -63,7 +63,16 @@ func (p *parser) smallStmt(owner, from, to int) {
 			}
 		case softType:
 			if to > from+1 && p.toks[from+1].kind == tkName && !isHard(p.toks[from+1].sub) {
-				p.check(from, to, true) // "type X = ...": a type alias, which binds no name
+				// "type X[T] = ...": a type alias, which binds no name.
+				k := from + 2
+				if p.isOp(k, opLSqb) {
+					k = p.matching(k, to) + 1
+				}
+				if k >= to-1 || !p.isOp(k, opEqual) {
+					p.fail(t.line, "invalid syntax")
+					return
+				}
+				p.check(from, to, true)
 				return
 			}
 		}
