@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// buildBinary builds tausik once into a temp dir for process-level benchmarks.
-func buildBinary(b *testing.B) string {
+// buildBinary builds tausik into a temp dir for process-level tests and
+// benchmarks.
+func buildBinary(b testing.TB) string {
 	b.Helper()
 	bin := filepath.Join(b.TempDir(), "tausik")
 	cmd := exec.Command("go", "build", "-o", bin, ".")

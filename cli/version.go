@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -15,11 +14,7 @@ func newVersionCmd(g *globals) *cobra.Command {
 		Short: "Print tausik's version and the schemas it speaks",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE: func(*cobra.Command, []string) error {
-			version := "(devel)"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-				version = bi.Main.Version
-			}
-			_, err := fmt.Fprintf(g.stdout, "tausik %s\nfacts schema %s\n", version, facts.Schema)
+			_, err := fmt.Fprintf(g.stdout, "tausik %s\nfacts schema %s\n", buildVersion(), facts.Schema)
 			return err
 		},
 	}

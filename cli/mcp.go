@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"context"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/mcp"
+)
+
+func newMCPCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the gates to an AI coding agent over MCP (stdio)",
+		Long: "Runs an MCP server on stdin/stdout. Configure your agent host to start\n" +
+			"`tausik mcp` in the project; every evaluation is recorded in the decision log\n" +
+			"with requester mcp:<client name>. Restart the server to pick up config changes.",
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runMCP(cmd.Context(), g)
+		},
+	}
+}
+
+func runMCP(ctx context.Context, g *globals) error {
+	root, err := g.projectRoot()
+	if err != nil {
+		return err
+	}
+	e, err := engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "mcp"})
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	return mcp.New(e, buildVersion()).Serve(ctx, g.stdin, g.stdout)
+}
+
+// buildVersion is the module version the binary was built from.
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

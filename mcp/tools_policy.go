@@ -1,0 +1,154 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/tausik/tausik/engine"
+)
+
+func policyEvalTool() tool {
+	return tool{
+		name:  "policy_eval",
+		title: "Evaluate gates",
+		description: "Evaluate tausik's gates for a trigger and return each gate's outcome, its violations " +
+			"(with file and line), the decision id, and whether the change is blocked. Use trigger " +
+			"\"pre-write\" with the files you are about to write, \"commit\" before committing, and " +
+			"\"task-done\" before closing a task. blocked=true means: do not proceed; fix the violations.",
+		args: []arg{
+			{name: "trigger", kind: kindString, required: true, enum: engine.Triggers,
+				desc: "The moment being judged."},
+			{name: "files", kind: kindStrings,
+				desc: "Files in scope, relative to the project root or absolute. Omit to judge the whole project."},
+			{name: "task", kind: kindString, desc: "Slug of the task this evaluation is for."},
+			{name: "gates", kind: kindStrings, desc: "Evaluate exactly these gates, enabled or not. Omit for every enabled gate of the trigger."},
+		},
+		output:     raw(schemaEvalResult),
+		idempotent: true,
+		handle: func(ctx context.Context, s *Server, a args) (any, error) {
+			d, err := s.engine.Evaluate(ctx, engine.Request{Trigger: a.str("trigger"), Files: a.strs("files"),
+				Task: a.str("task"), Gates: a.strs("gates"), Requester: requester(ctx)})
+			if errors.Is(err, engine.ErrUsage) {
+				return nil, &refusal{msg: err.Error()}
+			}
+			if err != nil {
+				return nil, err
+			}
+			return toEvalResult(d), nil
+		},
+	}
+}
+
+// gateSummary is one gate in policy_list.
+type gateSummary struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Language    string   `json:"language"`
+	Severity    string   `json:"severity"`
+	Enabled     bool     `json:"enabled"`
+	Triggers    []string `json:"triggers"`
+	Source      string   `json:"source"`
+}
+
+func policyListTool() tool {
+	return tool{
+		name:  "policy_list",
+		title: "List gates",
+		description: "List every gate tausik knows (built-in and the project's own) with its description, " +
+			"language, effective severity, whether it is enabled, and the triggers it listens to.",
+		output: raw(`{"type":"object","properties":{"gates":{"type":"array","items":{"type":"object","properties":{` +
+			`"name":{"type":"string"},"description":{"type":"string"},"language":{"type":"string"},` +
+			`"severity":{"type":"string"},"enabled":{"type":"boolean"},"triggers":{"type":"array","items":{"type":"string"}},` +
+			`"source":{"type":"string"}},"required":["name","description","language","severity","enabled","triggers","source"]}}},` +
+			`"required":["gates"]}`),
+		readOnly:   true,
+		idempotent: true,
+		handle: func(_ context.Context, s *Server, _ args) (any, error) {
+			out := []gateSummary{}
+			for _, g := range s.engine.Gates() {
+				eff, _ := s.engine.Effective(g.Name)
+				out = append(out, gateSummary{Name: g.Name, Description: g.Description, Language: g.Language,
+					Severity: eff.Severity, Enabled: eff.Enabled, Triggers: eff.Triggers, Source: g.Source})
+			}
+			return map[string]any{"gates": out}, nil
+		},
+	}
+}
+
+// paramView is one param in policy_explain: its declaration and effective value.
+type paramView struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Description string `json:"description"`
+	Default     any    `json:"default"`
+	Value       any    `json:"value"`
+	ProjectMay  string `json:"project_may"`
+	SetBy       string `json:"set_by"`
+}
+
+func policyExplainTool() tool {
+	return tool{
+		name:  "policy_explain",
+		title: "Explain a gate",
+		description: "Explain one gate: what it prevents, its params with their defaults and effective values, " +
+			"which facts it reads, and the names of the fixtures that prove it can fail and pass.",
+		args: []arg{{name: "gate", kind: kindString, required: true, desc: "Name of the gate, as policy_list shows it."}},
+		output: raw(`{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},` +
+			`"prevents":{"type":"string"},"language":{"type":"string"},"source":{"type":"string"},"phase":{"type":"string"},` +
+			`"severity":{"type":"string"},"enabled":{"type":"boolean"},"triggers":{"type":"array","items":{"type":"string"}},` +
+			`"facts":{"type":"array","items":{"type":"string"}},"params":{"type":"array","items":{"type":"object","properties":{` +
+			`"name":{"type":"string"},"type":{"type":"string"},"description":{"type":"string"},"default":{},"value":{},` +
+			`"project_may":{"type":"string"},"set_by":{"type":"string"}},"required":["name","type","description","default","value","project_may","set_by"]}},` +
+			`"table":{"type":"string"},"fixtures":{"type":"array","items":{"type":"string"}}},` +
+			`"required":["name","description","prevents","language","source","phase","severity","enabled","triggers","facts","params","table","fixtures"]}`),
+		readOnly:   true,
+		idempotent: true,
+		handle: func(_ context.Context, s *Server, a args) (any, error) {
+			name := a.str("gate")
+			g, ok := s.engine.Gate(name)
+			if !ok {
+				known := []string{}
+				for _, x := range s.engine.Gates() {
+					known = append(known, x.Name)
+				}
+				return nil, &refusal{msg: "no gate named " + quote(name) + "; known gates: " + joinNames(known)}
+			}
+			eff, _ := s.engine.Effective(name)
+			params := []paramView{}
+			for _, p := range g.Params {
+				by := eff.SetBy["params."+p.Name]
+				if by == "" {
+					by = "default"
+				}
+				params = append(params, paramView{Name: p.Name, Type: p.Type, Description: p.Description, Default: p.Default,
+					Value: eff.Params[p.Name], ProjectMay: p.ProjectMay, SetBy: by})
+			}
+			return map[string]any{
+				"name": g.Name, "description": g.Description, "prevents": g.Prevents, "language": g.Language,
+				"source": g.Source, "phase": g.Phase, "severity": eff.Severity, "enabled": eff.Enabled,
+				"triggers": eff.Triggers, "facts": nonNilStrings(g.Facts), "params": params, "table": g.Table(),
+				"fixtures": nonNilStrings(g.Fixtures),
+			}, nil
+		},
+	}
+}
+
+func joinNames(names []string) string {
+	slices.Sort(names)
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
