@@ -11,7 +11,7 @@ import (
 const (
 	schemaViolation = `{"type":"object","properties":{"msg":{"type":"string"},"file":{"type":"string"},` +
 		`"line":{"type":"integer"},"rule":{"type":"string"}},"required":["msg"]}`
-	schemaReason = `{"type":"object","properties":{"code":{"type":"string"},"msg":{"type":"string"}},"required":["code"]}`
+	schemaReason  = `{"type":"object","properties":{"code":{"type":"string"},"msg":{"type":"string"}},"required":["code"]}`
 	schemaVerdict = `{"type":"object","properties":{"name":{"type":"string"},"outcome":{"type":"string",` +
 		`"enum":["PASSED","FAILED","NOT_APPLICABLE","COULD_NOT_RUN"]},"severity":{"type":"string","enum":["block","warn"]},` +
 		`"blocks":{"type":"boolean"},"violations":{"type":"array","items":` + schemaViolation + `},` +
