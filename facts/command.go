@@ -6,8 +6,8 @@ package facts
 // policy to judge.
 //
 // When the namespace status is not ok its reason is a short code a policy can
-// map to an outcome: "no_files" (status unavailable: the command takes
-// {files} and none in scope matched; nothing to judge), "not_found" (the
+// map to an outcome: "no_files" (status unavailable: no file in scope matched
+// the command's extensions and exclusions; nothing to judge), "not_found" (the
 // executable is not installed), "timeout", "canceled", "start_failed",
 // "killed" (ended by a signal) and "parse_error" (the tool ran but its machine
 // output could not be read). Detail then says what happened in words.

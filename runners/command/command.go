@@ -1,13 +1,14 @@
 // Package command is the runner behind command gates (ruff, pytest, mypy,
-// bandit, go-vet, go-test and teams' own): it runs one tool as argv, never
+// bandit, go_vet, go_test and teams' own): it runs one tool as argv, never
 // through a shell, over the scoped files, and records what happened.
 //
 // Namespaces: one per command gate, named after the gate ("ruff", "pytest",
 // a team's "eslint"), holding a facts.Command. A policy reads
 // input.ruff.exit_code, input.ruff.diagnostics, input.pytest.tests and so on.
 // Status ok means the tool ran to an exit code and its machine output (if it
-// has a parser) was read; unavailable with reason "no_files" means the
-// command takes {files} and none matched, so there is nothing to judge; error
+// has a parser) was read; unavailable with reason "no_files" means no scoped
+// file matched the command's extensions and exclusions (for a command that
+// takes {files}, or one that judges a language), so there is nothing to judge; error
 // means the tool could not be judged (reasons in facts.Command's doc).
 //
 // Safety: the executable must be on an allow-list (the built-in gates' tools
@@ -39,9 +40,10 @@ const (
 // Runner runs one command gate's command. It is immutable after New and safe
 // for concurrent use.
 type Runner struct {
-	spec   Spec
-	exts   []string
-	outCap int
+	spec    Spec
+	exts    []string
+	exclude []exclusion
+	outCap  int
 }
 
 // Option tunes a Runner at construction.
@@ -80,6 +82,7 @@ func New(spec Spec, opts ...Option) (*Runner, error) {
 	spec.Argv = slices.Clone(spec.Argv)
 	spec.Env = slices.Clone(spec.Env)
 	spec.Extensions = slices.Clone(spec.Extensions)
+	spec.Exclude = slices.Clone(spec.Exclude)
 	if err := validate(spec, o.allow); err != nil {
 		return nil, err
 	}
@@ -95,7 +98,11 @@ func New(spec Spec, opts ...Option) (*Runner, error) {
 	for i, e := range spec.Extensions {
 		exts[i] = "." + strings.ToLower(strings.TrimPrefix(e, "."))
 	}
-	return &Runner{spec: spec, exts: exts, outCap: o.outCap}, nil
+	exclude, err := compileExclude(spec.Exclude)
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap}, nil
 }
 
 // Namespace implements runners.Runner: the gate's name.
@@ -104,7 +111,7 @@ func (r *Runner) Namespace() string { return r.spec.Name }
 // Spec returns the validated spec, with defaults filled in.
 func (r *Runner) Spec() Spec {
 	s := r.spec
-	s.Argv, s.Env, s.Extensions = slices.Clone(s.Argv), slices.Clone(s.Env), slices.Clone(s.Extensions)
+	s.Argv, s.Env, s.Extensions, s.Exclude = slices.Clone(s.Argv), slices.Clone(s.Env), slices.Clone(s.Extensions), slices.Clone(s.Exclude)
 	return s
 }
 
@@ -117,18 +124,24 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		ExitCode: -1, Parser: string(r.spec.Parser), Diagnostics: []facts.Diagnostic{},
 	}
 	var args []string
-	if res.UsesFiles {
+	if res.UsesFiles || len(r.exts) > 0 || len(r.exclude) > 0 {
 		scoped, err := s.ScopedFiles(ctx)
 		if err != nil {
 			return facts.Error(fmt.Sprintf("list scoped files: %v", err))
 		}
-		res.Files, args = r.selectFiles(s.Root, scoped)
-		if len(res.Files) == 0 {
+		files, fileArgs := r.selectFiles(s.Root, scoped)
+		if len(files) == 0 {
 			res.Detail = "no file in scope"
 			if len(r.exts) > 0 {
 				res.Detail += " has extension " + strings.Join(r.exts, ", ")
 			}
+			if len(r.exclude) > 0 {
+				res.Detail += " outside the excluded paths (" + strings.Join(r.spec.Exclude, ", ") + ")"
+			}
 			return facts.Namespace{Status: facts.StatusUnavailable, Reason: ReasonNoFiles, Data: res}
+		}
+		if res.UsesFiles {
+			res.Files, args = files, fileArgs
 		}
 	}
 	junitDir := ""
@@ -164,8 +177,8 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	return facts.OK(res)
 }
 
-// selectFiles keeps the scoped files that have a wanted extension and exist
-// as regular files (a deleted file cannot be linted). It returns them as
+// selectFiles keeps the scoped files that have a wanted extension, are not
+// excluded and exist as regular files (a deleted file cannot be linted). It returns them as
 // reported and as arguments: a path starting with "-" becomes "./-…" so no
 // tool reads a file name as an option.
 func (r *Runner) selectFiles(root string, scoped []string) (files, args []string) {
@@ -174,7 +187,7 @@ func (r *Runner) selectFiles(root string, scoped []string) (files, args []string
 		if len(r.exts) > 0 && !slices.Contains(r.exts, strings.ToLower(path.Ext(rel))) {
 			continue
 		}
-		if rel == "" || path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+		if rel == "" || path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") || excluded(r.exclude, rel) {
 			continue
 		}
 		info, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
@@ -227,6 +240,8 @@ func (r *Runner) parse(res *facts.Command, out outcome, root, junitPath string) 
 		res.Diagnostics, err = ParseRuff(out.stdout.head, root)
 	case ParserMypy:
 		res.Diagnostics = ParseMypy(out.stdout.head, root)
+	case ParserBandit:
+		res.Diagnostics, err = ParseBandit(out.stdout.head, root)
 	case ParserLines:
 		// go vet writes its findings to stderr, other tools to stdout.
 		if !out.stderr.complete() {

@@ -141,3 +141,57 @@ func relPath(root, p string) string {
 	}
 	return path.Clean(filepath.ToSlash(p))
 }
+
+// banditReport is `bandit -f json` output; only the fields tausik reads.
+type banditReport struct {
+	Errors []struct {
+		Filename string `json:"filename"`
+		Reason   string `json:"reason"`
+	} `json:"errors"`
+	Results *[]struct {
+		Filename   string `json:"filename"`
+		LineNumber int64  `json:"line_number"`
+		TestID     string `json:"test_id"`
+		TestName   string `json:"test_name"`
+		Severity   string `json:"issue_severity"`
+		Confidence string `json:"issue_confidence"`
+		Text       string `json:"issue_text"`
+		MoreInfo   string `json:"more_info"`
+	} `json:"results"`
+}
+
+// ParseBandit reads bandit's JSON report. Each issue becomes a diagnostic
+// whose code is the test id ("B602") and whose severity is bandit's, lower
+// case ("high"); a file bandit could not scan (it exits 0 for that) becomes a
+// diagnostic with severity "error", no code and bandit's reason. Output that
+// is not a report with a results list is an error.
+func ParseBandit(stdout []byte, root string) ([]facts.Diagnostic, error) {
+	var rep banditReport
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimSpace(stdout)))
+	if err := dec.Decode(&rep); err != nil {
+		return nil, fmt.Errorf("read bandit JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("read bandit JSON: data after the report")
+	}
+	if rep.Results == nil {
+		return nil, errors.New("read bandit JSON: no results list")
+	}
+	diags := make([]facts.Diagnostic, 0, len(*rep.Results)+len(rep.Errors))
+	for _, e := range rep.Errors {
+		diags = append(diags, facts.Diagnostic{File: relPath(root, e.Filename), Severity: "error",
+			Message: "bandit could not scan the file: " + e.Reason})
+	}
+	for i, r := range *rep.Results {
+		if r.Filename == "" {
+			return nil, fmt.Errorf("read bandit JSON: result %d has no filename", i+1)
+		}
+		msg := r.Text
+		if r.Confidence != "" {
+			msg += " (confidence " + strings.ToLower(r.Confidence) + ")"
+		}
+		diags = append(diags, facts.Diagnostic{File: relPath(root, r.Filename), Line: r.LineNumber,
+			Code: r.TestID, Severity: strings.ToLower(r.Severity), Message: msg, URL: r.MoreInfo})
+	}
+	return diags, nil
+}

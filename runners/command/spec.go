@@ -21,6 +21,7 @@ const (
 	ParserPytest Parser = "pytest" // JUnit XML (junit_family=xunit1) written to {junitxml}
 	ParserMypy   Parser = "mypy"   // "file:line[:col]: severity: message  [code]" lines
 	ParserLines  Parser = "lines"  // "file:line[:col]: message" lines (go vet, compilers)
+	ParserBandit Parser = "bandit" // `bandit -f json` on stdout
 )
 
 // Placeholders a Spec's argv may hold.
@@ -51,8 +52,13 @@ type Spec struct {
 	// and JUnitArg placeholders. It is never given to a shell.
 	Argv []string
 	// Extensions keeps only scoped files with one of these extensions
-	// (".py"; case-insensitive); empty keeps every file.
+	// (".py"; case-insensitive); empty keeps every file. A command without
+	// {files} runs only when some scoped file has one of them: a go vet of the
+	// whole module has nothing to judge in a change that touches no Go file.
 	Extensions []string
+	// Exclude leaves scoped files out, by the patterns compileExclude
+	// documents ("testdata/", "**/fixtures/*/tree/", "gen/*.py").
+	Exclude []string
 	// Timeout bounds the run; zero means DefaultTimeout.
 	Timeout time.Duration
 	// Env adds KEY=VALUE entries to the inherited environment.
@@ -73,20 +79,23 @@ func Python() string {
 }
 
 // Defaults returns the built-in command gates' specs: ruff, pytest, mypy,
-// bandit, go-vet and go-test. pytest runs the whole suite (no {files}), with
-// the legacy JUnit family so every case carries its file and line.
+// bandit, go_vet and go_test, each named after its gate. pytest runs the whole
+// suite (no {files}), with the legacy JUnit family so every case carries its
+// file and line; it, go_vet and go_test run only when a file of their language
+// is in scope. The linters leave DefaultExclude out.
 func Defaults() []Spec {
 	py := []string{".py", ".pyi"}
 	return []Spec{
 		{Name: "ruff", Argv: []string{"ruff", "check", "--output-format", "json", "--no-cache", FilesArg},
-			Extensions: py, Timeout: 2 * time.Minute, Parser: ParserRuff},
+			Extensions: py, Exclude: DefaultExclude, Timeout: 2 * time.Minute, Parser: ParserRuff},
 		{Name: "pytest", Argv: []string{Python(), "-m", "pytest", "-q", "-o", "junit_family=xunit1", "--rootdir=.", "--junitxml=" + JUnitArg},
-			Timeout: 15 * time.Minute, Parser: ParserPytest},
+			Extensions: py, Timeout: 15 * time.Minute, Parser: ParserPytest},
 		{Name: "mypy", Argv: []string{"mypy", "--show-column-numbers", "--no-color-output", FilesArg},
-			Extensions: py, Timeout: 5 * time.Minute, Parser: ParserMypy},
-		{Name: "bandit", Argv: []string{"bandit", "-q", FilesArg}, Extensions: []string{".py"}, Timeout: 5 * time.Minute},
-		{Name: "go-vet", Argv: []string{"go", "vet", "./..."}, Timeout: 5 * time.Minute, Parser: ParserLines},
-		{Name: "go-test", Argv: []string{"go", "test", "./..."}, Timeout: 15 * time.Minute},
+			Extensions: py, Exclude: DefaultExclude, Timeout: 5 * time.Minute, Parser: ParserMypy},
+		{Name: "bandit", Argv: []string{"bandit", "-q", "-f", "json", FilesArg},
+			Extensions: []string{".py"}, Exclude: DefaultExclude, Timeout: 5 * time.Minute, Parser: ParserBandit},
+		{Name: "go_vet", Argv: []string{"go", "vet", "./..."}, Extensions: []string{".go"}, Timeout: 5 * time.Minute, Parser: ParserLines},
+		{Name: "go_test", Argv: []string{"go", "test", "./..."}, Extensions: []string{".go"}, Timeout: 15 * time.Minute},
 	}
 }
 
@@ -166,9 +175,12 @@ func validate(spec Spec, allow []string) error {
 		}
 	}
 	switch spec.Parser {
-	case ParserNone, ParserRuff, ParserPytest, ParserMypy, ParserLines:
+	case ParserNone, ParserRuff, ParserPytest, ParserMypy, ParserLines, ParserBandit:
 	default:
 		return fmt.Errorf("%w: command gate %q: unknown parser %q", ErrBadSpec, spec.Name, spec.Parser)
+	}
+	if _, err := compileExclude(spec.Exclude); err != nil {
+		return fmt.Errorf("command gate %q: %w", spec.Name, err)
 	}
 	if spec.Timeout < 0 {
 		return fmt.Errorf("%w: command gate %q: negative timeout", ErrBadSpec, spec.Name)

@@ -211,7 +211,7 @@ func TestGoVetDiagnostics(t *testing.T) {
 		"go.mod":  "module example.test/vet\n\ngo 1.22\n",
 		"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Printf(\"%d\\n\", \"text\")\n}\n",
 	})
-	ns, c := run(t, spec("go-vet"), root, nil)
+	ns, c := run(t, spec("go_vet"), root, nil)
 	if ns.Status != facts.StatusOK || c.ExitCode == 0 || len(c.Diagnostics) != 1 {
 		t.Fatalf("status %s %q exit %d\n%s", ns.Status, ns.Reason, c.ExitCode, dump(c))
 	}
