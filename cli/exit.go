@@ -22,12 +22,22 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usageErr(err error) error { return usageError{err} }
 
+// hostExit is an answer in an agent host's own hook protocol (Claude Code:
+// exit 2 with the reason on stderr blocks the tool call). The hook command
+// has told its story on stderr already.
+type hostExit struct{ code int }
+
+func (e hostExit) Error() string { return "hook verdict" }
+
 // exitCode is the one table from errors to exit codes.
 func exitCode(err error) int {
 	var ue usageError
+	var he hostExit
 	switch {
 	case err == nil:
 		return engine.ExitPassed
+	case errors.As(err, &he):
+		return he.code
 	case errors.Is(err, errBlocked):
 		return engine.ExitBlocked
 	case errors.Is(err, errTestsFailed):
@@ -51,5 +61,6 @@ func isCobraUsage(err error) bool {
 
 // isSilent reports errors whose story the command already told on stdout.
 func isSilent(err error) bool {
-	return errors.Is(err, errBlocked) || errors.Is(err, errTestsFailed)
+	var he hostExit
+	return errors.Is(err, errBlocked) || errors.Is(err, errTestsFailed) || errors.As(err, &he)
 }
