@@ -22,6 +22,12 @@ var (
 	ErrStore = errors.New("store error")
 	// ErrExists marks a scaffold target that is already there.
 	ErrExists = errors.New("already exists")
+	// ErrNoKey marks a flow that must sign (verify) in a project without a
+	// signing key: `tausik key init` creates one.
+	ErrNoKey = errors.New("no signing key: run `tausik key init`")
+	// ErrInvalidReceipt marks a receipt whose signature does not verify or
+	// that was signed by another key than the one trusted.
+	ErrInvalidReceipt = errors.New("receipt does not verify")
 )
 
 // Diagnostic is one problem found in a file, located by line when known.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/store"
 )
 
 // NamespaceRequest is the namespace the engine itself fills with the request.
@@ -38,6 +39,10 @@ type Request struct {
 	ChangedSince string
 	// Bypass names gates the requester explicitly waives; see facts.Request.
 	Bypass []string
+	// Proposed is the task a task-start request asks about before it exists
+	// (Task must be its slug): the task facts show it as "proposed". Set by
+	// StartTask, which creates the task only if nothing blocks.
+	Proposed *store.Task
 }
 
 // Evaluate judges req: it selects the gates, gathers the facts they need,
@@ -50,6 +55,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	if req.Requester == "" {
 		req.Requester = e.requester
 	}
+	req = e.taskDefaults(ctx, req)
 	selected, err := e.selectGates(req)
 	if err != nil {
 		return nil, err
@@ -181,7 +187,9 @@ func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 		sort.Strings(r.Files)
 		r.Files = slices.Compact(r.Files)
 	}
-	return runners.NewScope(e.root, r)
+	s := runners.NewScope(e.root, r)
+	s.Work = e.workContext(req)
+	return s
 }
 
 // Relative returns p (absolute, or relative to root) as a clean "/"-separated

@@ -10,6 +10,7 @@ import (
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/runners/git"
+	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
 
@@ -93,13 +94,9 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 func OpenStore(ctx context.Context, root string, getenv func(string) string) (*store.Store, error) {
 	path := getenv(EnvDB)
 	if path == "" {
-		dir := filepath.Join(root, StateDir)
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		dir, err := EnsureStateDir(root)
+		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrStore, err)
-		}
-		ignore := filepath.Join(dir, ".gitignore")
-		if _, err := os.Stat(ignore); os.IsNotExist(err) {
-			_ = os.WriteFile(ignore, []byte("# tausik's local state: never commit it\n*\n"), 0o644)
 		}
 		path = filepath.Join(dir, "tausik.db")
 	}
@@ -110,11 +107,25 @@ func OpenStore(ctx context.Context, root string, getenv func(string) string) (*s
 	return st, nil
 }
 
+// EnsureStateDir creates the project's state directory (mode 0700) with a
+// .gitignore, so its files (database, keys) are never committed or judged
+// as project files, and returns its path.
+func EnsureStateDir(root string) (string, error) {
+	dir := filepath.Join(root, StateDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	ignore := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(ignore); os.IsNotExist(err) {
+		_ = os.WriteFile(ignore, []byte("# tausik's local state: never commit it\n*\n"), 0o644)
+	}
+	return dir, nil
+}
+
 // DefaultRunners returns the standard runners, one per namespace, reading
 // workflow state from st.
 func DefaultRunners(st *store.Store) *runners.Registry {
-	_ = st // the store-backed runners (task, session, verify) read it
-	return runners.NewRegistry(fs.New(), git.New())
+	return runners.NewRegistry(append([]runners.Runner{fs.New(), git.New()}, work.New(st)...)...)
 }
 
 // FindRoot returns the project root for dir: the nearest ancestor (or dir

@@ -30,6 +30,9 @@ type Scope struct {
 	// Request is the resolved request: trigger, task and, when Explicit, the
 	// requested files.
 	Request facts.Request
+	// Work is what the engine knows about the request's workflow that the
+	// workflow runners (task, session, verify) cannot look up themselves.
+	Work WorkContext
 
 	listOnce  sync.Once
 	repoFiles []string

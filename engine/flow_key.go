@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners/work"
+	"github.com/tausik/tausik/store"
+	"github.com/tausik/tausik/store/receipt"
+)
+
+// KeyInfo describes the project's signing key without its private half.
+type KeyInfo struct {
+	Dir         string
+	PublicFile  string
+	Fingerprint string
+	Public      ed25519.PublicKey
+}
+
+func keyInfo(root string, pub ed25519.PublicKey) KeyInfo {
+	dir := receipt.KeyDir(root)
+	return KeyInfo{Dir: dir, PublicFile: dir + "/" + receipt.PublicKeyFile, Fingerprint: receipt.Fingerprint(pub), Public: pub}
+}
+
+// InitKey creates the project's ed25519 signing key under .tausik/keys
+// (private key 0600, never printed). Without force an existing key is
+// ErrExists: every receipt it signed would stop verifying.
+func InitKey(root string, force bool) (KeyInfo, error) {
+	if _, err := EnsureStateDir(root); err != nil {
+		return KeyInfo{}, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	k, err := receipt.InitKey(receipt.KeyDir(root), force)
+	switch {
+	case errors.Is(err, receipt.ErrKeyExists):
+		return KeyInfo{}, fmt.Errorf("%w: a signing key is already in %s; --force replaces it, and receipts it signed stop verifying",
+			ErrExists, receipt.KeyDir(root))
+	case err != nil:
+		return KeyInfo{}, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return keyInfo(root, k.Public), nil
+}
+
+// ShowKey describes the project's signing key. It loads the key pair, so a
+// private key readable by others or not matching its public half is
+// reported here rather than at the next verify. ErrNoKey when none exists.
+func ShowKey(root string) (KeyInfo, error) {
+	k, err := receipt.LoadKey(receipt.KeyDir(root))
+	switch {
+	case errors.Is(err, receipt.ErrNoKey):
+		return KeyInfo{}, fmt.Errorf("%w (no key in %s)", ErrNoKey, receipt.KeyDir(root))
+	case err != nil:
+		return KeyInfo{}, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return keyInfo(root, k.Public), nil
+}
+
+// ReceiptView is a task's latest verify run with its receipt checked against
+// the project's public key, as `tausik receipt show` prints it.
+type ReceiptView struct {
+	Run store.VerifyRun
+	// Facts is the run as verify_first sees it, receipt check included.
+	Facts facts.VerifyRun
+}
+
+// LatestReceipt returns the task's latest verify run and the check of its
+// receipt. ErrUsage when the task has no run.
+func LatestReceipt(ctx context.Context, st *store.Store, root, task string) (ReceiptView, error) {
+	if st == nil {
+		return ReceiptView{}, fmt.Errorf("%w: no store", ErrStore)
+	}
+	run, err := st.LatestVerifyRun(ctx, task)
+	if errors.Is(err, store.ErrNotFound) {
+		return ReceiptView{}, fmt.Errorf("%w: task %s has no verify run (run `tausik verify --task %s`)", ErrUsage, task, task)
+	}
+	if err != nil {
+		return ReceiptView{}, storeErr(err)
+	}
+	pub, keyErr := receipt.LoadPublicKey(receipt.KeyDir(root))
+	return ReceiptView{Run: run, Facts: work.RunFacts(run, pub, keyErr)}, nil
+}
+
+// ExportReceipt returns the task's latest receipt as a one-file export that
+// embeds the project's public key and verifies offline. A receipt that does
+// not verify against the project key is ErrInvalidReceipt: an export is
+// never born broken.
+func ExportReceipt(ctx context.Context, st *store.Store, root, task string) ([]byte, error) {
+	v, err := LatestReceipt(ctx, st, root, task)
+	if err != nil {
+		return nil, err
+	}
+	if len(v.Run.Receipt) == 0 {
+		return nil, fmt.Errorf("%w: verify run %d of task %s carries no signed receipt", ErrUsage, v.Run.ID, task)
+	}
+	pub, err := receipt.LoadPublicKey(receipt.KeyDir(root))
+	switch {
+	case errors.Is(err, receipt.ErrNoKey):
+		return nil, fmt.Errorf("%w (no public key in %s)", ErrNoKey, receipt.KeyDir(root))
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	b, err := receipt.Export(v.Run.Receipt, v.Run.Signature, pub)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidReceipt, err)
+	}
+	return b, nil
+}
+
+// VerifyReceiptExport checks an exported receipt offline: no store, no
+// project. With pinned set, the export must embed exactly that key. Errors:
+// ErrUsage when data is not a receipt export (or its embedded key is
+// malformed), ErrInvalidReceipt when the signature does not verify or the
+// key is not the pinned one.
+func VerifyReceiptExport(data []byte, pinned ed25519.PublicKey) (receipt.Receipt, error) {
+	r, err := receipt.VerifyExport(data, pinned)
+	switch {
+	case err == nil:
+		return r, nil
+	case errors.Is(err, receipt.ErrBadSignature), errors.Is(err, receipt.ErrKeyMismatch):
+		return r, fmt.Errorf("%w: %w", ErrInvalidReceipt, err)
+	case errors.Is(err, receipt.ErrNotReceipt), errors.Is(err, receipt.ErrBadKey):
+		return r, fmt.Errorf("%w: %w", ErrUsage, err)
+	}
+	return r, err
+}

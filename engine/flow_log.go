@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tausik/tausik/store"
+)
+
+// LogQuery is a decision-log filter as a person types it.
+type LogQuery struct {
+	Gate    string
+	Outcome string // PASSED, FAILED, NOT_APPLICABLE or COULD_NOT_RUN (any case)
+	Task    string
+	Trigger string
+	// Since is a duration back from now ("90m", "3h", "2d") or a time
+	// (RFC 3339, or a date YYYY-MM-DD in UTC).
+	Since string
+	// Between is "A,B": two times as for Since; decisions at or after A and
+	// before B. Not together with Since.
+	Between string
+	Tail    int // the newest N matches; 0 = all
+}
+
+// Filter turns the query into a store filter, with durations counted back
+// from now. Malformed input is ErrUsage naming the flag's value.
+func (q LogQuery) Filter(now time.Time) (store.Filter, error) {
+	f := store.Filter{Gate: q.Gate, Task: q.Task, Trigger: q.Trigger, Tail: q.Tail}
+	if q.Outcome != "" {
+		f.Outcome = store.Outcome(strings.ToUpper(q.Outcome))
+		if !f.Outcome.Valid() {
+			return f, fmt.Errorf("%w: outcome %q is not one of PASSED, FAILED, NOT_APPLICABLE, COULD_NOT_RUN", ErrUsage, q.Outcome)
+		}
+	}
+	if q.Tail < 0 {
+		return f, fmt.Errorf("%w: tail %d is negative", ErrUsage, q.Tail)
+	}
+	if q.Since != "" && q.Between != "" {
+		return f, fmt.Errorf("%w: give a since or a between, not both", ErrUsage)
+	}
+	var err error
+	if q.Since != "" {
+		if f.Since, err = parsePoint(q.Since, now, true); err != nil {
+			return f, err
+		}
+	}
+	if q.Between != "" {
+		a, b, ok := strings.Cut(q.Between, ",")
+		if !ok {
+			return f, fmt.Errorf("%w: between %q: want two times separated by a comma", ErrUsage, q.Between)
+		}
+		if f.Since, err = parsePoint(strings.TrimSpace(a), now, false); err != nil {
+			return f, err
+		}
+		if f.Until, err = parsePoint(strings.TrimSpace(b), now, false); err != nil {
+			return f, err
+		}
+		if !f.Since.Before(f.Until) {
+			return f, fmt.Errorf("%w: between %q: the first time must be before the second", ErrUsage, q.Between)
+		}
+	}
+	return f, nil
+}
+
+// parsePoint reads an RFC 3339 time, a date, or (when durations are allowed)
+// a duration back from now; "d" counts 24-hour days.
+func parsePoint(s string, now time.Time, durations bool) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	if durations {
+		if d, ok := parseAgo(s); ok {
+			return now.Add(-d), nil
+		}
+		return time.Time{}, fmt.Errorf("%w: %q is neither a duration (90m, 3h, 2d) nor a time (RFC 3339 or YYYY-MM-DD)", ErrUsage, s)
+	}
+	return time.Time{}, fmt.Errorf("%w: %q is not a time (RFC 3339 or YYYY-MM-DD)", ErrUsage, s)
+}
+
+func parseAgo(s string) (time.Duration, bool) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 {
+			return 0, false
+		}
+		return time.Duration(n) * 24 * time.Hour, true
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, false
+	}
+	return d, true
+}
+
+// OpenLogStore opens the project's decision log read-only, for the log
+// readers: an auditor's query must never create or migrate a database. No
+// database yet is ErrStore saying so.
+func OpenLogStore(ctx context.Context, root string, getenv func(string) string) (*store.Store, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	path := getenv(EnvDB)
+	if path == "" {
+		path = filepath.Join(root, StateDir, "tausik.db")
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: no decision log at %s (nothing was evaluated here yet)", ErrStore, path)
+	}
+	st, err := store.Open(ctx, path, store.WithReadOnly())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrStore, err)
+	}
+	return st, nil
+}
+
+// ListLog returns the decisions matching f, oldest first.
+func ListLog(ctx context.Context, st *store.Store, f store.Filter) ([]store.Entry, error) {
+	entries, err := st.ListDecisions(ctx, f)
+	return entries, storeErr(err)
+}
+
+// ShowLog returns one decision by id or unique prefix (at least 6
+// characters). ErrUsage when it matches none or several.
+func ShowLog(ctx context.Context, st *store.Store, id string) (store.Entry, error) {
+	e, err := st.GetDecision(ctx, id)
+	return e, storeErr(err)
+}
+
+// ExportLog writes the decisions matching f to w as NDJSON in OPA's
+// decision-log event shape and returns how many it wrote.
+func ExportLog(ctx context.Context, st *store.Store, f store.Filter, w io.Writer) (int, error) {
+	n, err := st.ExportDecisions(ctx, f, w)
+	return n, storeErr(err)
+}
+
+// VerifyLog checks the whole chain. A broken chain is a report with OK false;
+// an error means the check could not run.
+func VerifyLog(ctx context.Context, st *store.Store) (store.ChainReport, error) {
+	rep, err := st.VerifyChain(ctx)
+	return rep, storeErr(err)
+}

@@ -1,0 +1,309 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tausik/tausik/runners/work"
+	"github.com/tausik/tausik/store"
+)
+
+// flowAttempts bounds how often a flow re-judges a request whose workflow
+// state changed between the evaluation and the write it allows.
+const flowAttempts = 3
+
+// errStale is returned inside a flow's transaction when the state it was
+// judged on changed; the flow evaluates again.
+var errStale = errors.New("workflow state changed while it was judged")
+
+// Default tier and complexity of a task that declares none.
+const (
+	DefaultTier       = store.TierStandard
+	DefaultComplexity = store.ComplexityMedium
+)
+
+// StartTaskRequest asks to start a task. Task carries what the task declares
+// (slug, goal, scope, tier, complexity, delegation, budget, links, files);
+// its status and times are the store's. Files may be absolute or relative to
+// the project root; they are stored repo-relative.
+type StartTaskRequest struct {
+	Task      store.Task
+	Requester string
+}
+
+// TaskOutcome is what a task flow did. When Blocked, a gate refused and
+// nothing changed: Task is the task as proposed (StartTask) or as it still
+// is (DoneTask). Decision is the logged decision the flow acted on.
+type TaskOutcome struct {
+	Task     store.Task
+	Decision *Decision
+	Blocked  bool
+}
+
+// StartTask judges the task-start gates over the proposed task and creates it
+// only if nothing blocks: a blocked start leaves no task behind, and of two
+// concurrent starts of one slug exactly one creates it. The gates see the
+// proposed task in the task facts; if the active tasks or the open session
+// change between the evaluation and the creation, the start is judged again.
+//
+// Errors: ErrUsage for a malformed or already existing task, ErrStore when the
+// store fails or the decision cannot be logged (then the outcome still
+// carries the decision, and no task is created).
+func (e *Engine) StartTask(ctx context.Context, req StartTaskRequest) (*TaskOutcome, error) {
+	st, err := e.needStore()
+	if err != nil {
+		return nil, err
+	}
+	t, err := e.proposeTask(req.Task)
+	if err != nil {
+		return nil, err
+	}
+	if old, err := st.GetTask(ctx, t.Slug); err == nil {
+		return nil, fmt.Errorf("%w: task %s already exists (%s since %s); pick another slug",
+			ErrUsage, t.Slug, old.Status, old.StartedAt.UTC().Format(time.RFC3339))
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, storeErr(err)
+	}
+	for range flowAttempts {
+		before, err := startState(st.ActiveTasks(ctx))
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		sessBefore := sessionKey(st.OpenSession(ctx))
+		dec, err := e.Evaluate(ctx, Request{Trigger: TriggerTaskStart, Task: t.Slug, Proposed: &t, Requester: req.Requester})
+		out := &TaskOutcome{Task: t, Decision: dec}
+		if err != nil {
+			return out, err
+		}
+		if dec.Blocked {
+			out.Blocked = true
+			return out, nil
+		}
+		err = st.WithTx(ctx, func(tx *store.Tx) error {
+			now, err := startState(tx.ActiveTasks(ctx))
+			if err != nil {
+				return err
+			}
+			if now != before || sessionKey(tx.OpenSession(ctx)) != sessBefore {
+				return errStale
+			}
+			out.Task, err = tx.CreateTask(ctx, t)
+			return err
+		})
+		switch {
+		case errors.Is(err, errStale):
+			continue
+		case errors.Is(err, store.ErrTaskExists):
+			return nil, fmt.Errorf("%w: task %s was started by someone else meanwhile", ErrUsage, t.Slug)
+		case err != nil:
+			return out, storeErr(err)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w: the active tasks or the session kept changing while task %s was judged; try again", ErrStore, t.Slug)
+}
+
+// proposeTask checks and normalises a task to start.
+func (e *Engine) proposeTask(t store.Task) (store.Task, error) {
+	if !store.ValidSlug(t.Slug) {
+		return t, fmt.Errorf("%w: task slug %q: use 1-64 of a-z 0-9 . _ -, starting with a letter or digit", ErrUsage, t.Slug)
+	}
+	if t.Tier == "" {
+		t.Tier = DefaultTier
+	}
+	if t.Complexity == "" {
+		t.Complexity = DefaultComplexity
+	}
+	if !t.Tier.Valid() {
+		return t, fmt.Errorf("%w: tier %q is not one of lightweight, standard, substantial, deep", ErrUsage, t.Tier)
+	}
+	if !t.Complexity.Valid() {
+		return t, fmt.Errorf("%w: complexity %q is not one of simple, medium, complex", ErrUsage, t.Complexity)
+	}
+	if t.CallBudget != nil && *t.CallBudget < 0 {
+		return t, fmt.Errorf("%w: call budget %d is negative", ErrUsage, *t.CallBudget)
+	}
+	files, err := e.repoPaths(t.Files)
+	if err != nil {
+		return t, err
+	}
+	t.Files = files
+	t.Status, t.StartedAt, t.DoneAt = "", time.Time{}, time.Time{}
+	return t, nil
+}
+
+// repoPaths turns paths (absolute, or relative to the root) into clean
+// repo-relative paths, refusing any outside the project.
+func (e *Engine) repoPaths(paths []string) ([]string, error) {
+	if paths == nil {
+		return nil, nil
+	}
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if strings.TrimSpace(p) == "" {
+			return nil, fmt.Errorf("%w: empty file path", ErrUsage)
+		}
+		rel, ok := Relative(e.root, p)
+		if !ok || rel == "." {
+			return nil, fmt.Errorf("%w: %s is not a file inside the project %s", ErrUsage, p, e.root)
+		}
+		out = append(out, rel)
+	}
+	return out, nil
+}
+
+// startState is the part of the workflow state task-start gates combine:
+// the active tasks and their budgets.
+func startState(active []store.Task, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, t := range active {
+		budget := "-"
+		if t.CallBudget != nil {
+			budget = fmt.Sprint(*t.CallBudget)
+		}
+		fmt.Fprintf(&b, "%s:%s;", t.Slug, budget)
+	}
+	return b.String(), nil
+}
+
+// sessionKey identifies the open session ("" for none, "?" when unreadable,
+// which never equals a later reading).
+func sessionKey(s store.Session, err error) string {
+	switch {
+	case errors.Is(err, store.ErrNoOpenSession):
+		return ""
+	case err != nil:
+		return "?" + err.Error()
+	}
+	return s.ID
+}
+
+// DoneTaskRequest asks to close a task.
+type DoneTaskRequest struct {
+	Slug string
+	// Bypass names gates the requester waives on purpose (--no-changelog is
+	// "changelog"); the decision records it.
+	Bypass []string
+	// ChangedSince overrides the git "since" point (default: the task's start).
+	ChangedSince string
+	Requester    string
+}
+
+// DoneTask judges the task-done gates for an active task, with its declared
+// files in scope (the whole project when it declares none) and git history
+// since its start, and marks it done only if nothing blocks. If a verify run
+// is recorded for the task between the evaluation and the close, the close
+// is judged again, so it never rests on a run that is no longer the latest.
+//
+// Errors: ErrUsage for an unknown or closed task, ErrStore as for StartTask.
+func (e *Engine) DoneTask(ctx context.Context, req DoneTaskRequest) (*TaskOutcome, error) {
+	st, err := e.needStore()
+	if err != nil {
+		return nil, err
+	}
+	t, err := st.GetTask(ctx, req.Slug)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	if t.Status != store.TaskActive {
+		return nil, fmt.Errorf("%w: task %s is already %s", ErrUsage, t.Slug, t.Status)
+	}
+	since := req.ChangedSince
+	if since == "" {
+		since = t.StartedAt.UTC().Format(time.RFC3339Nano)
+	}
+	for range flowAttempts {
+		runBefore, err := latestRunID(st.LatestVerifyRun(ctx, t.Slug))
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		dec, err := e.Evaluate(ctx, Request{
+			Trigger: TriggerTaskDone, Task: t.Slug, Files: t.Files, Bypass: req.Bypass,
+			ChangedSince: since, Requester: req.Requester,
+		})
+		out := &TaskOutcome{Task: t, Decision: dec}
+		if err != nil {
+			return out, err
+		}
+		if dec.Blocked {
+			out.Blocked = true
+			return out, nil
+		}
+		err = st.WithTx(ctx, func(tx *store.Tx) error {
+			now, err := latestRunID(tx.LatestVerifyRun(ctx, t.Slug))
+			if err != nil {
+				return err
+			}
+			if now != runBefore {
+				return errStale
+			}
+			out.Task, err = tx.MarkTaskDone(ctx, t.Slug)
+			return err
+		})
+		switch {
+		case errors.Is(err, errStale):
+			continue
+		case err != nil:
+			return out, storeErr(err)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("%w: verify runs kept being recorded while task %s was judged; try again", ErrStore, t.Slug)
+}
+
+// latestRunID is the id of the latest verify run, 0 when there is none.
+func latestRunID(run store.VerifyRun, err error) (int64, error) {
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, nil
+	}
+	return run.ID, err
+}
+
+// GetTask returns one task. ErrUsage when it does not exist.
+func GetTask(ctx context.Context, st *store.Store, slug string) (store.Task, error) {
+	if st == nil {
+		return store.Task{}, fmt.Errorf("%w: no store", ErrStore)
+	}
+	t, err := st.GetTask(ctx, slug)
+	return t, storeErr(err)
+}
+
+// ListTasks returns the tasks with status ("" for all), oldest first.
+func ListTasks(ctx context.Context, st *store.Store, status string) ([]store.Task, error) {
+	if st == nil {
+		return nil, fmt.Errorf("%w: no store", ErrStore)
+	}
+	if status != "" && !store.TaskStatus(status).Valid() {
+		return nil, fmt.Errorf("%w: status %q is not one of active, done, abandoned", ErrUsage, status)
+	}
+	ts, err := st.ListTasks(ctx, store.TaskStatus(status))
+	return ts, storeErr(err)
+}
+
+// AddTaskFiles declares more files (absolute or relative to the root) for an
+// active task: what verify certifies and verify_first compares. A file
+// already declared is not repeated. ErrUsage for an unknown or closed task.
+func (e *Engine) AddTaskFiles(ctx context.Context, slug string, paths []string) (store.Task, error) {
+	st, err := e.needStore()
+	if err != nil {
+		return store.Task{}, err
+	}
+	if len(paths) == 0 {
+		return store.Task{}, fmt.Errorf("%w: name at least one file", ErrUsage)
+	}
+	rel, err := e.repoPaths(paths)
+	if err != nil {
+		return store.Task{}, err
+	}
+	t, err := st.UpdateTask(ctx, slug, func(t *store.Task) error {
+		t.Files = work.NormalizeFiles(append(t.Files, rel...))
+		return nil
+	})
+	return t, storeErr(err)
+}

@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/work"
+	"github.com/tausik/tausik/store"
+	"github.com/tausik/tausik/store/receipt"
+)
+
+// TriggerVerify, TriggerTaskStart and TriggerTaskDone are the triggers the
+// workflow flows evaluate.
+const (
+	TriggerTaskStart = "task-start"
+	TriggerVerify    = "verify"
+	TriggerTaskDone  = "task-done"
+)
+
+// VerifyGates returns the enabled gates that listen to the verify trigger as
+// the gate signature sees them (name, command, effective severity), sorted
+// by name: the set `tausik verify` runs and a receipt certifies.
+func (e *Engine) VerifyGates() []receipt.VerifyGate {
+	var out []receipt.VerifyGate
+	for _, g := range e.gates {
+		eff := e.eff[g.Name]
+		if eff.Enabled && slices.Contains(eff.Triggers, TriggerVerify) {
+			out = append(out, receipt.VerifyGate{Name: g.Name, Command: gateCommand(eff), Severity: eff.Severity})
+		}
+	}
+	slices.SortFunc(out, func(a, b receipt.VerifyGate) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// gateCommand is the argv a command gate runs, as its effective params give
+// it under "command" (a list of strings); nil for a gate that runs nothing.
+// The signature covers it so a receipt from a weaker command (fewer checks,
+// other flags) does not certify the configured one.
+func gateCommand(eff *Effective) []string {
+	list, ok := eff.Params["command"].([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for _, v := range list {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// workContext is what the workflow runners need from the engine for req.
+func (e *Engine) workContext(req Request) runners.WorkContext {
+	gates := e.VerifyGates()
+	wc := runners.WorkContext{VerifyGates: make([]string, 0, len(gates)), GateSignature: receipt.GateSignature(gates)}
+	for _, g := range gates {
+		wc.VerifyGates = append(wc.VerifyGates, g.Name)
+	}
+	if req.Proposed != nil {
+		p := work.ProposedTask(*req.Proposed)
+		wc.Proposed = &p
+	}
+	return wc
+}
+
+// taskDefaults fills what a request about an existing task implies: the
+// git "since" point is the task's start, so history facts cover the whole
+// task, unless the caller chose one. A task that cannot be read is left to
+// the task runner to report.
+func (e *Engine) taskDefaults(ctx context.Context, req Request) Request {
+	if req.Task == "" || req.ChangedSince != "" || req.Proposed != nil || e.store == nil {
+		return req
+	}
+	if t, err := e.store.GetTask(ctx, req.Task); err == nil {
+		req.ChangedSince = t.StartedAt.UTC().Format(time.RFC3339Nano)
+	}
+	return req
+}
+
+// needStore returns the engine's store, or ErrStore when it was opened
+// without one.
+func (e *Engine) needStore() (*store.Store, error) {
+	if e.store == nil {
+		return nil, fmt.Errorf("%w: this engine was opened without a store", ErrStore)
+	}
+	return e.store, nil
+}
+
+// storeErr wraps a store failure in the engine sentinel the front ends map
+// to an exit code: a request the state refuses (a missing or duplicate
+// task, a session already open) is ErrUsage, anything else ErrStore.
+func storeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, refusal := range []error{
+		store.ErrNotFound, store.ErrAmbiguousID, store.ErrInvalidTask, store.ErrTaskExists, store.ErrTaskNotActive,
+		store.ErrSessionOpen, store.ErrNoOpenSession, store.ErrInvalidFilter, store.ErrInvalidVerifyRun,
+	} {
+		if errors.Is(err, refusal) {
+			return fmt.Errorf("%w: %w", ErrUsage, err)
+		}
+	}
+	if errors.Is(err, ErrStore) || errors.Is(err, ErrUsage) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrStore, err)
+}
