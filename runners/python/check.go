@@ -1,7 +1,19 @@
 package python
 
+import "fmt"
+
 // check rejects token sequences in one statement or header [from, to) that
-// no Python 3 grammar accepts, without parsing expressions:
+// no Python 3 grammar accepts (see badTokens).
+func (p *parser) check(from, to int, softHead bool) {
+	if k, msg := badTokens(p.src, p.toks[from:to], softHead); k >= 0 {
+		p.fail(p.toks[from+k].line, "%s", msg)
+	}
+}
+
+// badTokens looks, without parsing expressions, for what no Python 3
+// grammar accepts in the tokens of one statement (or of an f-string
+// replacement field) and returns the index of the offending token and the
+// message, or -1:
 //
 //   - two atoms in a row (name, number, string, or a closing bracket followed
 //     by a name, number, string or '{'), as in Python 2's print "x"; adjacent
@@ -12,21 +24,19 @@ package python
 //
 // softHead exempts the pair made by a soft keyword opening the statement
 // (match x:, case x:, type X = ...).
-func (p *parser) check(from, to int, softHead bool) {
+func badTokens(src []byte, toks []token, softHead bool) (int, string) {
 	prevAtom, prevStr, prevBytes := false, false, false
-	for k := from; k < to; k++ {
-		t := &p.toks[k]
+	for k := range toks {
+		t := &toks[k]
 		switch t.kind {
 		case tkName:
 			if isHard(t.sub) {
-				if k > from && p.isOp(k-1, opDot) && t.sub != kwImport {
-					p.fail(t.line, "invalid syntax")
-					return
+				if k > 0 && toks[k-1].kind == tkOp && toks[k-1].sub == opDot && t.sub != kwImport {
+					return k, "invalid syntax"
 				}
 				if !isConst(t.sub) {
-					if k > from && stmtOnly[t.sub] && !p.keywordAllowed(from, k) {
-						p.fail(t.line, "invalid syntax")
-						return
+					if k > 0 && stmtOnly[t.sub] && !keywordAllowed(toks, k) {
+						return k, "invalid syntax"
 					}
 					prevAtom, prevStr = false, false
 					continue
@@ -36,8 +46,7 @@ func (p *parser) check(from, to int, softHead bool) {
 			isBytes := t.flags&flagBytes != 0
 			if prevStr {
 				if isBytes != prevBytes {
-					p.fail(t.line, "cannot mix bytes and nonbytes literals")
-					return
+					return k, "cannot mix bytes and nonbytes literals"
 				}
 				continue
 			}
@@ -46,12 +55,10 @@ func (p *parser) check(from, to int, softHead bool) {
 		case tkOp:
 			switch t.sub {
 			case opInvalid:
-				p.fail(t.line, "invalid syntax")
-				return
+				return k, "invalid syntax"
 			case opLBrace:
-				if prevAtom && !(softHead && k == from+1) {
-					p.fail(t.line, "invalid syntax")
-					return
+				if prevAtom && !(softHead && k == 1) {
+					return k, "invalid syntax"
 				}
 			}
 			prevAtom = t.sub == opRPar || t.sub == opRSqb || t.sub == opRBrace
@@ -61,40 +68,36 @@ func (p *parser) check(from, to int, softHead bool) {
 			prevAtom, prevStr = false, false
 			continue
 		}
-		if prevAtom && !(softHead && k == from+1) {
-			p.adjacent(from, k)
-			return
+		if prevAtom && !(softHead && k == 1) {
+			return adjacent(src, toks, k)
 		}
 		prevAtom = true
 		prevStr = t.kind == tkString
 	}
+	return -1, ""
 }
 
 // keywordAllowed reports whether the statement-only keyword at k may stand
 // there: import in "from ... import", def and with right after async.
-func (p *parser) keywordAllowed(from, k int) bool {
-	first := p.toks[from]
-	switch p.toks[k].sub {
+func keywordAllowed(toks []token, k int) bool {
+	first := toks[0]
+	switch toks[k].sub {
 	case kwImport:
 		return first.kind == tkName && first.sub == kwFrom
 	case kwDef, kwWith:
-		return k == from+1 && first.kind == tkName && first.sub == kwAsync
+		return k == 1 && first.kind == tkName && first.sub == kwAsync
 	}
 	return false
 }
 
 // adjacent reports two atoms in a row at k, with CPython's hint for Python
 // 2's print and exec statements.
-func (p *parser) adjacent(from, k int) {
-	if k == from+1 {
-		if first := p.toks[from]; first.kind == tkName && first.sub == kwNone {
-			switch string(p.src[first.start:first.end]) {
-			case "print", "exec":
-				name := string(p.src[first.start:first.end])
-				p.fail(first.line, "Missing parentheses in call to '%s'. Did you mean %s(...)?", name, name)
-				return
-			}
+func adjacent(src []byte, toks []token, k int) (int, string) {
+	if k == 1 && toks[0].kind == tkName && toks[0].sub == kwNone {
+		switch name := string(src[toks[0].start:toks[0].end]); name {
+		case "print", "exec":
+			return 0, fmt.Sprintf("Missing parentheses in call to '%s'. Did you mean %s(...)?", name, name)
 		}
 	}
-	p.fail(p.toks[k].line, "invalid syntax")
+	return k, "invalid syntax"
 }

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/facts"
 )
 
 // corpusRoot returns the directory tree to compare over: $TAUSIK_PY_CORPUS,
@@ -48,7 +50,8 @@ func TestCorpusMatchesCPython(t *testing.T) {
 	}
 	const show = 15
 	var diffs []string
-	var rejected, grammarOnly, grammarAccepted []string
+	var rejected, grammarOnly, grammarAccepted, newer []string
+	byPath := map[string]facts.PythonFile{}
 	classes := 0
 	for _, g := range got {
 		w := want[g.Path]
@@ -62,10 +65,16 @@ func TestCorpusMatchesCPython(t *testing.T) {
 				}
 			}
 		}
+		if maybeNewer(w, g) {
+			newer = append(newer, g.Path)
+			byPath[g.Path] = g
+			continue
+		}
 		if d := compareRef(w, g); d != "" {
 			diffs = append(diffs, g.Path+": "+d)
 		}
 	}
+	checkNewer(t, root, newer, byPath)
 	t.Logf("python %s, %s: %d files, %d classes; CPython rejects %d files (%d at grammar level only, of which the scanner accepts %d: allowed)",
 		pyVersion(t, py), root, len(paths), classes, len(rejected), len(grammarOnly), len(grammarAccepted))
 	for _, r := range rejected {

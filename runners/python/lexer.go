@@ -18,12 +18,22 @@ const (
 type syntaxError struct {
 	line int32
 	msg  string
+	// lazy marks tokenizer errors CPython only raises when its parser asks
+	// for the offending token, found on line at (bad continuation,
+	// indentation, end of input): a grammar error found first wins over
+	// them, and if brackets are open (paren and parenMsg: the innermost) the
+	// unclosed bracket is reported instead when that grammar error lies
+	// after it.
+	lazy     bool
+	at       int32
+	paren    int32
+	parenMsg string
 }
 
 // lexer turns decoded source into tokens the way CPython's tokenizer does:
 // indentation stack with tab/space consistency, implicit joining inside
 // brackets, backslash continuations, every string prefix, PEP 701 f-strings.
-// It stops at the first error, which it records in err.
+// It stops at the first tokenizer error, which it records in err.
 type lexer struct {
 	src  []byte
 	pos  int
@@ -31,9 +41,15 @@ type lexer struct {
 	// toks[:ntok] are the tokens so far. Appending by index, with toks
 	// replaced only when it grows, keeps the hot path free of slice-header
 	// (pointer) stores.
-	toks  []token
-	ntok  int
-	err   *syntaxError
+	toks []token
+	ntok int
+	err  *syntaxError
+	// later is the first error CPython's parser, not its tokenizer, would
+	// report inside a token (a bad escape, bytes that are not ASCII, an
+	// empty f-string field). CPython reports any tokenizer error in the file
+	// before it, and a grammar error before it on an earlier line, so the
+	// lexer goes on and Scan decides.
+	later *syntaxError
 	atBOL bool
 
 	indents    [maxIndent + 1]int32
@@ -62,12 +78,26 @@ func (lx *lexer) reset(src []byte) {
 	lx.pos = 0
 	lx.line = 1
 	lx.ntok = 0
-	lx.err = nil
+	lx.err, lx.later = nil, nil
 	lx.atBOL = true
 	lx.nindent = 0
 	lx.indents[0], lx.altIndents[0] = 0, 0
 	lx.level = 0
 	lx.fquotes = lx.fquotes[:0]
+}
+
+// failLazy records a lazy tokenizer error (see syntaxError.lazy).
+func (lx *lexer) failLazy(line int32, msg string) {
+	if lx.err == nil {
+		lx.err = &syntaxError{line: line, msg: msg, lazy: true, at: lx.line}
+		if lx.pos >= len(lx.src) {
+			lx.err.at = lx.detectedLine()
+		}
+		if lx.level > 0 {
+			lx.err.paren = lx.parenLines[lx.level-1]
+			lx.err.parenMsg = fmt.Sprintf("'%c' was never closed", lx.parens[lx.level-1])
+		}
+	}
 }
 
 func (lx *lexer) fail(line int32, format string, args ...any) {
@@ -77,6 +107,13 @@ func (lx *lexer) fail(line int32, format string, args ...any) {
 			msg = fmt.Sprintf(format, args...)
 		}
 		lx.err = &syntaxError{line: line, msg: msg}
+	}
+}
+
+// postpone records a parser-level error found while lexing (see later).
+func (lx *lexer) postpone(line int32, format string, args ...any) {
+	if lx.later == nil {
+		lx.later = &syntaxError{line: line, msg: fmt.Sprintf(format, args...)}
 	}
 }
 
@@ -106,7 +143,7 @@ func (lx *lexer) tokenize() {
 		return
 	}
 	if lx.level > 0 {
-		lx.fail(lx.parenLines[lx.level-1], "'%c' was never closed", lx.parens[lx.level-1])
+		lx.failLazy(lx.parenLines[lx.level-1], fmt.Sprintf("'%c' was never closed", lx.parens[lx.level-1]))
 		return
 	}
 	if n := lx.ntok; n > 0 && lx.toks[n-1].kind != tkNewline && lx.toks[n-1].kind != tkDedent && lx.toks[n-1].kind != tkIndent {
@@ -205,16 +242,16 @@ func (lx *lexer) continuation() bool {
 	lx.pos++
 	if lx.pos >= len(lx.src) {
 		// CPython sees the newline it appends, then the end of input.
-		lx.fail(line, "unexpected EOF while parsing")
+		lx.failLazy(line, "unexpected EOF while parsing")
 		return false
 	}
 	if c := lx.src[lx.pos]; c != '\n' && c != '\r' {
-		lx.fail(line, "unexpected character after line continuation character")
+		lx.failLazy(line, "unexpected character after line continuation character")
 		return false
 	}
 	lx.newline()
 	if lx.pos >= len(lx.src) {
-		lx.fail(line, "unexpected EOF while parsing")
+		lx.failLazy(line, "unexpected EOF while parsing")
 		return false
 	}
 	return true
@@ -274,16 +311,16 @@ func (lx *lexer) indentation() bool {
 	switch {
 	case col == lx.indents[top]:
 		if alt != lx.altIndents[top] {
-			lx.fail(lx.line, "inconsistent use of tabs and spaces in indentation")
+			lx.failLazy(lx.line, "inconsistent use of tabs and spaces in indentation")
 			return false
 		}
 	case col > lx.indents[top]:
 		if top+1 >= maxIndent {
-			lx.fail(lx.line, "too many levels of indentation")
+			lx.failLazy(lx.line, "too many levels of indentation")
 			return false
 		}
 		if alt <= lx.altIndents[top] {
-			lx.fail(lx.line, "inconsistent use of tabs and spaces in indentation")
+			lx.failLazy(lx.line, "inconsistent use of tabs and spaces in indentation")
 			return false
 		}
 		lx.nindent++
@@ -295,11 +332,11 @@ func (lx *lexer) indentation() bool {
 			lx.emit(tkDedent, 0, 0, lx.line, lx.pos, lx.pos)
 		}
 		if col != lx.indents[lx.nindent] {
-			lx.fail(lx.line, "unindent does not match any outer indentation level")
+			lx.failLazy(lx.line, "unindent does not match any outer indentation level")
 			return false
 		}
 		if alt != lx.altIndents[lx.nindent] {
-			lx.fail(lx.line, "inconsistent use of tabs and spaces in indentation")
+			lx.failLazy(lx.line, "inconsistent use of tabs and spaces in indentation")
 			return false
 		}
 	}

@@ -84,9 +84,7 @@ func (lx *lexer) str(start, q int, flags uint8) {
 		p++
 	}
 	lx.pos = p
-	if !lx.checkBody(body, flags, escapes, line) {
-		return
-	}
+	lx.checkBody(body, flags, escapes, line)
 	var tf uint8
 	if flags&pfBytes != 0 {
 		tf = flagBytes
@@ -121,12 +119,13 @@ func (lx *lexer) detectedLine() int32 {
 
 // checkBody applies the checks CPython's parser makes when it decodes a
 // literal: bytes hold only ASCII, text is valid UTF-8, escapes are complete.
-func (lx *lexer) checkBody(body []byte, flags uint8, escapes bool, line int32) bool {
+// Being the parser's, not the tokenizer's, its errors are deferred.
+func (lx *lexer) checkBody(body []byte, flags uint8, escapes bool, line int32) {
 	if flags&pfBytes != 0 {
 		for _, c := range body {
 			if c >= 0x80 {
-				lx.fail(line, "bytes can only contain ASCII literal characters")
-				return false
+				lx.postpone(line, "bytes can only contain ASCII literal characters")
+				return
 			}
 		}
 	} else if !utf8.Valid(body) {
@@ -138,24 +137,25 @@ func (lx *lexer) checkBody(body []byte, flags uint8, escapes bool, line int32) b
 			}
 			i += size
 		}
-		lx.fail(line, "(unicode error) 'utf-8' codec can't decode byte 0x%02x in position %d: invalid utf-8", body[i], i)
-		return false
+		lx.postpone(line, "(unicode error) 'utf-8' codec can't decode byte 0x%02x in position %d: invalid utf-8", body[i], i)
+		return
 	}
 	if !escapes || flags&pfRaw != 0 {
-		return true
+		return
 	}
 	for i := 0; i < len(body); i++ {
 		if body[i] != '\\' {
 			continue
 		}
 		if msg := escapeError(body, i, flags&pfBytes != 0); msg != "" {
-			lx.fail(line, "%s", msg)
-			return false
+			lx.postpone(line, "%s", msg)
+			return
 		}
 		i++
 	}
-	return true
 }
+
+const malformedN = "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape"
 
 // escapeError checks the escape sequence at body[i] == '\\' of a non-raw
 // literal and returns what CPython's decoder would complain about, or "".
@@ -207,14 +207,14 @@ func escapeError(body []byte, i int, isBytes bool) string {
 		}
 		j := i + 2
 		if j >= len(body) || body[j] != '{' {
-			return "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape"
+			return malformedN
 		}
 		k := j + 1
 		for k < len(body) && body[k] != '}' {
 			k++
 		}
 		if k >= len(body) || k == j+1 {
-			return "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape"
+			return malformedN
 		}
 	}
 	return ""
@@ -252,8 +252,7 @@ func (lx *lexer) fstring(start, q int, flags uint8) {
 	}
 	lx.ntok = mark
 	if b := src[start:lx.pos]; !utf8.Valid(b) {
-		lx.fail(fq.line, "(unicode error) 'utf-8' codec can't decode bytes in f-string: invalid utf-8")
-		return
+		lx.postpone(fq.line, "(unicode error) 'utf-8' codec can't decode bytes in f-string: invalid utf-8")
 	}
 	lx.emit(tkString, 0, 0, fq.line, start, lx.pos)
 }
@@ -288,6 +287,9 @@ func (lx *lexer) fstrLiteral(fq fquote, raw, spec bool, nest int) bool {
 					lx.fail(lx.line, "f-string: expecting '}'")
 					return false
 				}
+				if unicodeEscape {
+					lx.postpone(lx.line, malformedN)
+				}
 				lx.pos = p + 1
 				if fq.triple {
 					lx.pos = p + 3
@@ -306,7 +308,10 @@ func (lx *lexer) fstrLiteral(fq fquote, raw, spec bool, nest int) bool {
 			}
 			lx.newline()
 		case '{':
-			unicodeEscape = false
+			if unicodeEscape {
+				lx.postpone(lx.line, malformedN)
+				unicodeEscape = false
+			}
 			if !spec && p+1 < n && src[p+1] == '{' {
 				lx.pos = p + 2
 				continue
@@ -343,16 +348,14 @@ func (lx *lexer) fstrLiteral(fq fquote, raw, spec bool, nest int) bool {
 				lx.newline()
 			case !raw && d == 'N' && p+2 < n && src[p+2] == '{':
 				if p+3 < n && src[p+3] == '}' {
-					lx.fail(lx.line, "(unicode error) 'unicodeescape' codec can't decode bytes: malformed \\N character escape")
-					return false
+					lx.postpone(lx.line, malformedN)
 				}
 				unicodeEscape = true
 				lx.pos = p + 3
 			default:
 				if !raw {
 					if msg := escapeError(src[:n], p, false); msg != "" {
-						lx.fail(lx.line, "%s", msg)
-						return false
+						lx.postpone(lx.line, "%s", msg)
 					}
 				}
 				lx.pos = p + 2
@@ -371,7 +374,8 @@ func (lx *lexer) fstrUnterminated(fq fquote) {
 }
 
 // field lexes a replacement field from its '{' through its '}': the
-// expression, an optional !conversion and an optional :format spec.
+// expression, an optional !conversion and an optional :format spec. Errors
+// CPython's parser (not its tokenizer) reports are deferred (see lexer.later).
 func (lx *lexer) field(fq fquote, raw bool, nest int) bool {
 	if nest >= maxFieldNest {
 		lx.fail(lx.line, "f-string: expressions nested too deeply")
@@ -392,10 +396,11 @@ func (lx *lexer) field(fq fquote, raw bool, nest int) bool {
 		lx.fail(fq.line, "f-string: expecting '}'")
 		return false
 	}
-	c := src[lx.pos]
 	if lx.ntok == mark {
-		lx.fail(lx.line, "f-string: valid expression required before '%c'", c)
-		return false
+		lx.postpone(lx.line, "f-string: valid expression required before '%c'", src[lx.pos])
+	}
+	if k, msg := badTokens(src, lx.toks[mark:lx.ntok], false); k >= 0 {
+		lx.postpone(lx.toks[mark+k].line, "%s", msg)
 	}
 	depth := 0
 	for _, t := range lx.toks[mark:lx.ntok] {
@@ -407,17 +412,15 @@ func (lx *lexer) field(fq fquote, raw bool, nest int) bool {
 				depth--
 			}
 		} else if t.kind == tkName && t.sub == kwLambda && depth == 0 {
-			lx.fail(t.line, "f-string: lambda expressions are not allowed without parentheses")
-			return false
+			lx.postpone(t.line, "f-string: lambda expressions are not allowed without parentheses")
 		}
 	}
-	if c == '!' {
+	for src[lx.pos] == '!' {
 		if !lx.conversion(level) {
 			return false
 		}
-		c = src[lx.pos]
 	}
-	if c == ':' {
+	if src[lx.pos] == ':' {
 		lx.pos++
 		if !lx.fstrLiteral(fq, raw, true, nest+1) {
 			return false
@@ -427,8 +430,9 @@ func (lx *lexer) field(fq fquote, raw bool, nest int) bool {
 	return lx.err == nil
 }
 
-// conversion lexes "!r", "!s" or "!a" after a field's expression; what
-// follows must be the format spec's ':' or the field's '}'.
+// conversion lexes "!r", "!s" or "!a" after a field's expression, up to the
+// next ':', '}' or '!' at the field's level; anything else is a (deferred)
+// error.
 func (lx *lexer) conversion(level int) bool {
 	src := lx.src
 	lx.pos++
@@ -436,17 +440,13 @@ func (lx *lexer) conversion(level int) bool {
 	for p < len(src) && src[p] < 0x80 && identChar[src[p]] {
 		p++
 	}
-	switch {
-	case p == lx.pos && lx.pos < len(src) && (src[p] == '}' || src[p] == ':'):
-		lx.fail(lx.line, "f-string: missing conversion character")
-		return false
+	switch conv := string(src[lx.pos:p]); {
+	case p == lx.pos && p < len(src) && (src[p] == '}' || src[p] == ':'):
+		lx.postpone(lx.line, "f-string: missing conversion character")
 	case p == lx.pos:
-		lx.fail(lx.line, "f-string: conversion type must come right after the exclamanation mark")
-		return false
-	}
-	if conv := string(src[lx.pos:p]); conv != "r" && conv != "s" && conv != "a" {
-		lx.fail(lx.line, "f-string: invalid conversion character %q: expected 's', 'r', or 'a'", conv)
-		return false
+		lx.postpone(lx.line, "f-string: conversion type must come right after the exclamanation mark")
+	case conv != "r" && conv != "s" && conv != "a":
+		lx.postpone(lx.line, "f-string: invalid conversion character %q: expected 's', 'r', or 'a'", conv)
 	}
 	lx.pos = p
 	mark := lx.ntok
@@ -454,9 +454,12 @@ func (lx *lexer) conversion(level int) bool {
 	if lx.err != nil {
 		return false
 	}
-	if lx.pos >= len(src) || lx.ntok != mark || src[lx.pos] == '!' {
+	if lx.pos >= len(src) {
 		lx.fail(lx.line, "f-string: expecting '}'")
 		return false
+	}
+	if lx.ntok != mark || src[lx.pos] == '!' {
+		lx.postpone(lx.line, "f-string: expecting '}'")
 	}
 	return true
 }

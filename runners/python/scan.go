@@ -33,14 +33,7 @@ func (s *Scanner) Scan(path string, src []byte) facts.PythonFile {
 	text, buf, err := decodeSource(src, s.buf)
 	s.buf = buf
 	if err == nil {
-		s.lx.reset(text)
-		s.lx.tokenize()
-		err = s.lx.err
-	}
-	if err == nil {
-		s.p.reset(text, s.lx.tokens())
-		s.p.parseFile()
-		err = s.p.err
+		err = s.parse(text)
 	}
 	if err != nil {
 		f.Error = &facts.PythonError{Line: int(max(err.line, 1)), Msg: err.msg}
@@ -57,6 +50,41 @@ func (s *Scanner) Scan(path string, src []byte) facts.PythonFile {
 		})
 	}
 	return f
+}
+
+// parse tokenises and parses decoded source and returns the error CPython
+// would report, or nil. CPython reports a tokenizer error anywhere in the
+// file before any grammar error, except the lazy ones (see
+// syntaxError.lazy); of the grammar errors and the errors in literals
+// (lexer.later) it reports the first.
+func (s *Scanner) parse(text []byte) *syntaxError {
+	lx := &s.lx
+	lx.reset(text)
+	lx.tokenize()
+	lexErr := lx.err
+	if lexErr != nil && !lexErr.lazy {
+		return lexErr
+	}
+	if lexErr != nil {
+		// Parse what came before the error as if the input ended there.
+		lx.emit(tkNewline, 0, 0, lexErr.at, lx.pos, lx.pos)
+		lx.emit(tkEOF, 0, 0, lexErr.at, lx.pos, lx.pos)
+	}
+	s.p.reset(text, lx.tokens())
+	s.p.parseFile()
+	first := s.p.err
+	if later := lx.later; later != nil && (first == nil || later.line <= first.line) {
+		first = later
+	}
+	switch {
+	case lexErr == nil:
+		return first
+	case first == nil || first.line >= lexErr.at:
+		return lexErr // the parser got as far as the error
+	case lexErr.paren > 0 && lexErr.paren < first.line:
+		return &syntaxError{line: lexErr.paren, msg: lexErr.parenMsg}
+	}
+	return first
 }
 
 // Scan returns the facts of one file's bytes using a fresh Scanner.
