@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -193,23 +194,53 @@ func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 }
 
 // Relative returns p (absolute, or relative to root) as a clean "/"-separated
-// path relative to root, resolving symlinks in the directories it passes
-// through. ok is false when p lies outside root.
+// path relative to root, after resolving "..", doubled slashes and every
+// symlink on the way, including a symlinked file itself: the result is where
+// a write to p would land. A path that does not exist yet (a pre-write check)
+// is resolved through its longest existing ancestor. ok is false when the
+// resolved path lies outside root.
 func Relative(root, p string) (string, bool) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(root, p)
 	}
-	p = filepath.Clean(p)
-	// Resolve symlinks in the parent directory; the file itself may not exist
-	// yet (a pre-write check) and a symlinked file is judged as a symlink.
-	if dir, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-		p = filepath.Join(dir, filepath.Base(p))
-	}
-	rel, err := filepath.Rel(root, p)
+	rel, err := filepath.Rel(root, resolvePath(filepath.Clean(p), 0))
 	if err != nil || !filepath.IsLocal(rel) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
+}
+
+// maxLinks bounds symlink chains, as the kernel's ELOOP does.
+const maxLinks = 40
+
+// resolvePath resolves symlinks in the longest existing prefix of the clean,
+// absolute path p and appends the rest. A dangling symlink is followed to the
+// (not yet existing) path it names.
+func resolvePath(p string, depth int) string {
+	existing, rest := p, ""
+	for {
+		if _, err := os.Lstat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(existing), rest)
+		existing = parent
+	}
+	if r, err := filepath.EvalSymlinks(existing); err == nil {
+		return filepath.Join(r, rest)
+	}
+	// A dangling link somewhere: resolve its parent, then follow it by hand.
+	target, err := os.Readlink(existing)
+	if err != nil || depth >= maxLinks {
+		return p
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(resolvePath(filepath.Dir(existing), depth+1), target)
+	}
+	return resolvePath(filepath.Join(filepath.Clean(target), rest), depth+1)
 }
 
 // gather runs the runners for the needed namespaces concurrently. A runner
