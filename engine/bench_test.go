@@ -7,8 +7,6 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
-	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/fs"
 )
 
 // syntheticFiles returns n files facts: a mix of code, tests, docs and a few
@@ -36,7 +34,7 @@ func syntheticFiles(n int) *facts.Document {
 }
 
 func benchEngine(b *testing.B) *Engine {
-	e, err := New(context.Background(), Deps{Root: b.TempDir(), Builtin: policies.FS, Runners: runners.NewRegistry(fs.New())}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: b.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,7 +92,7 @@ func BenchmarkFactsPrep10k(b *testing.B) {
 func BenchmarkLoadBuiltins(b *testing.B) {
 	root := b.TempDir()
 	for b.Loop() {
-		if _, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: runners.NewRegistry(fs.New())}, WithoutTeamGates()); err != nil {
+		if _, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -181,7 +181,7 @@ func TestEvaluateDeterministic(t *testing.T) {
 func TestEvaluateSelection(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{"src/a.py": "x = 1\n"})
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: runners.NewRegistry(fs.New())}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +191,12 @@ func TestEvaluateSelection(t *testing.T) {
 		}
 	}
 	d := evalOne(t, e, Request{Trigger: "commit"})
-	if len(d.Gates) != 1 || d.Gates[0].Name != "filesize" {
-		t.Errorf("commit selected %+v, want only filesize (tdd_order is off)", d.Gates)
+	names := map[string]bool{}
+	for _, g := range d.Gates {
+		names[g.Name] = true
+	}
+	if !names["filesize"] || names["tdd_order"] || names["scope_write"] {
+		t.Errorf("commit selected %v: want filesize, and neither tdd_order (off) nor scope_write (pre-write only)", names)
 	}
 	d = evalOne(t, e, Request{Trigger: "commit", Gates: []string{"tdd_order"}, Files: []string{"src/a.py", "/elsewhere/x.py"}})
 	if len(d.Gates) != 1 || d.Gates[0].Outcome != Failed || d.Gates[0].Blocks {
@@ -208,7 +212,7 @@ type failingLog struct{}
 func (failingLog) Append(context.Context, *Decision) error { return errors.New("disk full") }
 
 func TestEvaluateLogFailureIsAnError(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: runners.NewRegistry(fs.New()), Log: failingLog{}}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil), Log: failingLog{}}, WithoutTeamGates())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +224,7 @@ func TestEvaluateLogFailureIsAnError(t *testing.T) {
 
 // TestTDDOrderTestForms checks each naming form that makes a code file a test.
 func TestTDDOrderTestForms(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: runners.NewRegistry(fs.New())}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates())
 	if err != nil {
 		t.Fatal(err)
 	}
