@@ -33,7 +33,7 @@ const uncheckedExit = 125
 // re-executes it under the name "tausik", and tausikMain runs the CLI exactly
 // as main.go does.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"tausik": tausikMain})
+	testscript.Main(m, map[string]func(){"tausik": tausikMain, "sqlexec": sqlexecMain})
 }
 
 // tausikMain is main.go plus the exit-code record. It refuses to run while
@@ -70,6 +70,10 @@ func recordExit(file string, code int) {
 //	exitcode N        the last tausik run exited with exactly N (and clears it)
 //	genlines N FILE   write FILE with N lines, creating its directories
 //	[!] emptydir DIR  DIR exists and holds nothing (or, negated, something)
+//	decisionid VAR    set VAR to the decision id the last command printed
+//
+// and the program `sqlexec DB STATEMENT...` (for exec), which tampers with a
+// database the way anyone with write access to the file could.
 //
 // Every script runs with HOME=$WORK/home, no user or managed tier unless it
 // sets one, and a git that reads no user or system config.
@@ -82,9 +86,10 @@ func TestScripts(t *testing.T) {
 			return setupScript(env, filepath.Join(exitDir, filepath.Base(env.WorkDir)+".exit"))
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitcode,
-			"genlines": cmdGenlines,
-			"emptydir": cmdEmptydir,
+			"exitcode":   cmdExitcode,
+			"genlines":   cmdGenlines,
+			"emptydir":   cmdEmptydir,
+			"decisionid": cmdDecisionID,
 		},
 	})
 }

@@ -12,6 +12,9 @@ import (
 var (
 	errBlocked     = errors.New("blocked by a gate")
 	errTestsFailed = errors.New("policy tests failed")
+	// errCheckFailed carries a failed integrity check (log verify, receipt
+	// verify), already reported: exit 1, like a block.
+	errCheckFailed = errors.New("verification failed")
 )
 
 // usageError marks a malformed command line.
@@ -38,7 +41,7 @@ func exitCode(err error) int {
 		return engine.ExitPassed
 	case errors.As(err, &he):
 		return he.code
-	case errors.Is(err, errBlocked):
+	case errors.Is(err, errBlocked), errors.Is(err, errCheckFailed), errors.Is(err, engine.ErrInvalidReceipt):
 		return engine.ExitBlocked
 	case errors.Is(err, errTestsFailed):
 		return engine.ExitTestsFailed
@@ -62,5 +65,5 @@ func isCobraUsage(err error) bool {
 // isSilent reports errors whose story the command already told on stdout.
 func isSilent(err error) bool {
 	var he hostExit
-	return errors.Is(err, errBlocked) || errors.Is(err, errTestsFailed) || errors.As(err, &he)
+	return errors.Is(err, errBlocked) || errors.Is(err, errTestsFailed) || errors.Is(err, errCheckFailed) || errors.As(err, &he)
 }

@@ -40,7 +40,7 @@ type VerifyOutcome struct {
 // hash, the gate signature, the exit code and the time (to the second). A
 // blocked run is recorded too (passed false); verify_first refuses it.
 //
-// The key is loaded before anything runs (ErrNoKey: run `tausik key init`).
+// The key is loaded before any gate runs (ErrNoKey: run `tausik key init`).
 // The files are hashed before and after the gates ran; if they changed
 // meanwhile nothing is recorded, since the gates judged other content than
 // the hash would certify. Errors: ErrUsage for an unknown or closed task or
@@ -50,19 +50,19 @@ func (e *Engine) Verify(ctx context.Context, req VerifyRequest) (*VerifyOutcome,
 	if err != nil {
 		return nil, err
 	}
-	key, err := receipt.LoadKey(receipt.KeyDir(e.root))
-	switch {
-	case errors.Is(err, receipt.ErrNoKey):
-		return nil, fmt.Errorf("%w (no key in %s): verify signs a receipt with the project key", ErrNoKey, receipt.KeyDir(e.root))
-	case err != nil:
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
-	}
 	t, err := st.GetTask(ctx, req.Task)
 	if err != nil {
 		return nil, storeErr(err)
 	}
 	if t.Status != store.TaskActive {
 		return nil, fmt.Errorf("%w: task %s is %s; only an active task is verified", ErrUsage, t.Slug, t.Status)
+	}
+	key, err := receipt.LoadKey(receipt.KeyDir(e.root))
+	switch {
+	case errors.Is(err, receipt.ErrNoKey):
+		return nil, fmt.Errorf("%w (no key in %s): verify signs a receipt with the project key", ErrNoKey, receipt.KeyDir(e.root))
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	files := t.Files
 	if req.Files != nil {

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type keyInitOptions struct {
+	force bool
+}
+
+func newKeyInitCmd(g *globals) *cobra.Command {
+	opts := &keyInitOptions{}
+	cmd := &cobra.Command{
+		Use:   "init [--force]",
+		Short: "Create the ed25519 key that signs verify receipts",
+		Long: "Creates .tausik/keys/signing.key (mode 0600, never printed) and signing.pub.\n" +
+			"An existing key is kept unless --force: receipts it signed stop verifying once it\n" +
+			"is replaced.",
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runKeyInit(g, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.force, "force", false, "replace an existing key")
+	return cmd
+}
+
+func runKeyInit(g *globals, opts *keyInitOptions) error {
+	root, err := g.projectRoot()
+	if err != nil {
+		return err
+	}
+	k, err := engine.InitKey(root, opts.force)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(g.stdout, "signing key created in %s\nfingerprint %s\npublic key  %s\n", k.Dir, k.Fingerprint, k.PublicFile)
+	return err
+}

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"encoding/base64"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type keyShowOptions struct {
+	format string
+}
+
+func newKeyShowCmd(g *globals) *cobra.Command {
+	opts := &keyShowOptions{}
+	cmd := &cobra.Command{
+		Use:   "show",
+		Short: "Show the signing key's fingerprint and public key (never the private key)",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			return runKeyShow(g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runKeyShow(g *globals, opts *keyShowOptions) error {
+	root, err := g.projectRoot()
+	if err != nil {
+		return err
+	}
+	k, err := engine.ShowKey(root)
+	if err != nil {
+		return err
+	}
+	pub := base64.StdEncoding.EncodeToString(k.Public)
+	if opts.format == "json" {
+		return writeJSON(g.stdout, map[string]string{"fingerprint": k.Fingerprint, "public_key": pub, "public_file": k.PublicFile})
+	}
+	return writeLines(g, "fingerprint "+k.Fingerprint, "public key  "+pub, "file        "+k.PublicFile)
+}
+
+func writeLines(g *globals, lines ...string) error {
+	for _, l := range lines {
+		if _, err := g.stdout.Write([]byte(l + "\n")); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/store"
+)
+
+func newLogCmd(g *globals) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "log",
+		Short: "Read, export and verify the hash-chained decision log",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newLogListCmd(g), newLogShowCmd(g), newLogExportCmd(g), newLogVerifyCmd(g))
+	return cmd
+}
+
+// logFilterFlags registers the filters list and export share.
+func logFilterFlags(cmd *cobra.Command, q *engine.LogQuery) {
+	f := cmd.Flags()
+	f.StringVar(&q.Gate, "gate", "", "decisions with a verdict for this gate")
+	f.StringVar(&q.Outcome, "outcome", "", "with --gate: that gate's outcome; alone: any gate's (PASSED, FAILED, NOT_APPLICABLE, COULD_NOT_RUN)")
+	f.StringVar(&q.Task, "task", "", "decisions about this task")
+	f.StringVar(&q.Trigger, "trigger", "", "decisions for this trigger")
+	f.StringVar(&q.Since, "since", "", "decisions since a duration ago (90m, 3h, 2d) or a time (RFC 3339, YYYY-MM-DD)")
+	f.StringVar(&q.Between, "between", "", "decisions in [A,B): two times separated by a comma")
+	f.IntVar(&q.Tail, "tail", 0, "only the newest N matches")
+}
+
+// openLog opens the decision log read-only and turns q into a filter.
+func (g *globals) openLog(ctx context.Context, q engine.LogQuery) (*store.Store, store.Filter, error) {
+	f, err := q.Filter(time.Now())
+	if err != nil {
+		return nil, f, err
+	}
+	root, err := g.projectRoot()
+	if err != nil {
+		return nil, f, err
+	}
+	st, err := engine.OpenLogStore(ctx, root, g.getenv)
+	return st, f, err
+}

@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type logExportOptions struct {
+	query  engine.LogQuery
+	output string
+}
+
+func newLogExportCmd(g *globals) *cobra.Command {
+	opts := &logExportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export [filters] [--output FILE]",
+		Short: "Export decisions as NDJSON in OPA's decision-log event shape",
+		Long: "One JSON event per line: decision_id, timestamp, path, input, result, labels,\n" +
+			"requested_by, metrics (OPA's names where they overlap), custom.decision (the full\n" +
+			"record) and seq, prev_hash, hash, so an export verifies on its own.",
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLogExport(cmd.Context(), g, opts)
+		},
+	}
+	logFilterFlags(cmd, &opts.query)
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write to FILE instead of stdout")
+	return cmd
+}
+
+func runLogExport(ctx context.Context, g *globals, opts *logExportOptions) error {
+	st, f, err := g.openLog(ctx, opts.query)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	w := g.stdout
+	if opts.output != "" {
+		file, err := os.Create(opts.output)
+		if err != nil {
+			return fmt.Errorf("create %s: %w", opts.output, err)
+		}
+		defer file.Close()
+		w = file
+	}
+	n, err := engine.ExportLog(ctx, st, f, w)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(g.stderr, "exported %d decision(s)\n", n)
+	return err
+}

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type logShowOptions struct {
+	id     string
+	format string
+}
+
+func newLogShowCmd(g *globals) *cobra.Command {
+	opts := &logShowOptions{}
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one decision by id or unique prefix (at least 6 characters)",
+		Args:  usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			opts.id = args[0]
+			return runLogShow(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
+	st, _, err := g.openLog(ctx, engine.LogQuery{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	e, err := engine.ShowLog(ctx, st, opts.id)
+	if err != nil {
+		return err
+	}
+	if opts.format == "json" {
+		return writeJSON(g.stdout, struct {
+			entryJSON
+			Decision json.RawMessage `json:"decision"`
+		}{toEntryJSON(e), e.Body})
+	}
+	fmt.Fprintf(g.stdout, "decision  %s (seq %d)\ntime      %s\ntrigger   %s\ntask      %s\nrequester %s\ngit head  %s\nhash      %s\nprev hash %s\n",
+		e.ID, e.Seq, e.Time.UTC().Format("2006-01-02T15:04:05.000Z"), e.Trigger, orDash(e.Task), e.Requester, orDash(e.GitHead), e.Hash, e.PrevHash)
+	var d engine.Decision
+	if err := json.Unmarshal(e.Body, &d); err != nil {
+		return fmt.Errorf("decision %s: body: %w", e.ID, err)
+	}
+	if len(d.Request.Bypass) > 0 {
+		fmt.Fprintf(g.stdout, "bypass    %v\n", d.Request.Bypass)
+	}
+	fmt.Fprintln(g.stdout)
+	return renderDecisionText(g.stdout, &d)
+}

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/store/receipt"
+)
+
+type receiptVerifyOptions struct {
+	file string
+	pub  string
+}
+
+func newReceiptVerifyCmd(g *globals) *cobra.Command {
+	opts := &receiptVerifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify FILE [--pub KEYFILE]",
+		Short: "Verify an exported receipt offline (no database, no project needed)",
+		Long: "Checks the receipt's signature against the key it embeds, or, with --pub, against\n" +
+			"a pinned public key (PEM, or base64 of the raw key). Without --pub it only proves\n" +
+			"that the file is intact and self-consistent: anyone can sign with a key of their own.\n" +
+			"FILE - reads stdin.\n" +
+			"Exit codes: 0 valid, 1 bad signature or another key, 2 not a receipt (or bad --pub).",
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.file = args[0]
+			return runReceiptVerify(g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.pub, "pub", "", "pin this public key file (e.g. .tausik/keys/signing.pub)")
+	return cmd
+}
+
+func runReceiptVerify(g *globals, opts *receiptVerifyOptions) error {
+	var pinned ed25519.PublicKey
+	if opts.pub != "" {
+		b, err := os.ReadFile(opts.pub)
+		if err != nil {
+			return usageErr(fmt.Errorf("--pub: %w", err))
+		}
+		if pinned, err = receipt.ParsePublicKey(b); err != nil {
+			return usageErr(fmt.Errorf("--pub %s: %w", opts.pub, err))
+		}
+	}
+	var data []byte
+	var err error
+	if opts.file == "-" {
+		data, err = io.ReadAll(g.stdin)
+	} else {
+		data, err = os.ReadFile(opts.file)
+	}
+	if err != nil {
+		return usageErr(fmt.Errorf("read %s: %w", opts.file, err))
+	}
+	r, err := engine.VerifyReceiptExport(data, pinned)
+	if errors.Is(err, engine.ErrInvalidReceipt) {
+		fmt.Fprintf(g.stdout, "INVALID: %s: %v\n", opts.file, err)
+		return errCheckFailed
+	}
+	if err != nil {
+		return err
+	}
+	trust := "pinned key"
+	if pinned == nil {
+		trust = "the key it embeds (not pinned: pass --pub to check it is the project's)"
+	}
+	fmt.Fprintf(g.stdout, "valid: receipt of task %s, passed %v, ran at %s, %d gate(s)\n", r.Task, r.Passed, stamp(r.RanAt), len(r.Gates))
+	fmt.Fprintf(g.stdout, "files hash     %s\ngate signature %s\nsigned by      %s, checked against %s\n",
+		r.FilesHash, r.GateSignature, r.KeyFingerprint, trust)
+	return nil
+}

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type sessionHandoffOptions struct {
+	text string
+}
+
+func newSessionHandoffCmd(g *globals) *cobra.Command {
+	opts := &sessionHandoffOptions{}
+	return &cobra.Command{
+		Use:   "handoff TEXT... | -",
+		Short: "Write the note for whoever works next (no open session needed)",
+		Long: "Stores the handoff note; `-` reads it from stdin. Writing a handoff needs no open\n" +
+			"session and never resets a session's counters: ending the window and passing the\n" +
+			"baton are separate acts.",
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.text = strings.Join(args, " ")
+			if len(args) == 1 && args[0] == "-" {
+				b, err := io.ReadAll(g.stdin)
+				if err != nil {
+					return fmt.Errorf("read the handoff from stdin: %w", err)
+				}
+				opts.text = string(b)
+			}
+			if strings.TrimSpace(opts.text) == "" {
+				return usageErr(errors.New("the handoff text is empty"))
+			}
+			return runSessionHandoff(cmd.Context(), g, opts)
+		},
+	}
+}
+
+func runSessionHandoff(ctx context.Context, g *globals, opts *sessionHandoffOptions) error {
+	st, _, err := g.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	h, err := engine.WriteHandoff(ctx, st, opts.text)
+	if err != nil {
+		return err
+	}
+	from := "no session open"
+	if h.SessionID != "" {
+		from = "session " + h.SessionID
+	}
+	_, err = fmt.Fprintf(g.stdout, "handoff written %s (%s)\n", stamp(h.WrittenAt), from)
+	return err
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type taskDoneOptions struct {
+	slug        string
+	noChangelog bool
+	format      string
+}
+
+func newTaskDoneCmd(g *globals) *cobra.Command {
+	opts := &taskDoneOptions{}
+	cmd := &cobra.Command{
+		Use:   "done SLUG [--no-changelog]",
+		Short: "Close a task if the task-done gates allow it",
+		Long: "Judges the task-done gates (verify_first, filesize…) over the task's declared files\n" +
+			"with git history since the task started, records the decision, and marks the task\n" +
+			"done only if no gate blocks. --no-changelog waives the changelog gate; the decision\n" +
+			"records the waiver.\n" +
+			"Exit codes: 0 closed, 1 blocked, 2 usage (unknown or closed task), 3 store error.",
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			opts.slug = args[0]
+			return runTaskDone(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.noChangelog, "no-changelog", false, "waive the changelog gate for this close (recorded as a bypass)")
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
+	e, err := g.openEngine(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	req := engine.DoneTaskRequest{Slug: opts.slug, Requester: "cli"}
+	if opts.noChangelog {
+		req.Bypass = []string{"changelog"}
+	}
+	out, err := e.DoneTask(ctx, req)
+	if out == nil || out.Decision == nil {
+		return err
+	}
+	if rerr := renderTaskOutcome(g, e, opts.format, out, "done", "not closed"); rerr != nil {
+		return rerr
+	}
+	switch {
+	case err != nil:
+		return err
+	case out.Blocked:
+		return errBlocked
+	}
+	return nil
+}

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+type taskFilesOptions struct {
+	slug  string
+	files []string
+}
+
+func newTaskFilesCmd(g *globals) *cobra.Command {
+	opts := &taskFilesOptions{}
+	return &cobra.Command{
+		Use:   "files SLUG PATH...",
+		Short: "Declare more files an active task changes (what verify certifies)",
+		Args:  usageArgs(cobra.MinimumNArgs(2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.slug, opts.files = args[0], args[1:]
+			return runTaskFiles(cmd.Context(), g, opts)
+		},
+	}
+}
+
+func runTaskFiles(ctx context.Context, g *globals, opts *taskFilesOptions) error {
+	e, err := g.openEngine(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	files, err := absPaths(opts.files)
+	if err != nil {
+		return err
+	}
+	t, err := e.AddTaskFiles(ctx, opts.slug, files)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(g.stdout, "task %s declares %d file(s): %s\n", t.Slug, len(t.Files), orNone(t.Files))
+	return err
+}

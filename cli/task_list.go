@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type taskListOptions struct {
+	status string
+	format string
+}
+
+func newTaskListCmd(g *globals) *cobra.Command {
+	opts := &taskListOptions{}
+	cmd := &cobra.Command{
+		Use:   "list [--status active|done|abandoned|all]",
+		Short: "List tasks, oldest first",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			if err := checkFormat(opts.status, "active", "done", "abandoned", "all"); err != nil {
+				return usageErr(fmt.Errorf("--status %q is not one of active, done, abandoned, all", opts.status))
+			}
+			return runTaskList(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.status, "status", "all", "active, done, abandoned or all")
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runTaskList(ctx context.Context, g *globals, opts *taskListOptions) error {
+	status := opts.status
+	if status == "all" {
+		status = ""
+	}
+	st, _, err := g.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	tasks, err := engine.ListTasks(ctx, st, status)
+	if err != nil {
+		return err
+	}
+	if opts.format == "json" {
+		rows := make([]taskJSON, 0, len(tasks))
+		for _, t := range tasks {
+			rows = append(rows, toTaskJSON(t))
+		}
+		return writeJSON(g.stdout, rows)
+	}
+	if len(tasks) == 0 {
+		_, err := fmt.Fprintln(g.stdout, "no tasks")
+		return err
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TASK\tSTATUS\tSTARTED\tBUDGET\tFILES\tGOAL")
+	for _, t := range tasks {
+		budget := "-"
+		if t.CallBudget != nil {
+			budget = fmt.Sprint(*t.CallBudget)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", t.Slug, t.Status, stamp(t.StartedAt), budget, len(t.Files), t.Goal)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type taskShowOptions struct {
+	slug   string
+	format string
+}
+
+func newTaskShowCmd(g *globals) *cobra.Command {
+	opts := &taskShowOptions{}
+	cmd := &cobra.Command{
+		Use:   "show SLUG",
+		Short: "Show one task",
+		Args:  usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			opts.slug = args[0]
+			return runTaskShow(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
+	st, _, err := g.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	t, err := engine.GetTask(ctx, st, opts.slug)
+	if err != nil {
+		return err
+	}
+	if opts.format == "json" {
+		return writeJSON(g.stdout, toTaskJSON(t))
+	}
+	return renderTask(g.stdout, t)
+}

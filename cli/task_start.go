@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/store"
+)
+
+type taskStartOptions struct {
+	slug       string
+	goal       string
+	scope      []string
+	scopeSet   bool
+	tier       string
+	complexity string
+	budget     int
+	budgetSet  bool
+	delegated  bool
+	specs      []string
+	adapts     []string
+	files      []string
+	format     string
+}
+
+func newTaskStartCmd(g *globals) *cobra.Command {
+	opts := &taskStartOptions{}
+	cmd := &cobra.Command{
+		Use:   "start SLUG --goal TEXT [--scope PATTERN]... [--files PATH]... [--budget N]",
+		Short: "Start a task if the task-start gates allow it",
+		Long: "Judges the task-start gates (session_capacity…) over the proposed task and creates\n" +
+			"it only if none blocks: a refused start leaves no task behind. --scope '' declares an\n" +
+			"empty scope (the task may write nothing); no --scope declares none.\n" +
+			"Exit codes: 0 started, 1 blocked, 2 usage (bad or existing slug), 3 store error.",
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			opts.slug = args[0]
+			opts.scopeSet = cmd.Flags().Changed("scope")
+			opts.budgetSet = cmd.Flags().Changed("budget")
+			if cmd.Flags().Changed("files") && len(opts.files) == 0 {
+				return usageErr(errors.New("--files: empty list"))
+			}
+			return runTaskStart(cmd.Context(), g, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.goal, "goal", "", "what the task is for")
+	f.StringArrayVar(&opts.scope, "scope", nil, "a path pattern the task may write (repeatable)")
+	f.StringVar(&opts.tier, "tier", string(engine.DefaultTier), "lightweight, standard, substantial or deep")
+	f.StringVar(&opts.complexity, "complexity", string(engine.DefaultComplexity), "simple, medium or complex")
+	f.IntVar(&opts.budget, "budget", 0, "tool calls the task may spend (needs an open session)")
+	f.BoolVar(&opts.delegated, "delegated", false, "the task is done by a delegated worker")
+	f.StringArrayVar(&opts.specs, "spec", nil, "a linked SPEC slug (repeatable)")
+	f.StringArrayVar(&opts.adapts, "adapt", nil, "a linked ADAPT slug (repeatable)")
+	f.StringSliceVar(&opts.files, "files", nil, "a file the task changes, which verify certifies (repeatable or comma-separated)")
+	f.StringVar(&opts.format, "format", "text", "output format: text or json")
+	_ = cmd.MarkFlagRequired("goal")
+	return cmd
+}
+
+func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error {
+	e, err := g.openEngine(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	files, err := absPaths(opts.files)
+	if err != nil {
+		return err
+	}
+	t := store.Task{Slug: opts.slug, Goal: opts.goal, Tier: store.Tier(opts.tier), Complexity: store.Complexity(opts.complexity),
+		Delegated: opts.delegated, Specs: opts.specs, Adapts: opts.adapts, Files: files}
+	if opts.scopeSet {
+		t.Scope = []string{}
+		for _, s := range opts.scope {
+			if s != "" {
+				t.Scope = append(t.Scope, s)
+			}
+		}
+	}
+	if opts.budgetSet {
+		t.CallBudget = &opts.budget
+	}
+	out, err := e.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: "cli"})
+	if out == nil || out.Decision == nil {
+		return err
+	}
+	if rerr := renderTaskOutcome(g, e, opts.format, out, "started", "not started"); rerr != nil {
+		return rerr
+	}
+	switch {
+	case err != nil:
+		return err
+	case out.Blocked:
+		return errBlocked
+	}
+	return nil
+}
+
+// renderTaskOutcome prints the decision a task flow acted on, then what
+// happened to the task.
+func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *engine.TaskOutcome, did, didNot string) error {
+	if format == "json" {
+		return writeJSON(g.stdout, struct {
+			Task     taskJSON         `json:"task"`
+			Changed  bool             `json:"changed"`
+			Decision *engine.Decision `json:"decision"`
+		}{toTaskJSON(out.Task), !out.Blocked, out.Decision})
+	}
+	if err := renderDecision(g, e, "text", out.Decision); err != nil {
+		return err
+	}
+	if out.Blocked {
+		_, err := fmt.Fprintf(g.stdout, "task %s %s: a gate blocks (see above)\n", out.Task.Slug, didNot)
+		return err
+	}
+	_, err := fmt.Fprintf(g.stdout, "task %s %s\n", out.Task.Slug, did)
+	return err
+}

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/store"
+)
+
+// openStore opens the project's store alone, for commands that read or
+// write workflow state without judging anything (task show, session…): they
+// work even while the gate configuration is broken. The caller closes it.
+func (g *globals) openStore(ctx context.Context) (*store.Store, string, error) {
+	root, err := g.projectRoot()
+	if err != nil {
+		return nil, "", err
+	}
+	st, err := engine.OpenStore(ctx, root, g.getenv)
+	return st, root, err
+}
+
+// stamp renders a time to the second in UTC, "-" for the zero time.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func orNone(list []string) string {
+	if len(list) == 0 {
+		return "(none)"
+	}
+	return strings.Join(list, ", ")
+}
+
+// taskJSON is a task as the JSON outputs print it; Scope keeps null vs [].
+type taskJSON struct {
+	Slug       string   `json:"slug"`
+	Goal       string   `json:"goal"`
+	Scope      []string `json:"scope_paths"`
+	Tier       string   `json:"tier"`
+	Complexity string   `json:"complexity"`
+	Delegated  bool     `json:"delegated"`
+	CallBudget *int     `json:"call_budget"`
+	Specs      []string `json:"specs"`
+	Adapts     []string `json:"adapts"`
+	Files      []string `json:"files"`
+	Status     string   `json:"status"`
+	StartedAt  string   `json:"started_at"`
+	DoneAt     string   `json:"done_at"`
+}
+
+func toTaskJSON(t store.Task) taskJSON {
+	out := taskJSON{Slug: t.Slug, Goal: t.Goal, Scope: t.Scope, Tier: string(t.Tier), Complexity: string(t.Complexity),
+		Delegated: t.Delegated, CallBudget: t.CallBudget, Specs: nonNilStrings(t.Specs), Adapts: nonNilStrings(t.Adapts),
+		Files: nonNilStrings(t.Files), Status: string(t.Status)}
+	if !t.StartedAt.IsZero() {
+		out.StartedAt = t.StartedAt.UTC().Format(time.RFC3339Nano)
+	}
+	if !t.DoneAt.IsZero() {
+		out.DoneAt = t.DoneAt.UTC().Format(time.RFC3339Nano)
+	}
+	return out
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// renderTask prints a task as aligned "key  value" lines.
+func renderTask(w io.Writer, t store.Task) error {
+	status := string(t.Status)
+	if status == "" {
+		status = "proposed"
+	}
+	scope := "(not declared)"
+	switch {
+	case t.Scope != nil && len(t.Scope) == 0:
+		scope = "(declared empty: the task may write nothing)"
+	case t.Scope != nil:
+		scope = strings.Join(t.Scope, ", ")
+	}
+	budget := "none"
+	if t.CallBudget != nil {
+		budget = fmt.Sprintf("%d calls", *t.CallBudget)
+	}
+	var b strings.Builder
+	for _, kv := range [][2]string{
+		{"task", t.Slug + " (" + status + ")"}, {"goal", t.Goal},
+		{"tier", string(t.Tier) + ", complexity " + string(t.Complexity)},
+		{"budget", budget}, {"delegated", fmt.Sprint(t.Delegated)}, {"scope", scope}, {"files", orNone(t.Files)},
+		{"specs", orNone(t.Specs)}, {"adapts", orNone(t.Adapts)}, {"started", stamp(t.StartedAt)}, {"done", stamp(t.DoneAt)},
+	} {
+		fmt.Fprintf(&b, "%-10s %s\n", kv[0], kv[1])
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// renderSession prints a session state.
+func renderSession(w io.Writer, st store.SessionState) {
+	switch {
+	case st.Session == nil:
+		fmt.Fprintln(w, "session   none started yet")
+	default:
+		state := "ended " + stamp(st.Session.EndedAt)
+		if st.Open {
+			state = "open"
+		}
+		fmt.Fprintf(w, "session   %s (%s)\n", st.Session.ID, state)
+		fmt.Fprintf(w, "started   %s\n", stamp(st.Session.StartedAt))
+		fmt.Fprintf(w, "calls     %d\n", st.Session.ToolCalls)
+		fmt.Fprintf(w, "active    %d minutes\n", st.ActiveMinutes())
+	}
+	if h := st.Handoff; h != nil {
+		from := "no open session"
+		if h.SessionID != "" {
+			from = "session " + h.SessionID
+		}
+		fmt.Fprintf(w, "handoff   written %s (%s):\n", stamp(h.WrittenAt), from)
+		for _, line := range strings.Split(strings.TrimRight(h.Text, "\n"), "\n") {
+			fmt.Fprintf(w, "    %s\n", line)
+		}
+	} else {
+		fmt.Fprintln(w, "handoff   none")
+	}
+}
+
+// sessionJSON is a session state as the JSON outputs print it.
+type sessionJSON struct {
+	Open          bool         `json:"open"`
+	ID            string       `json:"id"`
+	StartedAt     string       `json:"started_at"`
+	EndedAt       string       `json:"ended_at"`
+	ToolCalls     int64        `json:"tool_calls"`
+	ActiveMinutes int64        `json:"active_minutes"`
+	Handoff       *handoffJSON `json:"handoff"`
+}
+
+type handoffJSON struct {
+	Text      string `json:"text"`
+	WrittenAt string `json:"written_at"`
+	SessionID string `json:"session_id"`
+}
+
+func toSessionJSON(st store.SessionState) sessionJSON {
+	out := sessionJSON{Open: st.Open, ActiveMinutes: st.ActiveMinutes()}
+	if s := st.Session; s != nil {
+		out.ID, out.StartedAt, out.ToolCalls = s.ID, s.StartedAt.UTC().Format(time.RFC3339Nano), s.ToolCalls
+		if !s.EndedAt.IsZero() {
+			out.EndedAt = s.EndedAt.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	if h := st.Handoff; h != nil {
+		out.Handoff = &handoffJSON{Text: h.Text, WrittenAt: h.WrittenAt.UTC().Format(time.RFC3339Nano), SessionID: h.SessionID}
+	}
+	return out
+}

@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tausik/tausik/store"
+)
+
+func budgetOf(n int) *int { return &n }
+
+func TestFlowBlockedStartLeavesNoTask(t *testing.T) {
+	p := newFlowProject(t, "")
+	out := p.start(t, store.Task{Slug: "budgeted", CallBudget: budgetOf(10)})
+	if !out.Blocked || violations(out.Decision, "session_capacity") != "no_open_session,FAILED" {
+		t.Fatalf("budget without a session: %s", violations(out.Decision, "session_capacity"))
+	}
+	if _, err := p.st.GetTask(context.Background(), "budgeted"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a blocked start left a task: %v", err)
+	}
+	// The refusal itself is in the log, under the task's slug.
+	entries, err := p.st.ListDecisions(context.Background(), store.Filter{Task: "budgeted"})
+	if err != nil || len(entries) != 1 || !entries[0].Blocked || entries[0].Trigger != TriggerTaskStart {
+		t.Fatalf("logged refusal: %+v %v", entries, err)
+	}
+	// The gates saw the proposed task: facts digest aside, its verdict names it.
+	if !strings.Contains(out.Decision.Gates[0].Violations[0].Msg, "task budgeted declares a call budget of 10") {
+		t.Fatalf("message: %v", out.Decision.Gates[0].Violations)
+	}
+	if _, err := StartSession(context.Background(), p.st); err != nil {
+		t.Fatal(err)
+	}
+	if out := p.start(t, store.Task{Slug: "budgeted", CallBudget: budgetOf(10)}); out.Blocked || out.Task.Status != store.TaskActive {
+		t.Fatalf("budget inside a session: %s", violations(out.Decision, "session_capacity"))
+	}
+}
+
+func TestFlowStartRefusals(t *testing.T) {
+	p := newFlowProject(t, "")
+	p.start(t, store.Task{Slug: "taken"})
+	for _, tc := range []struct {
+		task store.Task
+		want string
+	}{
+		{store.Task{Slug: "taken"}, "already exists"},
+		{store.Task{Slug: "Bad Slug"}, "task slug"},
+		{store.Task{Slug: "ok", Tier: "huge"}, "tier"},
+		{store.Task{Slug: "ok", Complexity: "easy"}, "complexity"},
+		{store.Task{Slug: "ok", CallBudget: budgetOf(-1)}, "negative"},
+		{store.Task{Slug: "ok", Files: []string{"../outside.py"}}, "not a file inside the project"},
+	} {
+		_, err := p.e.StartTask(context.Background(), StartTaskRequest{Task: tc.task})
+		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("start %+v: %v, want a usage error about %s", tc.task, err, tc.want)
+		}
+	}
+	if ts, _ := p.st.ListTasks(context.Background(), ""); len(ts) != 1 {
+		t.Fatalf("refused starts created tasks: %v", ts)
+	}
+}
+
+func TestFlowConcurrentDuplicateStart(t *testing.T) {
+	p := newFlowProject(t, "")
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			_, errs[i] = p.e.StartTask(context.Background(), StartTaskRequest{Task: store.Task{Slug: "same", Goal: "race"}})
+		})
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case !errors.Is(err, ErrUsage):
+			t.Errorf("a losing start must be a usage error, got %v", err)
+		}
+	}
+	ts, _ := p.st.ListTasks(context.Background(), "")
+	if ok != 1 || len(ts) != 1 {
+		t.Fatalf("%d starts succeeded, %d tasks exist; want exactly one", ok, len(ts))
+	}
+}
+
+// Two budgets that each fit but not together: however the starts
+// interleave, the second is judged against the first.
+func TestFlowConcurrentBudgetsDoNotOverbook(t *testing.T) {
+	p := newFlowProject(t, "")
+	if _, err := StartSession(context.Background(), p.st); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	outs := make([]*TaskOutcome, 2)
+	errs := make([]error, 2)
+	for i := range 2 {
+		wg.Go(func() {
+			outs[i], errs[i] = p.e.StartTask(context.Background(), StartTaskRequest{
+				Task: store.Task{Slug: []string{"a", "b"}[i], Goal: "g", CallBudget: budgetOf(120)}})
+		})
+	}
+	wg.Wait()
+	started := 0
+	for i := range 2 {
+		if errs[i] != nil {
+			t.Fatalf("start %d: %v", i, errs[i])
+		}
+		if !outs[i].Blocked {
+			started++
+		}
+	}
+	active, _ := p.st.ActiveTasks(context.Background())
+	if started != 1 || len(active) != 1 {
+		t.Fatalf("%d started, %d active; capacity 200 holds one budget of 120", started, len(active))
+	}
+}
+
+func TestFlowSessionOvertimeWarns(t *testing.T) {
+	p := newFlowProject(t, "")
+	clock := &testClock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	st, err := store.Open(context.Background(), p.db, store.WithClock(clock.Now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.StartSession(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for range 19 { // 19 calls ten minutes apart: 190 active minutes
+		clock.Advance(10 * time.Minute)
+		if _, err := st.RecordToolCall(context.Background(), "Edit"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := p.start(t, store.Task{Slug: "late"})
+	if out.Blocked || out.Task.Status != store.TaskActive || violations(out.Decision, "session_overtime") != "over_active_time,FAILED" {
+		t.Fatalf("over-time session must warn, not block: blocked=%v %s", out.Blocked, violations(out.Decision, "session_overtime"))
+	}
+}
+
+func TestFlowSessions(t *testing.T) {
+	ctx := context.Background()
+	p := newFlowProject(t, "")
+	if _, err := EndSession(ctx, p.st); !errors.Is(err, ErrUsage) {
+		t.Fatalf("end without a session: %v", err)
+	}
+	// A handoff needs no session.
+	if h, err := WriteHandoff(ctx, p.st, "read the parser notes"); err != nil || h.SessionID != "" {
+		t.Fatalf("handoff without a session: %+v %v", h, err)
+	}
+	if _, err := WriteHandoff(ctx, p.st, "  "); !errors.Is(err, ErrUsage) {
+		t.Fatalf("empty handoff: %v", err)
+	}
+	s, err := StartSession(ctx, p.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := StartSession(ctx, p.st); !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), s.ID) {
+		t.Fatalf("second session: %v", err)
+	}
+	if _, err := p.st.RecordToolCall(ctx, "Edit"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteHandoff(ctx, p.st, "second note"); err != nil {
+		t.Fatal(err)
+	}
+	state, err := EndSession(ctx, p.st)
+	if err != nil || state.Open || state.Session.ToolCalls != 1 || state.Handoff.Text != "second note" || state.Handoff.SessionID != s.ID {
+		t.Fatalf("ended session: %+v %v", state, err)
+	}
+}
+
+func TestFlowAddTaskFiles(t *testing.T) {
+	p := newFlowProject(t, "")
+	p.start(t, store.Task{Slug: "feat", Files: []string{"src/app.py"}})
+	tk, err := p.e.AddTaskFiles(context.Background(), "feat", []string{"README.md", "./src/app.py"})
+	if err != nil || strings.Join(tk.Files, ",") != "README.md,src/app.py" {
+		t.Fatalf("add files: %v %v", tk.Files, err)
+	}
+	if _, err := p.e.AddTaskFiles(context.Background(), "ghost", []string{"a"}); !errors.Is(err, ErrUsage) {
+		t.Fatalf("unknown task: %v", err)
+	}
+}
+
+func TestLogQueryFilter(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	f, err := LogQuery{Gate: "verify_first", Outcome: "failed", Since: "3h", Tail: 5}.Filter(now)
+	if err != nil || f.Outcome != store.OutcomeFailed || !f.Since.Equal(now.Add(-3*time.Hour)) || f.Tail != 5 {
+		t.Fatalf("filter: %+v %v", f, err)
+	}
+	f, err = LogQuery{Since: "2d"}.Filter(now)
+	if err != nil || !f.Since.Equal(now.Add(-48*time.Hour)) {
+		t.Fatalf("days: %+v %v", f, err)
+	}
+	f, err = LogQuery{Between: "2026-02-01,2026-02-02T06:00:00Z"}.Filter(now)
+	if err != nil || f.Since.Day() != 1 || f.Until.Hour() != 6 {
+		t.Fatalf("between: %+v %v", f, err)
+	}
+	for _, bad := range []LogQuery{
+		{Outcome: "GREEN"}, {Since: "yesterday"}, {Since: "-3h"}, {Since: "3h", Between: "2026-01-01,2026-01-02"},
+		{Between: "2026-01-01"}, {Between: "2026-01-02,2026-01-01"}, {Between: "3h,1h"}, {Tail: -1},
+	} {
+		if _, err := bad.Filter(now); !errors.Is(err, ErrUsage) {
+			t.Errorf("%+v: %v, want a usage error", bad, err)
+		}
+	}
+}
