@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // benchCorpus lists the corpus once per benchmark and sums its size.
@@ -28,6 +30,17 @@ func benchCorpus(b *testing.B) (py, root string, paths []string, size int64, lin
 	return py, root, paths, size, lines
 }
 
+// cpuTime is the CPU time (user + system) this process has used. Next to
+// wall time it shows the work done, which other load on the machine does not
+// inflate as much.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // BenchmarkStdlibScan scans the whole corpus (reading included) with
 // ScanFiles on GOMAXPROCS goroutines; run with -cpu 1,2 to see one core.
 func BenchmarkStdlibScan(b *testing.B) {
@@ -35,6 +48,7 @@ func BenchmarkStdlibScan(b *testing.B) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	classes := 0
+	cpu0 := cpuTime(b)
 	for b.Loop() {
 		files, err := ScanFiles(context.Background(), root, paths)
 		if err != nil {
@@ -45,6 +59,7 @@ func BenchmarkStdlibScan(b *testing.B) {
 			classes += len(f.Classes)
 		}
 	}
+	b.ReportMetric((cpuTime(b)-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(len(paths)), "files")
 	b.ReportMetric(float64(lines), "lines")
 	b.ReportMetric(float64(classes), "classes")
@@ -56,6 +71,7 @@ func BenchmarkStdlibCPython(b *testing.B) {
 	py, root, paths, size, lines := benchCorpus(b)
 	b.SetBytes(size)
 	b.ResetTimer()
+	var cpu time.Duration
 	for b.Loop() {
 		cmd := exec.Command(py, refScript, "--bench", root)
 		cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
@@ -67,7 +83,9 @@ func BenchmarkStdlibCPython(b *testing.B) {
 		if !strings.Contains(string(out), fmt.Sprintf("files=%d ", len(paths))) {
 			b.Fatalf("reference summary: %s", out)
 		}
+		cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(len(paths)), "files")
 	b.ReportMetric(float64(lines), "lines")
 }
