@@ -130,6 +130,9 @@ func (e *Engine) proposeTask(t store.Task) (store.Task, error) {
 	if err != nil {
 		return t, err
 	}
+	if files != nil {
+		files = work.NormalizeFiles(files)
+	}
 	t.Files = files
 	t.Status, t.StartedAt, t.DoneAt = "", time.Time{}, time.Time{}
 	return t, nil

@@ -150,10 +150,10 @@ func violations(d *Decision, gate string) string {
 func TestFlowVerifyThenDone(t *testing.T) {
 	p := newFlowProject(t, "")
 	p.initKey(t)
-	p.start(t, store.Task{Slug: "feat", Files: []string{"src/app.py", filepath.Join(p.root, "README.md")}})
+	p.start(t, store.Task{Slug: "feat", Files: []string{"src/app.py", filepath.Join(p.root, "README.md"), "./src/app.py"}})
 	task, err := p.st.GetTask(context.Background(), "feat")
-	if err != nil || strings.Join(task.Files, ",") != "src/app.py,README.md" {
-		t.Fatalf("declared files are stored repo-relative: %v %v", task.Files, err)
+	if err != nil || strings.Join(task.Files, ",") != "README.md,src/app.py" {
+		t.Fatalf("declared files are stored repo-relative, sorted, once: %v %v", task.Files, err)
 	}
 
 	out := p.done(t, "feat")
