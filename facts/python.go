@@ -17,8 +17,10 @@ type PythonFile struct {
 	Classes []PythonClass `json:"classes"` // in source order; [] when none
 }
 
-// PythonError locates why a file does not parse. Line is 1-based; Msg follows
-// CPython's wording where the scanner knows it.
+// PythonError locates why a file does not parse. Line is 1-based and is the
+// line CPython reports (for errors CPython gives no line, such as a NUL byte
+// or an unknown coding cookie, the line of the byte or the cookie); Msg
+// follows CPython's wording where the scanner knows it.
 type PythonError struct {
 	Line int    `json:"line"`
 	Msg  string `json:"msg"`

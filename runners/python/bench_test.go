@@ -14,10 +14,15 @@ import (
 )
 
 // benchCorpus lists the corpus once per benchmark and sums its size.
-func benchCorpus(b *testing.B) (py, root string, paths []string, size int64, lines int) {
+// Only the CPython benchmark needs an interpreter when $TAUSIK_PY_CORPUS
+// names the corpus.
+func benchCorpus(b *testing.B, needPython bool) (py, root string, paths []string, size int64, lines int) {
 	b.Helper()
-	py = refPython(b)
-	root = corpusRoot(b, py)
+	root = os.Getenv("TAUSIK_PY_CORPUS")
+	if needPython || root == "" {
+		py = refPython(b)
+		root = corpusRoot(b, py)
+	}
 	paths = listPy(b, root)
 	for _, p := range paths {
 		data, err := os.ReadFile(filepath.Join(root, p))
@@ -44,7 +49,7 @@ func cpuTime(b *testing.B) time.Duration {
 // BenchmarkStdlibScan scans the whole corpus (reading included) with
 // ScanFiles on GOMAXPROCS goroutines; run with -cpu 1,2 to see one core.
 func BenchmarkStdlibScan(b *testing.B) {
-	_, root, paths, size, lines := benchCorpus(b)
+	_, root, paths, size, lines := benchCorpus(b, false)
 	b.SetBytes(size)
 	b.ResetTimer()
 	classes := 0
@@ -68,7 +73,7 @@ func BenchmarkStdlibScan(b *testing.B) {
 // BenchmarkStdlibCPython times the reference script (CPython's ast, one
 // process) on the same corpus, so one "go test -bench Stdlib" run prints both.
 func BenchmarkStdlibCPython(b *testing.B) {
-	py, root, paths, size, lines := benchCorpus(b)
+	py, root, paths, size, lines := benchCorpus(b, true)
 	b.SetBytes(size)
 	b.ResetTimer()
 	var cpu time.Duration
@@ -93,7 +98,7 @@ func BenchmarkStdlibCPython(b *testing.B) {
 // BenchmarkScanInMemory scans the corpus from memory on one goroutine: the
 // tokenizer and statement scanner alone, without I/O or parallelism.
 func BenchmarkScanInMemory(b *testing.B) {
-	_, root, paths, size, _ := benchCorpus(b)
+	_, root, paths, size, _ := benchCorpus(b, false)
 	srcs := make([][]byte, len(paths))
 	for i, p := range paths {
 		var err error
