@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"strings"
 	"sync"
@@ -209,5 +210,26 @@ func TestLogQueryFilter(t *testing.T) {
 		if _, err := bad.Filter(now); !errors.Is(err, ErrUsage) {
 			t.Errorf("%+v: %v, want a usage error", bad, err)
 		}
+	}
+}
+
+// A start whose decision cannot be logged is not trusted: no task, ErrStore,
+// and the caller still gets the decision to show.
+func TestFlowUnloggedStartCreatesNothing(t *testing.T) {
+	p := newFlowProject(t, "")
+	db, err := sql.Open("sqlite", p.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("DROP TABLE chain_head"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.e.StartTask(context.Background(), StartTaskRequest{Task: store.Task{Slug: "feat", Goal: "g"}})
+	if !errors.Is(err, ErrStore) || out == nil || out.Decision == nil {
+		t.Fatalf("unlogged start: %v %+v", err, out)
+	}
+	if _, err := p.st.GetTask(context.Background(), "feat"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an unlogged start created the task: %v", err)
 	}
 }
