@@ -100,6 +100,9 @@ func setupScript(env *testscript.Env, exitFile string) error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
+	for k, v := range toolVars() {
+		env.Setenv(k, v)
+	}
 	for k, v := range map[string]string{
 		"HOME":                  home,
 		"XDG_CONFIG_HOME":       filepath.Join(home, ".config"),
@@ -158,7 +161,8 @@ func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdGenlines writes a file of N numbered, newline-terminated lines.
+// cmdGenlines writes a file of N numbered, newline-terminated comment lines
+// ("# line 7"), which every linter the built-in gates run accepts as Python.
 func cmdGenlines(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: genlines N FILE")
@@ -167,7 +171,7 @@ func cmdGenlines(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	var b strings.Builder
 	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "line %d\n", i)
+		fmt.Fprintf(&b, "# line %d\n", i)
 	}
 	file := ts.MkAbs(args[1])
 	ts.Check(os.MkdirAll(filepath.Dir(file), 0o755))

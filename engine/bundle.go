@@ -52,6 +52,10 @@ type Gate struct {
 
 	policy Policy
 	fsys   fs.FS // rooted at the bundle directory
+	// factsAlias renames namespaces of the gate's facts.json fixtures
+	// (fixture name → the gate's): a config-defined command gate runs the
+	// generic command policy's fixtures against its own namespace.
+	factsAlias map[string]string
 }
 
 // Table reports the closed-list table the gate claims: COVERED when it has

@@ -34,10 +34,11 @@ type tierFile struct {
 	display string // the path as shown in messages
 	doc     *jsonDoc
 	gates   map[string]map[string]any
+	top     map[string]any // every top-level key, for the sections other files read (commands.go)
 }
 
 // configSections are the top-level keys a config file may have.
-var configSections = []string{"$schema", "gates"}
+var configSections = []string{"$schema", "gates", keyCommands, keyAllowlist, keyPython}
 
 var overrideKeys = []string{"enabled", "severity", "triggers", "params"}
 
@@ -70,7 +71,7 @@ func loadTier(tier, path, display string, required bool) (*tierFile, error) {
 		d.add(display, 1, "the config must be a JSON object")
 		return nil, d
 	}
-	t := &tierFile{tier: tier, display: display, doc: doc, gates: map[string]map[string]any{}}
+	t := &tierFile{tier: tier, display: display, doc: doc, gates: map[string]map[string]any{}, top: top}
 	for _, k := range sortedKeys(top) {
 		if !slices.Contains(configSections, k) {
 			d.add(display, doc.line(k), "%s: unknown key (known: %s)", k, strings.Join(configSections[1:], ", "))

@@ -17,6 +17,7 @@ import (
 	"github.com/oklog/ulid/v2"
 
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/command"
 	"github.com/tausik/tausik/store"
 )
 
@@ -45,6 +46,11 @@ type Deps struct {
 	Store *store.Store
 	// Requester is recorded with every decision whose request names none.
 	Requester string
+	// Commands are the built-in command gates' specs; nil means
+	// command.Defaults(), an empty list none. The engine registers a runner
+	// for each whose gate is loaded, with the gate's effective exclusions,
+	// next to those of the config's own command gates.
+	Commands []command.Spec
 }
 
 // Option tunes an Engine.
@@ -72,6 +78,9 @@ type Engine struct {
 	requester      string
 	builtinTests   []string
 	fixtureRunners func(ctx context.Context, root string) (*runners.Registry, func(), error)
+
+	builtinCommands []command.Spec
+	cmds            *commandSetup
 }
 
 // New loads and prepares every gate and resolves the configuration. It fails
@@ -86,7 +95,11 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		root = r
 	}
 	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*Gate{},
-		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners, store: deps.Store, requester: deps.Requester}
+		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners, store: deps.Store, requester: deps.Requester,
+		builtinCommands: slices.Clone(deps.Commands)}
+	if deps.Commands == nil {
+		e.builtinCommands = command.Defaults()
+	}
 	for _, o := range opts {
 		o(e)
 	}
@@ -99,7 +112,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	known := func(ns string) bool {
 		_, ok := e.runners.Get(ns)
-		return ok || ns == NamespaceRequest
+		return ok || ns == NamespaceRequest || e.isCommand(ns)
 	}
 	d := &Diagnostics{Kind: ErrBundle}
 	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, d)
@@ -137,7 +150,13 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		}
 		tiers = append(tiers, tf)
 	}
-	if e.eff, e.warnings, err = resolveConfig(gates, tiers); err != nil {
+	if err := e.addCommandGates(ctx, tiers); err != nil {
+		return nil, err
+	}
+	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers); err != nil {
+		return nil, err
+	}
+	if err := e.registerCommands(tiers); err != nil {
 		return nil, err
 	}
 	return e, nil

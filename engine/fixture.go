@@ -30,9 +30,13 @@ type Case struct {
 	ChangedSince string
 	Params       map[string]any
 	Expect       Expectation
+	// Git, when case.yaml has a git: list, makes the copied tree a git
+	// repository built by these steps before the runners look.
+	Git []GitStep
 
-	facts *facts.Document // facts-level case
-	tree  fs.FS           // end-to-end case, rooted at tree/
+	facts  *facts.Document // facts-level case
+	tree   fs.FS           // end-to-end case, rooted at tree/
+	caseFS fs.FS           // the case directory (for git apply steps)
 }
 
 // Expectation is what a case must come out as.
@@ -65,7 +69,7 @@ func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
 	if root == nil {
 		return nil, d
 	}
-	f := r.fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect")
+	f := r.fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git")
 	r.require(root, f, "case.yaml", "description", "expect")
 	c.Description = r.str(f["description"], "description")
 	c.Trigger = r.str(f["trigger"], "trigger")
@@ -113,6 +117,7 @@ func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
 	}
 	c.Expect.Messages = r.strs(ef["messages"], "expect.messages")
 	c.Expect.Reasons = r.strs(ef["reasons"], "expect.reasons")
+	c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
 
 	hasFacts := fileExists(caseFS, "facts.json")
 	tree, treeErr := fs.Sub(caseFS, "tree")
@@ -126,6 +131,15 @@ func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
 		if err != nil {
 			d.add(path.Join(dir, "facts.json"), 0, "%v", err)
 			break
+		}
+		for from, to := range g.factsAlias {
+			if ns, ok := doc.Namespaces[from]; ok {
+				delete(doc.Namespaces, from)
+				doc.Namespaces[to] = ns
+			}
+		}
+		if f["git"] != nil {
+			d.add(file, f["git"].Line, "git: only a tree/ fixture can become a git repository")
 		}
 		for _, ns := range g.Facts {
 			if _, ok := doc.Namespaces[ns]; !ok {

@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
@@ -56,6 +58,7 @@ func (e *Engine) Test(ctx context.Context, names []string) (*TestReport, error) 
 		}
 	}
 	rep := &TestReport{Gates: []GateReport{}}
+	cases := e.runCases(ctx, names)
 	for _, g := range e.gates {
 		if len(names) > 0 && !slices.Contains(names, g.Name) {
 			continue
@@ -72,8 +75,7 @@ func (e *Engine) Test(ctx context.Context, names []string) (*TestReport, error) 
 			gr.Problems = append(gr.Problems, problems...)
 		case TableCovered:
 			var red, green bool
-			for _, name := range g.Fixtures {
-				cr := e.runCase(ctx, g, name)
+			for _, cr := range cases[g.Name] {
 				red = red || (cr.Expect == Failed)
 				green = green || (cr.Expect == Passed)
 				gr.Cases = append(gr.Cases, cr)
@@ -98,6 +100,42 @@ func (e *Engine) Test(ctx context.Context, names []string) (*TestReport, error) 
 		rep.Gates = append(rep.Gates, gr)
 	}
 	return rep, nil
+}
+
+// runCases runs the fixtures of the named COVERED gates (all when names is
+// empty), several at a time: a fixture of a command gate mostly waits for its
+// tool. The result lists each gate's cases in fixture order.
+func (e *Engine) runCases(ctx context.Context, names []string) map[string][]CaseReport {
+	type job struct {
+		g *Gate
+		i int
+	}
+	out := map[string][]CaseReport{}
+	var jobs []job
+	for _, g := range e.gates {
+		if (len(names) > 0 && !slices.Contains(names, g.Name)) || g.Table() != TableCovered {
+			continue
+		}
+		out[g.Name] = make([]CaseReport, len(g.Fixtures))
+		for i := range g.Fixtures {
+			jobs = append(jobs, job{g, i})
+		}
+	}
+	next := make(chan job)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0)*2, len(jobs)) {
+		wg.Go(func() {
+			for j := range next {
+				out[j.g.Name][j.i] = e.runCase(ctx, j.g, j.g.Fixtures[j.i])
+			}
+		})
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	return out
 }
 
 // runCase loads and evaluates one fixture.
@@ -143,11 +181,21 @@ func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (Verdict, error
 		if dir, err = filepath.EvalSymlinks(dir); err != nil {
 			return Verdict{}, err
 		}
+		if c.Git != nil {
+			if err := buildRepo(ctx, dir, c.caseFS, c.Git); err != nil {
+				return Verdict{}, fmt.Errorf("%s: %w", c.Dir, err)
+			}
+		}
 		reg, done, err := e.fixtureRunners(ctx, dir)
 		if err != nil {
 			return Verdict{}, fmt.Errorf("fixture runners: %w", err)
 		}
 		defer done()
+		cmds, err := e.fixtureCommands(g, c.Params, dir)
+		if err != nil {
+			return Verdict{}, fmt.Errorf("fixture runners: %w", err)
+		}
+		reg = reg.With(cmds...)
 		sub := &Engine{root: dir, runners: reg}
 		doc = sub.gather(ctx, runners.NewScope(dir, req), g.Facts)
 	} else if _, ok := doc.Namespaces[NamespaceRequest]; !ok {

@@ -93,3 +93,17 @@ func (r *Registry) Namespaces() []string {
 	sort.Strings(out)
 	return out
 }
+
+// With returns a new registry holding r's runners and rs; a runner in rs
+// replaces r's runner of the same namespace. r itself is not changed, so a
+// registry shared by concurrent evaluations stays as it was.
+func (r *Registry) With(rs ...Runner) *Registry {
+	out := &Registry{runners: make(map[string]Runner, len(r.runners)+len(rs))}
+	for ns, x := range r.runners {
+		out.runners[ns] = x
+	}
+	for _, x := range rs {
+		out.runners[x.Namespace()] = x
+	}
+	return out
+}

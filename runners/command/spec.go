@@ -72,30 +72,37 @@ func (s Spec) usesFiles() bool { return slices.Contains(s.Argv, FilesArg) }
 
 // Python returns the interpreter the built-in pytest gate runs.
 func Python() string {
-	if p := strings.TrimSpace(os.Getenv(PythonEnv)); p != "" {
+	if p := PythonFromEnv(); p != "" {
 		return p
 	}
 	return "python3"
 }
 
+// PythonFromEnv returns the interpreter TAUSIK_PYTHON names, "" when unset.
+// The operator's environment outranks any config file.
+func PythonFromEnv() string { return strings.TrimSpace(os.Getenv(PythonEnv)) }
+
 // Defaults returns the built-in command gates' specs: ruff, pytest, mypy,
 // bandit, go_vet and go_test, each named after its gate. pytest runs the whole
 // suite (no {files}), with the legacy JUnit family so every case carries its
 // file and line; it, go_vet and go_test run only when a file of their language
-// is in scope. The linters leave DefaultExclude out.
+// is in scope. Every spec leaves DefaultExclude out: the linters are not given
+// those files, and a whole-project command does not run for them alone.
 func Defaults() []Spec {
 	py := []string{".py", ".pyi"}
 	return []Spec{
 		{Name: "ruff", Argv: []string{"ruff", "check", "--output-format", "json", "--no-cache", FilesArg},
 			Extensions: py, Exclude: DefaultExclude, Timeout: 2 * time.Minute, Parser: ParserRuff},
 		{Name: "pytest", Argv: []string{Python(), "-m", "pytest", "-q", "-o", "junit_family=xunit1", "--rootdir=.", "--junitxml=" + JUnitArg},
-			Extensions: py, Timeout: 15 * time.Minute, Parser: ParserPytest},
+			Extensions: py, Exclude: DefaultExclude, Timeout: 15 * time.Minute, Parser: ParserPytest},
 		{Name: "mypy", Argv: []string{"mypy", "--show-column-numbers", "--no-color-output", FilesArg},
 			Extensions: py, Exclude: DefaultExclude, Timeout: 5 * time.Minute, Parser: ParserMypy},
 		{Name: "bandit", Argv: []string{"bandit", "-q", "-f", "json", FilesArg},
 			Extensions: []string{".py"}, Exclude: DefaultExclude, Timeout: 5 * time.Minute, Parser: ParserBandit},
-		{Name: "go_vet", Argv: []string{"go", "vet", "./..."}, Extensions: []string{".go"}, Timeout: 5 * time.Minute, Parser: ParserLines},
-		{Name: "go_test", Argv: []string{"go", "test", "./..."}, Extensions: []string{".go"}, Timeout: 15 * time.Minute},
+		{Name: "go_vet", Argv: []string{"go", "vet", "./..."}, Extensions: []string{".go"}, Exclude: DefaultExclude,
+			Timeout: 5 * time.Minute, Parser: ParserLines},
+		{Name: "go_test", Argv: []string{"go", "test", "./..."}, Extensions: []string{".go"}, Exclude: DefaultExclude,
+			Timeout: 15 * time.Minute},
 	}
 }
 
@@ -187,6 +194,10 @@ func validate(spec Spec, allow []string) error {
 	}
 	return nil
 }
+
+// Allowed reports whether exe may run under the allow-list allow, by the
+// rule New applies: a bare name must be a bare entry, a path an exact entry.
+func Allowed(exe string, allow []string) bool { return allowed(exe, allow) }
 
 // allowed reports whether exe may run. A bare name matches a bare entry and
 // is found on PATH; a path (holding a separator) must equal an entry, so an

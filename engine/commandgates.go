@@ -1,0 +1,312 @@
+package engine
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/command"
+)
+
+// commandBundle is the generic policy every config-defined command gate
+// shares, with the fixtures that prove it. Its fixtures give the command's
+// facts under the namespace commandFixtureNS, which each gate reads as its own.
+//
+//go:embed commandgate
+var commandBundle embed.FS
+
+const (
+	commandGateDir   = "commandgate"
+	commandFixtureNS = "command"
+	// CommandPolicyDir is how messages name the generic command policy's bundle.
+	CommandPolicyDir = "builtin/command"
+	// ParamExclude is the param of a command gate whose effective value the
+	// engine hands its runner: paths the tool is not given (see
+	// command.Spec.Exclude). The project tier may only add to it.
+	ParamExclude = "exclude"
+	// ParamNamespace tells the generic command policy which namespace is its
+	// gate's.
+	ParamNamespace = "namespace"
+)
+
+// genericCommand is the compiled generic command policy.
+type genericCommand struct {
+	policy   Policy
+	digest   string
+	fsys     fs.FS
+	fixtures []string
+	err      error
+}
+
+var (
+	genericOnce sync.Once
+	generic     genericCommand
+)
+
+// loadGenericCommand compiles the generic command policy once per process.
+func loadGenericCommand(ctx context.Context) (genericCommand, error) {
+	genericOnce.Do(func() {
+		sub, err := fs.Sub(commandBundle, commandGateDir)
+		if err != nil {
+			generic.err = err
+			return
+		}
+		src, err := fs.ReadFile(sub, fileRego)
+		if err != nil {
+			generic.err = err
+			return
+		}
+		d := &Diagnostics{Kind: ErrBundle}
+		p := compileRego(ctx, commandFixtureNS, path.Join(CommandPolicyDir, fileRego), src, d)
+		if p == nil {
+			generic.err = d
+			return
+		}
+		generic.policy, generic.digest, generic.fsys = p, facts.DigestBytes(src), sub
+		entries, _ := fs.ReadDir(sub, dirFixtures)
+		for _, e := range entries {
+			if e.IsDir() {
+				generic.fixtures = append(generic.fixtures, e.Name())
+			}
+		}
+		sort.Strings(generic.fixtures)
+	})
+	return generic, generic.err
+}
+
+// gate synthesises the gate of a config-defined command: the generic policy
+// reading the command's namespace, listed with the config file as its source.
+func (c *commandGate) gate(gc genericCommand) *Gate {
+	desc := c.description
+	if desc == "" {
+		desc = "Team command gate: runs `" + strings.Join(c.spec.Argv, " ") + "`; a non-zero exit fails it."
+	}
+	exclude := make([]any, len(c.spec.Exclude))
+	for i, x := range c.spec.Exclude {
+		exclude[i] = x
+	}
+	name := c.spec.Name
+	return &Gate{
+		Meta: Meta{
+			Name: name, Description: desc,
+			Prevents: fmt.Sprintf("A change for which `%s` exits non-zero (or cannot run) passing the %s gate.",
+				strings.Join(c.spec.Argv, " "), name),
+			Phase: "scoped", Triggers: c.triggers, Severity: c.severity, Enabled: true, Language: LangRego,
+			Facts: []string{name},
+			Params: []Param{
+				{Name: ParamExclude, Type: TypeStrings, Default: exclude, ProjectMay: MayAdd,
+					Description: "Paths the command is not given (globs; a trailing / names a directory)."},
+				{Name: ParamNamespace, Type: TypeString, Default: name, ProjectMay: MayNone,
+					Description: "The namespace holding this gate's command facts."},
+			},
+		},
+		Source:       c.tier.display,
+		Dir:          CommandPolicyDir,
+		PolicyFile:   path.Join(CommandPolicyDir, fileRego),
+		PolicyDigest: gc.digest,
+		Fixtures:     slices.Clone(gc.fixtures),
+		policy:       gc.policy,
+		fsys:         gc.fsys,
+		factsAlias:   map[string]string{commandFixtureNS: name},
+	}
+}
+
+// commandSpecFor returns the spec of the command gate g, with the exclusions
+// params give it; ok is false when g is not a command gate.
+func (e *Engine) commandSpecFor(g *Gate, params map[string]any) (command.Spec, bool) {
+	var spec command.Spec
+	found := false
+	for _, s := range e.builtinCommands {
+		if s.Name == g.Name {
+			spec, found = s, true
+		}
+	}
+	if e.cmds != nil {
+		for _, c := range e.cmds.team {
+			if c.spec.Name == g.Name {
+				spec, found = c.spec, true
+			}
+		}
+	}
+	if !found {
+		return spec, false
+	}
+	if v, ok := params[ParamExclude].([]any); ok {
+		spec.Exclude = make([]string, 0, len(v))
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				spec.Exclude = append(spec.Exclude, s)
+			}
+		}
+	}
+	return spec, true
+}
+
+// registerCommands builds a runner for every command gate from its effective
+// config and adds them to the engine's registry. A built-in command whose
+// bundle is absent is not registered.
+func (e *Engine) registerCommands(tiers []*tierFile) error {
+	d := &Diagnostics{Kind: ErrConfig}
+	var rs []runners.Runner
+	for _, g := range e.gates {
+		eff := e.eff[g.Name]
+		spec, ok := e.commandSpecFor(g, eff.Params)
+		if !ok {
+			continue
+		}
+		allow := e.cmds.allow
+		if tc := e.teamCommand(g.Name); tc != nil {
+			allow = e.cmds.allowFor(tc)
+		} else if spec.Parser == command.ParserPytest && e.cmds.python != "" && command.PythonFromEnv() == "" {
+			spec.Argv = append([]string{e.cmds.python}, spec.Argv[1:]...)
+		}
+		r, err := command.New(spec, command.WithAllowlist(allow...))
+		if err != nil {
+			file, line, key := e.blame(tiers, g.Name, eff)
+			d.add(file, line, "%s: %v", key, err)
+			continue
+		}
+		rs = append(rs, r)
+	}
+	if err := d.err(); err != nil {
+		return err
+	}
+	e.runners = e.runners.With(rs...)
+	return nil
+}
+
+// blame finds the config key behind a command gate that did not build: the
+// exclusions a tier set, else the python key, else the gate's definition.
+func (e *Engine) blame(tiers []*tierFile, name string, eff *Effective) (string, int, string) {
+	if tier := eff.SetBy["params."+ParamExclude]; tier != "" {
+		for _, t := range tiers {
+			if t != nil && t.tier == tier {
+				return t.display, t.doc.line("gates", name, "params", ParamExclude), "gates." + name + ".params." + ParamExclude
+			}
+		}
+	}
+	if tc := e.teamCommand(name); tc != nil {
+		return tc.tier.display, tc.tier.doc.line(keyCommands, name), keyCommands + "." + name
+	}
+	if t := e.cmds.pythonTier; t != nil {
+		return t.display, t.doc.line(keyPython), keyPython
+	}
+	return CommandPolicyDir, 0, name
+}
+
+func (e *Engine) teamCommand(name string) *commandGate {
+	if e.cmds == nil {
+		return nil
+	}
+	for _, c := range e.cmds.team {
+		if c.spec.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// isCommand reports whether ns is a command gate's namespace.
+func (e *Engine) isCommand(ns string) bool {
+	for _, s := range e.builtinCommands {
+		if s.Name == ns {
+			return true
+		}
+	}
+	return e.teamCommand(ns) != nil
+}
+
+// fixtureCommands returns runners for the command namespaces gate g reads,
+// built for a fixture copied to dir: the built-in spec, the case's params,
+// the default allow-list, and an environment that keeps every tool's
+// config, caches and telemetry inside dir (see fixtureToolEnv). A fixture
+// never runs a config-defined command.
+func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]runners.Runner, error) {
+	var rs []runners.Runner
+	for _, ns := range g.Facts {
+		for _, s := range e.builtinCommands {
+			if s.Name != ns {
+				continue
+			}
+			if v, ok := params[ParamExclude].([]any); ok && ns == g.Name {
+				s.Exclude = s.Exclude[:0:0]
+				for _, x := range v {
+					if str, ok := x.(string); ok {
+						s.Exclude = append(s.Exclude, str)
+					}
+				}
+			}
+			s.Env = append(slices.Clone(s.Env), fixtureToolEnv(dir)...)
+			r, err := command.New(s)
+			if err != nil {
+				return nil, fmt.Errorf("command %s: %w", ns, err)
+			}
+			rs = append(rs, r)
+		}
+	}
+	return rs, nil
+}
+
+// addCommandGates reads the tiers' command sections and adds a gate for each
+// command a config defines.
+func (e *Engine) addCommandGates(ctx context.Context, tiers []*tierFile) error {
+	taken := func(name string) (string, bool) {
+		if g := e.byName[name]; g != nil {
+			return "the gate " + g.Dir, true
+		}
+		if _, ok := e.runners.Get(name); ok || name == NamespaceRequest || slices.Contains(reservedNamespaces, name) {
+			return "the facts namespace " + name, true
+		}
+		if e.isCommand(name) {
+			return "the built-in command gate " + name, true
+		}
+		return "", false
+	}
+	cs, err := resolveCommands(tiers, taken)
+	if err != nil {
+		return err
+	}
+	e.cmds = cs
+	if len(cs.team) == 0 {
+		return nil
+	}
+	gc, err := loadGenericCommand(ctx)
+	if err != nil {
+		return fmt.Errorf("%w: the generic command policy: %v", ErrBundle, err)
+	}
+	for _, c := range cs.team {
+		g := c.gate(gc)
+		e.gates = append(e.gates, g)
+		e.byName[g.Name] = g
+	}
+	sortGates(e.gates)
+	return nil
+}
+
+// reservedNamespaces are facts namespaces that runners own or will own; a
+// command gate named after one would shadow its facts.
+var reservedNamespaces = []string{"schema", "params", "files", "python", "git", "verify", "task", "session",
+	"hosts", "renar", "config", "store", "decision", commandFixtureNS}
+
+// fixtureToolEnv points the tools a fixture runs at dir for their home,
+// config and caches (go's build cache, pytest's and mypy's caches, Python
+// bytecode), so `policy test` writes nothing outside its temp copy and no
+// user's settings change a fixture's verdict.
+func fixtureToolEnv(dir string) []string {
+	cache := filepath.Join(dir, ".cache")
+	return []string{
+		"HOME=" + dir, "XDG_CACHE_HOME=" + cache, "XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"),
+		"GOCACHE=" + filepath.Join(cache, "go-build"), "GOPATH=" + filepath.Join(dir, ".gopath"),
+		"GOTELEMETRY=off", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", "GOENV=off",
+		"PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
+	}
+}

@@ -1,0 +1,273 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tausik/tausik/runners/command"
+)
+
+// Config keys for command gates (README "Command gates"). A team defines its
+// own command gate under "commands"; the executables a command may run are
+// the built-in tools' plus "command_allowlist", which only the user and
+// managed tiers may extend: a committed project config must not be able to
+// choose which programs tausik runs on a developer's machine or in CI.
+const (
+	keyCommands  = "commands"
+	keyAllowlist = "command_allowlist"
+	keyPython    = "python"
+)
+
+// commandKeys are the keys of one "commands" entry.
+var commandKeys = []string{"argv", "description", "env", "exclude", "extensions", "parser", "severity", "timeout", "triggers"}
+
+// maxCommandTimeout bounds a configured timeout: a gate that may hang for
+// longer is a gate nobody waits for.
+const maxCommandTimeout = 2 * time.Hour
+
+// commandGate is a command gate a config tier defines.
+type commandGate struct {
+	spec        command.Spec
+	tier        *tierFile
+	severity    string
+	triggers    []string
+	description string
+}
+
+// commandSetup is what the config tiers say about command gates.
+type commandSetup struct {
+	allow      []string  // executables any command may run
+	python     string    // interpreter for the built-in pytest gate; "" = command.Python()
+	pythonTier *tierFile // the tier that set python
+	team       []*commandGate
+}
+
+// resolveCommands reads the command sections of every tier. taken reports
+// whether a name is already a gate or a namespace, which a command gate may
+// not shadow. Every problem is an ErrConfig diagnostic naming file, line and
+// key; nothing is half-applied.
+func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*commandSetup, error) {
+	d := &Diagnostics{Kind: ErrConfig}
+	cs := &commandSetup{allow: command.DefaultAllowlist()}
+	byName := map[string]*commandGate{}
+	for _, t := range tiers {
+		if t == nil {
+			continue
+		}
+		if v, ok := t.top[keyAllowlist]; ok {
+			cs.readAllowlist(t, v, d)
+		}
+		if v, ok := t.top[keyPython]; ok {
+			s, isStr := v.(string)
+			if !isStr || strings.TrimSpace(s) == "" {
+				d.add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, describe(v))
+			} else {
+				cs.python, cs.pythonTier = s, t
+			}
+		}
+		v, ok := t.top[keyCommands]
+		if !ok {
+			continue
+		}
+		entries, isObj := v.(map[string]any)
+		if !isObj {
+			d.add(t.display, t.doc.line(keyCommands), "%s: want an object of command gates, got %s", keyCommands, describe(v))
+			continue
+		}
+		for _, name := range sortedKeys(entries) {
+			if c := parseCommand(t, name, entries[name], taken, d); c != nil {
+				byName[name] = c // a higher tier's definition replaces a lower one's
+			}
+		}
+	}
+	if cs.python != "" && cs.pythonTier.tier == TierProject && !command.Allowed(cs.python, cs.allow) {
+		d.add(cs.pythonTier.display, cs.pythonTier.doc.line(keyPython),
+			"%s: interpreter %q is not on the allow-list [%s]; only the user or managed tier may allow it (%q)",
+			keyPython, cs.python, strings.Join(cs.allow, ", "), keyAllowlist)
+	}
+	for _, name := range sortedKeys(byName) {
+		c := byName[name]
+		if _, err := command.New(c.spec, command.WithAllowlist(cs.allowFor(c)...)); err != nil {
+			cs.refuse(c, err, d)
+			continue
+		}
+		cs.team = append(cs.team, c)
+	}
+	if err := d.err(); err != nil {
+		return nil, err
+	}
+	return cs, nil
+}
+
+// allowFor is the allow-list c's command is checked against: a command the
+// user or managed tier defines is trusted as written; a project's is not.
+func (cs *commandSetup) allowFor(c *commandGate) []string {
+	if c.tier.tier == TierProject {
+		return cs.allow
+	}
+	return append(slices.Clone(cs.allow), c.spec.Argv[0])
+}
+
+func (cs *commandSetup) readAllowlist(t *tierFile, v any, d *Diagnostics) {
+	line := t.doc.line(keyAllowlist)
+	if t.tier == TierProject {
+		d.add(t.display, line, "%s: refused: only the user or managed tier may extend the allow-list of executables; "+
+			"a committed project config must not choose which programs tausik runs (move it to ~/.tausik/config.json)", keyAllowlist)
+		return
+	}
+	list, ok := v.([]any)
+	if !ok {
+		d.add(t.display, line, "%s: want a list of executable names or paths, got %s", keyAllowlist, describe(v))
+		return
+	}
+	for i, e := range list {
+		s, ok := e.(string)
+		if !ok || strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\x00\n") {
+			d.add(t.display, line, "%s[%d]: want an executable name or path, got %s", keyAllowlist, i, describe(e))
+			continue
+		}
+		if !slices.Contains(cs.allow, s) {
+			cs.allow = append(cs.allow, s)
+		}
+	}
+}
+
+// refuse words a spec command.New rejected as a config diagnostic.
+func (cs *commandSetup) refuse(c *commandGate, err error, d *Diagnostics) {
+	name := c.spec.Name
+	line := c.tier.doc.line(keyCommands, name, "argv")
+	switch {
+	case errors.Is(err, command.ErrNotAllowed) && c.tier.tier == TierProject:
+		d.add(c.tier.display, line, "%s.%s.argv: refused: executable %q is not on the allow-list [%s]; a project config may only run "+
+			"allowed executables, and only the user or managed tier may allow more (%q: [%q] in ~/.tausik/config.json)",
+			keyCommands, name, c.spec.Argv[0], strings.Join(cs.allow, ", "), keyAllowlist, c.spec.Argv[0])
+	case errors.Is(err, command.ErrMetachar):
+		d.add(c.tier.display, line, "%s.%s.argv: %v", keyCommands, name, err)
+	default:
+		d.add(c.tier.display, c.tier.doc.line(keyCommands, name), "%s.%s: %v", keyCommands, name, err)
+	}
+}
+
+// parseCommand reads one "commands" entry; nil when it is malformed.
+func parseCommand(t *tierFile, name string, v any, taken func(string) (string, bool), d *Diagnostics) *commandGate {
+	key := keyCommands + "." + name
+	line := func(parts ...string) int { return t.doc.line(append([]string{keyCommands, name}, parts...)...) }
+	bad := func(k, format string, args ...any) {
+		at, what := line(), key
+		if k != "" {
+			at, what = line(k), key+"."+k
+		}
+		d.add(t.display, at, "%s: %s", what, fmt.Sprintf(format, args...))
+	}
+	n0 := len(d.Items)
+	if !gateNameRE.MatchString(name) {
+		bad("", "a command gate's name must match %s", gateNameRE)
+	} else if by, ok := taken(name); ok {
+		bad("", "the name is taken by %s; pick another", by)
+	}
+	o, ok := v.(map[string]any)
+	if !ok {
+		bad("", "want an object {argv, triggers, …}, got %s", describe(v))
+		return nil
+	}
+	for _, k := range sortedKeys(o) {
+		if !slices.Contains(commandKeys, k) {
+			bad(k, "unknown key (known: %s)", strings.Join(commandKeys, ", "))
+		}
+	}
+	c := &commandGate{tier: t, severity: SeverityBlock, spec: command.Spec{Name: name}}
+	strList := func(k string, required bool) []string {
+		raw, present := o[k]
+		if !present {
+			if required {
+				bad("", "%s is required", k)
+			}
+			return nil
+		}
+		list, ok := raw.([]any)
+		out := make([]string, 0, len(list))
+		for _, e := range list {
+			s, isStr := e.(string)
+			if !isStr {
+				ok = false
+				break
+			}
+			out = append(out, s)
+		}
+		if !ok || (required && len(out) == 0) {
+			bad(k, "want a non-empty list of strings, got %s", describe(raw))
+			return nil
+		}
+		return out
+	}
+	c.spec.Argv = strList("argv", true)
+	c.spec.Extensions = strList("extensions", false)
+	c.spec.Exclude = strList("exclude", false)
+	c.triggers = strList("triggers", true)
+	for _, tr := range c.triggers {
+		if !slices.Contains(Triggers, tr) {
+			bad("triggers", "unknown trigger %q (known: %s)", tr, strings.Join(Triggers, ", "))
+		}
+	}
+	c.triggers = canonicalTriggers(c.triggers)
+	if raw, ok := o["severity"]; ok {
+		if s, _ := raw.(string); s == SeverityBlock || s == SeverityWarn {
+			c.severity = s
+		} else {
+			bad("severity", "want \"block\" or \"warn\", got %s", describe(raw))
+		}
+	}
+	if raw, ok := o["description"]; ok {
+		if s, isStr := raw.(string); isStr && len(strings.TrimSpace(s)) >= 10 {
+			c.description = strings.TrimSpace(s)
+		} else {
+			bad("description", "want a sentence (at least 10 characters), got %s", describe(raw))
+		}
+	}
+	if raw, ok := o["parser"]; ok {
+		s, _ := raw.(string)
+		c.spec.Parser = command.Parser(s)
+		if _, isStr := raw.(string); !isStr || s == "" {
+			bad("parser", "want one of ruff, pytest, mypy, bandit, lines, got %s", describe(raw))
+		}
+	}
+	if raw, ok := o["timeout"]; ok {
+		s, _ := raw.(string)
+		dur, err := time.ParseDuration(s)
+		if err != nil || dur <= 0 || dur > maxCommandTimeout {
+			bad("timeout", "want a positive duration up to %s (\"90s\", \"5m\"), got %s", maxCommandTimeout, describe(raw))
+		}
+		c.spec.Timeout = dur
+	}
+	if raw, ok := o["env"]; ok {
+		env, isObj := raw.(map[string]any)
+		if !isObj {
+			bad("env", "want an object of strings, got %s", describe(raw))
+		}
+		for _, k := range sortedKeys(env) {
+			s, isStr := env[k].(string)
+			if !isStr {
+				bad("env", "%s: want a string, got %s", k, describe(env[k]))
+				continue
+			}
+			c.spec.Env = append(c.spec.Env, k+"="+s)
+		}
+	}
+	if len(d.Items) > n0 {
+		return nil
+	}
+	return c
+}
+
+// Allowlist returns the executables command gates may run: the built-in
+// tools', the operator's TAUSIK_PYTHON, and what the user and managed tiers
+// added.
+func (e *Engine) Allowlist() []string {
+	if e.cmds == nil {
+		return command.DefaultAllowlist()
+	}
+	return slices.Clone(e.cmds.allow)
+}

@@ -1,0 +1,81 @@
+# memory_route: no changed path (git status, untracked included; both sides
+# of a rename) lies in another agent tool's memory or rules location. The
+# globs are matched here against whole repo-relative paths, with "/" as the
+# only delimiter: "*" and "?" stay within a segment, "**" spans segments.
+package tausik.gates.memory_route
+
+git := input.git
+
+not_applicable contains {"code": "not_a_git_repo", "msg": git.reason} if git.status == "unavailable"
+
+could_not_run contains {"code": "git_error", "msg": sprintf("git could not report the changed paths: %s", [git.reason])} if {
+	git.status == "error"
+}
+
+# The pattern language is "*", "**", "?" and literal characters; anything a
+# full glob engine would read specially beyond that is refused, not guessed.
+problem(p) := "is empty" if {
+	trim_space(p) == ""
+} else := "must be relative to the repository root" if {
+	startswith(p, "/")
+} else := "uses one of [ ] { } \\, which the pattern language (*, **, ?) does not have" if {
+	regex.match(`[\[\]{}\\]`, p)
+} else := "has an empty path segment" if {
+	contains(p, "//")
+}
+
+violations contains v if {
+	some key in ["sinks", "allow"]
+	some i, p in input.params[key]
+	why := problem(p)
+	v := {"msg": sprintf("memory_route params.%s[%d]: pattern %q %s; fix it in the config", [key, i, p, why]), "rule": "bad_config"}
+}
+
+sinks := [p | some p in input.params.sinks; not problem(p)]
+
+allowed := [p | some p in input.params.allow; not problem(p)]
+
+# covers(pattern, path): the pattern matches the whole path.
+covers(pattern, path) if glob.match(pattern, ["/"], path)
+
+changed contains {"path": e.path, "how": how(e)} if {
+	git.status == "ok"
+	some e in git.changes
+}
+
+changed contains {"path": e.orig_path, "how": "renamed away"} if {
+	git.status == "ok"
+	some e in git.changes
+	object.get(e, "orig_path", "") != ""
+}
+
+how(e) := "untracked" if {
+	e.untracked
+} else := "deleted" if {
+	"D" in {e.index, e.worktree}
+} else := "renamed" if {
+	"R" in {e.index, e.worktree}
+} else := "staged" if {
+	e.worktree == " "
+} else := "modified"
+
+violations contains v if {
+	some c in changed
+	hits := [s | some s in sinks; covers(s, c.path)]
+	count(hits) > 0
+	sink := hits[0]
+	not exempt(c.path)
+	v := {
+		"msg": sprintf(
+			"%s (%s) is in another agent tool's memory/rules location %q; move it where the project keeps its own knowledge, revert it, or allow it in tausik/gates.json (gates.memory_route.params.allow)",
+			[c.path, c.how, sink],
+		),
+		"file": c.path,
+		"rule": "foreign_memory",
+	}
+}
+
+exempt(path) if {
+	some a in allowed
+	covers(a, path)
+}

@@ -1,0 +1,67 @@
+# mypy: the Python files in scope type-check. Each error is a violation at its
+# file and line (notes only explain errors and are not counted); mypy that could
+# not run is COULD_NOT_RUN; no Python file in scope is NOT_APPLICABLE.
+package tausik.gates.mypy
+
+ns := input.mypy
+
+install := "install it (`pip install mypy`, or `apt-get install mypy`)"
+
+detail := ns.detail if object.get(ns, "detail", "") != ""
+
+else := object.get(ns, "reason", "")
+
+runner_codes := {"timeout", "canceled", "start_failed", "killed", "parse_error"}
+
+not_applicable contains {"code": "no_files", "msg": detail} if {
+	ns.status == "unavailable"
+	ns.reason == "no_files"
+}
+
+could_not_run contains {"code": "tool_not_found", "msg": sprintf("mypy is not installed or not on PATH; %s", [install])} if {
+	ns.status == "error"
+	ns.reason == "not_found"
+}
+
+could_not_run contains {"code": ns.reason, "msg": detail} if {
+	ns.status == "error"
+	runner_codes[ns.reason]
+}
+
+could_not_run contains {"code": "runner_error", "msg": detail} if {
+	ns.status != "ok"
+	not ns.reason in runner_codes
+	not ns.reason in {"not_found", "no_files"}
+}
+
+errors contains d if {
+	ns.status == "ok"
+	some d in ns.diagnostics
+	d.severity == "error"
+}
+
+# mypy exits 2 for a crash or a bad invocation or config, with no error line.
+could_not_run contains {"code": "tool_error", "msg": msg} if {
+	ns.status == "ok"
+	ns.exit_code != 0
+	count(errors) == 0
+	msg := sprintf("mypy exited %d without a type error: %s", [ns.exit_code, first_line])
+}
+
+violations contains v if {
+	ns.exit_code != 0
+	some d in errors
+	v := {"msg": message(d), "file": d.file, "line": d.line, "rule": rule(d)}
+}
+
+message(d) := sprintf("%s:%d:%d: error: %s [%s]", [d.file, d.line, d.column, d.message, d.code]) if d.code != ""
+
+else := sprintf("%s:%d:%d: error: %s", [d.file, d.line, d.column, d.message])
+
+rule(d) := d.code if d.code != ""
+
+else := "error"
+
+first_line := split(trim_space(concat("\n", [ns.stderr, ns.stdout])), "\n")[0] if trim_space(concat("", [ns.stderr, ns.stdout])) != ""
+
+else := "it wrote nothing"
