@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tausik/tausik/runners"
@@ -29,35 +30,25 @@ func (e *Engine) VerifyGates() []receipt.VerifyGate {
 	for _, g := range e.gates {
 		eff := e.eff[g.Name]
 		if eff.Enabled && slices.Contains(eff.Triggers, TriggerVerify) {
-			out = append(out, receipt.VerifyGate{Name: g.Name, Command: gateCommand(eff), Severity: eff.Severity})
+			out = append(out, receipt.VerifyGate{Name: g.Name, Command: e.gateCommand(g, eff), Severity: eff.Severity})
 		}
 	}
-	slices.SortFunc(out, func(a, b receipt.VerifyGate) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b receipt.VerifyGate) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-// gateCommand is the argv a command gate runs, as its effective params give
-// it under "command" (a list of strings); nil for a gate that runs nothing.
-// The signature covers it so a receipt from a weaker command (fewer checks,
-// other flags) does not certify the configured one.
-func gateCommand(eff *Effective) []string {
-	list, ok := eff.Params["command"].([]any)
+// gateCommand is what a command gate runs, as the gate signature covers it:
+// its argv, then one "exclude=PATTERN" entry per path it leaves out, so a
+// receipt from a weaker command (other flags, more files skipped) does not
+// certify the configured one. A gate that runs no command has none.
+func (e *Engine) gateCommand(g *Gate, eff *Effective) []string {
+	spec, ok := e.commandSpecFor(g, eff.Params)
 	if !ok {
 		return nil
 	}
-	out := make([]string, 0, len(list))
-	for _, v := range list {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
-		}
+	out := slices.Clone(spec.Argv)
+	for _, x := range spec.Exclude {
+		out = append(out, "exclude="+x)
 	}
 	return out
 }
