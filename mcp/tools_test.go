@@ -72,7 +72,7 @@ func TestStrictArguments(t *testing.T) {
 		{"policy_eval", []any{"commit"}, "arguments must be a JSON object"},
 		{"policy_list", map[string]any{"verbose": true}, `unknown argument "verbose"; this tool takes no arguments`},
 		{"policy_explain", map[string]any{"gate": 7}, `argument "gate" must be a string, got the number 7`},
-		{"policy_explain", map[string]any{"gate": "nope"}, `no gate named "nope"; known gates: filesize, `},
+		{"policy_explain", map[string]any{"gate": "nope"}, `no gate named "nope"; known gates: `},
 	}
 	for _, tc := range cases {
 		res := call(t, c, tc.tool, tc.args)
