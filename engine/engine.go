@@ -159,6 +159,9 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if err := e.registerCommands(tiers); err != nil {
 		return nil, err
 	}
+	if err := e.registerMCPSurface(tiers); err != nil {
+		return nil, err
+	}
 	return e, nil
 }
 

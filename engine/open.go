@@ -10,6 +10,8 @@ import (
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/runners/git"
+	"github.com/tausik/tausik/runners/mcpsurface"
+	"github.com/tausik/tausik/runners/python"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
@@ -125,7 +127,7 @@ func EnsureStateDir(root string) (string, error) {
 // DefaultRunners returns the standard runners, one per namespace, reading
 // workflow state from st.
 func DefaultRunners(st *store.Store) *runners.Registry {
-	return runners.NewRegistry(append([]runners.Runner{fs.New(), git.New()}, work.New(st)...)...)
+	return runners.NewRegistry(append([]runners.Runner{fs.New(), git.New(), python.New(), mcpsurface.New(nil, 0)}, work.New(st)...)...)
 }
 
 // FindRoot returns the project root for dir: the nearest ancestor (or dir

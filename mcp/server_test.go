@@ -25,13 +25,6 @@ var update = flag.Bool("update", false, "rewrite testdata/tools_list.golden.json
 // goldenFile pins the exact bytes of the tools/list result.
 const goldenFile = "testdata/tools_list.golden.json"
 
-// Tool-surface ratchet: the count and the serialized size of tools/list may
-// not grow past these without a deliberate change here (and in the golden).
-const (
-	maxTools     = 12
-	maxListBytes = 16000
-)
-
 func TestMain(m *testing.M) {
 	if os.Getenv("TAUSIK_MCP_PRINT_TOOLS") == "1" {
 		b, err := toolsListBytes(context.Background(), os.Getenv("TAUSIK_MCP_ROOT"))
@@ -202,9 +195,8 @@ func TestToolsListGolden(t *testing.T) {
 	if err := json.Unmarshal(want, &list); err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Tools) > maxTools || len(want) > maxListBytes {
-		t.Errorf("tool surface grew: %d tools, %d bytes (caps %d, %d)", len(list.Tools), len(want), maxTools, maxListBytes)
-	}
+	// The count and size are ratcheted by the mcp_surface gate against the
+	// baselines in tausik/gates.json, which `make test` runs on this repo.
 	for i, tl := range list.Tools {
 		a := tl.Annotations
 		if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {

@@ -26,6 +26,8 @@ const (
 func tools() []tool {
 	all := []tool{
 		policyEvalTool(), policyListTool(), policyExplainTool(),
+		taskStartTool(), taskDoneTool(), verifyRunTool(), sessionStatusTool(),
+		decisionLogQueryTool(), decisionShowTool(),
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
 	return all

@@ -11,8 +11,8 @@ import (
 
 func bigProject(t *testing.T) string {
 	return testProject(t, map[string]string{
-		"big.py":   strings.Repeat("x = 1\n", 501),
-		"small.py": "x = 1\n",
+		"big.txt":   strings.Repeat("x = 1\n", 501),
+		"small.txt": "x = 1\n",
 	})
 }
 
@@ -28,8 +28,8 @@ func TestPolicyEvalBlocksAndIsLogged(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	if !got.Blocked || got.ExitCode != 1 || len(got.Gates) != 1 || got.Gates[0].Outcome != "FAILED" ||
-		got.Gates[0].Violations[0].File != "big.py" {
+	fs := gateNamed(got, "filesize")
+	if !got.Blocked || got.ExitCode != 1 || fs == nil || fs.Outcome != "FAILED" || fs.Violations[0].File != "big.txt" {
 		t.Fatalf("result = %+v", got)
 	}
 	var fromText evalResult
@@ -48,11 +48,11 @@ func TestPolicyEvalBlocksAndIsLogged(t *testing.T) {
 	if entry.Requester != "mcp:unit-test" || !entry.Blocked {
 		t.Errorf("logged %+v", entry.Decision)
 	}
-	res = call(t, c, "policy_eval", map[string]any{"trigger": "commit", "files": []any{"small.py"}})
+	res = call(t, c, "policy_eval", map[string]any{"trigger": "commit", "files": []any{"small.txt"}})
 	b, _ = json.Marshal(res.StructuredContent)
 	_ = json.Unmarshal(b, &got)
-	if got.Blocked || got.Gates[0].Outcome != "PASSED" {
-		t.Errorf("small.py alone: %+v", got)
+	if fs := gateNamed(got, "filesize"); got.Blocked || fs == nil || fs.Outcome != "PASSED" {
+		t.Errorf("small.txt alone: %+v", got)
 	}
 }
 
@@ -110,4 +110,13 @@ func TestPolicyListAndExplain(t *testing.T) {
 		maxLines.Value != float64(300) || maxLines.Default != float64(500) || maxLines.SetBy != "project" {
 		t.Errorf("explain = %+v", ex)
 	}
+}
+
+func gateNamed(r evalResult, name string) *evalVerdict {
+	for i := range r.Gates {
+		if r.Gates[i].Name == name {
+			return &r.Gates[i]
+		}
+	}
+	return nil
 }

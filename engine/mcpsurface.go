@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/tausik/tausik/runners/mcpsurface"
+)
+
+// MCPSurfaceGate is the gate whose param "server" names the MCP server the
+// mcp runner starts.
+const MCPSurfaceGate = "mcp_surface"
+
+// SelfExecutable in a server argv stands for the running tausik binary, so a
+// repository can ratchet tausik's own MCP surface without allow-listing
+// anything.
+const SelfExecutable = "{tausik}"
+
+// registerMCPSurface configures the mcp runner from mcp_surface's effective
+// "server" param. Starting a server runs a program, so, as for command gates,
+// its executable must be tausik itself or on the allow-list that only the user
+// and managed tiers can extend.
+func (e *Engine) registerMCPSurface(tiers []*tierFile) error {
+	g, ok := e.byName[MCPSurfaceGate]
+	if !ok {
+		return nil
+	}
+	argv := stringsOf(e.eff[g.Name].Params["server"])
+	if len(argv) == 0 {
+		return nil
+	}
+	switch {
+	case argv[0] == SelfExecutable:
+		self, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("%w: locate the tausik binary for %s: %v", ErrConfig, SelfExecutable, err)
+		}
+		argv = append([]string{self}, argv[1:]...)
+	case !slices.Contains(e.Allowlist(), argv[0]):
+		file, line := "gate defaults", 0
+		if tier := e.eff[g.Name].SetBy["params.server"]; tier != "" {
+			for _, t := range tiers {
+				if t != nil && t.tier == tier {
+					file, line = t.display, t.doc.line("gates", g.Name, "params", "server")
+				}
+			}
+		}
+		d := &Diagnostics{Kind: ErrConfig}
+		d.add(file, line, "gates.%s.params.server: %q is neither %s nor on the allow-list (%s); add it to %s in the user or managed tier",
+			g.Name, argv[0], SelfExecutable, strings.Join(e.Allowlist(), ", "), keyAllowlist)
+		return d
+	}
+	e.runners = e.runners.With(mcpsurface.New(argv, 0))
+	return nil
+}
+
+func stringsOf(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
