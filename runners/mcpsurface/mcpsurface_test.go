@@ -1,0 +1,65 @@
+package mcpsurface
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+)
+
+// TestRealServer starts the real `tausik mcp` (built for the test) and reads
+// its surface.
+func TestRealServer(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "tausik")
+	build := exec.Command("go", "build", "-o", bin, "../..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build tausik: %v\n%s", err, out)
+	}
+	root := t.TempDir()
+	r := New([]string{bin, "mcp"}, time.Minute)
+	ns := r.Gather(context.Background(), runners.NewScope(root, facts.Request{}))
+	if ns.Status != facts.StatusOK {
+		t.Fatalf("status %s: %s", ns.Status, ns.Reason)
+	}
+	s := ns.Data.(facts.MCPSurface)
+	if s.Tools < 3 || s.Tools != len(s.Names) || s.Bytes < 1000 || s.Names[0] > s.Names[len(s.Names)-1] {
+		t.Errorf("surface = %+v", s)
+	}
+	golden, err := os.ReadFile("../../mcp/testdata/tools_list.golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(strings.TrimSpace(string(golden))); s.Bytes != want {
+		t.Errorf("bytes = %d, the golden tools/list is %d bytes", s.Bytes, want)
+	}
+}
+
+func TestServerFailures(t *testing.T) {
+	root := t.TempDir()
+	for name, argv := range map[string][]string{
+		"missing executable":      {"tausik-no-such-server"},
+		"exits without answering": {"true"},
+		"answers something else":  {"echo", `{"jsonrpc":"2.0","id":7,"result":{}}`},
+	} {
+		ns := New(argv, 5*time.Second).Gather(context.Background(), runners.NewScope(root, facts.Request{}))
+		if ns.Status != facts.StatusError || ns.Reason == "" {
+			t.Errorf("%s: %+v, want status error with a reason", name, ns)
+		}
+	}
+	if ns := New(nil, 0).Gather(context.Background(), runners.NewScope(root, facts.Request{})); ns.Status != facts.StatusUnavailable {
+		t.Errorf("no server configured: %+v", ns)
+	}
+}
+
+func TestSilentServerTimesOut(t *testing.T) {
+	ns := New([]string{"sleep", "30"}, 300*time.Millisecond).Gather(context.Background(), runners.NewScope(t.TempDir(), facts.Request{}))
+	if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, "deadline") {
+		t.Errorf("%+v", ns)
+	}
+}
