@@ -90,6 +90,7 @@ func TestScripts(t *testing.T) {
 			"genlines":   cmdGenlines,
 			"emptydir":   cmdEmptydir,
 			"decisionid": cmdDecisionID,
+			"expand":     cmdExpand,
 		},
 	})
 }
@@ -176,6 +177,18 @@ func cmdGenlines(ts *testscript.TestScript, neg bool, args []string) {
 	file := ts.MkAbs(args[1])
 	ts.Check(os.MkdirAll(filepath.Dir(file), 0o755))
 	ts.Check(os.WriteFile(file, []byte(b.String()), 0o644))
+}
+
+// cmdExpand replaces $VAR and ${VAR} in a file with the script's
+// environment, e.g. to put $WORK into a hook payload.
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: expand FILE")
+	}
+	file := ts.MkAbs(args[0])
+	b, err := os.ReadFile(file)
+	ts.Check(err)
+	ts.Check(os.WriteFile(file, []byte(os.Expand(string(b), ts.Getenv)), 0o644))
 }
 
 // cmdEmptydir checks that a directory exists and is (or is not) empty.

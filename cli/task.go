@@ -9,6 +9,6 @@ func newTaskCmd(g *globals) *cobra.Command {
 		Args:  usageArgs(cobra.NoArgs),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newTaskStartCmd(g), newTaskShowCmd(g), newTaskListCmd(g), newTaskDoneCmd(g), newTaskFilesCmd(g))
+	cmd.AddCommand(newTaskStartCmd(g), newTaskShowCmd(g), newTaskListCmd(g), newTaskDoneCmd(g), newTaskFilesCmd(g), newTaskScopeCmd(g))
 	return cmd
 }

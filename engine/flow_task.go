@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -306,6 +307,39 @@ func (e *Engine) AddTaskFiles(ctx context.Context, slug string, paths []string) 
 	}
 	t, err := st.UpdateTask(ctx, slug, func(t *store.Task) error {
 		t.Files = work.NormalizeFiles(append(t.Files, rel...))
+		return nil
+	})
+	return t, storeErr(err)
+}
+
+// AddTaskScope widens an active task's declared scope with patterns (the
+// scope_write pattern language). A task that declared no scope gets one,
+// which from then on limits its writes. A pattern already declared is not
+// repeated. ErrUsage for an unknown or closed task or an empty pattern.
+func (e *Engine) AddTaskScope(ctx context.Context, slug string, patterns []string) (store.Task, error) {
+	st, err := e.needStore()
+	if err != nil {
+		return store.Task{}, err
+	}
+	if len(patterns) == 0 {
+		return store.Task{}, fmt.Errorf("%w: name at least one pattern", ErrUsage)
+	}
+	for _, p := range patterns {
+		if strings.TrimSpace(p) == "" {
+			return store.Task{}, fmt.Errorf("%w: empty scope pattern", ErrUsage)
+		}
+	}
+	t, err := st.UpdateTask(ctx, slug, func(t *store.Task) error {
+		scope := slices.Clone(t.Scope)
+		if scope == nil {
+			scope = []string{}
+		}
+		for _, p := range patterns {
+			if !slices.Contains(scope, p) {
+				scope = append(scope, p)
+			}
+		}
+		t.Scope = scope
 		return nil
 	})
 	return t, storeErr(err)

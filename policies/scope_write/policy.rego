@@ -67,7 +67,7 @@ violations contains v if {
 	t.scope_paths == null
 	count(input.request.files) > 0
 	v := {
-		"msg": sprintf("task %s is delegated but declares no scope: a worker must declare its writable surface; run `tausik task scope %s --add PATTERN`", [t.slug, t.slug]),
+		"msg": sprintf("task %s is delegated but declares no scope: a worker must declare its writable surface; run `tausik task scope %s PATTERN`", [t.slug, t.slug]),
 		"rule": "delegated_without_scope",
 	}
 }
@@ -77,7 +77,7 @@ violations contains v if {
 	some f in input.request.files
 	not allowed(norm(f))
 	v := {
-		"msg": sprintf("%s is outside the scope of the active task(s) (%s); widen a task's scope with `tausik task scope SLUG --add %s`", [f, scopes, f]),
+		"msg": sprintf("%s is outside the scope of the active task(s) (%s); widen a task's scope with `tausik task scope SLUG %s`", [f, scopes, f]),
 		"file": f,
 		"rule": "outside_scope",
 	}

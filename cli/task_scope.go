@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+type taskScopeOptions struct {
+	slug     string
+	patterns []string
+}
+
+func newTaskScopeCmd(g *globals) *cobra.Command {
+	opts := &taskScopeOptions{}
+	return &cobra.Command{
+		Use:   "scope SLUG PATTERN...",
+		Short: "Widen an active task's writable scope ('dir/' prefixes, globs, exact files)",
+		Args:  usageArgs(cobra.MinimumNArgs(2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.slug, opts.patterns = args[0], args[1:]
+			return runTaskScope(cmd.Context(), g, opts)
+		},
+	}
+}
+
+func runTaskScope(ctx context.Context, g *globals, opts *taskScopeOptions) error {
+	e, err := g.openEngine(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	t, err := e.AddTaskScope(ctx, opts.slug, opts.patterns)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(g.stdout, "task %s may write: %s\n", t.Slug, strings.Join(t.Scope, " "))
+	return err
+}
