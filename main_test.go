@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -46,4 +49,92 @@ func reportPercentiles(b *testing.B, samples []time.Duration) {
 	sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
 	b.ReportMetric(float64(samples[len(samples)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(samples[len(samples)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// hookProject is a small project with an active task scoped to src/, as a
+// pre-write hook sees it in an agent session.
+func hookProject(b *testing.B, bin string) string {
+	root := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(bin, "task", "start", "feat", "--goal", "bench", "--scope", "src/")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("task start: %v\n%s", err, out)
+	}
+	return root
+}
+
+// BenchmarkHookPreToolUse is the wall time of `tausik hook claude
+// pre-tool-use` from process start to verdict, as Claude Code pays it before
+// every edit: parse the payload, load the gates, judge scope_write against the
+// store, log the decision.
+func BenchmarkHookPreToolUse(b *testing.B) {
+	bin := buildBinary(b)
+	root := hookProject(b, bin)
+	payload := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"` +
+		filepath.Join(root, "src", "a.py") + `","content":"x = 1\n"}}`
+	var samples []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		cmd := exec.Command(bin, "hook", "claude", "pre-tool-use")
+		cmd.Stdin = strings.NewReader(payload)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("hook: %v\n%s", err, out)
+		}
+		samples = append(samples, time.Since(t0))
+	}
+	reportPercentiles(b, samples)
+}
+
+// BenchmarkMCPPolicyEval is one policy_eval round trip (pre-write, one file)
+// on a warm `tausik mcp` server over real stdio, decision logging included.
+func BenchmarkMCPPolicyEval(b *testing.B) {
+	bin := buildBinary(b)
+	root := hookProject(b, bin)
+	cmd := exec.Command(bin, "mcp")
+	cmd.Dir = root
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { stdin.Close(); _ = cmd.Wait() }()
+	rd := bufio.NewReader(stdout)
+	roundTrip := func(line string) string {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			resp, err := rd.ReadString('\n')
+			if err != nil {
+				b.Fatal(err)
+			}
+			if strings.Contains(resp, `"id":`) {
+				return resp
+			}
+		}
+	}
+	roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`)
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"policy_eval","arguments":{"trigger":"pre-write","files":["src/a.py"]}}}`
+	if resp := roundTrip(call); !strings.Contains(resp, `"blocked":false`) {
+		b.Fatalf("warm-up: %s", resp)
+	}
+	var samples []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		roundTrip(call)
+		samples = append(samples, time.Since(t0))
+	}
+	reportPercentiles(b, samples)
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/tausik/tausik/facts"
 )
@@ -78,7 +79,7 @@ var allowedFiles = []string{fileGate, fileRego, fileCEL, fileExcused, dirFixture
 
 // loadBundles loads every bundle directory in fsys. prefix is the directory
 // shown in messages; source is SourceBuiltin or the team directory.
-func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known func(string) bool, d *Diagnostics) []*Gate {
+func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known func(string) bool, lazy bool, d *Diagnostics) []*Gate {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		d.add(prefix, 0, "read bundles: %v", err)
@@ -102,7 +103,7 @@ func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known f
 		if source != SourceBuiltin {
 			src = dir // a team gate's source is its own bundle directory
 		}
-		if g := loadBundle(ctx, sub, dir, e.Name(), src, known, d); g != nil {
+		if g := loadBundle(ctx, sub, dir, e.Name(), src, known, lazy, d); g != nil {
 			gates = append(gates, g)
 		}
 	}
@@ -111,7 +112,7 @@ func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known f
 
 // loadBundle loads one bundle; on any problem it records diagnostics and
 // returns nil, so nothing of a broken bundle is used.
-func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known func(string) bool, d *Diagnostics) *Gate {
+func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known func(string) bool, lazy bool, d *Diagnostics) *Gate {
 	n0 := len(d.Items)
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
@@ -149,15 +150,16 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 		return nil
 	}
 	g.PolicyDigest = facts.DigestBytes(src)
-	switch g.Language {
-	case LangRego:
-		if p := compileRego(ctx, g.Name, g.PolicyFile, src, d); p != nil {
-			g.policy = p
-		}
-	case LangCEL:
-		if p := compileCEL(g.PolicyFile, src, d); p != nil {
-			g.policy = p
-		}
+	if source == SourceBuiltin && lazy {
+		g.policy = &lazyPolicy{compile: func(ctx context.Context) (Policy, error) {
+			ld := &Diagnostics{Kind: ErrBundle}
+			if p := compilePolicy(ctx, g, src, ld); p != nil {
+				return p, nil
+			}
+			return nil, ld
+		}}
+	} else {
+		g.policy = compilePolicy(ctx, g, src, d)
 	}
 	g.HasExcused = present[fileExcused]
 	if present[dirFixtures] {
@@ -178,6 +180,43 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 		return nil
 	}
 	return g
+}
+
+// compilePolicy compiles g's policy source, recording problems in d.
+func compilePolicy(ctx context.Context, g *Gate, src []byte, d *Diagnostics) Policy {
+	switch g.Language {
+	case LangRego:
+		if p := compileRego(ctx, g.Name, g.PolicyFile, src, d); p != nil {
+			return p
+		}
+	case LangCEL:
+		if p := compileCEL(g.PolicyFile, src, d); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// lazyPolicy compiles a built-in policy on its first evaluation. Built-in
+// bundles are fixed when the binary is built and a test compiles every one
+// of them, so deferring their compilation cannot hide a broken bundle; it
+// keeps a process that evaluates two gates (a pre-write hook) from paying
+// for the other twenty. Team bundles are compiled eagerly, so their errors
+// stop every command.
+type lazyPolicy struct {
+	once    sync.Once
+	compile func(ctx context.Context) (Policy, error)
+	policy  Policy
+	err     error
+}
+
+// Eval implements Policy.
+func (l *lazyPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
+	l.once.Do(func() { l.policy, l.err = l.compile(ctx) })
+	if l.err != nil {
+		return Result{}, l.err
+	}
+	return l.policy.Eval(ctx, in)
 }
 
 // sortGates orders gates by phase, then name: the order of every evaluation.

@@ -59,6 +59,11 @@ type Option func(*Engine)
 // WithClock sets the clock decisions are stamped with.
 func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = now } }
 
+// WithLazyBuiltins defers compiling each built-in policy to its first
+// evaluation (see lazyPolicy): for processes that evaluate a few gates and
+// exit. Team policies are always compiled at load.
+func WithLazyBuiltins() Option { return func(e *Engine) { e.lazyBuiltins = true } }
+
 // WithoutTeamGates loads only the built-in gates, ignoring tausik/policies.
 func WithoutTeamGates() Option { return func(e *Engine) { e.noTeam = true } }
 
@@ -73,6 +78,8 @@ type Engine struct {
 	log      DecisionLog
 	now      func() time.Time
 	noTeam   bool
+
+	lazyBuiltins bool
 
 	store          *store.Store
 	requester      string
@@ -115,11 +122,11 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		return ok || ns == NamespaceRequest || e.isCommand(ns)
 	}
 	d := &Diagnostics{Kind: ErrBundle}
-	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, d)
+	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, e.lazyBuiltins, d)
 	if !e.noTeam {
 		teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
 		if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
-			gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, d)...)
+			gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, false, d)...)
 		}
 	}
 	for _, g := range gates {

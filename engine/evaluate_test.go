@@ -273,3 +273,17 @@ func TestPolicySeesOnlyDeclaredFacts(t *testing.T) {
 		t.Errorf("outcomes %v: rainy declared weather and must see it, sneaky did not and must not", got)
 	}
 }
+
+// TestBuiltinsCompileEagerly backs lazyPolicy's promise: every built-in
+// bundle compiles when loaded eagerly, so deferring it in Open hides nothing.
+func TestBuiltinsCompileEagerly(t *testing.T) {
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates())
+	if err != nil {
+		t.Fatalf("a built-in bundle does not compile: %v", err)
+	}
+	for _, g := range e.Gates() {
+		if _, lazy := g.policy.(*lazyPolicy); lazy && g.Source == SourceBuiltin {
+			t.Errorf("%s was not compiled eagerly", g.Name)
+		}
+	}
+}

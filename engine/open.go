@@ -80,7 +80,7 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 			return DefaultRunners(mem), func() { mem.Close() }, nil
 		},
 		Requester: s.Requester,
-	}, opts...)
+	}, append([]Option{WithLazyBuiltins()}, opts...)...)
 	if err != nil {
 		if st != nil {
 			st.Close()
