@@ -27,7 +27,7 @@ func newFactsCmd(g *globals) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&opts.namespaces, "namespace", nil, "print only this namespace (repeatable; default: all)")
+	f.StringArrayVar(&opts.namespaces, "namespace", nil, "print only this namespace (repeatable; default: all but the command gates', which run tools)")
 	f.StringSliceVar(&opts.files, "files", nil, "files in scope (default: the whole project)")
 	f.StringVar(&opts.trigger, "trigger", "commit", "trigger recorded in the request namespace")
 	f.StringVar(&opts.task, "task", "", "task recorded in the request namespace")

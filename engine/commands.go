@@ -140,7 +140,7 @@ func (cs *commandSetup) refuse(c *commandGate, err error, d *Diagnostics) {
 	name := c.spec.Name
 	line := c.tier.doc.line(keyCommands, name, "argv")
 	switch {
-	case errors.Is(err, command.ErrNotAllowed) && c.tier.tier == TierProject:
+	case errors.Is(err, command.ErrNotAllowed) && !command.Allowed(c.spec.Argv[0], cs.allowFor(c)):
 		d.add(c.tier.display, line, "%s.%s.argv: refused: executable %q is not on the allow-list [%s]; a project config may only run "+
 			"allowed executables, and only the user or managed tier may allow more (%q: [%q] in ~/.tausik/config.json)",
 			keyCommands, name, c.spec.Argv[0], strings.Join(cs.allow, ", "), keyAllowlist, c.spec.Argv[0])

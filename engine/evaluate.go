@@ -285,8 +285,9 @@ func gatherSafely(ctx context.Context, r runners.Runner, s *runners.Scope) (ns f
 	return ns
 }
 
-// Facts gathers the named namespaces (all the registry knows when names is
-// empty) for req, as `tausik facts` prints them.
+// Facts gathers the named namespaces for req, as `tausik facts` prints them;
+// when names is empty, every namespace the registry knows except the command
+// gates', whose runners run tools.
 func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts.Document, error) {
 	if !slices.Contains(Triggers, req.Trigger) {
 		return nil, fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, req.Trigger, strings.Join(Triggers, ", "))
@@ -297,7 +298,13 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 		}
 	}
 	if len(names) == 0 {
-		names = e.Namespaces()
+		// A command gate's namespace runs its tool (a test suite, a
+		// linter): only when asked for by name.
+		for _, n := range e.Namespaces() {
+			if !e.isCommand(n) {
+				names = append(names, n)
+			}
+		}
 	}
 	return e.gather(ctx, e.scope(req, e.now().UTC()), names), nil
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
@@ -161,7 +162,7 @@ func (e *Engine) runCase(ctx context.Context, g *Gate, name string) CaseReport {
 }
 
 // evalCase produces the case's verdict, from its facts or from its tree.
-func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (Verdict, error) {
+func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (v Verdict, err error) {
 	req := facts.Request{Trigger: c.Trigger, Task: c.Task, Requester: "policy-test", Files: []string{}, Outside: []string{},
 		Time: c.Time, Bypass: nonNil(c.Bypass), ChangedSince: c.ChangedSince}
 	if len(c.Files) > 0 {
@@ -174,7 +175,11 @@ func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (Verdict, error
 		if err != nil {
 			return Verdict{}, fmt.Errorf("fixture temp dir: %w", err)
 		}
-		defer os.RemoveAll(dir)
+		defer func() {
+			if rmErr := removeFixtureDir(dir); rmErr != nil && err == nil {
+				err = fmt.Errorf("remove the fixture's temp copy: %w", rmErr)
+			}
+		}()
 		if err := copyTree(c.tree, dir); err != nil {
 			return Verdict{}, fmt.Errorf("copy %s/tree: %w", c.Dir, err)
 		}
@@ -228,4 +233,27 @@ func copyTree(src fs.FS, dir string) error {
 		}
 		return os.WriteFile(target, b, mode)
 	})
+}
+
+// removeFixtureDir removes a fixture's temp copy. Tools leave read-only
+// entries (a Go module cache) and may still be finishing a write as they
+// exit, so it makes directories writable and tries a few times; a copy that
+// cannot be removed is an error, never silently left behind.
+func removeFixtureDir(dir string) error {
+	var err error
+	for attempt := range 5 {
+		if attempt > 0 {
+			time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
+		}
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				_ = os.Chmod(p, 0o755)
+			}
+			return nil
+		})
+		if err = os.RemoveAll(dir); err == nil {
+			return nil
+		}
+	}
+	return err
 }

@@ -65,8 +65,14 @@ violations contains v if {
 violations contains v if {
 	failed
 	some c in failed_tests
-	v := {"msg": sprintf("%s:%d: %s %s: %s", [c.file, c.line, c.name, c.outcome, c.message]), "file": c.file, "line": c.line, "rule": "test_" + c.outcome}
+	file := object.get(c, "fail_file", c.file)
+	line := object.get(c, "fail_line", c.line)
+	v := {"msg": sprintf("%s:%d: %s %s: %s", [file, line, c.name, c.outcome, summary(c.message)]), "file": file, "line": line, "rule": sprintf("test_%s", [c.outcome])}
 }
+
+summary(m) := split(trim_space(m), "\n")[0] if trim_space(m) != ""
+
+else := "(no message)"
 
 violations contains v if {
 	failed
