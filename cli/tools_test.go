@@ -28,7 +28,6 @@ func init() {
 		return
 	}
 	path := os.Getenv("PATH")
-	os.Setenv(pathNoRuffEnv, withoutTool(path, "ruff"))
 	if shim, err := filepath.Abs(filepath.Join("..", "testdata", "ruff")); err == nil {
 		os.Setenv("PATH", shim+string(os.PathListSeparator)+path)
 	}
@@ -56,7 +55,7 @@ func withoutTool(path, tool string) string {
 func toolVars() map[string]string {
 	return map[string]string{
 		toolsEnv:        "1",
-		pathNoRuffEnv:   os.Getenv(pathNoRuffEnv),
+		pathNoRuffEnv:   withoutTool(os.Getenv("PATH"), "ruff"), // PATH as testscript.Main extended it
 		"TAUSIK_PYTHON": os.Getenv("TAUSIK_PYTHON"),
 	}
 }

@@ -162,7 +162,7 @@ func (e *Engine) runCase(ctx context.Context, g *Gate, name string) CaseReport {
 }
 
 // evalCase produces the case's verdict, from its facts or from its tree.
-func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (v Verdict, err error) {
+func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (_ Verdict, retErr error) {
 	req := facts.Request{Trigger: c.Trigger, Task: c.Task, Requester: "policy-test", Files: []string{}, Outside: []string{},
 		Time: c.Time, Bypass: nonNil(c.Bypass), ChangedSince: c.ChangedSince}
 	if len(c.Files) > 0 {
@@ -176,8 +176,8 @@ func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (v Verdict, err
 			return Verdict{}, fmt.Errorf("fixture temp dir: %w", err)
 		}
 		defer func() {
-			if rmErr := removeFixtureDir(dir); rmErr != nil && err == nil {
-				err = fmt.Errorf("remove the fixture's temp copy: %w", rmErr)
+			if rmErr := removeFixtureDir(dir); rmErr != nil && retErr == nil {
+				retErr = fmt.Errorf("remove the fixture's temp copy: %w", rmErr)
 			}
 		}()
 		if err := copyTree(c.tree, dir); err != nil {

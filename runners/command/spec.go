@@ -85,7 +85,9 @@ func PythonFromEnv() string { return strings.TrimSpace(os.Getenv(PythonEnv)) }
 // Defaults returns the built-in command gates' specs: ruff, pytest, mypy,
 // bandit, go_vet and go_test, each named after its gate. pytest runs the whole
 // suite (no {files}), with the legacy JUnit family so every case carries its
-// file and line; it, go_vet and go_test run only when a file of their language
+// file and line, and writes no bytecode or cache into the project: a .pyc
+// left from a run in the same second as an edit of the same size would be
+// trusted by the next run; it, go_vet and go_test run only when a file of their language
 // is in scope. Every spec leaves DefaultExclude out: the linters are not given
 // those files, and a whole-project command does not run for them alone.
 func Defaults() []Spec {
@@ -93,7 +95,8 @@ func Defaults() []Spec {
 	return []Spec{
 		{Name: "ruff", Argv: []string{"ruff", "check", "--output-format", "json", "--no-cache", FilesArg},
 			Extensions: py, Exclude: DefaultExclude, Timeout: 2 * time.Minute, Parser: ParserRuff},
-		{Name: "pytest", Argv: []string{Python(), "-m", "pytest", "-q", "-o", "junit_family=xunit1", "--rootdir=.", "--junitxml=" + JUnitArg},
+		{Name: "pytest", Argv: []string{Python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "--rootdir=.", "--junitxml=" + JUnitArg},
+			Env:        []string{"PYTHONDONTWRITEBYTECODE=1"},
 			Extensions: py, Exclude: DefaultExclude, Timeout: 15 * time.Minute, Parser: ParserPytest},
 		{Name: "mypy", Argv: []string{"mypy", "--show-column-numbers", "--no-color-output", FilesArg},
 			Extensions: py, Exclude: DefaultExclude, Timeout: 5 * time.Minute, Parser: ParserMypy},
