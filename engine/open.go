@@ -127,7 +127,15 @@ func EnsureStateDir(root string) (string, error) {
 // DefaultRunners returns the standard runners, one per namespace, reading
 // workflow state from st.
 func DefaultRunners(st *store.Store) *runners.Registry {
-	return runners.NewRegistry(append([]runners.Runner{fs.New(), git.New(), python.New(), mcpsurface.New(nil, 0)}, work.New(st)...)...)
+	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), python.New(), mcpsurface.New(nil, 0)}, work.New(st)...)...)
+}
+
+// fsRunner is the files runner, caching file facts in st when there is one.
+func fsRunner(st *store.Store) *fs.Runner {
+	if st == nil {
+		return fs.New()
+	}
+	return fs.New(fs.WithCache(st))
 }
 
 // FindRoot returns the project root for dir: the nearest ancestor (or dir

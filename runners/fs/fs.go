@@ -1,5 +1,10 @@
 // Package fs is the runner for the "files" namespace: size, line count, binary
 // flag and sha256 of every file in the request's scope.
+//
+// With a store (WithCache), a file whose lstat stamp is what it was when the
+// runner last read it is not opened again: its hash and facts come from the
+// cache (see runners/cache). Opening and reading are what a warm evaluation
+// would otherwise spend its fs time on.
 package fs
 
 import (
@@ -15,13 +20,16 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/cache"
 )
 
 // Namespace is the key of the facts this runner gathers.
@@ -30,11 +38,31 @@ const Namespace = "files"
 // sniffLen is how much of a file's head decides whether it is binary.
 const sniffLen = 8 << 10
 
-// Runner gathers the "files" namespace.
-type Runner struct{}
+// Version is the version of the facts the runner derives from a file's
+// bytes. Cached facts of another version are rebuilt: bump it whenever what a
+// file's lines or binary flag mean changes.
+const Version = "1"
+
+// Runner gathers the "files" namespace. It is safe for concurrent use.
+type Runner struct {
+	st  cache.Store
+	now func() time.Time
+}
+
+// Option tunes a Runner at construction.
+type Option func(*Runner)
+
+// WithCache keeps file facts in st between evaluations (nil: no cache).
+func WithCache(st cache.Store) Option { return func(r *Runner) { r.st = st } }
 
 // New returns the fs runner.
-func New() *Runner { return &Runner{} }
+func New(opts ...Option) *Runner {
+	r := &Runner{now: time.Now}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
 
 // Namespace implements runners.Runner.
 func (*Runner) Namespace() string { return Namespace }
@@ -42,14 +70,21 @@ func (*Runner) Namespace() string { return Namespace }
 // Gather implements runners.Runner. Any file that exists but cannot be read
 // turns the whole namespace into an error: a partial listing would let a
 // gate pass over the file it could not see.
-func (*Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
+func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	paths, err := s.ScopedFiles(ctx)
 	if err != nil {
 		return facts.Error(err.Error())
 	}
-	files, err := Stat(ctx, s.Root, paths)
+	var ix *cache.Index
+	if r.st != nil {
+		ix = cache.LoadIndex(ctx, r.st, Namespace, Version, s.Root)
+	}
+	files, err := stat(ctx, s.Root, paths, ix, r.now)
 	if err != nil {
 		return facts.Error(err.Error())
+	}
+	if ix != nil {
+		_ = ix.Save(ctx) // the facts stand either way; a cache that cannot be written is only slower
 	}
 	return facts.OK(facts.Files{Files: files})
 }
@@ -57,6 +92,11 @@ func (*Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 // Stat describes each repo-relative path under root, in parallel, keeping the
 // order of paths.
 func Stat(ctx context.Context, root string, paths []string) ([]facts.File, error) {
+	return stat(ctx, root, paths, nil, time.Now)
+}
+
+// stat is Stat, answering from ix what it can and recording in it what it read.
+func stat(ctx context.Context, root string, paths []string, ix *cache.Index, now func() time.Time) ([]facts.File, error) {
 	out := make([]facts.File, len(paths))
 	errs := make([]error, len(paths))
 	workers := min(runtime.GOMAXPROCS(0)*2, len(paths))
@@ -66,7 +106,7 @@ func Stat(ctx context.Context, root string, paths []string) ([]facts.File, error
 		wg.Go(func() {
 			buf := make([]byte, 64<<10)
 			for i := range next {
-				out[i], errs[i] = describe(root, paths[i], buf)
+				out[i], errs[i] = describe(root, paths[i], buf, ix, now)
 			}
 		})
 	}
@@ -86,10 +126,14 @@ feed:
 	return out, errors.Join(errs...)
 }
 
-func describe(root, rel string, buf []byte) (facts.File, error) {
+func describe(root, rel string, buf []byte, ix *cache.Index, now func() time.Time) (facts.File, error) {
 	f := facts.File{Path: rel, Name: path.Base(rel), Ext: Ext(rel)}
 	full := filepath.Join(root, filepath.FromSlash(rel))
+	seen := now() // before the lstat: the stamp is no newer than this
 	info, err := os.Lstat(full)
+	if ix != nil && (err != nil || !info.Mode().IsRegular()) {
+		ix.Forget(rel)
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 		f.Kind = "missing"
@@ -106,6 +150,15 @@ func describe(root, rel string, buf []byte) (facts.File, error) {
 		f.Kind = "other"
 		return f, nil
 	}
+	stamp, stamped := cache.StampOf(info)
+	if ix != nil && stamped {
+		if hit, ok := ix.Lookup(rel, stamp); ok {
+			if lines, binary, ok := parseToken(hit.Token, stamp.Size); ok {
+				f.Kind, f.Exists, f.Size, f.Lines, f.Binary, f.SHA256 = "file", true, stamp.Size, lines, binary, hit.SHA256
+				return f, nil
+			}
+		}
+	}
 	fh, err := os.Open(full)
 	if err != nil {
 		return f, fmt.Errorf("open %s: %w", rel, err)
@@ -115,7 +168,32 @@ func describe(root, rel string, buf []byte) (facts.File, error) {
 	if err := scan(fh, buf, &f); err != nil {
 		return f, fmt.Errorf("read %s: %w", rel, err)
 	}
+	if ix != nil && stamped && f.Size == stamp.Size {
+		ix.Record(rel, stamp, seen, f.SHA256, token(f.Lines, f.Binary))
+	}
 	return f, nil
+}
+
+// token is what the cache keeps of a file beside its hash: the facts that
+// need its bytes, as "lines:binary" ("41:0").
+func token(lines int64, binary bool) string {
+	b := "0"
+	if binary {
+		b = "1"
+	}
+	return strconv.FormatInt(lines, 10) + ":" + b
+}
+
+// parseToken reads a token back; ok is false for one that is malformed or
+// cannot describe a file of size bytes (a damaged or foreign entry), and the
+// file is then read instead.
+func parseToken(tok string, size int64) (lines int64, binary, ok bool) {
+	n, b, found := strings.Cut(tok, ":")
+	lines, err := strconv.ParseInt(n, 10, 64)
+	if !found || err != nil || (b != "0" && b != "1") || lines < 0 || lines > size || (lines == 0) != (size == 0) {
+		return 0, false, false
+	}
+	return lines, b == "1", true
 }
 
 // scan reads r once, filling size, line count, binary flag and sha256.

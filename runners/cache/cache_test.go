@@ -1,0 +1,223 @@
+package cache
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tausik/tausik/store"
+)
+
+const shaA = "5891b5b522d5df086d0ff0b110fbd9d21bb4fc7163af34d08286a2e846f6be03"
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.OpenMemory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// oldStamp is a stamp whose file last changed an hour before now.
+func oldStamp(size int64) Stamp {
+	t := time.Now().Add(-time.Hour).UnixNano()
+	return Stamp{Dev: 1, Ino: 2, Mode: 0o644, Size: size, MtimeNS: t, CtimeNS: t}
+}
+
+func TestIndexRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	s := oldStamp(6)
+	ix := LoadIndex(ctx, st, "files", "1", "/r")
+	ix.Record("dir/a b.txt", s, time.Now(), shaA, "1:0")
+	ix.Record("gone.txt", s, time.Now(), shaA, "1:0")
+	if err := ix.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix = LoadIndex(ctx, st, "files", "1", "/r")
+	if h, ok := ix.Lookup("dir/a b.txt", s); !ok || h.SHA256 != shaA || h.Token != "1:0" {
+		t.Fatalf("lookup: %+v %v", h, ok)
+	}
+	// Any stamp field that differs is a miss.
+	for _, d := range []func(*Stamp){
+		func(x *Stamp) { x.Size++ }, func(x *Stamp) { x.MtimeNS++ }, func(x *Stamp) { x.CtimeNS++ },
+		func(x *Stamp) { x.Ino++ }, func(x *Stamp) { x.Dev++ }, func(x *Stamp) { x.Mode = 0o755 },
+	} {
+		other := s
+		d(&other)
+		if _, ok := ix.Lookup("dir/a b.txt", other); ok {
+			t.Errorf("stamp %+v hit the entry of %+v", other, s)
+		}
+	}
+	// Forget drops an entry for good; another version or root sees nothing.
+	ix.Forget("gone.txt")
+	if err := ix.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := LoadIndex(ctx, st, "files", "1", "/r").Lookup("gone.txt", s); ok {
+		t.Error("a forgotten entry is back")
+	}
+	if _, ok := LoadIndex(ctx, st, "files", "2", "/r").Lookup("dir/a b.txt", s); ok {
+		t.Error("another runner version used the entry")
+	}
+	if _, ok := LoadIndex(ctx, st, "files", "1", "/other").Lookup("dir/a b.txt", s); ok {
+		t.Error("another root used the entry")
+	}
+	if _, ok := LoadIndex(ctx, st, "python", "1", "/r").Lookup("dir/a b.txt", s); ok {
+		t.Error("another runner used the entry")
+	}
+}
+
+// A stamp recorded within the file system's timestamp granularity of the
+// file's last change may hide a second change: it is never a hit.
+func TestRacyEntriesAreReRead(t *testing.T) {
+	now := time.Now()
+	fresh := Stamp{Size: 1, MtimeNS: now.Add(-10 * time.Millisecond).UnixNano(), CtimeNS: now.Add(-10 * time.Millisecond).UnixNano()}
+	if !fresh.Racy(now) {
+		t.Error("a change 10 ms before the read is racy")
+	}
+	if fresh.Racy(now.Add(time.Second)) {
+		t.Error("a change 1 s before the read is not racy on a nanosecond file system")
+	}
+	whole := Stamp{Size: 1, MtimeNS: now.Truncate(time.Second).UnixNano(), CtimeNS: now.Truncate(time.Second).UnixNano()}
+	if !whole.Racy(now.Truncate(time.Second).Add(1500 * time.Millisecond)) {
+		t.Error("whole-second times mark a coarse file system: 1.5 s is still racy")
+	}
+	ix := LoadIndex(context.Background(), openStore(t), "files", "1", "/r")
+	ix.Record("a", fresh, now, shaA, "1:0")
+	if _, ok := ix.Lookup("a", fresh); ok {
+		t.Error("a racy entry was served")
+	}
+}
+
+// A damaged or foreign row is never trusted: the index is empty or loses the
+// damaged lines only, and the next Save replaces it.
+func TestDamagedIndexRowsAreIgnored(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	s := oldStamp(6)
+	good := LoadIndex(ctx, st, "files", "1", "/r")
+	good.Record("ok.txt", s, time.Now(), shaA, "1:0")
+	if err := good.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	key := store.CacheKey{Runner: "files.index", Version: good.version, SHA256: good.key()}
+	put := func(v any) {
+		b, _ := json.Marshal(v)
+		if err := st.CachePut(ctx, key, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	line := func(sha, tok, path string) string {
+		return strings.Join([]string{sha, "1", "2", "420", "6", itoa(s.MtimeNS), itoa(s.CtimeNS), itoa(time.Now().UnixNano()), tok, path}, " ")
+	}
+	for _, c := range []struct {
+		name string
+		row  any
+	}{
+		{"not an object", []string{"x"}},
+		{"another root", indexRow{Root: "/elsewhere", Entries: line(shaA, "1:0", "ok.txt")}},
+		{"bad sha", indexRow{Root: "/r", Entries: line("XYZ", "1:0", "ok.txt")}},
+		{"short line", indexRow{Root: "/r", Entries: shaA + " 1 2 420 6 ok.txt"}},
+		{"bad number", indexRow{Root: "/r", Entries: strings.Replace(line(shaA, "1:0", "ok.txt"), " 420 ", " 4x0 ", 1)}},
+		{"negative size", indexRow{Root: "/r", Entries: strings.Replace(line(shaA, "1:0", "ok.txt"), " 6 ", " -6 ", 1)}},
+	} {
+		put(c.row)
+		if _, ok := LoadIndex(ctx, st, "files", "1", "/r").Lookup("ok.txt", s); ok {
+			t.Errorf("%s: the damaged row was trusted", c.name)
+		}
+	}
+	// One damaged line does not spoil the others.
+	put(indexRow{Root: "/r", Entries: "garbage\n" + line(shaA, "1:0", "ok.txt") + "\n" + line(shaA, "", "b.txt")})
+	ix := LoadIndex(ctx, st, "files", "1", "/r")
+	if _, ok := ix.Lookup("ok.txt", s); !ok || len(ix.entries) != 1 {
+		t.Errorf("entries %v: want only ok.txt", ix.entries)
+	}
+	// Rebuilt: the next Save writes a clean row.
+	ix.Record("b.txt", s, time.Now(), shaA, "1:0")
+	if err := ix.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ix := LoadIndex(ctx, st, "files", "1", "/r"); len(ix.entries) != 2 {
+		t.Errorf("after the rebuild: %v", ix.entries)
+	}
+}
+
+// Bytes that are not JSON at all never reach the index: the store reports
+// them as a miss.
+func TestCorruptStoreValueIsAMiss(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "c.db")
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := oldStamp(6)
+	ix := LoadIndex(ctx, st, "files", "1", "/r")
+	ix.Record("ok.txt", s, time.Now(), shaA, "1:0")
+	if err := ix.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := corruptCacheValues(db); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := LoadIndex(ctx, st, "files", "1", "/r").Lookup("ok.txt", s); ok {
+		t.Fatal("a corrupt value was trusted")
+	}
+}
+
+func TestContentLevel(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	type facts struct{ Classes int }
+	if err := PutContent(ctx, st, "python", "3", map[string]facts{shaA: {Classes: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	got := Content(ctx, st, "python", "3", []string{shaA, strings.Repeat("0", 64)}, func(_ string, f facts) bool { return f.Classes >= 0 })
+	if len(got) != 1 || got[shaA].Classes != 2 {
+		t.Fatalf("content %v", got)
+	}
+	if got := Content[facts](ctx, st, "python", "4", []string{shaA}, nil); len(got) != 0 {
+		t.Errorf("another version: %v", got)
+	}
+	if got := Content(ctx, st, "python", "3", []string{shaA}, func(string, facts) bool { return false }); len(got) != 0 {
+		t.Errorf("a value valid rejects: %v", got)
+	}
+	if err := st.CachePut(ctx, store.CacheKey{Runner: "python", Version: "3", SHA256: shaA}, json.RawMessage(`"not an object"`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := Content[facts](ctx, st, "python", "3", []string{shaA}, nil); len(got) != 0 {
+		t.Errorf("a value of the wrong shape: %v", got)
+	}
+	if got := Content[facts](ctx, nil, "python", "3", []string{shaA}, nil); len(got) != 0 {
+		t.Errorf("no store: %v", got)
+	}
+}
+
+func TestStampOf(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := StampOf(info)
+	if !ok || s.Size != 3 || s.Ino == 0 || s.MtimeNS == 0 || s.CtimeNS == 0 {
+		t.Fatalf("stamp %+v %v", s, ok)
+	}
+	dir, _ := os.Lstat(filepath.Dir(p))
+	if _, ok := StampOf(dir); ok {
+		t.Error("a directory has no stamp")
+	}
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
