@@ -36,7 +36,8 @@ func compileExclude(patterns []string) ([]exclusion, error) {
 			e.anchored, e.glob = true, strings.TrimPrefix(e.glob, "/")
 		}
 		e.anchored = e.anchored || strings.Contains(e.glob, "/")
-		if e.glob == "" || strings.Contains(e.glob, `\`) || !doublestar.ValidatePattern(e.glob) {
+		if e.glob == "" || strings.Contains(e.glob, `\`) || strings.HasPrefix(e.glob, "/") || strings.HasSuffix(e.glob, "/") ||
+			strings.Contains(e.glob, "//") || !doublestar.ValidatePattern(e.glob) {
 			return nil, fmt.Errorf("%w: exclude pattern %q is not a valid glob", ErrBadSpec, p)
 		}
 		out = append(out, e)

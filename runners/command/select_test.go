@@ -41,7 +41,7 @@ func TestExcludePatterns(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []string{"", "/", "a/[b", `a\b`} {
+	for _, bad := range []string{"", "/", "a/[b", `a\b`, "//a", "a//b", "a//"} {
 		if _, err := compileExclude([]string{bad}); !errors.Is(err, ErrBadSpec) {
 			t.Errorf("%q: err %v, want ErrBadSpec", bad, err)
 		}
