@@ -1,0 +1,433 @@
+# class_surface: every scanned Python class's composed public surface (its
+# own public names united with those of every base it can resolve,
+# transitively) stays within max_public_members, or within its baseline.
+#
+# Resolution of a base written X or mod.X (the runner keeps X): a class named
+# X in the same file, else the unique class named X in the scanned tree. The
+# class itself is never its own candidate: `class Foo(lib.Foo)` names an
+# earlier Foo, as Python reads it. Two or more candidates leave the base
+# unresolved and ambiguous; none (object, the standard library, third-party
+# code) contributes nothing. The count is a lower bound: the source is read,
+# never imported. graph.reachable walks the base graph, so cycles end and a
+# class reached twice (a diamond) is counted once.
+#
+# Cost (BenchmarkClassSurface in engine/): every per-class value is a
+# complete rule computed once per evaluation and looked up by key, never a
+# function called per item; rules bind the rules they read to local names
+# before looping. Classes are plain arrays of the facts. The exact union of
+# public names is built only for classes whose bound (own counts summed over
+# the closure) exceeds the cap, for baselined classes, and for the few
+# candidates an ambiguous base could add.
+package tausik.gates.class_surface
+
+py := input.python
+
+max_members := input.params.max_public_members
+
+baseline := input.params.baseline
+
+gates_json := "tausik/gates.json"
+
+could_not_run contains {"code": sprintf("python_%s", [py.status]), "msg": msg} if {
+	py.status != "ok"
+	msg := sprintf("could not scan the Python files: %s", [object.get(py, "reason", "")])
+}
+
+scan_ok if py.status == "ok"
+
+# ---- which files are scanned ------------------------------------------------
+
+# root_norm turns "./src/", "src" and "src/" into "src", and "." or "./"
+# into "" (the whole repository).
+root_norm(r) := x if {
+	y := trim_right(regex.replace(r, `^(\./)+`, ""), "/")
+	x := dot_empty(y)
+}
+
+dot_empty(".") := ""
+
+dot_empty(y) := y if y != "."
+
+roots := {root_norm(r) | some r in input.params.roots}
+
+whole_repo if "" in roots
+
+under_root(_) if whole_repo
+
+under_root(p) if {
+	some r in roots
+	r != ""
+	startswith(p, concat("", [r, "/"]))
+}
+
+# Exclusion globs: "*", "**", "?" and literal characters, whole paths.
+pattern_problem(p) := "is empty" if {
+	trim_space(p) == ""
+} else := "must be relative to the repository root" if {
+	startswith(p, "/")
+} else := "uses one of [ ] { } \\, which the pattern language (*, **, ?) does not have" if {
+	regex.match(`[\[\]{}\\]`, p)
+}
+
+excluded(p) if {
+	some g, _ in input.params.exclude
+	not pattern_problem(g)
+	glob.match(g, ["/"], p)
+}
+
+scanned := [f |
+	some f in py.files
+	under_root(f.path)
+	not excluded(f.path)
+]
+
+not_applicable contains {"code": "no_python_files", "msg": "no Python file in the scanned roots"} if {
+	scan_ok
+	count(scanned) == 0
+}
+
+# ---- the classes and their bases --------------------------------------------
+
+# A class's id is its index in classes, the scanned classes in file order;
+# class_file[id] is the index of its file in scanned. Plain arrays of the
+# facts as given: building an object per class costs more than the rest of
+# the policy together.
+classes := [c | some f in scanned; f.parsed; some c in f.classes]
+
+class_file := [fi | some fi, f in scanned; f.parsed; some _ in f.classes]
+
+path_of(id) := scanned[class_file[id]].path
+
+own_counts := [count(c.public) | some c in classes]
+
+names := {c.name | some c in classes}
+
+# name_index: class name -> ids. The inner set is built through OPA's
+# comprehension index (one pass over classes), not a scan per name; the
+# outer loop runs over distinct names (a key produced again costs a scan).
+name_index := {n: {id | some id, d in classes; d.name == n} | some n in names}
+
+# multi: the names two or more classes have. A base naming any other name
+# resolves by a lookup (the common case); only a base naming a multi name
+# goes through candidates.
+multi := {n | some n, ids in name_index; count(ids) > 1}
+
+# multi_resolution[id]: [[base, candidates]] for each base of class id that
+# names a multi name. The candidates are the classes of that name in the
+# class's file, else all of them, never the class itself. (Inlined rather
+# than a function: a function call costs more than the whole loop body.
+# [local, all][to_number(count(local) == 0)] picks local unless it is empty.)
+multi_resolution := {id: r |
+	mu := multi
+	ni := name_index
+	cf := class_file
+	some id, c in classes
+	r := [[b, cands] |
+		some b in c.bases
+		mu[b]
+		local := {k | some k in ni[b]; cf[k] == cf[id]; k != id}
+		cands := [local, ni[b] - {id}][to_number(count(local) == 0)]
+	]
+	count(r) > 0
+}
+
+# multi_resolved[id]: the bases resolved among multi names.
+multi_resolved := {id: {k | some pair in r; count(pair[1]) == 1; some k in pair[1]} | some id, r in multi_resolution}
+
+# edges[id]: the resolved bases of every class, the graph graph.reachable
+# walks. Every class is a key, even with no base: graph.reachable reports
+# only nodes that are keys of the graph. A base naming a unique name
+# resolves by lookup; multi_resolved holds the few resolved among multi
+# names.
+edges := {id: ts |
+	mu := multi
+	ni := name_index
+	mr := multi_resolved
+	some id, c in classes
+	ts := {k | some b in c.bases; not mu[b]; some k in ni[b]; k != id} | {k | some b in c.bases; mu[b]; some k in mr[id]}
+}
+
+# own_ambiguous: for classes that wrote an ambiguous base, {[base, candidates]}.
+own_ambiguous := {id: amb |
+	some id, r in multi_resolution
+	amb := {pair | some pair in r; count(pair[1]) > 1}
+	count(amb) > 0
+}
+
+ambiguous_ids := {id | some id, _ in own_ambiguous}
+
+# reach[id] = [closure, bound, writers] for each class with a resolved base:
+# the class and every base reached through resolved bases; an upper bound of
+# its surface (own counts summed over the closure); and the classes in the
+# closure that wrote an ambiguous base. Any other class's closure is itself.
+reach := {id: [cl, b, w] |
+	g := edges
+	own := own_counts
+	amb := ambiguous_ids
+	some id, ts in g
+	count(ts) > 0
+	cl := graph.reachable(g, {id})
+	b := sum([own[k] | some k in cl])
+	w := cl & amb
+}
+
+closure_of(id) := object.get(reach, id, [{id}])[0]
+
+# measured: the classes whose exact surface is needed, because the bound is
+# over the cap or a baseline holds them; every other class is within the cap
+# by its bound, and is settled without a union.
+measured := {id | some id, r in reach; r[1] > max_members} | {id |
+	lim := max_members
+	some id, n in own_counts
+	n > lim
+	not reach[id]
+} | {id | some id, _ in held}
+
+surface_of(id) := {n | some k in closure_of(id); some n in classes[k].public}
+
+size := {id: count(surface_of(id)) | some id in measured}
+
+# over_limit: the classes over their limit (the cap, or their baseline).
+over_limit := {id | some id, n in size; n > object.get(limits, id, max_members)}
+
+# ambiguity_over[id] = {candidate: count} for a class within its limit and
+# each candidate of an ambiguous base in its closure that alone would take
+# it over: the count without the base may be hiding a violation. The bounds
+# settle most candidates without a union.
+ambiguity_over := {id: over |
+	rc := reach
+	oc := own_counts
+	ol := over_limit
+	some id, amb in closure_ambiguous
+	not ol[id]
+	lim := object.get(limits, id, max_members)
+	b := object.get(rc, id, [0, oc[id]])[1]
+	over := {cand: w |
+		some cand in {k | some a in amb; some k in a[2]}
+		b + object.get(rc, cand, [0, oc[cand]])[1] > lim
+		w := count(surface_of(id) | surface_of(cand))
+		w > lim
+	}
+	count(over) > 0
+}
+
+# closure_ambiguous[id]: {[writer, base, candidates]} over the class's closure.
+closure_ambiguous := {id: amb |
+	some id, w in writers
+	amb := {[k, pair[0], pair[1]] | some k in w; some pair in own_ambiguous[k]}
+}
+
+# writers[id]: the classes in id's closure that wrote an ambiguous base.
+writers := object.union(
+	{id: w | count(ambiguous_ids) > 0; some id, r in reach; w := r[2]; count(w) > 0},
+	{id: {id} | some id in ambiguous_ids; not reach[id]},
+)
+
+# ---- the baseline -------------------------------------------------------------
+
+whole_count(v) if {
+	is_number(v)
+	v >= 0
+	v == floor(v)
+}
+
+# key_ids(key): "path:Name" = the classes named Name in that file; "Name" =
+# every scanned class named Name (the key is usable only when there is one).
+key_ids(key) := ids if {
+	not contains(key, ":")
+	ids := object.get(name_index, key, set())
+} else := ids if {
+	parts := split(key, ":")
+	name := parts[count(parts) - 1]
+	path := concat(":", array.slice(parts, 0, count(parts) - 1))
+	ids := {id | some id in object.get(name_index, name, set()); path_of(id) == path}
+}
+
+matches := {key: key_ids(key) | some key, v in baseline; whole_count(v)}
+
+bare_ambiguous(key) if {
+	not contains(key, ":")
+	count(matches[key]) > 1
+}
+
+# usable[key]: the classes a well-formed, unambiguous entry holds.
+usable := {key: ids | some key, ids in matches; count(ids) > 0; not bare_ambiguous(key)}
+
+held := {id: keys |
+	some ids in usable
+	some id in ids
+	keys := {k | some k, ids2 in usable; id in ids2}
+}
+
+# limits[id]: the limit of a baselined class (the lowest of its entries);
+# every other class's limit is max_members.
+limits := {id: min({baseline[k] | some k in keys}) | some id, keys in held}
+
+# ---- messages -----------------------------------------------------------------
+
+loc(id) := sprintf("%s:%d", [path_of(id), classes[id].line])
+
+locs(ids) := concat(", ", sort([loc(k) | some k in ids]))
+
+breakdown(id) := sprintf("%d own, %d more from %s", [own, size[id] - own, bases]) if {
+	own := count({n | some n in classes[id].public})
+	names := {classes[k].name | some k in closure_of(id); k != id}
+	count(names) > 0
+	bases := concat(", ", sort(names))
+} else := "all its own"
+
+ambiguity_note(id) := sprintf("; %d ambiguous base(s) not counted: %s", [count(amb), concat("; ", sort(notes))]) if {
+	amb := closure_ambiguous[id]
+	notes := {sprintf("%s of %s (%s)", [a[1], classes[a[0]].name, locs(a[2])]) | some a in amb}
+} else := ""
+
+remedy := "split the class, or compose instead of inherit"
+
+# ---- violations ---------------------------------------------------------------
+
+violations contains v if {
+	some f in scanned
+	not f.parsed
+	v := {
+		"msg": sprintf("%s:%d: does not parse (%s), so its classes cannot be measured; fix the syntax, or exclude the file in %s (params.exclude) with a reason", [f.path, f.error.line, f.error.msg, gates_json]),
+		"file": f.path,
+		"line": f.error.line,
+		"rule": "unparseable",
+	}
+}
+
+violations contains v if {
+	some id, n in size
+	not held[id]
+	n > max_members
+	c := classes[id]
+	v := {
+		"msg": sprintf("%s: class %s has %d public members (max %d; %s)%s: %s", [loc(id), c.name, n, max_members, breakdown(id), ambiguity_note(id), remedy]),
+		"file": path_of(id),
+		"line": c.line,
+		"rule": "over_cap",
+	}
+}
+
+violations contains v if {
+	some id, keys in held
+	lim := limits[id]
+	size[id] > lim
+	c := classes[id]
+	v := {
+		"msg": sprintf("%s: class %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), c.name, size[id], lim, concat(", ", sort(keys)), gates_json, breakdown(id), ambiguity_note(id), remedy]),
+		"file": path_of(id),
+		"line": c.line,
+		"rule": "baseline_grew",
+	}
+}
+
+# An ambiguous base is reported when one of its candidates alone would take
+# the class over its limit: the count without it may be hiding a violation.
+violations contains v if {
+	some id, over in ambiguity_over
+	lim := object.get(limits, id, max_members)
+	some a in closure_ambiguous[id]
+	hits := {w | some cand in a[2]; w := over[cand]}
+	count(hits) > 0
+	c := classes[id]
+	v := {
+		"msg": sprintf("%s: class %s: base %s of %s is ambiguous (%d candidates: %s) and not counted; with %s it would have up to %d public members (max %d): rename one of the candidates so the base resolves, or %s", [loc(id), c.name, a[1], classes[a[0]].name, count(a[2]), locs(a[2]), a[1], max(hits), lim, remedy]),
+		"file": path_of(id),
+		"line": c.line,
+		"rule": "ambiguous_base",
+	}
+}
+
+violations contains v if {
+	some key, ids in usable
+	reality := max({size[id] | some id in ids})
+	baseline[key] > reality
+	v := {
+		"msg": sprintf("baseline %s is %d but the class now has %d public members: %s", [key, baseline[key], reality, stale_remedy(key, reality)]),
+		"rule": "baseline_stale",
+	}
+}
+
+stale_remedy(key, reality) := sprintf("remove the entry from %s (the class is within the cap %d)", [gates_json, max_members]) if {
+	reality <= max_members
+} else := sprintf("lower it to %d in %s", [reality, gates_json])
+
+violations contains v if {
+	some key, ids in matches
+	count(ids) == 0
+	v := {
+		"msg": sprintf("baseline %s names no class in the scanned tree: remove it from %s", [key, gates_json]),
+		"rule": "baseline_missing",
+	}
+}
+
+violations contains v if {
+	some key, _ in matches
+	bare_ambiguous(key)
+	v := {
+		"msg": sprintf("baseline %s matches %d classes (%s): name one as path/to/file.py:%s in %s", [key, count(matches[key]), locs(matches[key]), key, gates_json]),
+		"rule": "baseline_ambiguous",
+	}
+}
+
+violations contains v if {
+	some id, keys in held
+	count(keys) > 1
+	v := {
+		"msg": sprintf("%s: class %s is baselined more than once (%s): keep one entry in %s", [loc(id), classes[id].name, concat(", ", sort(keys)), gates_json]),
+		"file": path_of(id),
+		"line": classes[id].line,
+		"rule": "baseline_duplicate",
+	}
+}
+
+violations contains v if {
+	some key, val in baseline
+	not whole_count(val)
+	v := {
+		"msg": sprintf("class_surface params.baseline.%s: want a whole number of public members, got %v; fix it in %s", [key, val, gates_json]),
+		"rule": "bad_config",
+	}
+}
+
+violations contains v if {
+	scan_ok
+	some r in input.params.roots
+	x := root_norm(r)
+	x != ""
+	not root_has_python(x)
+	v := {
+		"msg": sprintf("class_surface params.roots: %q holds no Python file, so nothing there is measured; fix or drop it in %s", [r, gates_json]),
+		"rule": "bad_config",
+	}
+}
+
+violations contains v if {
+	count(input.params.roots) == 0
+	v := {
+		"msg": sprintf("class_surface params.roots is empty, so nothing would be measured; list \".\" for the whole repository in %s", [gates_json]),
+		"rule": "bad_config",
+	}
+}
+
+root_has_python(x) if {
+	some f in py.files
+	startswith(f.path, concat("", [x, "/"]))
+}
+
+violations contains v if {
+	some g, reason in input.params.exclude
+	why := exclude_problem(g, reason)
+	v := {
+		"msg": sprintf("class_surface params.exclude %q %s; fix it in %s", [g, why, gates_json]),
+		"rule": "bad_config",
+	}
+}
+
+exclude_problem(g, _) := concat(" ", ["pattern", pattern_problem(g)])
+
+exclude_problem(g, reason) := "has no written reason" if {
+	not pattern_problem(g)
+	trim_space(sprintf("%v", [reason])) == ""
+}
