@@ -42,6 +42,7 @@ func TestMCPWithTypeScriptSDK(t *testing.T) {
 		EvalCommit struct {
 			Blocked bool `json:"blocked"`
 			Gates   []struct {
+				Name       string `json:"name"`
 				Outcome    string `json:"outcome"`
 				Violations []struct {
 					File string `json:"file"`
@@ -63,7 +64,14 @@ func TestMCPWithTypeScriptSDK(t *testing.T) {
 	if sum.Server != "tausik" || !slices.Contains(sum.Tools, "policy_eval") || len(sum.Problems) > 0 {
 		t.Errorf("summary = %s", out)
 	}
-	if !sum.EvalCommit.Blocked || sum.EvalCommit.Gates[0].Outcome != "FAILED" || sum.EvalCommit.Gates[0].Violations[0].File != "big.py" || sum.EvalScoped.Blocked {
+	filesize := -1 // gates come sorted by name; find the one this checks
+	for i, g := range sum.EvalCommit.Gates {
+		if g.Name == "filesize" {
+			filesize = i
+		}
+	}
+	if !sum.EvalCommit.Blocked || filesize < 0 || sum.EvalCommit.Gates[filesize].Outcome != "FAILED" ||
+		sum.EvalCommit.Gates[filesize].Violations[0].File != "big.py" || sum.EvalScoped.Blocked {
 		t.Errorf("evaluations = %s", out)
 	}
 	if !sum.Bad.IsError || !strings.Contains(sum.Bad.Text, `unknown argument "bogus"`) || !sum.Missing.IsError {
