@@ -6,6 +6,12 @@ PKGS     ?= ./...
 
 .DEFAULT_GOAL := help
 
+# The tests drive real tools: ruff is the WebAssembly build behind
+# testdata/ruff's shim (npm ci --prefix testdata/ruff), pytest runs under
+# Debian's interpreter (apt-get install python3-pytest). .ci/run installs both.
+export PATH := $(CURDIR)/testdata/ruff:$(PATH)
+export TAUSIK_PYTHON ?= /usr/bin/python3
+
 .PHONY: help
 help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -22,7 +28,7 @@ test: build ## all tests (race, shuffled), then tausik judges its own repo
 .PHONY: dogfood
 dogfood: ## tausik runs its own gates on this repo and its fixtures
 	$(BIN) policy eval --trigger commit
-	$(BIN) policy test
+	$(BIN) policy test --require-tools
 
 .PHONY: lint
 lint: ## go vet and gofmt

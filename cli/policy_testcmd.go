@@ -12,9 +12,10 @@ import (
 )
 
 type testOptions struct {
-	gates   []string
-	format  string
-	verbose bool
+	gates        []string
+	format       string
+	verbose      bool
+	requireTools bool
 }
 
 func newPolicyTestCmd(g *globals) *cobra.Command {
@@ -37,6 +38,7 @@ func newPolicyTestCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&opts.gates, "gate", nil, "test only this gate (repeatable)")
 	f.StringVar(&opts.format, "format", "text", "output format: text or json")
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "list passing fixtures too")
+	f.BoolVar(&opts.requireTools, "require-tools", false, "fail, rather than skip, a fixture whose tools (case.yaml requires) are missing")
 	return cmd
 }
 
@@ -46,7 +48,7 @@ func runPolicyTest(ctx context.Context, g *globals, opts *testOptions) error {
 		return err
 	}
 	defer e.Close()
-	rep, err := e.Test(ctx, opts.gates)
+	rep, err := e.Test(ctx, engine.TestOptions{Gates: opts.gates, RequireTools: opts.requireTools})
 	if err != nil {
 		return err
 	}
@@ -69,6 +71,10 @@ func renderTestText(w io.Writer, rep *engine.TestReport, verbose bool) error {
 	for _, gr := range rep.Gates {
 		for _, c := range gr.Cases {
 			name := gr.Gate + "/" + c.Name
+			if c.Skipped != "" {
+				fmt.Fprintf(&b, "skip  %s (%s)\n", name, c.Skipped)
+				continue
+			}
 			if c.OK {
 				if verbose {
 					fmt.Fprintf(&b, "ok    %s (%s)\n", name, c.Outcome)
@@ -90,7 +96,11 @@ func renderTestText(w io.Writer, rep *engine.TestReport, verbose bool) error {
 			fmt.Fprintf(&b, "ok    %s (EXCUSED: %s, %s)\n", gr.Gate, gr.Excused.RedTest, gr.Excused.GreenTest)
 		}
 	}
-	fmt.Fprintf(&b, "%d passed, %d failed\n", rep.Passed, rep.Failed)
+	fmt.Fprintf(&b, "%d passed, %d failed", rep.Passed, rep.Failed)
+	if rep.Skipped > 0 {
+		fmt.Fprintf(&b, ", %d skipped for missing tools (--require-tools fails them)", rep.Skipped)
+	}
+	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

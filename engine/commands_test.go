@@ -73,7 +73,7 @@ func TestCommandGateFromProjectConfig(t *testing.T) {
 		t.Fatalf("verdict %+v", v)
 	}
 	// The generic policy's fixtures prove the synthesised gate.
-	rep, err := e.Test(context.Background(), []string{"go_version"})
+	rep, err := e.Test(context.Background(), TestOptions{Gates: []string{"go_version"}, RequireTools: true})
 	if err != nil || !rep.OK() || rep.Passed < 6 {
 		t.Fatalf("policy test: %v %+v", err, rep)
 	}

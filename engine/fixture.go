@@ -29,6 +29,10 @@ type Case struct {
 	Bypass       []string
 	ChangedSince string
 	Params       map[string]any
+	// Requires names what a tree/ case's real tools need: executables on
+	// PATH ("ruff") or "python:MODULE" for a module the configured Python
+	// interpreter must import. See TestOptions.RequireTools.
+	Requires []string
 	Expect       Expectation
 	// Git, when case.yaml has a git: list, makes the copied tree a git
 	// repository built by these steps before the runners look.
@@ -69,7 +73,7 @@ func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
 	if root == nil {
 		return nil, d
 	}
-	f := r.fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git")
+	f := r.fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires")
 	r.require(root, f, "case.yaml", "description", "expect")
 	c.Description = r.str(f["description"], "description")
 	c.Trigger = r.str(f["trigger"], "trigger")
@@ -117,6 +121,7 @@ func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
 	}
 	c.Expect.Messages = r.strs(ef["messages"], "expect.messages")
 	c.Expect.Reasons = r.strs(ef["reasons"], "expect.reasons")
+	c.Requires = r.strs(f["requires"], "requires")
 	c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
 
 	hasFacts := fileExists(caseFS, "facts.json")

@@ -64,7 +64,7 @@ func TestGitFixtureSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := e.Test(context.Background(), nil)
+	rep, err := e.Test(context.Background(), TestOptions{RequireTools: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,22 +5,36 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/command"
 )
 
 // TestReport is the result of `tausik policy test`: every gate's closed-list
 // standing and every fixture's verdict.
 type TestReport struct {
-	Gates  []GateReport `json:"gates"`
-	Passed int          `json:"passed"`
-	Failed int          `json:"failed"`
+	Gates   []GateReport `json:"gates"`
+	Passed  int          `json:"passed"`
+	Failed  int          `json:"failed"`
+	Skipped int          `json:"skipped"`
+}
+
+// TestOptions selects what `policy test` runs.
+type TestOptions struct {
+	// Gates limits the run to these gates (all when empty).
+	Gates []string
+	// RequireTools makes a case whose tools are missing (case.yaml
+	// "requires") a failure instead of a skip. CI sets it, so a missing
+	// dependency can never hide behind a skip there.
+	RequireTools bool
 }
 
 // GateReport is one gate's part of a TestReport. Problems are closed-list
@@ -42,6 +56,8 @@ type CaseReport struct {
 	Outcome  string   `json:"outcome"`
 	OK       bool     `json:"ok"`
 	Problems []string `json:"problems"`
+	// Skipped says which required tool is missing, when the case did not run.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // OK reports whether nothing failed.
@@ -52,14 +68,15 @@ func (r *TestReport) OK() bool { return r.Failed == 0 }
 // copied into a fresh temporary directory that is removed afterwards, its
 // facts come from runners built for that directory, and nothing else is
 // written. An unknown gate name is ErrUsage.
-func (e *Engine) Test(ctx context.Context, names []string) (*TestReport, error) {
+func (e *Engine) Test(ctx context.Context, opts TestOptions) (*TestReport, error) {
+	names := opts.Gates
 	for _, n := range names {
 		if _, ok := e.byName[n]; !ok {
 			return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", ErrUsage, n)
 		}
 	}
 	rep := &TestReport{Gates: []GateReport{}}
-	cases := e.runCases(ctx, names)
+	cases := e.runCases(ctx, names, opts.RequireTools)
 	for _, g := range e.gates {
 		if len(names) > 0 && !slices.Contains(names, g.Name) {
 			continue
@@ -80,9 +97,12 @@ func (e *Engine) Test(ctx context.Context, names []string) (*TestReport, error) 
 				red = red || (cr.Expect == Failed)
 				green = green || (cr.Expect == Passed)
 				gr.Cases = append(gr.Cases, cr)
-				if cr.OK {
+				switch {
+				case cr.Skipped != "":
+					rep.Skipped++
+				case cr.OK:
 					rep.Passed++
-				} else {
+				default:
 					rep.Failed++
 				}
 			}
@@ -106,7 +126,7 @@ func (e *Engine) Test(ctx context.Context, names []string) (*TestReport, error) 
 // runCases runs the fixtures of the named COVERED gates (all when names is
 // empty), several at a time: a fixture of a command gate mostly waits for its
 // tool. The result lists each gate's cases in fixture order.
-func (e *Engine) runCases(ctx context.Context, names []string) map[string][]CaseReport {
+func (e *Engine) runCases(ctx context.Context, names []string, requireTools bool) map[string][]CaseReport {
 	type job struct {
 		g *Gate
 		i int
@@ -127,7 +147,7 @@ func (e *Engine) runCases(ctx context.Context, names []string) map[string][]Case
 	for range min(runtime.GOMAXPROCS(0)*2, len(jobs)) {
 		wg.Go(func() {
 			for j := range next {
-				out[j.g.Name][j.i] = e.runCase(ctx, j.g, j.g.Fixtures[j.i])
+				out[j.g.Name][j.i] = e.runCase(ctx, j.g, j.g.Fixtures[j.i], requireTools)
 			}
 		})
 	}
@@ -140,7 +160,7 @@ func (e *Engine) runCases(ctx context.Context, names []string) map[string][]Case
 }
 
 // runCase loads and evaluates one fixture.
-func (e *Engine) runCase(ctx context.Context, g *Gate, name string) CaseReport {
+func (e *Engine) runCase(ctx context.Context, g *Gate, name string, requireTools bool) CaseReport {
 	cr := CaseReport{Name: name, Problems: []string{}}
 	c, d := loadCase(g, name)
 	if d != nil {
@@ -150,6 +170,14 @@ func (e *Engine) runCase(ctx context.Context, g *Gate, name string) CaseReport {
 		return cr
 	}
 	cr.Expect = c.Expect.Outcome
+	if missing := missingTool(ctx, c.Requires, e.python()); missing != "" {
+		if !requireTools {
+			cr.Skipped = missing
+			return cr
+		}
+		cr.Problems = append(cr.Problems, missing+" (required by this case; without --require-tools it would be skipped)")
+		return cr
+	}
 	v, err := e.evalCase(ctx, g, c)
 	if err != nil {
 		cr.Problems = append(cr.Problems, err.Error())
@@ -256,4 +284,33 @@ func removeFixtureDir(dir string) error {
 		}
 	}
 	return err
+}
+
+// missingTool returns why the first unavailable requirement is missing, or "".
+func missingTool(ctx context.Context, requires []string, python string) string {
+	for _, r := range requires {
+		if module, ok := strings.CutPrefix(r, "python:"); ok {
+			cmd := exec.CommandContext(ctx, python, "-c", "import "+module)
+			if cmd.Run() != nil {
+				return fmt.Sprintf("needs the Python module %s importable by %s", module, python)
+			}
+			continue
+		}
+		if _, err := exec.LookPath(r); err != nil {
+			return fmt.Sprintf("needs %s on PATH", r)
+		}
+	}
+	return ""
+}
+
+// python is the interpreter the pytest gate runs: $TAUSIK_PYTHON, else the
+// config's "python" key, else python3.
+func (e *Engine) python() string {
+	if p := command.PythonFromEnv(); p != "" {
+		return p
+	}
+	if e.cmds != nil && e.cmds.python != "" {
+		return e.cmds.python
+	}
+	return command.Python()
 }
