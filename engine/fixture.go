@@ -33,7 +33,7 @@ type Case struct {
 	// PATH ("ruff") or "python:MODULE" for a module the configured Python
 	// interpreter must import. See TestOptions.RequireTools.
 	Requires []string
-	Expect       Expectation
+	Expect   Expectation
 	// Git, when case.yaml has a git: list, makes the copied tree a git
 	// repository built by these steps before the runners look.
 	Git []GitStep
