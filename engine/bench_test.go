@@ -87,13 +87,22 @@ func BenchmarkFactsPrep10k(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadBuiltins measures loading and preparing every built-in gate:
-// the fixed start-up cost of each tausik process.
+// BenchmarkLoadBuiltins measures loading every built-in gate: eagerly
+// compiled (a long-lived MCP server, tests) and lazily (the CLI and hooks,
+// which compile only the gates they evaluate).
 func BenchmarkLoadBuiltins(b *testing.B) {
 	root := b.TempDir()
-	for b.Loop() {
-		if _, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates()); err != nil {
-			b.Fatal(err)
-		}
+	for _, v := range []struct {
+		name string
+		opts []Option
+	}{{"eager", nil}, {"lazy", []Option{WithLazyBuiltins()}}} {
+		b.Run(v.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)},
+					append([]Option{WithoutTeamGates()}, v.opts...)...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
