@@ -68,6 +68,19 @@ func blockedMessage(what string, d *engine.Decision) string {
 	return msg + "\n(decision " + d.ID + ")"
 }
 
+// taskResult renders a task flow's outcome: the task and the decision, or a
+// refusal carrying them when a gate blocked (what says what did not happen).
+func taskResult(out *engine.TaskOutcome, err error, what string) (any, error) {
+	if err != nil {
+		return nil, flowError(err)
+	}
+	res := map[string]any{"task": toTaskView(out.Task), "decision": toEvalResult(out.Decision)}
+	if out.Blocked {
+		return nil, &refusal{msg: blockedMessage(what, out.Decision), result: res}
+	}
+	return res, nil
+}
+
 func taskStartTool() tool {
 	return tool{
 		name:  "task_start",
@@ -94,14 +107,7 @@ func taskStartTool() tool {
 				t.CallBudget = &n
 			}
 			out, err := s.engine.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: requester(ctx)})
-			if err != nil {
-				return nil, flowError(err)
-			}
-			res := map[string]any{"task": toTaskView(out.Task), "decision": toEvalResult(out.Decision)}
-			if out.Blocked {
-				return nil, &refusal{msg: blockedMessage("task "+t.Slug+" was not started", out.Decision), result: res}
-			}
-			return res, nil
+			return taskResult(out, err, "task "+t.Slug+" was not started")
 		},
 	}
 }
@@ -124,14 +130,7 @@ func taskDoneTool() tool {
 				req.Bypass = []string{"changelog"}
 			}
 			out, err := s.engine.DoneTask(ctx, req)
-			if err != nil {
-				return nil, flowError(err)
-			}
-			res := map[string]any{"task": toTaskView(out.Task), "decision": toEvalResult(out.Decision)}
-			if out.Blocked {
-				return nil, &refusal{msg: blockedMessage("task "+req.Slug+" was not closed", out.Decision), result: res}
-			}
-			return res, nil
+			return taskResult(out, err, "task "+req.Slug+" was not closed")
 		},
 	}
 }
