@@ -37,6 +37,7 @@ type Diagnostic struct {
 	Msg  string
 }
 
+// String renders the diagnostic as "file:line: msg", the form editors jump to.
 func (d Diagnostic) String() string {
 	switch {
 	case d.File == "":
@@ -68,6 +69,7 @@ func (d *Diagnostics) err() error {
 	return d
 }
 
+// Error lists every diagnostic, one per line.
 func (d *Diagnostics) Error() string {
 	lines := make([]string, len(d.Items))
 	for i, it := range d.Items {
