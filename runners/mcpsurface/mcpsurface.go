@@ -92,11 +92,16 @@ func toolsList(ctx context.Context, argv []string, dir string) (json.RawMessage,
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	defer func() {
-		stdin.Close()
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}()
+	waited := false
+	wait := func() {
+		if !waited {
+			waited = true
+			stdin.Close()
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait() // after Wait, stderr is complete and no longer written
+		}
+	}
+	defer wait()
 	msgs := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"tausik-mcp-surface","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -123,6 +128,7 @@ func toolsList(ctx context.Context, argv []string, dir string) (json.RawMessage,
 		}
 		return msg.Result, nil
 	}
+	wait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("no tools/list answer: %w", err)
 	}
