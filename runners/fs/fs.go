@@ -55,6 +55,10 @@ type Option func(*Runner)
 // WithCache keeps file facts in st between evaluations (nil: no cache).
 func WithCache(st cache.Store) Option { return func(r *Runner) { r.st = st } }
 
+// WithClock sets the clock that dates cache entries, so that tests can place
+// a read inside or outside a file's racy window without sleeping.
+func WithClock(now func() time.Time) Option { return func(r *Runner) { r.now = now } }
+
 // New returns the fs runner.
 func New(opts ...Option) *Runner {
 	r := &Runner{now: time.Now}
