@@ -141,12 +141,7 @@ func (e *Engine) commandSpecFor(g *Gate, params map[string]any) (command.Spec, b
 		return spec, false
 	}
 	if v, ok := params[ParamExclude].([]any); ok {
-		spec.Exclude = make([]string, 0, len(v))
-		for _, x := range v {
-			if s, ok := x.(string); ok {
-				spec.Exclude = append(spec.Exclude, s)
-			}
-		}
+		spec.Exclude = stringsOf(v)
 	}
 	return spec, true
 }
@@ -238,12 +233,7 @@ func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]
 				continue
 			}
 			if v, ok := params[ParamExclude].([]any); ok && ns == g.Name {
-				s.Exclude = s.Exclude[:0:0]
-				for _, x := range v {
-					if str, ok := x.(string); ok {
-						s.Exclude = append(s.Exclude, str)
-					}
-				}
+				s.Exclude = stringsOf(v)
 			}
 			s.Env = append(slices.Clone(s.Env), fixtureToolEnv(dir)...)
 			r, err := command.New(s)
