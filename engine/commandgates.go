@@ -123,19 +123,9 @@ func (c *commandGate) gate(gc genericCommand) *Gate {
 // commandSpecFor returns the spec of the command gate g, with the exclusions
 // params give it; ok is false when g is not a command gate.
 func (e *Engine) commandSpecFor(g *Gate, params map[string]any) (command.Spec, bool) {
-	var spec command.Spec
-	found := false
-	for _, s := range e.builtinCommands {
-		if s.Name == g.Name {
-			spec, found = s, true
-		}
-	}
-	if e.cmds != nil {
-		for _, c := range e.cmds.team {
-			if c.spec.Name == g.Name {
-				spec, found = c.spec, true
-			}
-		}
+	spec, found := e.builtinSpec(g.Name)
+	if tc := e.teamCommand(g.Name); tc != nil {
+		spec, found = tc.spec, true
 	}
 	if !found {
 		return spec, false
@@ -210,14 +200,19 @@ func (e *Engine) teamCommand(name string) *commandGate {
 	return nil
 }
 
+// builtinSpec returns the built-in command spec called name.
+func (e *Engine) builtinSpec(name string) (command.Spec, bool) {
+	i := slices.IndexFunc(e.builtinCommands, func(s command.Spec) bool { return s.Name == name })
+	if i < 0 {
+		return command.Spec{}, false
+	}
+	return e.builtinCommands[i], true
+}
+
 // isCommand reports whether ns is a command gate's namespace.
 func (e *Engine) isCommand(ns string) bool {
-	for _, s := range e.builtinCommands {
-		if s.Name == ns {
-			return true
-		}
-	}
-	return e.teamCommand(ns) != nil
+	_, builtin := e.builtinSpec(ns)
+	return builtin || e.teamCommand(ns) != nil
 }
 
 // fixtureCommands returns runners for the command namespaces gate g reads,
@@ -228,20 +223,19 @@ func (e *Engine) isCommand(ns string) bool {
 func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]runners.Runner, error) {
 	var rs []runners.Runner
 	for _, ns := range g.Facts {
-		for _, s := range e.builtinCommands {
-			if s.Name != ns {
-				continue
-			}
-			if v, ok := params[ParamExclude].([]any); ok && ns == g.Name {
-				s.Exclude = stringsOf(v)
-			}
-			s.Env = append(slices.Clone(s.Env), fixtureToolEnv(dir)...)
-			r, err := command.New(s)
-			if err != nil {
-				return nil, fmt.Errorf("command %s: %w", ns, err)
-			}
-			rs = append(rs, r)
+		s, ok := e.builtinSpec(ns)
+		if !ok {
+			continue
 		}
+		if v, ok := params[ParamExclude].([]any); ok && ns == g.Name {
+			s.Exclude = stringsOf(v)
+		}
+		s.Env = append(slices.Clone(s.Env), fixtureToolEnv(dir)...)
+		r, err := command.New(s)
+		if err != nil {
+			return nil, fmt.Errorf("command %s: %w", ns, err)
+		}
+		rs = append(rs, r)
 	}
 	return rs, nil
 }
