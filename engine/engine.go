@@ -46,11 +46,6 @@ type Deps struct {
 	Store *store.Store
 	// Requester is recorded with every decision whose request names none.
 	Requester string
-	// Commands are the built-in command gates' specs; nil means
-	// command.Defaults(), an empty list none. The engine registers a runner
-	// for each whose gate is loaded, with the gate's effective exclusions,
-	// next to those of the config's own command gates.
-	Commands []command.Spec
 }
 
 // Option tunes an Engine.
@@ -86,6 +81,9 @@ type Engine struct {
 	builtinTests   []string
 	fixtureRunners func(ctx context.Context, root string) (*runners.Registry, func(), error)
 
+	// builtinCommands are the built-in command gates' specs
+	// (command.Defaults()); a runner is registered for each whose gate is
+	// loaded, with the gate's effective exclusions.
 	builtinCommands []command.Spec
 	cmds            *commandSetup
 }
@@ -103,10 +101,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*Gate{},
 		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners, store: deps.Store, requester: deps.Requester,
-		builtinCommands: slices.Clone(deps.Commands)}
-	if deps.Commands == nil {
-		e.builtinCommands = command.Defaults()
-	}
+		builtinCommands: command.Defaults()}
 	for _, o := range opts {
 		o(e)
 	}
