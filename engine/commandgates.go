@@ -172,12 +172,8 @@ func (e *Engine) registerCommands(tiers []*tierFile) error {
 // blame finds the config key behind a command gate that did not build: the
 // exclusions a tier set, else the python key, else the gate's definition.
 func (e *Engine) blame(tiers []*tierFile, name string, eff *Effective) (string, int, string) {
-	if tier := eff.SetBy["params."+ParamExclude]; tier != "" {
-		for _, t := range tiers {
-			if t != nil && t.tier == tier {
-				return t.display, t.doc.line("gates", name, "params", ParamExclude), "gates." + name + ".params." + ParamExclude
-			}
-		}
+	if file, line, ok := paramSetter(tiers, name, eff, ParamExclude); ok {
+		return file, line, "gates." + name + ".params." + ParamExclude
 	}
 	if tc := e.teamCommand(name); tc != nil {
 		return tc.tier.display, tc.tier.doc.line(keyCommands, name), keyCommands + "." + name

@@ -288,6 +288,22 @@ func (a *applier) param(name string, v any) {
 	a.eff.SetBy["params."+name] = a.t.tier
 }
 
+// paramSetter locates a gate's param in the tier that set it last: the
+// file and line of gates.GATE.params.PARAM there. ok is false when the
+// value is the gate's default.
+func paramSetter(tiers []*tierFile, gate string, eff *Effective, param string) (file string, line int, ok bool) {
+	tier := eff.SetBy["params."+param]
+	if tier == "" {
+		return "", 0, false
+	}
+	for _, t := range tiers {
+		if t != nil && t.tier == tier {
+			return t.display, t.doc.line("gates", gate, "params", param), true
+		}
+	}
+	return "", 0, false
+}
+
 // weaker reports whether next loosens cur for a param that may only be lowered
 // (a maximum) or raised (a minimum).
 func weaker(may string, cur, next any) bool {

@@ -40,12 +40,8 @@ func (e *Engine) registerMCPSurface(tiers []*tierFile) error {
 		argv = append([]string{self}, argv[1:]...)
 	case !slices.Contains(e.Allowlist(), argv[0]):
 		file, line := "gate defaults", 0
-		if tier := e.eff[g.Name].SetBy["params.server"]; tier != "" {
-			for _, t := range tiers {
-				if t != nil && t.tier == tier {
-					file, line = t.display, t.doc.line("gates", g.Name, "params", "server")
-				}
-			}
+		if f, l, ok := paramSetter(tiers, g.Name, e.eff[g.Name], "server"); ok {
+			file, line = f, l
 		}
 		d := &Diagnostics{Kind: ErrConfig}
 		d.add(file, line, "gates.%s.params.server: %q is neither %s nor on the allow-list (%s); add it to %s in the user or managed tier",
