@@ -19,6 +19,7 @@ import (
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
 	"github.com/tausik/tausik/store"
+	"github.com/tausik/tausik/store/receipt"
 )
 
 // Deps are what an Engine is built from.
@@ -86,6 +87,11 @@ type Engine struct {
 	// loaded, with the gate's effective exclusions.
 	builtinCommands []command.Spec
 	cmds            *commandSetup
+
+	// verifyGates and gateSignature are the verify gate set and its
+	// signature (see VerifyGates), fixed once the configuration is resolved.
+	verifyGates   []receipt.VerifyGate
+	gateSignature string
 }
 
 // New loads and prepares every gate and resolves the configuration. It fails
@@ -164,6 +170,8 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if err := e.registerMCPSurface(tiers); err != nil {
 		return nil, err
 	}
+	e.verifyGates = e.verifyGateSet()
+	e.gateSignature = receipt.GateSignature(e.verifyGates)
 	return e, nil
 }
 

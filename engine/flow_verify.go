@@ -97,7 +97,7 @@ func (e *Engine) Verify(ctx context.Context, req VerifyRequest) (*VerifyOutcome,
 			ErrStore, t.Slug)
 	}
 	run := store.VerifyRun{
-		Task: t.Slug, FilesHash: hash, GateSignature: receipt.GateSignature(out.Gates), ExitCode: dec.ExitCode,
+		Task: t.Slug, FilesHash: hash, GateSignature: e.gateSignature, ExitCode: dec.ExitCode,
 		Passed: !dec.Blocked, RanAt: dec.Time.UTC().Truncate(time.Second), GitSHA: dec.GitHead,
 		Gates: make([]store.VerifyGateResult, 0, len(dec.Gates)),
 	}

@@ -25,7 +25,11 @@ const (
 // VerifyGates returns the enabled gates that listen to the verify trigger as
 // the gate signature sees them (name, command, effective severity), sorted
 // by name: the set `tausik verify` runs and a receipt certifies.
-func (e *Engine) VerifyGates() []receipt.VerifyGate {
+func (e *Engine) VerifyGates() []receipt.VerifyGate { return slices.Clone(e.verifyGates) }
+
+// verifyGateSet computes VerifyGates once, in New: it depends only on the
+// loaded gates and their effective configuration.
+func (e *Engine) verifyGateSet() []receipt.VerifyGate {
 	var out []receipt.VerifyGate
 	for _, g := range e.gates {
 		eff := e.eff[g.Name]
@@ -55,9 +59,8 @@ func (e *Engine) gateCommand(g *Gate, eff *Effective) []string {
 
 // workContext is what the workflow runners need from the engine for req.
 func (e *Engine) workContext(req Request) runners.WorkContext {
-	gates := e.VerifyGates()
-	wc := runners.WorkContext{VerifyGates: make([]string, 0, len(gates)), GateSignature: receipt.GateSignature(gates)}
-	for _, g := range gates {
+	wc := runners.WorkContext{VerifyGates: make([]string, 0, len(e.verifyGates)), GateSignature: e.gateSignature}
+	for _, g := range e.verifyGates {
 		wc.VerifyGates = append(wc.VerifyGates, g.Name)
 	}
 	if req.Proposed != nil {
