@@ -22,7 +22,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -103,28 +102,11 @@ func Stat(ctx context.Context, root string, paths []string) ([]facts.File, error
 func stat(ctx context.Context, root string, paths []string, ix *cache.Index, now func() time.Time) ([]facts.File, error) {
 	out := make([]facts.File, len(paths))
 	errs := make([]error, len(paths))
-	workers := min(runtime.GOMAXPROCS(0)*2, len(paths))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			buf := make([]byte, 64<<10)
-			for i := range next {
-				out[i], errs[i] = describe(root, paths[i], buf, ix, now)
-			}
-		})
-	}
-feed:
-	for i := range paths {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err := runners.Parallel(ctx, len(paths), runtime.GOMAXPROCS(0)*2, func() func(int) {
+		buf := make([]byte, 64<<10)
+		return func(i int) { out[i], errs[i] = describe(root, paths[i], buf, ix, now) }
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, errors.Join(errs...)

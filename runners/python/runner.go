@@ -26,8 +26,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/tausik/tausik/facts"
@@ -81,32 +79,23 @@ func ScanFiles(ctx context.Context, root string, paths []string) ([]facts.Python
 	out := make([]facts.PythonFile, len(paths))
 	keep := make([]bool, len(paths))
 	errs := make([]error, len(paths))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(paths)) {
-		wg.Go(func() {
-			sc := NewScanner()
-			var buf []byte
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(paths) || ctx.Err() != nil {
-					return
-				}
-				var src []byte
-				var ok bool
-				src, buf, ok, errs[i] = readRegular(filepath.Join(root, filepath.FromSlash(paths[i])), buf)
-				if errs[i] != nil {
-					errs[i] = fmt.Errorf("scan %s: %w", paths[i], errs[i])
-					continue
-				}
-				if ok {
-					out[i], keep[i] = sc.Scan(paths[i], src), true
-				}
+	err := runners.Parallel(ctx, len(paths), runtime.GOMAXPROCS(0), func() func(int) {
+		sc := NewScanner()
+		var buf []byte
+		return func(i int) {
+			var src []byte
+			var ok bool
+			src, buf, ok, errs[i] = readRegular(filepath.Join(root, filepath.FromSlash(paths[i])), buf)
+			if errs[i] != nil {
+				errs[i] = fmt.Errorf("scan %s: %w", paths[i], errs[i])
+				return
 			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+			if ok {
+				out[i], keep[i] = sc.Scan(paths[i], src), true
+			}
+		}
+	})
+	if err != nil {
 		return nil, err
 	}
 	if err := errors.Join(firstErrors(errs, 5)...); err != nil {
