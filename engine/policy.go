@@ -86,12 +86,7 @@ func (in *Input) visible() []string {
 	if in.names != nil {
 		return in.names
 	}
-	keys := make([]string, 0, len(in.facts.plain))
-	for k := range in.facts.plain {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return sortedKeys(in.facts.plain)
 }
 
 // regoTerms converts the visible namespaces to Rego terms, each at most once
