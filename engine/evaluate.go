@@ -146,8 +146,8 @@ func evalSafely(ctx context.Context, p Policy, in *Input) (res Result, err error
 
 // selectGates picks the gates for req in evaluation order.
 func (e *Engine) selectGates(req Request) ([]*Gate, error) {
-	if !slices.Contains(Triggers, req.Trigger) {
-		return nil, fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, req.Trigger, strings.Join(Triggers, ", "))
+	if err := checkTrigger(req.Trigger); err != nil {
+		return nil, err
 	}
 	var out []*Gate
 	if len(req.Gates) > 0 {
@@ -170,6 +170,14 @@ func (e *Engine) selectGates(req Request) ([]*Gate, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkTrigger refuses a trigger that is not one of Triggers (ErrUsage).
+func checkTrigger(trigger string) error {
+	if !slices.Contains(Triggers, trigger) {
+		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(Triggers, ", "))
+	}
+	return nil
 }
 
 // scope resolves the request's files against the root.
@@ -289,8 +297,8 @@ func gatherSafely(ctx context.Context, r runners.Runner, s *runners.Scope) (ns f
 // when names is empty, every namespace the registry knows except the command
 // gates', whose runners run tools.
 func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts.Document, error) {
-	if !slices.Contains(Triggers, req.Trigger) {
-		return nil, fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, req.Trigger, strings.Join(Triggers, ", "))
+	if err := checkTrigger(req.Trigger); err != nil {
+		return nil, err
 	}
 	for _, n := range names {
 		if _, ok := e.runners.Get(n); !ok && n != NamespaceRequest {
