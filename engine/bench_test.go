@@ -34,7 +34,7 @@ func syntheticFiles(n int) *facts.Document {
 }
 
 func benchEngine(b *testing.B) *Engine {
-	e, err := New(context.Background(), Deps{Root: b.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: b.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func BenchmarkLoadBuiltins(b *testing.B) {
 		b.Run(v.name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)},
-					append([]Option{WithoutTeamGates()}, v.opts...)...); err != nil {
+					v.opts...); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -268,7 +268,7 @@ func processCPU(b *testing.B) time.Duration {
 }
 
 func classSurfaceEngine(t testing.TB) *Engine {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func newCommandEngine(t *testing.T, project, user string) (*Engine, error) {
 			t.Fatal(err)
 		}
 	}
-	return New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil), Config: paths}, WithoutTeamGates())
+	return New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil), Config: paths})
 }
 
 // configErr returns err's diagnostics as text, failing unless it is ErrConfig.

@@ -46,7 +46,7 @@ func engineWithTiers(t *testing.T, project, user, managed string) (*Engine, erro
 		paths.Managed = filepath.Join(dir, "managed.json")
 		write(paths.Managed, managed)
 	}
-	return New(context.Background(), Deps{Root: dir, Builtin: bundleFS(configGates), Runners: runners.NewRegistry(fs.New()), Config: paths}, WithoutTeamGates())
+	return New(context.Background(), Deps{Root: dir, Builtin: bundleFS(configGates), Runners: runners.NewRegistry(fs.New()), Config: paths})
 }
 
 func TestConfigProjectMayTighten(t *testing.T) {
@@ -170,7 +170,7 @@ func TestConfigMalformed(t *testing.T) {
 func TestConfigManagedTierFailsClosed(t *testing.T) {
 	dir := t.TempDir()
 	_, err := New(context.Background(), Deps{Root: dir, Builtin: bundleFS(configGates),
-		Runners: runners.NewRegistry(fs.New()), Config: ConfigPaths{Managed: filepath.Join(dir, "missing.json")}}, WithoutTeamGates())
+		Runners: runners.NewRegistry(fs.New()), Config: ConfigPaths{Managed: filepath.Join(dir, "missing.json")}})
 	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "missing.json") {
 		t.Fatalf("a named but missing managed config gave %v, want ErrConfig naming it", err)
 	}

@@ -60,9 +60,6 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 // exit. Team policies are always compiled at load.
 func WithLazyBuiltins() Option { return func(e *Engine) { e.lazyBuiltins = true } }
 
-// WithoutTeamGates loads only the built-in gates, ignoring tausik/policies.
-func WithoutTeamGates() Option { return func(e *Engine) { e.noTeam = true } }
-
 // Engine evaluates gates. It is immutable after New and safe for concurrent use.
 type Engine struct {
 	root     string
@@ -73,7 +70,6 @@ type Engine struct {
 	runners  *runners.Registry
 	log      DecisionLog
 	now      func() time.Time
-	noTeam   bool
 
 	lazyBuiltins bool
 
@@ -124,11 +120,9 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	d := &Diagnostics{Kind: ErrBundle}
 	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, e.lazyBuiltins, d)
-	if !e.noTeam {
-		teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
-		if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
-			gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, false, d)...)
-		}
+	teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
+	if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
+		gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, false, d)...)
 	}
 	for _, g := range gates {
 		if prev := e.byName[g.Name]; prev != nil {

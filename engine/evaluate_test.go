@@ -89,7 +89,7 @@ func TestEvaluateFailsClosed(t *testing.T) {
 	stub := &stubRunner{ns: "weather", out: facts.Error("sensor offline")}
 	pol := "package tausik.gates.sunny\n\nviolations contains {\"msg\": \"rain\"} if input.weather.rain\n"
 	files := map[string]string{"sunny/gate.yaml": strings.Replace(gateYAML("sunny", "rego"), "facts: [files]", "facts: [weather]", 1), "sunny/policy.rego": pol}
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(files), Runners: runners.NewRegistry(stub)}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(files), Runners: runners.NewRegistry(stub)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestEvaluateAsksOnlyNeededRunners(t *testing.T) {
 		"sunny/gate.yaml":   strings.NewReplacer("facts: [files]", "facts: [weather]", "[commit]", "[verify]").Replace(gateYAML("sunny", "rego")),
 		"sunny/policy.rego": "package tausik.gates.sunny\n\nviolations contains {\"msg\": \"rain\"} if input.weather.rain\n",
 	}
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(files), Runners: runners.NewRegistry(fs.New(), stub)}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(files), Runners: runners.NewRegistry(fs.New(), stub)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestEvaluateDeterministic(t *testing.T) {
 func TestEvaluateSelection(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{"src/a.py": "x = 1\n"})
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ type failingLog struct{}
 func (failingLog) Append(context.Context, *Decision) error { return errors.New("disk full") }
 
 func TestEvaluateLogFailureIsAnError(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil), Log: failingLog{}}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil), Log: failingLog{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestEvaluateLogFailureIsAnError(t *testing.T) {
 
 // TestTDDOrderTestForms checks each naming form that makes a code file a test.
 func TestTDDOrderTestForms(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestPolicySeesOnlyDeclaredFacts(t *testing.T) {
 		"sneaky/gate.yaml":       gateYAML("sneaky", "cel"),
 		"sneaky/policy.cel.yaml": "violations:\n  - rule: r\n    expr: 'has(input.weather) ? [{\"msg\": \"saw the weather\"}] : []'\n",
 	}
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(files), Runners: runners.NewRegistry(fs.New(), stub)}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(files), Runners: runners.NewRegistry(fs.New(), stub)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestPolicySeesOnlyDeclaredFacts(t *testing.T) {
 // TestBuiltinsCompileEagerly backs lazyPolicy's promise: every built-in
 // bundle compiles when loaded eagerly, so deferring it in Open hides nothing.
 func TestBuiltinsCompileEagerly(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)})
 	if err != nil {
 		t.Fatalf("a built-in bundle does not compile: %v", err)
 	}

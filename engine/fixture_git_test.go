@@ -60,7 +60,7 @@ expect:
 }
 
 func TestGitFixtureSteps(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(gitFixtureGate), Runners: DefaultRunners(nil)}, WithoutTeamGates())
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(gitFixtureGate), Runners: DefaultRunners(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func newFlowProject(t *testing.T, config string) *flowProject {
 		Root: root, Builtin: builtinSubset(t, "filesize", "verify_first", "session_capacity", "session_overtime"),
 		Runners: DefaultRunners(st), Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")},
 		Log: StoreLog{st}, Store: st, Requester: "test",
-	}, WithoutTeamGates(), WithClock(p.clock.Now))
+	}, WithClock(p.clock.Now))
 	if err != nil {
 		st.Close()
 		t.Fatal(err)

@@ -23,7 +23,7 @@ func bundleFS(files map[string]string) fstest.MapFS {
 func newTestEngine(t *testing.T, root string, files map[string]string, opts ...Option) (*Engine, error) {
 	t.Helper()
 	return New(context.Background(), Deps{Root: root, Builtin: bundleFS(files), Runners: runners.NewRegistry(fs.New())},
-		append([]Option{WithoutTeamGates()}, opts...)...)
+		opts...)
 }
 
 // gateYAML returns a valid gate.yaml for name in lang with extra lines appended.

@@ -17,7 +17,7 @@ func verifyGatesOf(t *testing.T, config string, names ...string) ([]receipt.Veri
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{"tausik/gates.json": config})
 	e, err := New(context.Background(), Deps{Root: root, Builtin: builtinSubset(t, names...), Runners: DefaultRunners(nil),
-		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}}, WithoutTeamGates())
+		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}})
 	if err != nil {
 		t.Fatal(err)
 	}
