@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/tausik/tausik/runners"
 )
 
 // Reasons a namespace carries when the tool did not run to an exit code, or
@@ -22,10 +24,6 @@ const (
 	ReasonKilled      = "killed"
 	ReasonParseError  = "parse_error"
 )
-
-// waitDelay is how long Wait goes on waiting for the output pipes after the
-// tool exited or was killed; a grandchild that keeps them open is cut off.
-const waitDelay = 2 * time.Second
 
 // outcome is what running the tool produced.
 type outcome struct {
@@ -58,8 +56,7 @@ func execute(ctx context.Context, dir string, argv, env []string, timeout time.D
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout = out.stdout
 	cmd.Stderr = out.stderr
-	cmd.WaitDelay = waitDelay
-	ownProcessGroup(cmd)
+	runners.Contain(cmd)
 
 	start := time.Now()
 	err = cmd.Run()

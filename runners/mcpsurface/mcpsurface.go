@@ -79,6 +79,7 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 func toolsList(ctx context.Context, argv []string, dir string) (json.RawMessage, error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
+	runners.Contain(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
@@ -97,8 +98,8 @@ func toolsList(ctx context.Context, argv []string, dir string) (json.RawMessage,
 		if !waited {
 			waited = true
 			stdin.Close()
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait() // after Wait, stderr is complete and no longer written
+			_ = cmd.Cancel() // the server and whatever it started
+			_ = cmd.Wait()   // after Wait, stderr is complete and no longer written
 		}
 	}
 	defer wait()

@@ -63,3 +63,16 @@ func TestSilentServerTimesOut(t *testing.T) {
 		t.Errorf("%+v", ns)
 	}
 }
+
+// TestTimeoutEndsTheServersChildren: a server whose child holds its output
+// open is not waited for past the timeout; the child is killed with it.
+func TestTimeoutEndsTheServersChildren(t *testing.T) {
+	start := time.Now()
+	ns := New([]string{"sh", "-c", "sleep 30 & sleep 30"}, 300*time.Millisecond).Gather(context.Background(), runners.NewScope(t.TempDir(), facts.Request{}))
+	if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, "deadline") {
+		t.Errorf("%+v", ns)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("took %s; the timeout did not end the server's child", el)
+	}
+}
