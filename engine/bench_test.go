@@ -33,18 +33,10 @@ func syntheticFiles(n int) *facts.Document {
 	return doc
 }
 
-func benchEngine(b *testing.B) *Engine {
-	e, err := New(context.Background(), Deps{Root: b.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return e
-}
-
 // BenchmarkGates10k evaluates each built-in gate (and both together) on a
 // 10,000-file facts document, as prepared once per evaluation.
 func BenchmarkGates10k(b *testing.B) {
-	e := benchEngine(b)
+	e := builtinEngine(b, b.TempDir())
 	doc := syntheticFiles(10_000)
 	plain, err := doc.Generic()
 	if err != nil {

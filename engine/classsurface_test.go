@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/facts"
-	"github.com/tausik/tausik/policies"
 )
 
 // syntheticPython returns python facts with n classes, perFile to a file, in
@@ -267,19 +266,11 @@ func processCPU(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func classSurfaceEngine(t testing.TB) *Engine {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
-
 // TestClassSurfaceMatchesReference checks the policy against refSurface on
 // random trees full of repeated names, cycles and diamonds: the same classes
 // over the cap with the same counts, and the same ambiguous bases reported.
 func TestClassSurfaceMatchesReference(t *testing.T) {
-	e := classSurfaceEngine(t)
+	e := builtinEngine(t, t.TempDir())
 	for seed := range uint64(8) {
 		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
 			py := syntheticPython(seed, 400, 7)
@@ -307,7 +298,7 @@ func TestClassSurfaceMatchesReference(t *testing.T) {
 // evaluation does for all its gates (BenchmarkClassSurfaceFacts measures
 // that); this is the policy alone.
 func BenchmarkClassSurface(b *testing.B) {
-	e := classSurfaceEngine(b)
+	e := builtinEngine(b, b.TempDir())
 	for _, shape := range []struct {
 		name string
 		gen  func(uint64, int, int) facts.Python

@@ -181,10 +181,7 @@ func TestEvaluateDeterministic(t *testing.T) {
 func TestEvaluateSelection(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{"src/a.py": "x = 1\n"})
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := builtinEngine(t, root)
 	for _, req := range []Request{{Trigger: "deploy"}, {Trigger: "commit", Gates: []string{"nope"}}} {
 		if _, err := e.Evaluate(context.Background(), req); !errors.Is(err, ErrUsage) {
 			t.Errorf("%+v: err = %v, want ErrUsage", req, err)
@@ -224,10 +221,7 @@ func TestEvaluateLogFailureIsAnError(t *testing.T) {
 
 // TestTDDOrderTestForms checks each naming form that makes a code file a test.
 func TestTDDOrderTestForms(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := builtinEngine(t, t.TempDir())
 	g, _ := e.Gate("tdd_order")
 	forms := map[string]bool{
 		"tests/test_app.py": true, "pkg/app_test.go": true, "web/app.test.ts": true, "web/app.spec.js": true,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 )
@@ -24,6 +25,16 @@ func newTestEngine(t *testing.T, root string, files map[string]string, opts ...O
 	t.Helper()
 	return New(context.Background(), Deps{Root: root, Builtin: bundleFS(files), Runners: runners.NewRegistry(fs.New())},
 		opts...)
+}
+
+// builtinEngine loads every built-in gate over root with the standard runners.
+func builtinEngine(t testing.TB, root string) *Engine {
+	t.Helper()
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // gateYAML returns a valid gate.yaml for name in lang with extra lines appended.
