@@ -32,6 +32,15 @@ type hostExit struct{ code int }
 
 func (e hostExit) Error() string { return "hook verdict" }
 
+// verdictErr is what a command returns once it has rendered the decision a
+// flow acted on: the flow's own error, else errBlocked when a gate blocked.
+func verdictErr(err error, blocked bool) error {
+	if err == nil && blocked {
+		return errBlocked
+	}
+	return err
+}
+
 // exitCode is the one table from errors to exit codes.
 func exitCode(err error) int {
 	var ue usageError

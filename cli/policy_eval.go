@@ -67,13 +67,7 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	if rerr := renderDecision(g, e, opts.format, dec); rerr != nil {
 		return rerr
 	}
-	switch {
-	case err != nil:
-		return err
-	case dec.Blocked:
-		return errBlocked
-	}
-	return nil
+	return verdictErr(err, dec.Blocked)
 }
 
 // absPaths resolves command-line paths against the working directory, which

@@ -55,11 +55,5 @@ func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
 	if rerr := renderTaskOutcome(g, e, opts.format, out, "done", "not closed"); rerr != nil {
 		return rerr
 	}
-	switch {
-	case err != nil:
-		return err
-	case out.Blocked:
-		return errBlocked
-	}
-	return nil
+	return verdictErr(err, out.Blocked)
 }

@@ -95,13 +95,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 	if rerr := renderTaskOutcome(g, e, opts.format, out, "started", "not started"); rerr != nil {
 		return rerr
 	}
-	switch {
-	case err != nil:
-		return err
-	case out.Blocked:
-		return errBlocked
-	}
-	return nil
+	return verdictErr(err, out.Blocked)
 }
 
 // renderTaskOutcome prints the decision a task flow acted on, then what

@@ -65,13 +65,7 @@ func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
 	if rerr := renderVerify(g, e, opts.format, out, err == nil); rerr != nil {
 		return rerr
 	}
-	switch {
-	case err != nil:
-		return err
-	case out.Decision.Blocked:
-		return errBlocked
-	}
-	return nil
+	return verdictErr(err, out.Decision.Blocked)
 }
 
 func renderVerify(g *globals, e *engine.Engine, format string, out *engine.VerifyOutcome, recorded bool) error {
