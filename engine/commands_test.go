@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,17 +18,10 @@ func newCommandEngine(t *testing.T, project, user string) (*Engine, error) {
 	t.Helper()
 	root := t.TempDir()
 	paths := ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}
-	if err := os.MkdirAll(filepath.Dir(paths.Project), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(paths.Project, []byte(project), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFiles(t, root, map[string]string{"tausik/gates.json": project})
 	if user != "" {
 		paths.User = filepath.Join(root, "user.json")
-		if err := os.WriteFile(paths.User, []byte(user), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFiles(t, root, map[string]string{"user.json": user})
 	}
 	return New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil), Config: paths})
 }

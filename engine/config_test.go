@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,22 +28,15 @@ func engineWithTiers(t *testing.T, project, user, managed string) (*Engine, erro
 	t.Helper()
 	dir := t.TempDir()
 	paths := ConfigPaths{Project: filepath.Join(dir, "tausik", "gates.json"), User: filepath.Join(dir, "user.json")}
-	write := func(p, body string) {
-		if body == "" {
-			return
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
+	files := map[string]string{}
+	for rel, body := range map[string]string{"tausik/gates.json": project, "user.json": user, "managed.json": managed} {
+		if body != "" {
+			files[rel] = body
 		}
 	}
-	write(paths.Project, project)
-	write(paths.User, user)
+	writeFiles(t, dir, files)
 	if managed != "" {
 		paths.Managed = filepath.Join(dir, "managed.json")
-		write(paths.Managed, managed)
 	}
 	return New(context.Background(), Deps{Root: dir, Builtin: bundleFS(configGates), Runners: runners.NewRegistry(fs.New()), Config: paths})
 }
