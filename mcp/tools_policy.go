@@ -2,8 +2,8 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"slices"
+	"strings"
 
 	"github.com/tausik/tausik/engine"
 )
@@ -29,11 +29,8 @@ func policyEvalTool() tool {
 		handle: func(ctx context.Context, s *Server, a args) (any, error) {
 			d, err := s.engine.Evaluate(ctx, engine.Request{Trigger: a.str("trigger"), Files: a.strs("files"),
 				Task: a.str("task"), Gates: a.strs("gates"), Requester: requester(ctx)})
-			if errors.Is(err, engine.ErrUsage) {
-				return nil, &refusal{msg: err.Error()}
-			}
 			if err != nil {
-				return nil, err
+				return nil, flowError(err)
 			}
 			return toEvalResult(d), nil
 		},
@@ -112,7 +109,8 @@ func policyExplainTool() tool {
 				for _, x := range s.engine.Gates() {
 					known = append(known, x.Name)
 				}
-				return nil, &refusal{msg: "no gate named " + quote(name) + "; known gates: " + joinNames(known)}
+				slices.Sort(known)
+				return nil, &refusal{msg: "no gate named " + quote(name) + "; known gates: " + strings.Join(known, ", ")}
 			}
 			eff, _ := s.engine.Effective(name)
 			params := []paramView{}
@@ -132,18 +130,6 @@ func policyExplainTool() tool {
 			}, nil
 		},
 	}
-}
-
-func joinNames(names []string) string {
-	slices.Sort(names)
-	out := ""
-	for i, n := range names {
-		if i > 0 {
-			out += ", "
-		}
-		out += n
-	}
-	return out
 }
 
 func nonNilStrings(s []string) []string {
