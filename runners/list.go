@@ -54,10 +54,11 @@ func gitTop(root string) string {
 func gitListFiles(ctx context.Context, root, top string) ([]string, error) {
 	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	cmd.Dir = root
+	// GitEnv, so a hook's GIT_DIR cannot make git list another repository.
 	// git skips a .git it cannot open and goes on looking upwards; stop it
 	// above top, so a broken .git is an error and not an outer repository's
 	// listing (with that repository's ignore rules).
-	cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(top))
+	cmd.Env = append(GitEnv(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(top))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

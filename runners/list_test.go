@@ -125,6 +125,22 @@ func TestListFilesGit(t *testing.T) {
 	}
 }
 
+// TestListFilesIgnoresHookGitDir: GIT_DIR and GIT_WORK_TREE set by a hook
+// or an outer git process naming another repository do not change whose
+// files are listed.
+func TestListFilesIgnoresHookGitDir(t *testing.T) {
+	hermeticGit(t)
+	root, other := tempDir(t), tempDir(t)
+	for dir, file := range map[string]string{root: "mine.py", other: "theirs.py"} {
+		gitCmd(t, dir, "init", "-q")
+		writeFiles(t, dir, map[string]string{file: "x\n"})
+		gitCmd(t, dir, "add", "-A")
+	}
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	t.Setenv("GIT_WORK_TREE", other)
+	checkList(t, listFiles(t, root), []string{"mine.py"})
+}
+
 // TestListFilesGitSubdir: from a subdirectory of a work tree, git lists that
 // subdirectory's files, relative to it.
 func TestListFilesGitSubdir(t *testing.T) {

@@ -5,18 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
-)
 
-// relocatingEnv are variables that point git at another repository or work
-// tree than the directory it runs in. A hook or an outer git process sets
-// them; left in place they would make the runner observe a different project
-// than the scope's root.
-var relocatingEnv = []string{
-	"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_PREFIX",
-}
+	"github.com/tausik/tausik/runners"
+)
 
 // gitCmd runs one git binary in one directory with a fixed environment.
 type gitCmd struct {
@@ -26,29 +19,7 @@ type gitCmd struct {
 }
 
 func newGitCmd(bin, dir string) *gitCmd {
-	env := make([]string, 0, len(os.Environ())+6)
-	for _, kv := range os.Environ() {
-		key, _, _ := strings.Cut(kv, "=")
-		drop := false
-		for _, r := range relocatingEnv {
-			if key == r {
-				drop = true
-				break
-			}
-		}
-		if !drop {
-			env = append(env, kv)
-		}
-	}
-	env = append(env,
-		"LC_ALL=C",
-		"LANGUAGE=",
-		// status would otherwise refresh and rewrite the index, racing with
-		// the user's own git commands and other tausik processes.
-		"GIT_OPTIONAL_LOCKS=0",
-		"GIT_TERMINAL_PROMPT=0",
-	)
-	return &gitCmd{bin: bin, dir: dir, env: env}
+	return &gitCmd{bin: bin, dir: dir, env: runners.GitEnv()}
 }
 
 // CmdError is a git command that could not run or exited non-zero. Stderr is
