@@ -51,11 +51,17 @@ func loadTier(tier, path, display string, required bool) (*tierFile, error) {
 	if errors.Is(err, fs.ErrNotExist) && !required {
 		return nil, nil
 	}
-	d := &Diagnostics{Kind: ErrConfig}
 	if err != nil {
+		d := &Diagnostics{Kind: ErrConfig}
 		d.add(display, 0, "%v", err)
 		return nil, d
 	}
+	return parseTier(tier, display, b)
+}
+
+// parseTier parses the contents b of one tier's file.
+func parseTier(tier, display string, b []byte) (*tierFile, error) {
+	d := &Diagnostics{Kind: ErrConfig}
 	doc, err := parseJSONDoc(b)
 	if err != nil {
 		var le *lineError

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"testing"
 )
 
@@ -80,23 +81,14 @@ func FuzzConfig(f *testing.F) {
 	f.Add([]byte(`{"gates": []}`))
 	f.Add([]byte("{\n\"gates\": {\"big\": {\"enabled\": false}}}"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		doc, err := parseJSONDoc(b)
+		tier, err := parseTier(TierProject, "gates.json", b)
 		if err != nil {
-			return
-		}
-		_ = doc.line("gates", "big")
-		tier := &tierFile{tier: TierProject, display: "gates.json", doc: doc, gates: map[string]map[string]any{}}
-		top, ok := doc.value.(map[string]any)
-		if !ok {
-			return
-		}
-		if gates, ok := top["gates"].(map[string]any); ok {
-			for k, v := range gates {
-				if o, ok := v.(map[string]any); ok {
-					tier.gates[k] = o
-				}
+			if !errors.Is(err, ErrConfig) {
+				t.Fatalf("refused as %v, not ErrConfig", err)
 			}
+			return
 		}
+		_ = tier.doc.line("gates", "big")
 		g := &Gate{Meta: Meta{Name: "big", Severity: SeverityBlock, Triggers: []string{"commit"}, Enabled: true,
 			Params: []Param{{Name: "max_lines", Type: TypeInt, Default: int64(3), ProjectMay: MayLower}}}}
 		_, _, _ = resolveConfig([]*Gate{g}, []*tierFile{tier})
