@@ -89,28 +89,14 @@ func TestLogExportFollowsOPA(t *testing.T) {
 	if _, err := f.Seek(0, 0); err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := store.VerifyExport(f); err != nil || !rep.OK || rep.Rows != 3 {
+	rep, err := store.VerifyExport(f)
+	if err != nil || !rep.OK || rep.Rows != 3 {
 		t.Fatalf("export does not verify on its own: %+v %v", rep, err)
 	}
 	code, out, _ := runCLI(t, root, "log", "verify")
-	if code != 0 || !strings.HasPrefix(out, "ok 3 decisions, head ") || !strings.Contains(out, "head "+rep3Head(t, file)) {
+	if code != 0 || !strings.HasPrefix(out, "ok 3 decisions, head ") || !strings.Contains(out, "head "+rep.Head) {
 		t.Fatalf("log verify: exit %d: %s", code, out)
 	}
-}
-
-// rep3Head is the chain head an export ends at.
-func rep3Head(t *testing.T, file string) string {
-	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rep, err := store.VerifyExport(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep.Head
 }
 
 // TestWorkflowCommandsParseFlags covers the argv → options layer: malformed
