@@ -24,10 +24,7 @@ func TestPolicyEvalBlocksAndIsLogged(t *testing.T) {
 		t.Fatalf("a blocking verdict is an answer, not an error: %s", text(res))
 	}
 	var got evalResult
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &got); err != nil {
-		t.Fatal(err)
-	}
+	structured(t, res.StructuredContent, &got)
 	fs := gateNamed(got, "filesize")
 	if !got.Blocked || got.ExitCode != 1 || fs == nil || fs.Outcome != "FAILED" || fs.Violations[0].File != "big.txt" {
 		t.Fatalf("result = %+v", got)
@@ -49,8 +46,7 @@ func TestPolicyEvalBlocksAndIsLogged(t *testing.T) {
 		t.Errorf("logged %+v", entry.Decision)
 	}
 	res = call(t, c, "policy_eval", map[string]any{"trigger": "commit", "files": []any{"small.txt"}})
-	b, _ = json.Marshal(res.StructuredContent)
-	_ = json.Unmarshal(b, &got)
+	structured(t, res.StructuredContent, &got)
 	if fs := gateNamed(got, "filesize"); got.Blocked || fs == nil || fs.Outcome != "PASSED" {
 		t.Errorf("small.txt alone: %+v", got)
 	}
@@ -96,10 +92,7 @@ func TestPolicyListAndExplain(t *testing.T) {
 		Fixtures []string    `json:"fixtures"`
 		Params   []paramView `json:"params"`
 	}
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &ex); err != nil {
-		t.Fatal(err)
-	}
+	structured(t, res.StructuredContent, &ex)
 	var maxLines paramView
 	for _, p := range ex.Params {
 		if p.Name == "max_lines" {
