@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/tausik/tausik/store/internal/canonjson"
 )
 
 // canonicalBody parses raw as one JSON object and re-encodes it canonically
@@ -27,22 +29,7 @@ func canonicalBody(raw []byte) ([]byte, error) {
 	if !ok {
 		return nil, errors.New("not a JSON object")
 	}
-	return encodeJSON(doc)
-}
-
-// encodeJSON is the store's one JSON encoder for anything that is hashed or
-// compared byte for byte later (bodies, chain preimages, export lines):
-// encoding/json with sorted map keys, no HTML escaping and no trailing
-// newline. It is deliberately pinned here, not shared, so that a faster
-// encoder elsewhere can never change the bytes of rows already on disk.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return canonjson.Marshal(doc)
 }
 
 // bodyMirror is the part of the engine's decision document that repeats the

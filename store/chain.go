@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/tausik/tausik/store/internal/canonjson"
 )
 
 // GenesisHash is the prev_hash of the first row (seq 1): 64 zeros, the same
@@ -18,7 +20,7 @@ const GenesisHash = "00000000000000000000000000000000000000000000000000000000000
 // hashInput is the preimage of a row's hash: every stored column of the row
 // except hash itself, plus its gate rows in idx order. Fields are declared in
 // sorted key order, so encoding/json writes canonical JSON (sorted keys, no
-// whitespace, no HTML escaping: encodeJSON); a test pins that.
+// whitespace, no HTML escaping: canonjson); a test pins that.
 type hashInput struct {
 	Blocked   bool       `json:"blocked"`
 	Body      string     `json:"body"`
@@ -55,7 +57,7 @@ func chainHash(rec *record) (string, error) {
 	for i, g := range rec.gates {
 		in.Gates[i] = hashGate{Blocks: g.Blocks, Name: g.Name, Outcome: string(g.Outcome), Severity: string(g.Severity)}
 	}
-	b, err := encodeJSON(in)
+	b, err := canonjson.Marshal(in)
 	if err != nil {
 		return "", fmt.Errorf("hash row seq %d: %w", rec.seq, err)
 	}

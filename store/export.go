@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/tausik/tausik/store/internal/canonjson"
 )
 
 // ExportApp is the "app" label of every exported event, telling tausik events
@@ -111,7 +113,7 @@ func renderEvent(rec *record) ([]byte, error) {
 	if views.Timings != nil {
 		ev["metrics"] = *views.Timings
 	}
-	return encodeJSON(ev)
+	return canonjson.Marshal(ev)
 }
 
 // VerifyExport checks an NDJSON file written by ExportDecisions with no

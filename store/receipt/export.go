@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+
+	"github.com/tausik/tausik/store/internal/canonjson"
 )
 
 // exportFile is the one-file, offline-verifiable form of a receipt.
@@ -23,7 +25,7 @@ func Export(payload, sig []byte, pub ed25519.PublicKey) ([]byte, error) {
 	if _, err := Verify(payload, sig, pub); err != nil {
 		return nil, fmt.Errorf("export receipt: %w", err)
 	}
-	b, err := encodeJSON(exportFile{
+	b, err := canonjson.Marshal(exportFile{
 		PublicKey: base64.StdEncoding.EncodeToString(pub),
 		Receipt:   json.RawMessage(payload),
 		Signature: base64.StdEncoding.EncodeToString(sig),

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tausik/tausik/store/internal/canonjson"
 )
 
 // FilesHash returns "sha256:<hex>" over the sorted lines
@@ -109,7 +111,7 @@ func GateSignature(gates []VerifyGate) string {
 			g.Command = []string{}
 		}
 		// A struct of strings always encodes; the error is impossible.
-		b, _ := encodeJSON(g)
+		b, _ := canonjson.Marshal(g)
 		items = append(items, item{g.Name, b})
 	}
 	sort.Slice(items, func(i, j int) bool {

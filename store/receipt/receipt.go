@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/tausik/tausik/store/internal/canonjson"
 )
 
 // Schema tags every receipt; a document without it is not a receipt.
@@ -78,20 +80,7 @@ func Marshal(r Receipt) ([]byte, error) {
 	if w.Gates == nil {
 		w.Gates = []Gate{}
 	}
-	return encodeJSON(w)
-}
-
-// encodeJSON writes the receipt's bytes with encoding/json (no HTML escaping,
-// no trailing newline). It is pinned here rather than shared so the bytes of
-// receipts already signed never change with another package's encoder.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return canonjson.Marshal(w)
 }
 
 // Parse decodes receipt bytes strictly: they must be a receipt of the known
