@@ -96,11 +96,10 @@ func (a args) strs(name string) []string {
 	return s
 }
 
-func (a args) integer(name string, def int) int {
-	if n, ok := a[name].(int); ok {
-		return n
-	}
-	return def
+// integer is the named integer argument and whether it was given.
+func (a args) integer(name string) (int, bool) {
+	n, ok := a[name].(int)
+	return n, ok
 }
 
 func (a args) boolean(name string) bool {

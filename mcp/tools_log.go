@@ -50,7 +50,8 @@ func decisionLogQueryTool() tool {
 		readOnly:   true,
 		idempotent: true,
 		handle: func(ctx context.Context, s *Server, a args) (any, error) {
-			q := engine.LogQuery{Gate: a.str("gate"), Outcome: a.str("outcome"), Task: a.str("task"), Since: a.str("since"), Tail: a.integer("limit", 20)}
+			limit, _ := a.integer("limit") // required: parseArgs has checked it is there
+			q := engine.LogQuery{Gate: a.str("gate"), Outcome: a.str("outcome"), Task: a.str("task"), Since: a.str("since"), Tail: limit}
 			f, err := q.Filter(time.Now())
 			if err != nil {
 				return nil, flowError(err)

@@ -102,8 +102,7 @@ func taskStartTool() tool {
 		handle: func(ctx context.Context, s *Server, a args) (any, error) {
 			t := store.Task{Slug: a.str("slug"), Goal: a.str("goal"), Scope: a.strs("scope"), Files: a.strs("files"),
 				Tier: store.Tier(a.str("tier")), Complexity: store.Complexity(a.str("complexity")), Delegated: a.boolean("delegated")}
-			if _, ok := a["budget"]; ok {
-				n := a.integer("budget", 0)
+			if n, ok := a.integer("budget"); ok {
 				t.CallBudget = &n
 			}
 			out, err := s.engine.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: requester(ctx)})
