@@ -86,10 +86,13 @@ func (f Filter) query() (string, []any, error) {
 // ListDecisions returns the decisions matching f, oldest first.
 func (s *Store) ListDecisions(ctx context.Context, f Filter) ([]Entry, error) {
 	var out []Entry
-	err := s.eachEntry(ctx, f, func(e Entry, _ *record) error {
-		out = append(out, e)
-		return nil
-	})
+	q, args, err := f.query()
+	if err == nil {
+		err = s.eachRecord(ctx, q, args, func(rec *record) error {
+			out = append(out, rec.entry())
+			return nil
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("list decisions: %w", err)
 	}
@@ -108,23 +111,9 @@ func (s *Store) GetDecision(ctx context.Context, id string) (Entry, error) {
 	}
 	q := "SELECT " + entryColumns + " FROM decisions d WHERE d.id >= ? AND d.id <= ? ORDER BY d.id LIMIT 2"
 	var found []Entry
-	err := s.read(ctx, func(qr querier) error {
-		rows, err := qr.QueryContext(ctx, q, p, p+"~")
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			rec, prob, err := scanRecord(rows)
-			if err != nil {
-				return err
-			}
-			if prob != nil {
-				return damaged(rec.seq, prob)
-			}
-			found = append(found, rec.entry())
-		}
-		return rows.Err()
+	err := s.eachRecord(ctx, q, []any{p, p + "~"}, func(rec *record) error {
+		found = append(found, rec.entry())
+		return nil
 	})
 	switch {
 	case err != nil:
@@ -137,14 +126,11 @@ func (s *Store) GetDecision(ctx context.Context, id string) (Entry, error) {
 	return found[0], nil
 }
 
-// eachEntry streams the decisions matching f inside one read snapshot.
-func (s *Store) eachEntry(ctx context.Context, f Filter, fn func(Entry, *record) error) error {
-	q, args, err := f.query()
-	if err != nil {
-		return err
-	}
+// eachRecord streams the rows query selects (with entryColumns) inside one
+// read snapshot. A damaged row ends the stream with an error naming it.
+func (s *Store) eachRecord(ctx context.Context, query string, args []any, fn func(*record) error) error {
 	return s.read(ctx, func(qr querier) error {
-		rows, err := qr.QueryContext(ctx, q, args...)
+		rows, err := qr.QueryContext(ctx, query, args...)
 		if err != nil {
 			return err
 		}
@@ -157,7 +143,7 @@ func (s *Store) eachEntry(ctx context.Context, f Filter, fn func(Entry, *record)
 			if prob != nil {
 				return damaged(rec.seq, prob)
 			}
-			if err := fn(rec.entry(), rec); err != nil {
+			if err := fn(rec); err != nil {
 				return err
 			}
 		}

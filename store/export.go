@@ -37,17 +37,20 @@ const ExportApp = "tausik"
 func (s *Store) ExportDecisions(ctx context.Context, f Filter, w io.Writer) (int, error) {
 	bw := bufio.NewWriter(w)
 	n := 0
-	err := s.eachEntry(ctx, f, func(_ Entry, rec *record) error {
-		line, err := renderEvent(rec)
-		if err != nil {
-			return err
-		}
-		if _, err := bw.Write(append(line, '\n')); err != nil {
-			return err
-		}
-		n++
-		return nil
-	})
+	q, args, err := f.query()
+	if err == nil {
+		err = s.eachRecord(ctx, q, args, func(rec *record) error {
+			line, err := renderEvent(rec)
+			if err != nil {
+				return err
+			}
+			if _, err := bw.Write(append(line, '\n')); err != nil {
+				return err
+			}
+			n++
+			return nil
+		})
+	}
 	if err == nil {
 		err = bw.Flush()
 	}
