@@ -25,9 +25,9 @@ const minExcuseLen = 21
 var goTestFuncRE = regexp.MustCompile(`^func (Test[A-Za-z0-9_]*)\(`)
 
 // checkExcused validates g's excused.yaml against the Go test sources: the
-// built-in test index for built-in gates, the project's *_test.go files for
-// team gates.
-func (e *Engine) checkExcused(g *Gate) (*Excused, []string) {
+// built-in test index for built-in gates, the project's *_test.go files
+// (projectTests, see projectGoTests) for team gates.
+func (e *Engine) checkExcused(g *Gate, projectTests func() (map[string]bool, error)) (*Excused, []string) {
 	file := path.Join(g.Dir, fileExcused)
 	d := &Diagnostics{Kind: ErrBundle}
 	raw, err := fs.ReadFile(g.fsys, fileExcused)
@@ -51,7 +51,7 @@ func (e *Engine) checkExcused(g *Gate) (*Excused, []string) {
 	if len(problems) > 0 {
 		return &ex, problems
 	}
-	known, err := e.goTests(g)
+	known, err := e.goTests(g, projectTests)
 	if err != nil {
 		return &ex, []string{fmt.Sprintf("%s: list Go tests: %v", file, err)}
 	}
@@ -74,14 +74,22 @@ func (e *Engine) testSourceName(g *Gate) string {
 }
 
 // goTests returns the Go test function names that can back g's excuse.
-func (e *Engine) goTests(g *Gate) (map[string]bool, error) {
-	known := map[string]bool{}
-	if g.Source == SourceBuiltin {
-		for _, n := range e.builtinTests {
-			known[n] = true
-		}
-		return known, nil
+func (e *Engine) goTests(g *Gate, projectTests func() (map[string]bool, error)) (map[string]bool, error) {
+	if g.Source != SourceBuiltin {
+		return projectTests()
 	}
+	known := map[string]bool{}
+	for _, n := range e.builtinTests {
+		known[n] = true
+	}
+	return known, nil
+}
+
+// projectGoTests returns the names of the Test functions in the project's
+// *_test.go files. It walks the whole project, so `policy test` does it at
+// most once, however many team gates are excused.
+func (e *Engine) projectGoTests() (map[string]bool, error) {
+	known := map[string]bool{}
 	err := filepath.WalkDir(e.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

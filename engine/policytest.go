@@ -77,6 +77,7 @@ func (e *Engine) Test(ctx context.Context, opts TestOptions) (*TestReport, error
 	}
 	rep := &TestReport{Gates: []GateReport{}}
 	cases := e.runCases(ctx, names, opts.RequireTools)
+	projectTests := sync.OnceValues(e.projectGoTests)
 	for _, g := range e.gates {
 		if len(names) > 0 && !slices.Contains(names, g.Name) {
 			continue
@@ -88,7 +89,7 @@ func (e *Engine) Test(ctx context.Context, opts TestOptions) (*TestReport, error
 		case "BOTH":
 			gr.Problems = append(gr.Problems, "in both tables: a gate has fixtures/ or an excused.yaml, not both")
 		case TableExcused:
-			ex, problems := e.checkExcused(g)
+			ex, problems := e.checkExcused(g, projectTests)
 			gr.Excused = ex
 			gr.Problems = append(gr.Problems, problems...)
 		case TableCovered:
