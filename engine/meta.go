@@ -108,12 +108,7 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Di
 		Language:    r.str(f["language"], "language"),
 		Facts:       r.strs(f["facts"], "facts"),
 	}
-	line := func(k string) int {
-		if n := f[k]; n != nil {
-			return n.Line
-		}
-		return root.Line
-	}
+	line := func(k string) int { return lineOf(f[k], root) }
 	if f["name"] != nil {
 		switch {
 		case !gateNameRE.MatchString(m.Name):
