@@ -151,8 +151,8 @@ func (e *Engine) registerCommands(tiers []*tierFile) error {
 		allow := e.cmds.allow
 		if tc := e.teamCommand(g.Name); tc != nil {
 			allow = e.cmds.allowFor(tc)
-		} else if spec.Parser == command.ParserPytest && e.cmds.python != "" && command.PythonFromEnv() == "" {
-			spec.Argv = append([]string{e.cmds.python}, spec.Argv[1:]...)
+		} else if spec.Parser == command.ParserPytest {
+			spec.Argv = append([]string{e.python()}, spec.Argv[1:]...)
 		}
 		r, err := command.New(spec, command.WithAllowlist(allow...))
 		if err != nil {
