@@ -56,6 +56,20 @@ func newRootCmd(g *globals) *cobra.Command {
 	return root
 }
 
+// newGroupCmd is a command that only holds subcommands; bare, it prints its
+// help. It is runnable so that cobra checks Args: an unknown subcommand is a
+// usage error, not a help page that exits 0.
+func newGroupCmd(use, short string, subs ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  usageArgs(cobra.NoArgs),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(subs...)
+	return cmd
+}
+
 // usageArgs wraps a positional-args check so its failure is a usage error.
 func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {

@@ -11,14 +11,8 @@ import (
 )
 
 func newLogCmd(g *globals) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "log",
-		Short: "Read, export and verify the hash-chained decision log",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newLogListCmd(g), newLogShowCmd(g), newLogExportCmd(g), newLogVerifyCmd(g))
-	return cmd
+	return newGroupCmd("log", "Read, export and verify the hash-chained decision log",
+		newLogListCmd(g), newLogShowCmd(g), newLogExportCmd(g), newLogVerifyCmd(g))
 }
 
 // logFilterFlags registers the filters list and export share.
