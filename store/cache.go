@@ -43,22 +43,12 @@ func isHex64(s string) bool {
 // reported as a miss and never returned: a cache may only ever save work,
 // never change an answer. Errors are for I/O only.
 func (s *Store) CacheGet(ctx context.Context, key CacheKey) (json.RawMessage, bool, error) {
-	if key.validate() != nil {
-		return nil, false, nil
-	}
-	var version, value string
-	err := s.db.QueryRowContext(ctx, `SELECT runner_version, value FROM fact_cache
-		WHERE runner = ? AND content_sha256 = ?`, key.Runner, key.SHA256).Scan(&version, &value)
+	got, err := s.CacheGetMany(ctx, key.Runner, key.Version, []string{key.SHA256})
 	if err != nil {
-		if isNoRows(err) {
-			return nil, false, nil
-		}
-		return nil, false, fmt.Errorf("cache get: %w", classify(err))
+		return nil, false, err
 	}
-	if version != key.Version || !json.Valid([]byte(value)) {
-		return nil, false, nil
-	}
-	return json.RawMessage(value), true, nil
+	v, ok := got[key.SHA256]
+	return v, ok, nil
 }
 
 // CacheGetMany looks up many contents of one runner version at once and
