@@ -77,20 +77,17 @@ func BenchmarkEvalCommit600(b *testing.B) {
 		b.Fatal(err)
 	}
 	shim, _ := filepath.Abs(filepath.Join("testdata", "ruff"))
-	variants := []struct {
+	type variant struct {
 		name string
 		env  []string
 		args []string
-	}{
+	}
+	variants := []variant{
 		{"gates", []string{"TAUSIK_USER_CONFIG=" + user}, nil},
 		{"files_git", nil, []string{"--gate", "filesize", "--gate", "memory_route"}},
 	}
 	if _, err := os.Stat(filepath.Join(shim, "node_modules")); err == nil {
-		variants = append(variants, struct {
-			name string
-			env  []string
-			args []string
-		}{"ruff", []string{"TAUSIK_USER_CONFIG=" + filepath.Join(b.TempDir(), "none.json"), "PATH=" + shim + string(os.PathListSeparator) + os.Getenv("PATH")}, nil})
+		variants = append(variants, variant{"ruff", []string{"TAUSIK_USER_CONFIG=" + filepath.Join(b.TempDir(), "none.json"), "PATH=" + shim + string(os.PathListSeparator) + os.Getenv("PATH")}, nil})
 	}
 	run := func(b *testing.B, env, args []string) time.Duration {
 		cmd := exec.Command(bin, append([]string{"policy", "eval", "--trigger", "commit"}, args...)...)
