@@ -17,10 +17,7 @@ import (
 )
 
 // VerifyRunner fills the "verify" namespace.
-type VerifyRunner struct {
-	st     *store.Store
-	keyDir func(root string) string
-}
+type VerifyRunner struct{ st *store.Store }
 
 // Namespace implements runners.Runner.
 func (*VerifyRunner) Namespace() string { return NamespaceVerify }
@@ -73,7 +70,7 @@ func (r *VerifyRunner) Gather(ctx context.Context, s *runners.Scope) facts.Names
 	case err != nil:
 		return facts.Error(fmt.Sprintf("read the verify runs of %s: %v", out.Task, err))
 	}
-	pub, keyErr := receipt.LoadPublicKey(r.keyDir(s.Root))
+	pub, keyErr := receipt.LoadPublicKey(receipt.KeyDir(s.Root))
 	fr := RunFacts(run, pub, keyErr)
 	out.Run = &fr
 	return facts.OK(out)

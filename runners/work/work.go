@@ -15,7 +15,6 @@ import (
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/store"
-	"github.com/tausik/tausik/store/receipt"
 )
 
 // Namespaces filled by this package's runners.
@@ -25,31 +24,10 @@ const (
 	NamespaceVerify  = "verify"
 )
 
-// Option tunes the runners.
-type Option func(*config)
-
-type config struct {
-	keyDir func(root string) string
-}
-
-// WithKeyDir sets where the verify runner finds the project's public key
-// for a project root (default receipt.KeyDir).
-func WithKeyDir(dir func(root string) string) Option {
-	return func(c *config) {
-		if dir != nil {
-			c.keyDir = dir
-		}
-	}
-}
-
 // New returns the three workflow runners over st, which may be nil (every
 // namespace is then an error).
-func New(st *store.Store, opts ...Option) []runners.Runner {
-	c := config{keyDir: receipt.KeyDir}
-	for _, o := range opts {
-		o(&c)
-	}
-	return []runners.Runner{&TaskRunner{st: st}, &SessionRunner{st: st}, &VerifyRunner{st: st, keyDir: c.keyDir}}
+func New(st *store.Store) []runners.Runner {
+	return []runners.Runner{&TaskRunner{st: st}, &SessionRunner{st: st}, &VerifyRunner{st: st}}
 }
 
 // noStore is the reason every namespace gives when there is no store.
