@@ -114,7 +114,7 @@ func Defaults() []Spec {
 // trusted, the project's config is not.
 func DefaultAllowlist() []string {
 	list := []string{"ruff", "python3", "pytest", "mypy", "bandit", "go"}
-	if p := strings.TrimSpace(os.Getenv(PythonEnv)); p != "" && !slices.Contains(list, p) {
+	if p := PythonFromEnv(); p != "" && !slices.Contains(list, p) {
 		list = append(list, p)
 	}
 	return list
