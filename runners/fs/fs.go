@@ -103,8 +103,8 @@ func stat(ctx context.Context, root string, paths []string, ix *cache.Index, now
 	out := make([]facts.File, len(paths))
 	errs := make([]error, len(paths))
 	err := runners.Parallel(ctx, len(paths), runtime.GOMAXPROCS(0)*2, func() func(int) {
-		buf := make([]byte, 64<<10)
-		return func(i int) { out[i], errs[i] = describe(root, paths[i], buf, ix, now) }
+		buf, head := make([]byte, 64<<10), make([]byte, 0, sniffLen)
+		return func(i int) { out[i], errs[i] = describe(root, paths[i], buf, head, ix, now) }
 	})
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func stat(ctx context.Context, root string, paths []string, ix *cache.Index, now
 	return out, errors.Join(errs...)
 }
 
-func describe(root, rel string, buf []byte, ix *cache.Index, now func() time.Time) (facts.File, error) {
+func describe(root, rel string, buf, head []byte, ix *cache.Index, now func() time.Time) (facts.File, error) {
 	f := facts.File{Path: rel, Name: path.Base(rel), Ext: Ext(rel)}
 	full := filepath.Join(root, filepath.FromSlash(rel))
 	seen := now() // before the lstat: the stamp is no newer than this
@@ -151,7 +151,7 @@ func describe(root, rel string, buf []byte, ix *cache.Index, now func() time.Tim
 	}
 	defer fh.Close()
 	f.Kind, f.Exists = "file", true
-	if err := scan(fh, buf, &f); err != nil {
+	if err := scan(fh, buf, head, &f); err != nil {
 		return f, fmt.Errorf("read %s: %w", rel, err)
 	}
 	if ix != nil && stamped && f.Size == stamp.Size {
@@ -182,10 +182,12 @@ func parseToken(tok string, size int64) (lines int64, binary, ok bool) {
 	return lines, b == "1", true
 }
 
-// scan reads r once, filling size, line count, binary flag and sha256.
-func scan(r io.Reader, buf []byte, f *facts.File) error {
+// scan reads r once through buf, filling size, line count, binary flag and
+// sha256. head is scratch for the file's first sniffLen bytes; with that
+// capacity, scanning many files copies each one's head without allocating.
+func scan(r io.Reader, buf, head []byte, f *facts.File) error {
 	h := sha256.New()
-	var head []byte
+	head = head[:0]
 	var last byte
 	for {
 		n, err := r.Read(buf)

@@ -169,7 +169,7 @@ func TestScanReaders(t *testing.T) {
 	for i, c := range contents {
 		for name, wrap := range readers {
 			var f facts.File
-			if err := scan(wrap(bytes.NewReader(c)), make([]byte, 64<<10), &f); err != nil {
+			if err := scan(wrap(bytes.NewReader(c)), make([]byte, 64<<10), nil, &f); err != nil {
 				t.Fatalf("content %d, %s: %v", i, name, err)
 			}
 			want := model("x", c)
@@ -180,7 +180,7 @@ func TestScanReaders(t *testing.T) {
 	}
 	var f facts.File
 	boom := errors.New("boom")
-	if err := scan(io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)), make([]byte, 16), &f); !errors.Is(err, boom) {
+	if err := scan(io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)), make([]byte, 16), nil, &f); !errors.Is(err, boom) {
 		t.Errorf("scan over a failing reader: err = %v, want %v", err, boom)
 	}
 }
