@@ -68,18 +68,24 @@ type ReceiptView struct {
 // LatestReceipt returns the task's latest verify run and the check of its
 // receipt. ErrUsage when the task has no run.
 func LatestReceipt(ctx context.Context, st *store.Store, root, task string) (ReceiptView, error) {
-	if st == nil {
-		return ReceiptView{}, fmt.Errorf("%w: no store", ErrStore)
-	}
-	run, err := st.LatestVerifyRun(ctx, task)
-	if errors.Is(err, store.ErrNotFound) {
-		return ReceiptView{}, fmt.Errorf("%w: task %s has no verify run (run `tausik verify --task %s`)", ErrUsage, task, task)
-	}
+	run, err := latestRun(ctx, st, task)
 	if err != nil {
-		return ReceiptView{}, storeErr(err)
+		return ReceiptView{}, err
 	}
 	pub, keyErr := receipt.LoadPublicKey(receipt.KeyDir(root))
 	return ReceiptView{Run: run, Facts: work.RunFacts(run, pub, keyErr)}, nil
+}
+
+// latestRun returns the task's latest verify run. ErrUsage when it has none.
+func latestRun(ctx context.Context, st *store.Store, task string) (store.VerifyRun, error) {
+	if st == nil {
+		return store.VerifyRun{}, fmt.Errorf("%w: no store", ErrStore)
+	}
+	run, err := st.LatestVerifyRun(ctx, task)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.VerifyRun{}, fmt.Errorf("%w: task %s has no verify run (run `tausik verify --task %s`)", ErrUsage, task, task)
+	}
+	return run, storeErr(err)
 }
 
 // ExportReceipt returns the task's latest receipt as a one-file export that
@@ -87,12 +93,12 @@ func LatestReceipt(ctx context.Context, st *store.Store, root, task string) (Rec
 // not verify against the project key is ErrInvalidReceipt: an export is
 // never born broken.
 func ExportReceipt(ctx context.Context, st *store.Store, root, task string) ([]byte, error) {
-	v, err := LatestReceipt(ctx, st, root, task)
+	run, err := latestRun(ctx, st, task)
 	if err != nil {
 		return nil, err
 	}
-	if len(v.Run.Receipt) == 0 {
-		return nil, fmt.Errorf("%w: verify run %d of task %s carries no signed receipt", ErrUsage, v.Run.ID, task)
+	if len(run.Receipt) == 0 {
+		return nil, fmt.Errorf("%w: verify run %d of task %s carries no signed receipt", ErrUsage, run.ID, task)
 	}
 	pub, err := receipt.LoadPublicKey(receipt.KeyDir(root))
 	switch {
@@ -101,7 +107,7 @@ func ExportReceipt(ctx context.Context, st *store.Store, root, task string) ([]b
 	case err != nil:
 		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	b, err := receipt.Export(v.Run.Receipt, v.Run.Signature, pub)
+	b, err := receipt.Export(run.Receipt, run.Signature, pub)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidReceipt, err)
 	}
