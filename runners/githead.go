@@ -36,35 +36,34 @@ func GitHead(root string) string {
 	return packedRef(filepath.Join(common, "packed-refs"), ref)
 }
 
-// findGitDir locates the git directory for root: a .git directory, or the
-// directory a .git file (worktree, submodule) points to.
+// findGitDir locates the git directory of the work tree holding root (the
+// one gitTop finds, as ListFiles does): a .git directory, or the directory a
+// .git file (worktree, submodule) points to.
 func findGitDir(root string) string {
-	dir := root
-	for {
-		p := filepath.Join(dir, ".git")
-		if info, err := os.Stat(p); err == nil {
-			if info.IsDir() {
-				return p
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return ""
-			}
-			target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-			if !ok {
-				return ""
-			}
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(dir, target)
-			}
-			return target
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+	top := gitTop(root)
+	if top == "" {
+		return ""
 	}
+	p := filepath.Join(top, ".git")
+	info, err := os.Stat(p)
+	if err != nil {
+		return ""
+	}
+	if info.IsDir() {
+		return p
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+	if !ok {
+		return ""
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(top, target)
+	}
+	return target
 }
 
 func packedRef(file, ref string) string {
