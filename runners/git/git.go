@@ -35,7 +35,6 @@ type Runner struct {
 	timeout time.Duration
 	since   Since
 	now     func() time.Time
-	caps    Caps
 }
 
 // Option tunes a Runner at construction.
@@ -61,12 +60,9 @@ func WithSince(s Since) Option { return func(r *Runner) { r.since = s } }
 // WithClock sets the clock that turns a duration ("3h") into a point in time.
 func WithClock(now func() time.Time) Option { return func(r *Runner) { r.now = now } }
 
-// WithCaps bounds the added-line text kept in the since facts.
-func WithCaps(c Caps) Option { return func(r *Runner) { r.caps = c } }
-
 // New returns a git runner.
 func New(opts ...Option) *Runner {
-	r := &Runner{bin: "git", timeout: DefaultTimeout, now: time.Now, caps: DefaultCaps}
+	r := &Runner{bin: "git", timeout: DefaultTimeout, now: time.Now}
 	for _, o := range opts {
 		o(r)
 	}
@@ -209,7 +205,7 @@ func (r *Runner) collect(ctx context.Context, g *gitCmd, view pathView, since Si
 	if err != nil {
 		return nil, fmt.Errorf("resolve since %q: %w", since.Spec, err)
 	}
-	files, err := r.changes(ctx, g, base, status, view)
+	files, err := changes(ctx, g, base, status, view)
 	if err != nil {
 		return nil, fmt.Errorf("changes since %q: %w", since.Spec, err)
 	}

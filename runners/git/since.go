@@ -112,7 +112,7 @@ func resolveBase(ctx context.Context, g *gitCmd, s Since, unborn bool) (string, 
 // and untracked, with added lines. status is the porcelain status already read,
 // paths relative to the top of the work tree; view maps those paths to
 // project-relative ones.
-func (r *Runner) changes(ctx context.Context, g *gitCmd, base string, status []facts.GitStatusEntry, view pathView) ([]facts.GitChange, error) {
+func changes(ctx context.Context, g *gitCmd, base string, status []facts.GitStatusEntry, view pathView) ([]facts.GitChange, error) {
 	from := base
 	if from == "" {
 		out, err := g.run(ctx, "hash-object", "-t", "tree", "--stdin")
@@ -134,7 +134,7 @@ func (r *Runner) changes(ctx context.Context, g *gitCmd, base string, status []f
 	if err != nil {
 		return nil, err
 	}
-	col := newCollector(r.caps)
+	col := newCollector(DefaultCaps)
 	if err := parseAddedLines(patch, col); err != nil {
 		return nil, fmt.Errorf("read diff: %w", err)
 	}
