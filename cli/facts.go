@@ -35,15 +35,15 @@ func newFactsCmd(g *globals) *cobra.Command {
 }
 
 func runFacts(ctx context.Context, g *globals, opts *factsOptions) error {
+	files, err := absPaths(opts.files)
+	if err != nil {
+		return err
+	}
 	e, err := g.openEngine(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	files, err := absPaths(opts.files)
-	if err != nil {
-		return err
-	}
 	doc, err := e.Facts(ctx, engine.Request{Trigger: opts.trigger, Files: files, Task: opts.task, Requester: "cli"}, opts.namespaces)
 	if err != nil {
 		return err

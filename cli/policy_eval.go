@@ -49,15 +49,15 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 }
 
 func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
+	files, err := absPaths(opts.files)
+	if err != nil {
+		return err
+	}
 	e, err := g.openEngine(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	files, err := absPaths(opts.files)
-	if err != nil {
-		return err
-	}
 	dec, err := e.Evaluate(ctx, engine.Request{
 		Trigger: opts.trigger, Files: files, Gates: opts.gates, Task: opts.task, Requester: "cli",
 	})

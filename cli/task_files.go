@@ -26,15 +26,15 @@ func newTaskFilesCmd(g *globals) *cobra.Command {
 }
 
 func runTaskFiles(ctx context.Context, g *globals, opts *taskFilesOptions) error {
+	files, err := absPaths(opts.files)
+	if err != nil {
+		return err
+	}
 	e, err := g.openEngine(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	files, err := absPaths(opts.files)
-	if err != nil {
-		return err
-	}
 	t, err := e.AddTaskFiles(ctx, opts.slug, files)
 	if err != nil {
 		return err

@@ -66,15 +66,15 @@ func newTaskStartCmd(g *globals) *cobra.Command {
 }
 
 func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error {
+	files, err := absPaths(opts.files)
+	if err != nil {
+		return err
+	}
 	e, err := g.openEngine(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	files, err := absPaths(opts.files)
-	if err != nil {
-		return err
-	}
 	t := store.Task{Slug: opts.slug, Goal: opts.goal, Tier: store.Tier(opts.tier), Complexity: store.Complexity(opts.complexity),
 		Delegated: opts.delegated, Specs: opts.specs, Adapts: opts.adapts, Files: files}
 	if opts.scopeSet {

@@ -47,17 +47,18 @@ func newVerifyCmd(g *globals) *cobra.Command {
 }
 
 func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
+	req := engine.VerifyRequest{Task: opts.task, Requester: "cli"}
+	if opts.files != nil {
+		var err error
+		if req.Files, err = absPaths(opts.files); err != nil {
+			return err
+		}
+	}
 	e, err := g.openEngine(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	req := engine.VerifyRequest{Task: opts.task, Requester: "cli"}
-	if opts.files != nil {
-		if req.Files, err = absPaths(opts.files); err != nil {
-			return err
-		}
-	}
 	out, err := e.Verify(ctx, req)
 	if out == nil || out.Decision == nil {
 		return err
