@@ -8,20 +8,14 @@
 // changed without reading it, which is what git's index does: a Stamp (device,
 // inode, size, modification and change times, mode) taken with one lstat.
 //
-// Two levels, both in the store's fact_cache table, both validated on every
-// read and never trusted when they do not check out:
-//
-//   - Index: one row per runner and project root; per path, the stamp the
-//     runner last read it at, the content's sha256 and a short token of the
-//     runner's facts for that content. A hit needs the same runner and
-//     version, the same root, and the same stamp taken long enough after the
-//     file last changed (see Racy). One row, because loading it must cost
-//     far less than the reads it saves: a row per path measured slower than
-//     reading the 600 files it described.
-//   - Content: per content sha256, a runner's facts for that content, for
-//     facts that cost more than the read (a parse): a file whose stamp changed
-//     but whose bytes did not (a touch, a checkout) is read and hashed once,
-//     not parsed again.
+// The Index lives in the store's fact_cache table and is validated on every
+// read, never trusted when it does not check out: one row per runner and
+// project root; per path, the stamp the runner last read it at, the content's
+// sha256 and a short token of the runner's facts for that content. A hit
+// needs the same runner and version, the same root, and the same stamp taken
+// long enough after the file last changed (see Racy). One row, because
+// loading it must cost far less than the reads it saves: a row per path
+// measured slower than reading the 600 files it described.
 //
 // A corrupt, foreign (another root, path or version) or undecodable row is a
 // miss, and the fresh result replaces it. Cache I/O errors never fail a
@@ -240,42 +234,6 @@ func (ix *Index) Save(ctx context.Context) error {
 		return err
 	}
 	return ix.st.CachePutMany(ctx, []store.CacheEntry{{Key: store.CacheKey{Runner: ix.runner, Version: ix.version, SHA256: ix.key()}, Value: raw}})
-}
-
-// Content reads a runner's facts by content hash. Values that do not decode
-// into T, or that valid rejects, are misses.
-func Content[T any](ctx context.Context, st Store, runner, version string, shas []string, valid func(sha string, v T) bool) map[string]T {
-	out := map[string]T{}
-	if st == nil || len(shas) == 0 {
-		return out
-	}
-	got, err := st.CacheGetMany(ctx, runner, version, shas)
-	if err != nil {
-		return out
-	}
-	for sha, raw := range got {
-		var v T
-		if json.Unmarshal(raw, &v) == nil && (valid == nil || valid(sha, v)) {
-			out[sha] = v
-		}
-	}
-	return out
-}
-
-// PutContent stores a runner's facts by content hash, in one transaction.
-func PutContent[T any](ctx context.Context, st Store, runner, version string, values map[string]T) error {
-	if st == nil || len(values) == 0 {
-		return nil
-	}
-	entries := make([]store.CacheEntry, 0, len(values))
-	for sha, v := range values {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		entries = append(entries, store.CacheEntry{Key: store.CacheKey{Runner: runner, Version: version, SHA256: sha}, Value: b})
-	}
-	return st.CachePutMany(ctx, entries)
 }
 
 func isHex64(s string) bool {

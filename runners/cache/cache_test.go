@@ -173,34 +173,6 @@ func TestCorruptStoreValueIsAMiss(t *testing.T) {
 	}
 }
 
-func TestContentLevel(t *testing.T) {
-	ctx := context.Background()
-	st := openStore(t)
-	type facts struct{ Classes int }
-	if err := PutContent(ctx, st, "python", "3", map[string]facts{shaA: {Classes: 2}}); err != nil {
-		t.Fatal(err)
-	}
-	got := Content(ctx, st, "python", "3", []string{shaA, strings.Repeat("0", 64)}, func(_ string, f facts) bool { return f.Classes >= 0 })
-	if len(got) != 1 || got[shaA].Classes != 2 {
-		t.Fatalf("content %v", got)
-	}
-	if got := Content[facts](ctx, st, "python", "4", []string{shaA}, nil); len(got) != 0 {
-		t.Errorf("another version: %v", got)
-	}
-	if got := Content(ctx, st, "python", "3", []string{shaA}, func(string, facts) bool { return false }); len(got) != 0 {
-		t.Errorf("a value valid rejects: %v", got)
-	}
-	if err := st.CachePut(ctx, store.CacheKey{Runner: "python", Version: "3", SHA256: shaA}, json.RawMessage(`"not an object"`)); err != nil {
-		t.Fatal(err)
-	}
-	if got := Content[facts](ctx, st, "python", "3", []string{shaA}, nil); len(got) != 0 {
-		t.Errorf("a value of the wrong shape: %v", got)
-	}
-	if got := Content[facts](ctx, nil, "python", "3", []string{shaA}, nil); len(got) != 0 {
-		t.Errorf("no store: %v", got)
-	}
-}
-
 func TestStampOf(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "f")
 	if err := os.WriteFile(p, []byte("abc"), 0o644); err != nil {
