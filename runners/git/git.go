@@ -33,7 +33,6 @@ const DefaultTimeout = 30 * time.Second
 type Runner struct {
 	bin     string
 	timeout time.Duration
-	since   Since
 	now     func() time.Time
 }
 
@@ -51,11 +50,6 @@ func WithTimeout(d time.Duration) Option {
 		}
 	}
 }
-
-// WithSince fixes the point the since facts measure from (for example the
-// task's start time from the store). It takes precedence over the request's
-// ChangedSince, which is used when no point is given here.
-func WithSince(s Since) Option { return func(r *Runner) { r.since = s } }
 
 // WithClock sets the clock that turns a duration ("3h") into a point in time.
 func WithClock(now func() time.Time) Option { return func(r *Runner) { r.now = now } }
@@ -85,11 +79,9 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	if err != nil {
 		return facts.Error(r.reason(ctx, err))
 	}
-	since := r.since
-	if since.IsZero() {
-		if since, err = ParseSince(s.Request.ChangedSince, r.now()); err != nil {
-			return facts.Error(err.Error())
-		}
+	since, err := ParseSince(s.Request.ChangedSince, r.now())
+	if err != nil {
+		return facts.Error(err.Error())
 	}
 	data, err := r.collect(ctx, g, view, since)
 	if err != nil {
@@ -218,29 +210,4 @@ func (r *Runner) collect(ctx context.Context, g *gitCmd, view pathView, since Si
 		data.Since.Files = []facts.GitChange{}
 	}
 	return data, nil
-}
-
-// Changes lists the files changed under root since s (committed after it,
-// staged, unstaged and untracked), for the engine to turn a request's
-// --changed-since into a file scope. A root outside a git work tree returns
-// ErrNotRepo.
-func (r *Runner) Changes(ctx context.Context, root string, s Since) ([]facts.GitChange, error) {
-	ctx, cancel := context.WithTimeout(ctx, r.timeout)
-	defer cancel()
-	g := newGitCmd(r.bin, root)
-	view, err := r.open(ctx, g, root)
-	if err != nil {
-		return nil, err
-	}
-	data, err := r.collect(ctx, g, view, s)
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("git timed out after %s: %w", r.timeout, err)
-		}
-		return nil, err
-	}
-	if data.Since == nil {
-		return nil, fmt.Errorf("%w: no point given", ErrBadSince)
-	}
-	return data.Since.Files, nil
 }

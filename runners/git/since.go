@@ -15,10 +15,10 @@ import (
 	"github.com/tausik/tausik/facts"
 )
 
-// Since is the point "changed since" is measured from: a ref, or a time. The
-// engine fills it from the request's --changed-since or from the task's start
-// time in the store. The zero Since means "no point": the runner then omits the
-// since facts.
+// Since is the point "changed since" is measured from: a ref, or a time,
+// parsed from the request's ChangedSince (which the engine sets to a task's
+// start time when the request names a task). The zero Since means "no point":
+// the runner then omits the since facts.
 type Since struct {
 	Spec string    // as the user wrote it; reported back in the facts
 	Ref  string    // a revision git can resolve to a commit ("main", "HEAD~3", a sha)
@@ -27,11 +27,6 @@ type Since struct {
 
 // IsZero reports whether s names no point.
 func (s Since) IsZero() bool { return s.Ref == "" && s.Time.IsZero() }
-
-// SinceTime returns a Since for the instant t (a task's start time).
-func SinceTime(t time.Time) Since {
-	return Since{Spec: t.UTC().Format(time.RFC3339Nano), Time: t}
-}
 
 // ParseSince reads a --changed-since value. It is a time when it parses as
 // RFC 3339 ("2026-05-01T10:00:00Z"), as "@<unix seconds>", or as a positive Go
