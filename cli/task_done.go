@@ -46,7 +46,7 @@ func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
 	defer e.Close()
 	req := engine.DoneTaskRequest{Slug: opts.slug, Requester: "cli"}
 	if opts.noChangelog {
-		req.Bypass = []string{"changelog"}
+		req.Bypass = []string{engine.GateChangelog}
 	}
 	out, err := e.DoneTask(ctx, req)
 	if out == nil || out.Decision == nil {

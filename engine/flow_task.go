@@ -188,11 +188,14 @@ func sessionKey(s store.Session, err error) string {
 	return s.ID
 }
 
+// GateChangelog is the gate --no-changelog (and MCP's no_changelog) waives.
+const GateChangelog = "changelog"
+
 // DoneTaskRequest asks to close a task.
 type DoneTaskRequest struct {
 	Slug string
 	// Bypass names gates the requester waives on purpose (--no-changelog is
-	// "changelog"); the decision records it.
+	// GateChangelog); the decision records it.
 	Bypass []string
 	// ChangedSince overrides the git "since" point (default: the task's start).
 	ChangedSince string

@@ -3,9 +3,9 @@ package engine
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/runners/command"
 	"github.com/tausik/tausik/runners/mcpsurface"
 )
 
@@ -38,7 +38,7 @@ func (e *Engine) registerMCPSurface(tiers []*tierFile) error {
 			return fmt.Errorf("%w: locate the tausik binary for %s: %v", ErrConfig, SelfExecutable, err)
 		}
 		argv = append([]string{self}, argv[1:]...)
-	case !slices.Contains(e.Allowlist(), argv[0]):
+	case !command.Allowed(argv[0], e.Allowlist()):
 		file, line := "gate defaults", 0
 		if f, l, ok := paramSetter(tiers, g.Name, e.eff[g.Name], "server"); ok {
 			file, line = f, l

@@ -126,7 +126,7 @@ func taskDoneTool() tool {
 		handle: func(ctx context.Context, s *Server, a args) (any, error) {
 			req := engine.DoneTaskRequest{Slug: a.str("slug"), Requester: requester(ctx)}
 			if a.boolean("no_changelog") {
-				req.Bypass = []string{"changelog"}
+				req.Bypass = []string{engine.GateChangelog}
 			}
 			out, err := s.engine.DoneTask(ctx, req)
 			return taskResult(out, err, "task "+req.Slug+" was not closed")
