@@ -40,7 +40,7 @@ func runSessionStatus(ctx context.Context, g *globals, opts *sessionStatusOption
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, toSessionJSON(state))
+		return writeJSON(g.stdout, engine.SessionView(state))
 	}
 	renderSession(g.stdout, state)
 	return nil

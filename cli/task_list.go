@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/facts"
 )
 
 type taskListOptions struct {
@@ -51,9 +52,9 @@ func runTaskList(ctx context.Context, g *globals, opts *taskListOptions) error {
 		return err
 	}
 	if opts.format == "json" {
-		rows := make([]taskJSON, 0, len(tasks))
+		rows := make([]facts.Task, 0, len(tasks))
 		for _, t := range tasks {
-			rows = append(rows, toTaskJSON(t))
+			rows = append(rows, engine.TaskView(t))
 		}
 		return writeJSON(g.stdout, rows)
 	}

@@ -42,7 +42,7 @@ func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, toTaskJSON(t))
+		return writeJSON(g.stdout, engine.TaskView(t))
 	}
 	return renderTask(g.stdout, t)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/store"
 )
 
@@ -103,10 +104,10 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *engine.TaskOutcome, did, didNot string) error {
 	if format == "json" {
 		return writeJSON(g.stdout, struct {
-			Task     taskJSON         `json:"task"`
+			Task     facts.Task       `json:"task"`
 			Changed  bool             `json:"changed"`
 			Decision *engine.Decision `json:"decision"`
-		}{toTaskJSON(out.Task), !out.Blocked, out.Decision})
+		}{engine.TaskView(out.Task), !out.Blocked, out.Decision})
 	}
 	if err := renderDecision(g, e, "text", out.Decision); err != nil {
 		return err

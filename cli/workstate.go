@@ -38,43 +38,6 @@ func orNone(list []string) string {
 	return strings.Join(list, ", ")
 }
 
-// taskJSON is a task as the JSON outputs print it; Scope keeps null vs [].
-type taskJSON struct {
-	Slug       string   `json:"slug"`
-	Goal       string   `json:"goal"`
-	Scope      []string `json:"scope_paths"`
-	Tier       string   `json:"tier"`
-	Complexity string   `json:"complexity"`
-	Delegated  bool     `json:"delegated"`
-	CallBudget *int     `json:"call_budget"`
-	Specs      []string `json:"specs"`
-	Adapts     []string `json:"adapts"`
-	Files      []string `json:"files"`
-	Status     string   `json:"status"`
-	StartedAt  string   `json:"started_at"`
-	DoneAt     string   `json:"done_at"`
-}
-
-func toTaskJSON(t store.Task) taskJSON {
-	out := taskJSON{Slug: t.Slug, Goal: t.Goal, Scope: t.Scope, Tier: string(t.Tier), Complexity: string(t.Complexity),
-		Delegated: t.Delegated, CallBudget: t.CallBudget, Specs: nonNilStrings(t.Specs), Adapts: nonNilStrings(t.Adapts),
-		Files: nonNilStrings(t.Files), Status: string(t.Status)}
-	if !t.StartedAt.IsZero() {
-		out.StartedAt = t.StartedAt.UTC().Format(time.RFC3339Nano)
-	}
-	if !t.DoneAt.IsZero() {
-		out.DoneAt = t.DoneAt.UTC().Format(time.RFC3339Nano)
-	}
-	return out
-}
-
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 // renderTask prints a task as aligned "key  value" lines.
 func renderTask(w io.Writer, t store.Task) error {
 	status := string(t.Status)
@@ -132,35 +95,4 @@ func renderSession(w io.Writer, st store.SessionState) {
 	} else {
 		fmt.Fprintln(w, "handoff   none")
 	}
-}
-
-// sessionJSON is a session state as the JSON outputs print it.
-type sessionJSON struct {
-	Open          bool         `json:"open"`
-	ID            string       `json:"id"`
-	StartedAt     string       `json:"started_at"`
-	EndedAt       string       `json:"ended_at"`
-	ToolCalls     int64        `json:"tool_calls"`
-	ActiveMinutes int64        `json:"active_minutes"`
-	Handoff       *handoffJSON `json:"handoff"`
-}
-
-type handoffJSON struct {
-	Text      string `json:"text"`
-	WrittenAt string `json:"written_at"`
-	SessionID string `json:"session_id"`
-}
-
-func toSessionJSON(st store.SessionState) sessionJSON {
-	out := sessionJSON{Open: st.Open, ActiveMinutes: st.ActiveMinutes()}
-	if s := st.Session; s != nil {
-		out.ID, out.StartedAt, out.ToolCalls = s.ID, s.StartedAt.UTC().Format(time.RFC3339Nano), s.ToolCalls
-		if !s.EndedAt.IsZero() {
-			out.EndedAt = s.EndedAt.UTC().Format(time.RFC3339Nano)
-		}
-	}
-	if h := st.Handoff; h != nil {
-		out.Handoff = &handoffJSON{Text: h.Text, WrittenAt: h.WrittenAt.UTC().Format(time.RFC3339Nano), SessionID: h.SessionID}
-	}
-	return out
 }
