@@ -13,33 +13,12 @@ import (
 const (
 	schemaTask = `{"type":"object","properties":{"slug":{"type":"string"},"goal":{"type":"string"},` +
 		`"scope_paths":{"type":["array","null"],"items":{"type":"string"}},"tier":{"type":"string"},"complexity":{"type":"string"},` +
-		`"delegated":{"type":"boolean"},"call_budget":{"type":["integer","null"]},"files":{"type":"array","items":{"type":"string"}},` +
-		`"status":{"type":"string"},"started_at":{"type":"string"}},"required":["slug","goal","scope_paths","tier","complexity","delegated","call_budget","files","status","started_at"]}`
+		`"delegated":{"type":"boolean"},"call_budget":{"type":["integer","null"]},"specs":{"type":"array","items":{"type":"string"}},` +
+		`"adapts":{"type":"array","items":{"type":"string"}},"files":{"type":"array","items":{"type":"string"}},` +
+		`"status":{"type":"string"},"started_at":{"type":"string"},"done_at":{"type":"string"}},` +
+		`"required":["slug","goal","scope_paths","tier","complexity","delegated","call_budget","specs","adapts","files","status","started_at","done_at"]}`
 	schemaTaskResult = `{"type":"object","properties":{"task":` + schemaTask + `,"decision":` + schemaEvalResult + `},"required":["task","decision"]}`
 )
-
-// taskView is the agent-facing view of a task.
-type taskView struct {
-	Slug       string   `json:"slug"`
-	Goal       string   `json:"goal"`
-	ScopePaths []string `json:"scope_paths"`
-	Tier       string   `json:"tier"`
-	Complexity string   `json:"complexity"`
-	Delegated  bool     `json:"delegated"`
-	CallBudget *int     `json:"call_budget"`
-	Files      []string `json:"files"`
-	Status     string   `json:"status"`
-	StartedAt  string   `json:"started_at"`
-}
-
-func toTaskView(t store.Task) taskView {
-	v := taskView{Slug: t.Slug, Goal: t.Goal, ScopePaths: t.Scope, Tier: string(t.Tier), Complexity: string(t.Complexity),
-		Delegated: t.Delegated, CallBudget: t.CallBudget, Files: nonNilStrings(t.Files), Status: string(t.Status)}
-	if !t.StartedAt.IsZero() {
-		v.StartedAt = t.StartedAt.UTC().Format(time.RFC3339)
-	}
-	return v
-}
 
 // flowError sorts a flow's error: what the agent can act on is a refusal,
 // anything else is tausik failing.
@@ -74,7 +53,7 @@ func taskResult(out *engine.TaskOutcome, err error, what string) (any, error) {
 	if err != nil {
 		return nil, flowError(err)
 	}
-	res := map[string]any{"task": toTaskView(out.Task), "decision": toEvalResult(out.Decision)}
+	res := map[string]any{"task": engine.TaskView(out.Task), "decision": toEvalResult(out.Decision)}
 	if out.Blocked {
 		return nil, &refusal{msg: blockedMessage(what, out.Decision), result: res}
 	}

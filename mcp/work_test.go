@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/facts"
 )
 
 func structured(t *testing.T, v any, into any) {
@@ -35,7 +36,7 @@ func TestWorkflowTools(t *testing.T) {
 		t.Fatalf("task_start: %s", text(res))
 	}
 	var started struct {
-		Task taskView `json:"task"`
+		Task facts.Task `json:"task"`
 	}
 	structured(t, res.StructuredContent, &started)
 	if started.Task.Slug != "plan" || started.Task.Status != "active" || started.Task.ScopePaths[0] != "notes/" {
