@@ -75,6 +75,9 @@ type Verdict struct {
 // Timings of an evaluation, in nanoseconds.
 type Timings struct {
 	FactsNS int64 `json:"facts_ns"`
+	// GatherNS is each namespace's runner time (runners run concurrently,
+	// so these overlap and may add up to more than FactsNS).
+	GatherNS map[string]int64 `json:"gather_ns,omitempty"`
 	EvalNS  int64 `json:"eval_ns"`
 	TotalNS int64 `json:"total_ns"`
 }

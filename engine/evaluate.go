@@ -67,7 +67,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
 	}
-	doc := e.gather(ctx, scope, needs)
+	doc, gatherNS := e.gather(ctx, scope, needs)
 	factsDone := time.Now()
 	plain, err := doc.Generic()
 	if err != nil {
@@ -101,7 +101,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		dec.ExitCode = ExitBlocked
 	}
 	end := time.Now()
-	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
+	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), GatherNS: gatherNS, EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
 	if e.log != nil {
 		if err := e.log.Append(ctx, dec); err != nil {
 			return dec, fmt.Errorf("%w: record decision %s: %v", ErrStore, dec.ID, err)
@@ -251,10 +251,12 @@ func resolvePath(p string, depth int) string {
 	return resolvePath(filepath.Join(filepath.Clean(target), rest), depth+1)
 }
 
-// gather runs the runners for the needed namespaces concurrently. A runner
-// that panics yields an error namespace, never a missing one.
-func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []string) *facts.Document {
+// gather runs the runners for the needed namespaces concurrently, and says
+// how long each took. A runner that panics yields an error namespace, never a
+// missing one.
+func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []string) (*facts.Document, map[string]int64) {
 	doc := facts.NewDocument()
+	took := map[string]int64{}
 	doc.Set(NamespaceRequest, facts.OK(scope.Request))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -270,14 +272,16 @@ func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []strin
 			continue
 		}
 		wg.Go(func() {
+			t0 := time.Now()
 			got := gatherSafely(ctx, r, scope)
 			mu.Lock()
 			doc.Set(ns, got)
+			took[ns] = time.Since(t0).Nanoseconds()
 			mu.Unlock()
 		})
 	}
 	wg.Wait()
-	return doc
+	return doc, took
 }
 
 func gatherSafely(ctx context.Context, r runners.Runner, s *runners.Scope) (ns facts.Namespace) {
@@ -314,7 +318,8 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 			}
 		}
 	}
-	return e.gather(ctx, e.scope(req, e.now().UTC()), names), nil
+	doc, _ := e.gather(ctx, e.scope(req, e.now().UTC()), names)
+	return doc, nil
 }
 
 // Namespaces lists the facts namespaces this engine can gather, sorted.
