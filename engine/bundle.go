@@ -219,6 +219,15 @@ func (l *lazyPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
 	return l.policy.Eval(ctx, in)
 }
 
+// inputUse is the compiled policy's (compiling it if no evaluation did yet).
+func (l *lazyPolicy) inputUse() inputUse {
+	l.once.Do(func() { l.policy, l.err = l.compile(context.Background()) })
+	if l.err != nil {
+		return inputUse{any: true}
+	}
+	return useOf(l.policy)
+}
+
 // sortGates orders gates by phase, then name: the order of every evaluation.
 func sortGates(gates []*Gate) {
 	sort.Slice(gates, func(i, j int) bool {

@@ -32,6 +32,7 @@ type celPolicy struct {
 	couldNotRun   []celReason
 	notApplicable []celReason
 	violations    []celExpr
+	use           inputUse
 }
 
 type celExpr struct {
@@ -72,7 +73,7 @@ func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
 		d.add(file, 0, "cel environment: %v", err)
 		return nil
 	}
-	c := celCompiler{r: r, file: file}
+	c := celCompiler{r: r, file: file, use: &useCollector{}}
 	p := &celPolicy{}
 	for _, kv := range r.pairs(f["let"], "let") {
 		k, v := kv[0], kv[1]
@@ -118,12 +119,14 @@ func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
 	if len(d.Items) > n0 {
 		return nil
 	}
+	p.use = c.use.result()
 	return p
 }
 
 type celCompiler struct {
 	r    yamlReader
 	file string
+	use  *useCollector // what the compiled expressions read of input
 }
 
 func (c celCompiler) reasons(env *cel.Env, n *yaml.Node, what string) []celReason {
@@ -178,6 +181,7 @@ func (c celCompiler) compile(env *cel.Env, n *yaml.Node, what string, check func
 		}
 		return celExpr{}, false
 	}
+	celInputUse(c.use, ast.NativeRep().Expr())
 	if check != nil && !check(ast.OutputType()) {
 		c.r.d.add(c.file, base, "%s: wrong result type %s", what, ast.OutputType())
 		return celExpr{}, false
@@ -208,6 +212,8 @@ func isListType(t *cel.Type) bool {
 	ps := t.Parameters()
 	return len(ps) == 0 || isDyn(ps[0]) || ps[0].Kind() == types.MapKind
 }
+
+func (p *celPolicy) inputUse() inputUse { return p.use }
 
 // Eval implements Policy. Lets are evaluated lazily, at most once, when an
 // expression first reads them; could_not_run is evaluated first and, when a

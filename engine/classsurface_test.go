@@ -254,7 +254,8 @@ func evalClassSurface(t testing.TB, e *Engine, in *Input, doc *facts.Document, p
 	for k, v := range params {
 		p[k] = v
 	}
-	return evalGate(context.Background(), g, g.Severity, p, in, doc)
+	v, _, _ := evalGate(context.Background(), g, g.Severity, p, in, doc)
+	return v
 }
 
 // processCPU is the CPU time (user and system) this process has used.

@@ -70,6 +70,15 @@ type Verdict struct {
 	Violations   []Violation `json:"violations"`
 	PolicyDigest string      `json:"policy_digest"`
 	EvalNS       int64       `json:"eval_ns"`
+	// InputDigest covers everything the policy's result is a function of:
+	// its source, the gate's params and the digests of its namespaces. Two
+	// verdicts with the same InputDigest had the same input. Empty without a
+	// store (fixture runs).
+	InputDigest string `json:"input_digest,omitempty"`
+	// Reused names the earlier decision whose verdict, evaluated from the
+	// same InputDigest, this one repeats instead of evaluating the policy
+	// again (see verdictCache); empty when it was evaluated for this decision.
+	Reused string `json:"reused,omitempty"`
 }
 
 // Timings of an evaluation, in nanoseconds.

@@ -88,6 +88,9 @@ type Engine struct {
 	// signature (see VerifyGates), fixed once the configuration is resolved.
 	verifyGates   []receipt.VerifyGate
 	gateSignature string
+
+	// verdicts reuses policy results across evaluations; nil without a store.
+	verdicts *verdictCache
 }
 
 // New loads and prepares every gate and resolves the configuration. It fails
@@ -106,6 +109,9 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		builtinCommands: command.Defaults()}
 	for _, o := range opts {
 		o(e)
+	}
+	if deps.Store != nil {
+		e.verdicts = newVerdictCache(deps.Store)
 	}
 	if e.runners == nil {
 		e.runners = runners.NewRegistry()

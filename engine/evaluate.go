@@ -73,7 +73,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	if err != nil {
 		return nil, fmt.Errorf("facts document: %w", err)
 	}
-	digest, err := facts.DigestPlain(plain)
+	digest, parts, err := facts.DigestParts(plain)
 	if err != nil {
 		return nil, fmt.Errorf("facts digest: %w", err)
 	}
@@ -91,9 +91,22 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Gates:       []Verdict{},
 		Warnings:    nonNil(e.ConfigWarnings()),
 	}
+	keys, hits := e.verdicts.reuse(ctx, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params }, parts)
+	var computed []string
 	for _, g := range selected {
 		eff := e.eff[g.Name]
-		v := evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
+		v, ok := hits[g.Name]
+		if ok {
+			// The outcome is the input's; severity and blocking are today's config.
+			v.Severity, v.Blocks, v.EvalNS = eff.Severity, blocks(eff.Severity, v.Outcome), 0
+		} else {
+			var perr error
+			v, _, perr = evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
+			v.InputDigest = keys[g.Name]
+			if v.InputDigest != "" && perr == nil && reusable(g) {
+				computed = append(computed, v.InputDigest)
+			}
+		}
 		dec.Gates = append(dec.Gates, v)
 		dec.Blocked = dec.Blocked || v.Blocks
 	}
@@ -106,14 +119,24 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		if err := e.log.Append(ctx, dec); err != nil {
 			return dec, fmt.Errorf("%w: record decision %s: %v", ErrStore, dec.ID, err)
 		}
+		e.verdicts.index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
 	}
 	return dec, nil
 }
 
-// evalGate evaluates one gate with severity and params against the shared input.
-func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) Verdict {
+// evalGate evaluates one gate with severity and params against the shared
+// input, and returns its verdict with the policy's result and error.
+func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) (Verdict, Result, error) {
 	t0 := time.Now()
 	res, err := evalSafely(ctx, g.policy, base.ForGate(g.Facts, params))
+	v := verdictOf(g, severity, res, err, doc)
+	v.EvalNS = time.Since(t0).Nanoseconds()
+	return v, res, err
+}
+
+// verdictOf is g's verdict given its policy's result or error and the
+// status of the namespaces it read.
+func verdictOf(g *Gate, severity string, res Result, err error, doc *facts.Document) Verdict {
 	var unread []Reason
 	for _, ns := range g.Facts {
 		if st := doc.Namespaces[ns]; st.Status != facts.StatusOK {
@@ -129,7 +152,6 @@ func evalGate(ctx context.Context, g *Gate, severity string, params map[string]a
 	if out == Failed {
 		v.Violations = res.Violations
 	}
-	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v
 }
 

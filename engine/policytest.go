@@ -239,7 +239,8 @@ func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (_ Verdict, ret
 	if err != nil {
 		return Verdict{}, fmt.Errorf("facts: %w", err)
 	}
-	return evalGate(ctx, g, g.Severity, c.Params, NewInput(plain, nil), doc), nil
+	v, _, _ := evalGate(ctx, g, g.Severity, c.Params, NewInput(plain, nil), doc)
+	return v, nil
 }
 
 // copyTree copies every file of src into dir, keeping modes' executable bit.

@@ -30,6 +30,7 @@ type regoPolicy struct {
 	file  string
 	query rego.PreparedEvalQuery
 	rules map[string]*ast.Location // output rule → where it is defined
+	use   inputUse
 }
 
 // RegoPackage is the package a gate's policy.rego must declare.
@@ -53,7 +54,7 @@ func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnost
 		addRegoErrors(d, file, c.Errors)
 		return nil
 	}
-	p := &regoPolicy{file: file, rules: map[string]*ast.Location{}}
+	p := &regoPolicy{file: file, rules: map[string]*ast.Location{}, use: regoInputUse(c.Modules[file])}
 	for _, r := range mod.Rules {
 		name := r.Head.Ref().String()
 		switch name {
@@ -214,6 +215,8 @@ func (p *regoPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
 	sortResult(&out)
 	return out, nil
 }
+
+func (p *regoPolicy) inputUse() inputUse { return p.use }
 
 func (p *regoPolicy) where(rule string) string {
 	if loc := p.rules[rule]; loc != nil {

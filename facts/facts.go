@@ -143,6 +143,32 @@ func DigestPlain(v any) (string, error) {
 	return DigestBytes(b), nil
 }
 
+// DigestParts returns what DigestPlain returns for the plain document doc,
+// and the digest of each of its top-level values (each namespace), from one
+// canonical encoding.
+func DigestParts(doc map[string]any) (string, map[string]string, error) {
+	keys := make([]string, 0, len(doc))
+	for k := range doc {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make(map[string]string, len(doc))
+	whole := []byte{'{'}
+	for i, k := range keys {
+		b, err := Canonical(doc[k])
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: %w", k, err)
+		}
+		parts[k] = DigestBytes(b)
+		if i > 0 {
+			whole = append(whole, ',')
+		}
+		whole = append(appendString(whole, k), ':')
+		whole = append(whole, b...)
+	}
+	return DigestBytes(append(whole, '}')), parts, nil
+}
+
 // DigestBytes returns "sha256:<hex>" of b.
 func DigestBytes(b []byte) string {
 	sum := sha256.Sum256(b)

@@ -114,3 +114,38 @@ func TestDocumentDigestStable(t *testing.T) {
 		t.Error("a changed reason did not change the digest")
 	}
 }
+
+// TestDigestPartsMatchesDigestPlain: the whole-document digest DigestParts
+// assembles from its parts is DigestPlain's, and each part is its
+// namespace's own digest, so a changed namespace changes only its part.
+func TestDigestPartsMatchesDigestPlain(t *testing.T) {
+	doc := NewDocument()
+	doc.Set("files", OK(Files{Files: []File{{Path: "a.go", Name: "a.go", Ext: ".go", Kind: "file", Exists: true, Size: 3, Lines: 1}}}))
+	doc.Set("git", Unavailable("not a git repository"))
+	doc.Set("x", OK(map[string]any{"quote\"": "<&>", "n": 1.5}))
+	plain, err := doc.Generic()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, parts, err := DigestParts(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := DigestPlain(plain); whole != want {
+		t.Errorf("whole digest %s, DigestPlain gives %s", whole, want)
+	}
+	if len(parts) != len(plain) {
+		t.Fatalf("parts for %d keys, document has %d", len(parts), len(plain))
+	}
+	for k, v := range plain {
+		if want, _ := DigestPlain(v); parts[k] != want {
+			t.Errorf("part %s = %s, want %s", k, parts[k], want)
+		}
+	}
+	doc.Set("git", Error("git failed"))
+	plain2, _ := doc.Generic()
+	_, parts2, _ := DigestParts(plain2)
+	if parts2["git"] == parts["git"] || parts2["files"] != parts["files"] {
+		t.Errorf("changing git changed parts %v -> %v", parts, parts2)
+	}
+}
