@@ -31,6 +31,7 @@ func (e *Engine) registerMCPSurface(tiers []*tierFile) error {
 	if len(argv) == 0 {
 		return nil
 	}
+	var opts []mcpsurface.Option
 	switch {
 	case argv[0] == SelfExecutable:
 		self, err := os.Executable()
@@ -38,6 +39,9 @@ func (e *Engine) registerMCPSurface(tiers []*tierFile) error {
 			return fmt.Errorf("%w: locate the tausik binary for %s: %v", ErrConfig, SelfExecutable, err)
 		}
 		argv = append([]string{self}, argv[1:]...)
+		if id, ok := binaryIdentity(); ok && e.store != nil {
+			opts = append(opts, mcpsurface.WithFixedServer(e.store, id))
+		}
 	case !command.Allowed(argv[0], e.Allowlist()):
 		file, line := "gate defaults", 0
 		if f, l, ok := paramSetter(tiers, g.Name, e.eff[g.Name], "server"); ok {
@@ -48,7 +52,7 @@ func (e *Engine) registerMCPSurface(tiers []*tierFile) error {
 			g.Name, argv[0], SelfExecutable, strings.Join(e.Allowlist(), ", "), keyAllowlist)
 		return d
 	}
-	e.runners = e.runners.With(mcpsurface.New(argv, 0))
+	e.runners = e.runners.With(mcpsurface.New(argv, 0, opts...))
 	return nil
 }
 

@@ -9,15 +9,19 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/store"
 )
 
 // Namespace is the key of the facts this runner gathers.
@@ -28,17 +32,41 @@ const DefaultTimeout = 15 * time.Second
 
 // Runner gathers the "mcp" namespace from one server command.
 type Runner struct {
-	argv    []string
-	timeout time.Duration
+	argv     []string
+	timeout  time.Duration
+	st       Store
+	identity string
+}
+
+// Store is the part of *store.Store the runner keeps measures in.
+type Store interface {
+	CacheGetMany(ctx context.Context, runner, version string, shas []string) (map[string]json.RawMessage, error)
+	CachePutMany(ctx context.Context, entries []store.CacheEntry) error
+}
+
+// Option tunes a Runner at construction.
+type Option func(*Runner)
+
+// WithFixedServer declares that the server is a build whose tool list is
+// fixed when it is built, identified by identity (tausik itself: its tool list
+// carries no configuration-dependent text, DESIGN.md "MCP"). Its measure is
+// then kept in st and the server started again only when identity or argv
+// change.
+func WithFixedServer(st Store, identity string) Option {
+	return func(r *Runner) { r.st, r.identity = st, identity }
 }
 
 // New returns a runner that starts argv (nil: no server is configured, and
 // the namespace is unavailable).
-func New(argv []string, timeout time.Duration) *Runner {
+func New(argv []string, timeout time.Duration, opts ...Option) *Runner {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	return &Runner{argv: argv, timeout: timeout}
+	r := &Runner{argv: argv, timeout: timeout}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
 }
 
 // Namespace implements runners.Runner.
@@ -49,11 +77,24 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	if len(r.argv) == 0 {
 		return facts.Unavailable("no MCP server is configured (mcp_surface param server)")
 	}
+	if m, ok := r.kept(ctx); ok {
+		return facts.OK(m)
+	}
+	m, err := r.measure(ctx, s.Root)
+	if err != nil {
+		return facts.Error(err.Error())
+	}
+	r.keep(ctx, m)
+	return facts.OK(m)
+}
+
+// measure starts the server in dir and measures its tool list.
+func (r *Runner) measure(ctx context.Context, dir string) (facts.MCPSurface, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	list, err := toolsList(ctx, r.argv, s.Root)
+	list, err := toolsList(ctx, r.argv, dir)
 	if err != nil {
-		return facts.Error(fmt.Sprintf("%s: %v", strings.Join(r.argv, " "), err))
+		return facts.MCPSurface{}, fmt.Errorf("%s: %v", strings.Join(r.argv, " "), err)
 	}
 	var parsed struct {
 		Tools []struct {
@@ -61,7 +102,7 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		} `json:"tools"`
 	}
 	if err := json.Unmarshal(list, &parsed); err != nil {
-		return facts.Error(fmt.Sprintf("tools/list result: %v", err))
+		return facts.MCPSurface{}, fmt.Errorf("tools/list result: %v", err)
 	}
 	names := make([]string, len(parsed.Tools))
 	for i, t := range parsed.Tools {
@@ -69,9 +110,53 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, list); err != nil {
-		return facts.Error(fmt.Sprintf("tools/list result: %v", err))
+		return facts.MCPSurface{}, fmt.Errorf("tools/list result: %v", err)
 	}
-	return facts.OK(facts.MCPSurface{Server: r.argv, Tools: len(names), Bytes: compact.Len(), Names: names})
+	return facts.MCPSurface{Server: r.argv, Tools: len(names), Bytes: compact.Len(), Names: names}, nil
+}
+
+// cacheVersion versions the kept measures.
+const cacheVersion = "1"
+
+// cacheKey is where a fixed server's measure is kept: its identity and argv.
+func (r *Runner) cacheKey() string {
+	sum := sha256.Sum256([]byte(r.identity + "\x00" + strings.Join(r.argv, "\x00")))
+	return hex.EncodeToString(sum[:])
+}
+
+// kept returns the measure kept for a fixed server, when there is one that
+// checks out (it names this argv and counts its own names).
+func (r *Runner) kept(ctx context.Context) (facts.MCPSurface, bool) {
+	if r.st == nil {
+		return facts.MCPSurface{}, false
+	}
+	got, err := r.st.CacheGetMany(ctx, Namespace, cacheVersion, []string{r.cacheKey()})
+	if err != nil {
+		return facts.MCPSurface{}, false
+	}
+	raw, ok := got[r.cacheKey()]
+	if !ok {
+		return facts.MCPSurface{}, false
+	}
+	var m facts.MCPSurface
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&m) != nil || !slices.Equal(m.Server, r.argv) || m.Tools != len(m.Names) || m.Bytes <= 0 {
+		return facts.MCPSurface{}, false
+	}
+	return m, true
+}
+
+// keep stores a fixed server's measure; failing to only costs the next
+// evaluation a server start.
+func (r *Runner) keep(ctx context.Context, m facts.MCPSurface) {
+	if r.st == nil {
+		return
+	}
+	raw, err := json.Marshal(m)
+	if err == nil {
+		_ = r.st.CachePutMany(ctx, []store.CacheEntry{{Key: store.CacheKey{Runner: Namespace, Version: cacheVersion, SHA256: r.cacheKey()}, Value: raw}})
+	}
 }
 
 // toolsList starts argv in dir, performs the MCP handshake and returns the

@@ -2,25 +2,24 @@ package mcpsurface
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/store"
 )
 
 // TestRealServer starts the real `tausik mcp` (built for the test) and reads
 // its surface.
 func TestRealServer(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "tausik")
-	build := exec.Command("go", "build", "-o", bin, "../..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build tausik: %v\n%s", err, out)
-	}
+	bin := buildTausik(t)
 	root := t.TempDir()
 	r := New([]string{bin, "mcp"}, time.Minute)
 	ns := r.Gather(context.Background(), runners.NewScope(root, facts.Request{}))
@@ -37,6 +36,54 @@ func TestRealServer(t *testing.T) {
 	}
 	if want := len(strings.TrimSpace(string(golden))); s.Bytes != want {
 		t.Errorf("bytes = %d, the golden tools/list is %d bytes", s.Bytes, want)
+	}
+}
+
+// buildTausik builds the tausik binary into a temp dir.
+func buildTausik(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tausik")
+	build := exec.Command("go", "build", "-o", bin, "../..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build tausik: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestFixedServerKept: a fixed server's measure is kept in the store and
+// reused for the same identity and argv without starting it (the binary is
+// gone by then); another identity, or a damaged row, starts it again.
+func TestFixedServerKept(t *testing.T) {
+	bin := buildTausik(t)
+	st, err := store.OpenMemory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	scope := runners.NewScope(t.TempDir(), facts.Request{})
+	argv := []string{bin, "mcp"}
+	first := New(argv, time.Minute, WithFixedServer(st, "build-1")).Gather(context.Background(), scope)
+	if first.Status != facts.StatusOK {
+		t.Fatalf("status %s: %s", first.Status, first.Reason)
+	}
+	if err := os.Remove(bin); err != nil {
+		t.Fatal(err)
+	}
+	again := New(argv, time.Minute, WithFixedServer(st, "build-1")).Gather(context.Background(), scope)
+	if again.Status != facts.StatusOK || !reflect.DeepEqual(again.Data, first.Data) {
+		t.Errorf("same build: %+v, want the kept %+v", again, first)
+	}
+	if ns := New(argv, time.Minute, WithFixedServer(st, "build-2")).Gather(context.Background(), scope); ns.Status != facts.StatusError {
+		t.Errorf("another build reused a measure: %+v", ns)
+	}
+	r := New(argv, time.Minute, WithFixedServer(st, "build-1"))
+	for _, bad := range []string{`{"server": ["other", "mcp"], "tools": 1, "bytes": 9, "names": ["x"]}`, `{"tools": 2}`, `[]`} {
+		if err := st.CachePutMany(context.Background(), []store.CacheEntry{{Key: store.CacheKey{Runner: Namespace, Version: cacheVersion, SHA256: r.cacheKey()}, Value: json.RawMessage(bad)}}); err != nil {
+			t.Fatal(err)
+		}
+		if ns := r.Gather(context.Background(), scope); ns.Status != facts.StatusError {
+			t.Errorf("damaged row %s was trusted: %+v", bad, ns)
+		}
 	}
 }
 
