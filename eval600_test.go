@@ -60,8 +60,10 @@ func genPythonRepo(b *testing.B, n int) string {
 
 // BenchmarkEvalCommit600 is the wall time of a whole `tausik policy eval
 // --trigger commit` process on a 600-module Python repository, from start to
-// exit, cold (no .tausik yet: the store is created and every file read) and
-// warm (the fact cache filled by an earlier run). Variants:
+// exit: cold (no .tausik yet: the store is created and every file read), warm
+// (nothing changed since an earlier run: facts come from the fact cache and
+// verdicts are reused) and edit_body / edit_class (one module edited since).
+// Variants:
 //
 //   - gates: the built-in gates that listen to commit, with ruff switched off
 //     by the user tier — what tausik itself costs;
@@ -122,5 +124,41 @@ func BenchmarkEvalCommit600(b *testing.B) {
 			}
 			reportPercentiles(b, samples)
 		})
+		// One module edited before each run, as before a commit, its facts
+		// read again: edit_body changes a method's body (the class facts
+		// stay the same, so class_surface's verdict is reused while the
+		// gates over files and git status are evaluated), edit_class adds a
+		// class (every gate is evaluated).
+		for _, edit := range []struct {
+			name string
+			src  func(orig string, n int) string
+		}{
+			{"edit_body", func(orig string, n int) string { return strings.Replace(orig, "+ 0\n", fmt.Sprintf("+ %d\n", n+1), 1) }},
+			{"edit_class", func(orig string, n int) string {
+				return fmt.Sprintf("%s\n\nclass Added:\n    def method_%d(self):\n        return %d\n", strings.TrimRight(orig, "\n"), n%2, n)
+			}},
+		} {
+			b.Run(v.name+"/"+edit.name, func(b *testing.B) {
+				edited := filepath.Join(repo, "pkg00", "mod0000.py")
+				orig, err := os.ReadFile(edited)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer os.WriteFile(edited, orig, 0o644)
+				run(b, v.env, v.args)
+				var samples []time.Duration
+				n := 0
+				for b.Loop() {
+					b.StopTimer()
+					n++
+					if err := os.WriteFile(edited, []byte(edit.src(string(orig), n)), 0o644); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+					samples = append(samples, run(b, v.env, v.args))
+				}
+				reportPercentiles(b, samples)
+			})
+		}
 	}
 }
