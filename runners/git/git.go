@@ -67,13 +67,14 @@ func New(opts ...Option) *Runner {
 func (*Runner) Namespace() string { return Namespace }
 
 // The commands of the first round, run at once: none needs another's answer.
-// headArgs tells whether the root is in a work tree, its prefix and, in symbolic-ref's words (a loose --abbrev-ref is the same
+// headArgs tells whether the root is in a work tree, its prefix, the object
+// format and, in symbolic-ref's words (a loose --abbrev-ref is the same
 // shortening), the branch or "HEAD" when detached; on an unborn branch it
-// exits 1 after the first two lines. statusArgs gives HEAD's commit
+// exits 1 after the first three lines. statusArgs gives HEAD's commit
 // (branch.oid) with the entries; --no-ahead-behind spares the walk to the
 // upstream that the runner does not report.
 var (
-	headArgs   = []string{"rev-parse", "--is-inside-work-tree", "--show-prefix", "-q", "--verify", "--abbrev-ref=loose", "HEAD"}
+	headArgs   = []string{"rev-parse", "--is-inside-work-tree", "--show-object-format", "--show-prefix", "-q", "--verify", "--abbrev-ref=loose", "HEAD"}
 	statusArgs = []string{"status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=all", "--find-renames"}
 	stagedArgs = []string{"diff", "--cached", "--numstat", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--"}
 )
@@ -82,14 +83,19 @@ var (
 // command it needed succeeded; there is no partial git namespace.
 //
 // Git runs in as few rounds as the answers allow: the first runs the commands
-// above at once; an unborn branch costs a round more, and a since point the
-// rounds that find its base and diff from it.
+// above (and, given a since point, the one that finds its base) at once; a
+// second diffs from that base. Rarer states (an unborn branch, a since ref
+// that is not a commit) cost a round more.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	g := newGitCmd(r.bin, s.Root)
 	since, sinceErr := ParseSince(s.Request.ChangedSince, r.now())
-	res := g.runAll(ctx, headArgs, statusArgs, stagedArgs)
+	round := [][]string{headArgs, statusArgs, stagedArgs}
+	if sinceErr == nil && !since.IsZero() {
+		round = append(round, baseArgs(since))
+	}
+	res := g.runAll(ctx, round...)
 	h, err := readHead(res[0], s.Root)
 	if errors.Is(err, ErrNotRepo) {
 		return facts.Unavailable(err.Error())
@@ -118,11 +124,12 @@ func (r *Runner) reason(ctx context.Context, err error) string {
 // head is what headArgs says about the project root.
 type head struct {
 	view   pathView
+	format string // the object format, "sha1" or "sha256"
 	branch string // symbolic-ref --short's answer; "HEAD" when detached, "" when unknown
 }
 
 // readHead checks that root is inside a git work tree and reads headArgs'
-// answer. Its lines are "true", the prefix ("" or "/"-terminated,
+// answer. Its lines are "true", the format, the prefix ("" or "/"-terminated,
 // and free to hold newlines) and the branch, absent when HEAD names no commit
 // yet (exit 1) or is an ambiguous name. A branch holds no newline and never
 // ends in "/", so the prefix ends at the last "/\n".
@@ -144,6 +151,7 @@ func readHead(res result, root string) (head, error) {
 	case inside != "true":
 		return head{}, fmt.Errorf("git rev-parse: unexpected output %q", truncate(string(res.out), 80))
 	}
+	format, rest, _ := strings.Cut(rest, "\n")
 	var prefix string
 	if i := strings.LastIndex(rest, "/\n"); i >= 0 {
 		prefix, rest = rest[:i+1], rest[i+2:]
@@ -156,11 +164,11 @@ func readHead(res result, root string) (head, error) {
 	if (!ok && rest != "") || strings.Contains(branch, "\n") || (branch != "" && res.err != nil) {
 		return head{}, fmt.Errorf("git rev-parse: unexpected output %q", truncate(string(res.out), 80))
 	}
-	return head{view: pathView{root: root, prefix: prefix}, branch: branch}, nil
+	return head{view: pathView{root: root, prefix: prefix}, format: format, branch: branch}, nil
 }
 
-// collect reads the rest of the first round (status and staged numstat) and
-// runs what those answers leave to do.
+// collect reads the rest of the first round (status, staged numstat and, given
+// a since point, its base) and runs what those answers leave to do.
 func (r *Runner) collect(ctx context.Context, g *gitCmd, h head, res []result, since Since) (*facts.Git, error) {
 	data := &facts.Git{Changes: []facts.GitStatusEntry{}, Staged: []facts.GitNumstat{}}
 	if res[0].err != nil {
@@ -233,11 +241,17 @@ func (r *Runner) collect(ctx context.Context, g *gitCmd, h head, res []result, s
 			since.Spec = since.Time.UTC().Format(time.RFC3339Nano)
 		}
 	}
-	base, err := resolveBase(ctx, g, since, data.Unborn)
+	base, err := resolveBase(ctx, g, since, data.Unborn, res[2])
 	if err != nil {
 		return nil, fmt.Errorf("resolve since %q: %w", since.Spec, err)
 	}
-	files, err := changes(ctx, g, base, status.Entries, h.view)
+	from := base
+	if from == "" {
+		if from, err = emptyTree(ctx, g, h.format); err != nil {
+			return nil, fmt.Errorf("changes since %q: %w", since.Spec, err)
+		}
+	}
+	files, err := changes(ctx, g, from, status.Entries, h.view)
 	if err != nil {
 		return nil, fmt.Errorf("changes since %q: %w", since.Spec, err)
 	}

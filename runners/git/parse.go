@@ -167,6 +167,22 @@ func ParseNumstat(out []byte) ([]facts.GitNumstat, error) {
 	return stats, nil
 }
 
+// ParseNumstatPatch splits `git diff --numstat -z --patch` output into the
+// numstat and the patch that follows the empty record git puts between them.
+func ParseNumstatPatch(out []byte) ([]facts.GitNumstat, []byte, error) {
+	if len(out) == 0 {
+		return nil, nil, nil
+	}
+	stats, patch, sep, err := readNumstat(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !sep {
+		return nil, nil, fmt.Errorf("numstat is not followed by a patch")
+	}
+	return stats, patch, nil
+}
+
 // readNumstat reads NUL-terminated numstat records up to the end of out or an
 // empty record, and returns what follows that record and whether there was one.
 func readNumstat(out []byte) (stats []facts.GitNumstat, rest []byte, sep bool, err error) {

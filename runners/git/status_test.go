@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -285,4 +286,86 @@ func findEntry(es []facts.GitStatusEntry, path string) *facts.GitStatusEntry {
 		}
 	}
 	return nil
+}
+
+// TestParseNumstatPatch splits one diff printing both formats and checks
+// each half against git printing that format alone.
+func TestParseNumstatPatch(t *testing.T) {
+	t.Parallel()
+	r := newRepo(t)
+	for i, n := range edgeNames {
+		r.write(n, strings.Repeat("line\n", i+3))
+	}
+	r.write("script.sh", "echo\n")
+	r.commitAt("base", t0)
+	for i, n := range edgeNames {
+		switch i % 3 {
+		case 0:
+			r.write(n, "edited\n\n+++ b/not a header\n")
+		case 1:
+			r.git("mv", n, "renamed "+strings.ReplaceAll(n, "/", "_"))
+		default:
+			r.git("rm", "-q", n)
+		}
+	}
+	r.write("bin.dat", "\x00\x01\x02")
+	r.git("add", "bin.dat")
+	if err := os.Chmod(filepath.Join(r.root, "script.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []string{"HEAD", emptyTrees["sha1"]} {
+		checkNumstatPatch(t, r.root, from)
+	}
+	if s, p, err := ParseNumstatPatch(nil); err != nil || s != nil || p != nil {
+		t.Fatalf("no changes: %v %q %v", s, p, err)
+	}
+	for _, bad := range []string{"1\t0\ta\x00", "1\t0\ta", "x\x00\x00diff", "0\t0\t\x00old\x00"} {
+		if _, _, err := ParseNumstatPatch([]byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// checkNumstatPatch compares the two halves of one diff from the tree-ish
+// from to the work tree with git printing each format alone.
+func checkNumstatPatch(t *testing.T, dir, from string) {
+	t.Helper()
+	opts := []string{"--no-ext-diff", "--no-textconv", "--find-renames", from, "--"}
+	patchOpts := []string{"--unified=0", "--no-color", "--src-prefix=a/", "--dst-prefix=b/"}
+	both := gitRaw(t, dir, append(append([]string{"diff", "--numstat", "-z", "--patch"}, patchOpts...), opts...)...)
+	stats, patch, err := ParseNumstatPatch(both)
+	if err != nil {
+		t.Fatalf("from %s: %v", from, err)
+	}
+	wantStats, err := ParseNumstat(gitRaw(t, dir, append([]string{"diff", "--numstat", "-z"}, opts...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPatch := gitRaw(t, dir, append(append([]string{"diff"}, patchOpts...), opts...)...)
+	if dump(stats) != dump(wantStats) || len(stats) == 0 {
+		t.Fatalf("from %s: numstat\n%s\nwant\n%s", from, dump(stats), dump(wantStats))
+	}
+	if !bytes.Equal(patch, wantPatch) {
+		t.Fatalf("from %s: patch\n%s\nwant\n%s", from, patch, wantPatch)
+	}
+}
+
+func FuzzParseNumstatPatch(f *testing.F) {
+	for _, s := range []string{"", "\x00", "1\t2\ta\x00\x00diff --git a/a b/a\n", "0\t0\t\x00o\x00n\x00\x00x", "-\t-\tb\x00\x00"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		stats, patch, err := ParseNumstatPatch(in)
+		if err != nil {
+			return
+		}
+		if !bytes.HasSuffix(in, patch) {
+			t.Fatalf("patch %q is not the end of %q", patch, in)
+		}
+		for _, s := range stats {
+			if s.Added < 0 || s.Removed < 0 || s.Path == "" {
+				t.Fatalf("bad stat %+v", s)
+			}
+		}
+	})
 }
