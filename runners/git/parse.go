@@ -61,10 +61,15 @@ func ParseStatus(out []byte) (Status, error) {
 			}
 			continue
 		case "1": // XY sub mH mI mW hH hI path
-			e, _, err = changeRecord(rest, 7)
+			if e, _, err = changeRecord(rest, 7); err == nil {
+				err = notConflict(e)
+			}
 		case "2": // XY sub mH mI mW hH hI Xscore path, then the source path
 			var f []string
-			if e, f, err = changeRecord(rest, 8); err == nil && !isScore(f[7]) {
+			if e, f, err = changeRecord(rest, 8); err == nil {
+				err = notConflict(e)
+			}
+			if err == nil && !isScore(f[7]) {
 				err = fmt.Errorf("bad score %q", truncate(f[7], 8))
 			}
 			if err == nil {
@@ -121,6 +126,15 @@ func changeRecord(rest string, fields int) (facts.GitStatusEntry, []string, erro
 	}
 	v1 := strings.ReplaceAll(xy, ".", " ")
 	return facts.GitStatusEntry{Path: f[fields], Index: v1[:1], Worktree: v1[1:]}, f, nil
+}
+
+// notConflict rejects conflict letters outside a "u" record, where v1's
+// reading (a conflict is known by its letters) would disagree with v2's.
+func notConflict(e facts.GitStatusEntry) error {
+	if xy := e.Index + e.Worktree; strings.Contains(xy, "U") || isUnmerged(xy) {
+		return fmt.Errorf("conflict %q outside a conflict record", xy)
+	}
+	return nil
 }
 
 // isUnmerged reports whether XY is one of the seven conflict states.

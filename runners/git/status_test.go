@@ -224,9 +224,11 @@ func TestParseStatusRejects(t *testing.T) {
 		"# branch.oid (initial)\x00" + oid,
 		oid + "1 .M N... 100644 100644 100644 x y\x00", // no path
 		oid + "1 .Z N... " + modes + " a\x00",          // unknown letter
-		oid + "1 .M X... " + modes + " a\x00",          // bad submodule state
-		oid + "1 .M  N... " + modes + " a\x00",         // empty field
-		oid + "2 R. N... " + modes + " R100 new\x00",   // rename without source
+		oid + "1 AA N... " + modes + " a\x00",          // a conflict outside a "u" record
+		oid + "2 UR N... " + modes + " R100 n\x00o\x00",
+		oid + "1 .M X... " + modes + " a\x00",        // bad submodule state
+		oid + "1 .M  N... " + modes + " a\x00",       // empty field
+		oid + "2 R. N... " + modes + " R100 new\x00", // rename without source
 		oid + "2 R. N... " + modes + " R100 new\x00\x00",
 		oid + "2 R. N... " + modes + " X100 new\x00old\x00",       // bad score
 		oid + "u MM N... 100644 100644 100644 100644 a b c p\x00", // not a conflict
