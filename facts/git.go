@@ -12,8 +12,9 @@ type Git struct {
 	// Branch is the checked-out branch's short name; "" when Detached.
 	Branch   string `json:"branch"`
 	Detached bool   `json:"detached"`
-	// Changes is `git status --porcelain=v1 --untracked-files=all` parsed:
-	// every changed, staged, unmerged or untracked (not ignored) path, sorted.
+	// Changes are the entries `git status --porcelain=v1 --untracked-files=all`
+	// prints: every changed, staged, unmerged or untracked (not ignored) path,
+	// sorted.
 	Changes []GitStatusEntry `json:"changes"`
 	// Staged is the numstat of the index against HEAD (what a commit would
 	// record), renames detected, sorted by path.

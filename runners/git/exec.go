@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 
 	"github.com/tausik/tausik/runners"
 )
@@ -71,6 +72,29 @@ func (g *gitCmd) run(ctx context.Context, args ...string) ([]byte, error) {
 		ce.ExitCode = exitErr.ExitCode()
 	}
 	return stdout.Bytes(), ce
+}
+
+// result is one git command's stdout and error, as run returns them.
+type result struct {
+	out []byte
+	err error
+}
+
+// runAll runs every argv at once and returns their results in order. It waits
+// for all of them: one failing cancels none of the others, so which error a
+// caller reports depends on its order of checks, never on timing.
+func (g *gitCmd) runAll(ctx context.Context, argvs ...[]string) []result {
+	res := make([]result, len(argvs))
+	if len(argvs) == 0 {
+		return res
+	}
+	var wg sync.WaitGroup
+	for i, args := range argvs[1:] {
+		wg.Go(func() { res[i+1].out, res[i+1].err = g.run(ctx, args...) })
+	}
+	res[0].out, res[0].err = g.run(ctx, argvs[0]...)
+	wg.Wait()
+	return res
 }
 
 // exitCode returns git's exit code for err, or -1 when err is not a finished

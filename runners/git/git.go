@@ -66,24 +66,47 @@ func New(opts ...Option) *Runner {
 // Namespace implements runners.Runner.
 func (*Runner) Namespace() string { return Namespace }
 
+// The commands of the first round, run at once: none needs another's answer.
+// headArgs tells whether the root is in a work tree, its prefix, the object
+// format and, in symbolic-ref's words (a loose --abbrev-ref is the same
+// shortening), the branch or "HEAD" when detached; on an unborn branch it
+// exits 1 after the first three lines. statusArgs gives HEAD's commit
+// (branch.oid) with the entries; --no-ahead-behind spares the walk to the
+// upstream that the runner does not report.
+var (
+	headArgs   = []string{"rev-parse", "--is-inside-work-tree", "--show-object-format", "--show-prefix", "-q", "--verify", "--abbrev-ref=loose", "HEAD"}
+	statusArgs = []string{"status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=all", "--find-renames"}
+	stagedArgs = []string{"diff", "--cached", "--numstat", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--"}
+)
+
 // Gather implements runners.Runner. It returns status ok only when every git
 // command it needed succeeded; there is no partial git namespace.
+//
+// Git runs in as few rounds as the answers allow: the first runs the commands
+// above (and, given a since point, the one that finds its base) at once; a
+// second diffs from that base. Rarer states (an unborn branch, a since ref
+// that is not a commit) cost a round more.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	g := newGitCmd(r.bin, s.Root)
-	view, err := r.open(ctx, g, s.Root)
+	since, sinceErr := ParseSince(s.Request.ChangedSince, r.now())
+	round := [][]string{headArgs, statusArgs, stagedArgs}
+	if sinceErr == nil && !since.IsZero() {
+		round = append(round, baseArgs(since))
+	}
+	res := g.runAll(ctx, round...)
+	h, err := readHead(res[0], s.Root)
 	if errors.Is(err, ErrNotRepo) {
 		return facts.Unavailable(err.Error())
 	}
 	if err != nil {
 		return facts.Error(r.reason(ctx, err))
 	}
-	since, err := ParseSince(s.Request.ChangedSince, r.now())
-	if err != nil {
-		return facts.Error(err.Error())
+	if sinceErr != nil {
+		return facts.Error(sinceErr.Error())
 	}
-	data, err := r.collect(ctx, g, view, since)
+	data, err := r.collect(ctx, g, h, res[1:], since)
 	if err != nil {
 		return facts.Error(r.reason(ctx, err))
 	}
@@ -98,87 +121,112 @@ func (r *Runner) reason(ctx context.Context, err error) string {
 	return err.Error()
 }
 
-// open checks that root is inside a git work tree and returns how its paths
-// map onto the project root.
-func (r *Runner) open(ctx context.Context, g *gitCmd, root string) (pathView, error) {
-	out, err := g.run(ctx, "rev-parse", "--is-inside-work-tree", "--show-prefix")
-	if err != nil {
+// head is what headArgs says about the project root.
+type head struct {
+	view   pathView
+	format string // the object format, "sha1" or "sha256"
+	branch string // symbolic-ref --short's answer; "HEAD" when detached, "" when unknown
+}
+
+// readHead checks that root is inside a git work tree and reads headArgs'
+// answer. Its lines are "true", the format, the prefix ("" or "/"-terminated,
+// and free to hold newlines) and the branch, absent when HEAD names no commit
+// yet (exit 1) or is an ambiguous name. A branch holds no newline and never
+// ends in "/", so the prefix ends at the last "/\n".
+func readHead(res result, root string) (head, error) {
+	if err := res.err; err != nil && exitCode(err) != 1 {
 		var ce *CmdError
 		if errors.As(err, &ce) && ce.ExitCode == 128 &&
 			strings.Contains(ce.Stderr, "not a git repository") && !runners.InGitWorkTree(root) {
-			return pathView{}, ErrNotRepo
+			return head{}, ErrNotRepo
 		}
-		return pathView{}, err
+		return head{}, err
 	}
-	inside, prefix, _ := strings.Cut(string(out), "\n")
-	if inside != "true" {
-		return pathView{}, fmt.Errorf("%w: %s is not in a work tree", ErrNotRepo, root)
+	inside, rest, _ := strings.Cut(string(res.out), "\n")
+	switch {
+	case inside == "false":
+		return head{}, fmt.Errorf("%w: %s is not in a work tree", ErrNotRepo, root)
+	case inside != "true" && res.err != nil:
+		return head{}, res.err
+	case inside != "true":
+		return head{}, fmt.Errorf("git rev-parse: unexpected output %q", truncate(string(res.out), 80))
 	}
-	return pathView{root: root, prefix: strings.TrimSuffix(prefix, "\n")}, nil
+	format, rest, _ := strings.Cut(rest, "\n")
+	var prefix string
+	if i := strings.LastIndex(rest, "/\n"); i >= 0 {
+		prefix, rest = rest[:i+1], rest[i+2:]
+	} else if after, ok := strings.CutPrefix(rest, "\n"); ok {
+		rest = after
+	} else {
+		return head{}, fmt.Errorf("git rev-parse: unexpected output %q", truncate(string(res.out), 80))
+	}
+	branch, ok := strings.CutSuffix(rest, "\n")
+	if (!ok && rest != "") || strings.Contains(branch, "\n") || (branch != "" && res.err != nil) {
+		return head{}, fmt.Errorf("git rev-parse: unexpected output %q", truncate(string(res.out), 80))
+	}
+	return head{view: pathView{root: root, prefix: prefix}, format: format, branch: branch}, nil
 }
 
-// collect runs the git commands and assembles the namespace data.
-func (r *Runner) collect(ctx context.Context, g *gitCmd, view pathView, since Since) (*facts.Git, error) {
+// collect reads the rest of the first round (status, staged numstat and, given
+// a since point, its base) and runs what those answers leave to do.
+func (r *Runner) collect(ctx context.Context, g *gitCmd, h head, res []result, since Since) (*facts.Git, error) {
 	data := &facts.Git{Changes: []facts.GitStatusEntry{}, Staged: []facts.GitNumstat{}}
-	out, err := g.run(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}")
-	switch {
-	case err == nil:
-		data.Head = strings.TrimSpace(string(out))
-	case exitCode(err) == 1:
-		data.Unborn = true
-	default:
-		return nil, err
+	if res[0].err != nil {
+		return nil, res[0].err
 	}
-	out, err = g.run(ctx, "symbolic-ref", "-q", "--short", "HEAD")
-	switch {
-	case err == nil:
-		data.Branch = strings.TrimSpace(string(out))
-	case exitCode(err) == 1:
+	status, err := ParseStatus(res[0].out)
+	if err != nil {
+		return nil, fmt.Errorf("read status: %w", err)
+	}
+	data.Head, data.Unborn = status.Head, status.Unborn
+	switch h.branch {
+	case "HEAD":
 		data.Detached = true
+	case "":
+		// No answer in the first round; ask symbolic-ref itself.
+		out, err := g.run(ctx, "symbolic-ref", "-q", "--short", "HEAD")
+		switch {
+		case err == nil:
+			data.Branch = strings.TrimSpace(string(out))
+		case exitCode(err) == 1:
+			data.Detached = true
+		default:
+			return nil, err
+		}
 	default:
-		return nil, err
+		data.Branch = h.branch
 	}
 	if data.Unborn && data.Detached {
 		return nil, errors.New("HEAD is detached but names no commit")
 	}
-
-	out, err = g.run(ctx, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--find-renames")
-	if err != nil {
-		return nil, err
-	}
-	status, err := ParsePorcelain(out)
-	if err != nil {
-		return nil, fmt.Errorf("read status: %w", err)
-	}
-	for _, e := range status {
-		p, ok := view.rel(e.Path)
+	for _, e := range status.Entries {
+		p, ok := h.view.rel(e.Path)
 		if !ok {
 			continue
 		}
 		e.Path = p
 		if e.OrigPath != "" {
-			e.OrigPath = view.relAny(e.OrigPath)
+			e.OrigPath = h.view.relAny(e.OrigPath)
 		}
 		data.Changes = append(data.Changes, e)
 	}
 	sort.SliceStable(data.Changes, func(i, j int) bool { return data.Changes[i].Path < data.Changes[j].Path })
 
-	out, err = g.run(ctx, "diff", "--cached", "--numstat", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--")
-	if err != nil {
-		return nil, err
+	if res[1].err != nil {
+		return nil, res[1].err
 	}
-	staged, err := ParseNumstat(out)
+	staged, err := ParseNumstat(res[1].out)
 	if err != nil {
 		return nil, fmt.Errorf("read staged numstat: %w", err)
 	}
 	for _, n := range staged {
-		p, ok := view.rel(n.Path)
+		p, ok := h.view.rel(n.Path)
 		if !ok {
 			continue
 		}
 		n.Path = p
 		if n.OrigPath != "" {
-			n.OrigPath = view.relAny(n.OrigPath)
+			n.OrigPath = h.view.relAny(n.OrigPath)
 		}
 		data.Staged = append(data.Staged, n)
 	}
@@ -193,11 +241,17 @@ func (r *Runner) collect(ctx context.Context, g *gitCmd, view pathView, since Si
 			since.Spec = since.Time.UTC().Format(time.RFC3339Nano)
 		}
 	}
-	base, err := resolveBase(ctx, g, since, data.Unborn)
+	base, err := resolveBase(ctx, g, since, data.Unborn, res[2])
 	if err != nil {
 		return nil, fmt.Errorf("resolve since %q: %w", since.Spec, err)
 	}
-	files, err := changes(ctx, g, base, status, view)
+	from := base
+	if from == "" {
+		if from, err = emptyTree(ctx, g, h.format); err != nil {
+			return nil, fmt.Errorf("changes since %q: %w", since.Spec, err)
+		}
+	}
+	files, err := changes(ctx, g, from, status.Entries, h.view)
 	if err != nil {
 		return nil, fmt.Errorf("changes since %q: %w", since.Spec, err)
 	}

@@ -41,11 +41,11 @@ func TestMain(m *testing.M) {
 
 // repo is a real git repository in a temp dir.
 type repo struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 }
 
-func newRepo(t *testing.T) *repo {
+func newRepo(t testing.TB) *repo {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {

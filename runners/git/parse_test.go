@@ -7,33 +7,6 @@ import (
 	"github.com/tausik/tausik/facts"
 )
 
-func TestParsePorcelain(t *testing.T) {
-	t.Parallel()
-	in := " M a.txt\x00R  new\x00old\x00?? dir/un tracked\x00UU conflict.txt\x00!! ignored\x00 C copy\x00src\x00"
-	got, err := ParsePorcelain([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []facts.GitStatusEntry{
-		{Path: "a.txt", Index: " ", Worktree: "M"},
-		{Path: "new", OrigPath: "old", Index: "R", Worktree: " "},
-		{Path: "dir/un tracked", Index: "?", Worktree: "?", Untracked: true},
-		{Path: "conflict.txt", Index: "U", Worktree: "U", Unmerged: true},
-		{Path: "copy", OrigPath: "src", Index: " ", Worktree: "C"},
-	}
-	if dump(got) != dump(want) {
-		t.Fatalf("got\n%s\nwant\n%s", dump(got), dump(want))
-	}
-	for _, bad := range []string{"M\x00", "XY a\x00", "R  new\x00", " Ma.txt\x00", "R  new\x00\x00"} {
-		if _, err := ParsePorcelain([]byte(bad)); err == nil {
-			t.Errorf("%q: no error", bad)
-		}
-	}
-	if got, err := ParsePorcelain(nil); err != nil || got != nil {
-		t.Fatalf("empty: %v %v", got, err)
-	}
-}
-
 func TestParseNumstat(t *testing.T) {
 	t.Parallel()
 	in := "3\t1\ta.txt\x00-\t-\tlogo.png\x000\t0\t\x00old name\x00new name\x00"
@@ -126,26 +99,6 @@ func TestCollectorCaps(t *testing.T) {
 	if b.count != 1 || !b.trunc || len(b.lines) != 1 || b.lines[0] != "1" {
 		t.Fatalf("b: %+v (total budget 8 bytes)", b)
 	}
-}
-
-func FuzzParsePorcelain(f *testing.F) {
-	for _, s := range []string{
-		"", " M a\x00", "R  n\x00o\x00", "?? x\x00", "UU c\x00", "!! i\x00",
-		" C c\x00", "RM a b\x00c d\x00", "XY\x00", "M", "\x00\x00",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		entries, err := ParsePorcelain(in)
-		if err != nil {
-			return
-		}
-		for _, e := range entries {
-			if e.Path == "" || len(e.Index) != 1 || len(e.Worktree) != 1 {
-				t.Fatalf("bad entry %+v from %q", e, in)
-			}
-		}
-	})
 }
 
 func FuzzParseNumstat(f *testing.F) {

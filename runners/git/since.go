@@ -62,72 +62,88 @@ func ParseSince(spec string, now time.Time) (Since, error) {
 	return Since{Spec: spec, Ref: spec}, nil
 }
 
-// resolveBase finds the commit the comparison starts from; "" means there is
-// none and every file counts as new.
-func resolveBase(ctx context.Context, g *gitCmd, s Since, unborn bool) (string, error) {
+// baseArgs is the command that finds the since point's base commit, run in
+// the first round since it needs only HEAD: for a ref the merge base, for a
+// time the last first-parent commit made at or before it. s comes from
+// ParseSince, so a ref never starts with "-" (git would read an option).
+func baseArgs(s Since) []string {
 	if s.Ref != "" {
-		if strings.HasPrefix(s.Ref, "-") {
-			return "", fmt.Errorf("%w: ref %q must not start with '-'", ErrBadSince, s.Ref)
-		}
-		out, err := g.run(ctx, "rev-parse", "-q", "--verify", s.Ref+"^{commit}")
-		if err != nil {
-			if exitCode(err) == 1 {
-				return "", fmt.Errorf("%w: %q is not a commit", ErrBadSince, s.Ref)
-			}
-			return "", err
-		}
-		commit := strings.TrimSpace(string(out))
+		return []string{"merge-base", "HEAD", s.Ref + "^{commit}"}
+	}
+	// That commit is what HEAD was then, as long as the branch only moved
+	// forward. Git compares whole seconds.
+	before := "--before=" + s.Time.UTC().Truncate(time.Second).Format(time.RFC3339)
+	return []string{"rev-list", "-1", "--first-parent", before, "HEAD", "--"}
+}
+
+// resolveBase reads baseArgs' result into the commit the comparison starts
+// from; "" means there is none and every file counts as new. On an unborn
+// branch or a failed merge-base it asks whether the ref names a commit at all,
+// so that a typo says so rather than how merge-base failed.
+func resolveBase(ctx context.Context, g *gitCmd, s Since, unborn bool, res result) (string, error) {
+	if s.Ref == "" {
 		if unborn {
 			return "", nil
 		}
-		out, err = g.run(ctx, "merge-base", "HEAD", commit)
-		if err != nil {
-			if exitCode(err) == 1 {
-				return "", fmt.Errorf("%w: %q shares no history with HEAD", ErrBadSince, s.Ref)
-			}
-			return "", err
+		if res.err != nil {
+			return "", res.err
 		}
-		return strings.TrimSpace(string(out)), nil
+		return strings.TrimSpace(string(res.out)), nil
+	}
+	if !unborn {
+		switch {
+		case res.err == nil:
+			return strings.TrimSpace(string(res.out)), nil
+		case exitCode(res.err) == 1: // both resolved, no common ancestor
+			return "", fmt.Errorf("%w: %q shares no history with HEAD", ErrBadSince, s.Ref)
+		}
+	}
+	if _, err := g.run(ctx, "rev-parse", "-q", "--verify", s.Ref+"^{commit}"); err != nil {
+		if exitCode(err) == 1 {
+			return "", fmt.Errorf("%w: %q is not a commit", ErrBadSince, s.Ref)
+		}
+		return "", err
 	}
 	if unborn {
 		return "", nil
 	}
-	// The last first-parent commit made at or before the point is what HEAD
-	// was then, as long as the branch only moved forward. Git compares whole
-	// seconds.
-	before := "--before=" + s.Time.UTC().Truncate(time.Second).Format(time.RFC3339)
-	out, err := g.run(ctx, "rev-list", "-1", "--first-parent", before, "HEAD", "--")
+	return "", res.err
+}
+
+// emptyTrees are the object names of the empty tree, which every repository
+// of that object format holds without storing it.
+var emptyTrees = map[string]string{
+	"sha1":   "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+	"sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+}
+
+// emptyTree returns the empty tree's name in the given object format, asking
+// git for a format it does not know.
+func emptyTree(ctx context.Context, g *gitCmd, format string) (string, error) {
+	if t, ok := emptyTrees[format]; ok {
+		return t, nil
+	}
+	out, err := g.run(ctx, "hash-object", "-t", "tree", "--stdin")
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("empty tree: %w", err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }
 
-// changes lists everything changed since base: committed, staged, unstaged
-// and untracked, with added lines. status is the porcelain status already read,
-// paths relative to the top of the work tree; view maps those paths to
-// project-relative ones.
-func changes(ctx context.Context, g *gitCmd, base string, status []facts.GitStatusEntry, view pathView) ([]facts.GitChange, error) {
-	from := base
-	if from == "" {
-		out, err := g.run(ctx, "hash-object", "-t", "tree", "--stdin")
-		if err != nil {
-			return nil, fmt.Errorf("empty tree: %w", err)
-		}
-		from = strings.TrimSpace(string(out))
-	}
-	diffArgs := []string{"--no-ext-diff", "--no-textconv", "--find-renames"}
-	out, err := g.run(ctx, append(append([]string{"diff", "--numstat", "-z"}, diffArgs...), from, "--")...)
+// changes lists everything changed since the tree-ish from: committed,
+// staged, unstaged and untracked, with added lines. status is the porcelain
+// status already read, paths relative to the top of the work tree; view maps
+// those paths to project-relative ones. One diff prints both the numstat and
+// the patch, so git compares the trees and reads the work tree once.
+func changes(ctx context.Context, g *gitCmd, from string, status []facts.GitStatusEntry, view pathView) ([]facts.GitChange, error) {
+	out, err := g.run(ctx, "diff", "--numstat", "-z", "--patch", "--unified=0", "--no-color", "--src-prefix=a/", "--dst-prefix=b/",
+		"--no-ext-diff", "--no-textconv", "--find-renames", from, "--")
 	if err != nil {
 		return nil, err
 	}
-	stats, err := ParseNumstat(out)
+	stats, patch, err := ParseNumstatPatch(out)
 	if err != nil {
-		return nil, err
-	}
-	patch, err := g.run(ctx, append(append([]string{"diff", "--unified=0", "--no-color", "--src-prefix=a/", "--dst-prefix=b/"}, diffArgs...), from, "--")...)
-	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read diff: %w", err)
 	}
 	col := newCollector(DefaultCaps)
 	if err := parseAddedLines(patch, col); err != nil {

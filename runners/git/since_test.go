@@ -1,6 +1,7 @@
 package git
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -218,5 +219,75 @@ func TestSinceUntrackedAfterRmCached(t *testing.T) {
 	}
 	if c := g.Since.Files[0]; c.Path != "code.py" || !c.Untracked || c.Deleted || c.Added != 1 || c.Removed != 1 {
 		t.Fatalf("code.py: %s", dump(c))
+	}
+}
+
+func TestSinceRefOnUnbornBranch(t *testing.T) {
+	t.Parallel()
+	r := changelogRepo(t)
+	r.git("checkout", "-q", "--orphan", "fresh") // keeps main's files, staged
+	g := mustOK(t, gather(t, r.root, "main"))
+	if !g.Unborn || g.Since == nil || g.Since.Kind != "ref" || g.Since.Base != "" {
+		t.Fatalf("unborn %v since %s", g.Unborn, dump(g.Since))
+	}
+	if c := findChange(g, "CHANGELOG.md"); c == nil || c.Added != 4 || c.Untracked {
+		t.Fatalf("CHANGELOG.md: %s", dump(c))
+	}
+	ns := gather(t, r.root, "no-such-branch")
+	if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, `"no-such-branch" is not a commit`) {
+		t.Fatalf("got %s %q", ns.Status, ns.Reason)
+	}
+}
+
+func TestSinceRefNotACommitOrUnrelated(t *testing.T) {
+	t.Parallel()
+	r := changelogRepo(t)
+	r.git("checkout", "-q", "--orphan", "unrelated")
+	r.git("rm", "-q", "-r", "--cached", ".")
+	r.write("other.txt", "o\n")
+	r.commitAt("unrelated root", t0)
+	for spec, want := range map[string]string{
+		"main":                   `"main" shares no history with HEAD`,
+		"main:CHANGELOG.md":      `"main:CHANGELOG.md" is not a commit`,
+		"main^{tree}":            `"main^{tree}" is not a commit`,
+		"0000000000000000000000": `"0000000000000000000000" is not a commit`,
+	} {
+		ns := gather(t, r.root, spec)
+		if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, want) || !strings.Contains(ns.Reason, ErrBadSince.Error()) {
+			t.Errorf("%s: got %s %q, want %q", spec, ns.Status, ns.Reason, want)
+		}
+	}
+}
+
+func TestSinceSHA256Repository(t *testing.T) {
+	t.Parallel()
+	r := &repo{t: t, root: t.TempDir()}
+	r.git("init", "-q", "-b", "main", "--object-format=sha256")
+	r.write("CHANGELOG.md", "- one\n")
+	r.commitAt("one", t0)
+	r.write("CHANGELOG.md", "- one\n- two\n")
+	g := mustOK(t, gather(t, r.root, t0.Add(-time.Hour).Format(time.RFC3339)))
+	if len(g.Head) != 64 || g.Since.Base != "" {
+		t.Fatalf("head %q base %q", g.Head, g.Since.Base)
+	}
+	if c := findChange(g, "CHANGELOG.md"); c == nil || c.Added != 2 || c.Removed != 0 {
+		t.Fatalf("CHANGELOG.md: %s", dump(c))
+	}
+}
+
+// TestEmptyTrees checks the built-in empty tree names against git's, and
+// that a format the runner does not know is asked of git.
+func TestEmptyTrees(t *testing.T) {
+	t.Parallel()
+	for format, want := range emptyTrees {
+		r := &repo{t: t, root: t.TempDir()}
+		r.git("init", "-q", "--object-format="+format)
+		if got := strings.TrimSpace(string(gitRaw(t, r.root, "hash-object", "-t", "tree", "--stdin"))); got != want {
+			t.Errorf("%s: git says %s, the runner %s", format, got, want)
+		}
+		got, err := emptyTree(context.Background(), newGitCmd("git", r.root), "a future format")
+		if err != nil || got != want {
+			t.Errorf("%s, asking git: %q %v", format, got, err)
+		}
 	}
 }
