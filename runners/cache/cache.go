@@ -11,14 +11,17 @@
 // The Index lives in the store's fact_cache table and is validated on every
 // read, never trusted when it does not check out: one row per runner and
 // project root; per path, the stamp the runner last read it at, the content's
-// sha256 and a short token of the runner's facts for that content. A hit
+// sha256 and the runner's facts for that content: a short token (the fs
+// runner's line count and binary flag) or a payload of any length (the python
+// runner's classes), which the runner decodes and checks itself. A hit
 // needs the same runner and version, the same root, and the same stamp taken
 // long enough after the file last changed (see Racy). One row, because
 // loading it must cost far less than the reads it saves: a row per path
 // measured slower than reading the 600 files it described.
 //
 // A corrupt, foreign (another root, path or version) or undecodable row is a
-// miss, and the fresh result replaces it. Cache I/O errors never fail a
+// miss, and the fresh result replaces it; so is an entry whose payload the
+// runner cannot decode or that describes another path. Cache I/O errors never fail a
 // runner: the files are read instead.
 package cache
 
@@ -33,6 +36,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tausik/tausik/store"
 )
@@ -70,30 +74,42 @@ func (s Stamp) Racy(seen time.Time) bool {
 }
 
 // indexVersion is the layout of an Index row; part of its cache version.
-const indexVersion = "index/2"
+const indexVersion = "index/3"
+
+// noToken stands in an index line for an entry without a token (its facts are
+// all in the payload).
+const noToken = "-"
 
 // entry is one path's Index entry.
 type entry struct {
-	stamp  Stamp
-	seenNS int64
-	sha    string
-	token  string
+	stamp   Stamp
+	seenNS  int64
+	sha     string
+	token   string
+	payload string
 }
 
 // indexRow is an Index as stored: one row per runner and root, its entries
 // one line each ("sha dev ino mode size mtime ctime seen token path"), so that
-// loading the index of a large project is one row and a string split, not
-// thousands of rows to decode.
+// loading the index of a large project is one row of flat strings, not
+// thousands of rows or objects to decode (a list of lines, not one string
+// of them: a JSON string holding newlines decodes several times slower).
+// Payloads, when any entry has one, are a list beside the lines, the i-th
+// payload belonging to the i-th line ("" for none); a list of another
+// length than the lines is dropped whole.
 type indexRow struct {
-	Root    string `json:"root"`
-	Entries string `json:"entries"`
+	Root     string   `json:"root"`
+	Entries  []string `json:"entries"`
+	Payloads []string `json:"payloads,omitempty"`
 }
 
-// Hit is what the Index knew about a path whose stamp has not changed: the
-// content's sha256 and the runner's token for it.
+// Hit is what the Index knows about a path's content: its sha256 and the
+// runner's facts for it, a Token (no spaces), a Payload (any
+// UTF-8 text) or both.
 type Hit struct {
-	SHA256 string
-	Token  string
+	SHA256  string
+	Token   string
+	Payload string
 }
 
 // Index maps a runner's paths under one root to the content and facts it last
@@ -131,8 +147,15 @@ func LoadIndex(ctx context.Context, st Store, runner, version, root string) *Ind
 	if json.Unmarshal(raw, &row) != nil || row.Root != root {
 		return ix
 	}
-	for _, line := range strings.Split(row.Entries, "\n") {
-		if p, e, ok := parseEntry(line); ok {
+	if len(row.Payloads) != len(row.Entries) {
+		row.Payloads = nil
+	}
+	for i, line := range row.Entries {
+		p, e, ok := parseEntry(line)
+		if ok && row.Payloads != nil {
+			e.payload = row.Payloads[i]
+		}
+		if ok && (e.token != "" || e.payload != "") {
 			ix.entries[p] = e
 		}
 	}
@@ -156,6 +179,9 @@ func parseEntry(line string) (string, entry, bool) {
 	}
 	e := entry{stamp: Stamp{Dev: uint64(n[0]), Ino: uint64(n[1]), Mode: uint32(n[2]), Size: n[3], MtimeNS: n[4], CtimeNS: n[5]},
 		seenNS: n[6], sha: f[0], token: f[8]}
+	if e.token == noToken {
+		e.token = ""
+	}
 	if e.stamp.Size < 0 {
 		return "", entry{}, false
 	}
@@ -177,18 +203,21 @@ func (ix *Index) Lookup(path string, s Stamp) (Hit, bool) {
 	if !ok || e.stamp != s || s.Racy(time.Unix(0, e.seenNS)) {
 		return Hit{}, false
 	}
-	return Hit{SHA256: e.sha, Token: e.token}, true
+	return Hit{SHA256: e.sha, Token: e.token, Payload: e.payload}, true
 }
 
 // Record notes that path, stamped s before it was read at seen, holds the
-// content sha256, for which the runner's facts are token (no spaces or
-// newlines; a path holding a newline is not recorded). Save stores it.
-func (ix *Index) Record(path string, s Stamp, seen time.Time, sha, token string) {
-	if !isHex64(sha) || token == "" || strings.ContainsAny(token, " \n") || strings.Contains(path, "\n") || path == "" {
+// content h.SHA256, for which the runner's facts are h.Token and h.Payload.
+// Save stores it. What the row could not give back unchanged is not
+// recorded: a token holding a space (or "-"), a payload or path that is not
+// UTF-8 (JSON would alter it), or an entry with neither token nor payload.
+func (ix *Index) Record(path string, s Stamp, seen time.Time, h Hit) {
+	if !isHex64(h.SHA256) || (h.Token == "" && h.Payload == "") || h.Token == noToken || strings.Contains(h.Token, " ") ||
+		!utf8.ValidString(h.Payload) || !utf8.ValidString(path) || path == "" {
 		return
 	}
 	ix.mu.Lock()
-	ix.entries[path] = entry{stamp: s, seenNS: seen.UnixNano(), sha: sha, token: token}
+	ix.entries[path] = entry{stamp: s, seenNS: seen.UnixNano(), sha: h.SHA256, token: h.Token, payload: h.Payload}
 	ix.changed = true
 	ix.mu.Unlock()
 }
@@ -199,6 +228,24 @@ func (ix *Index) Forget(path string) {
 	if _, ok := ix.entries[path]; ok {
 		delete(ix.entries, path)
 		ix.changed = true
+	}
+	ix.mu.Unlock()
+}
+
+// Retain drops every path that keep does not hold: a runner that looks at the
+// whole repository passes its listing, so that deleted and renamed files do
+// not stay in the index for good.
+func (ix *Index) Retain(keep []string) {
+	set := make(map[string]struct{}, len(keep))
+	for _, p := range keep {
+		set[p] = struct{}{}
+	}
+	ix.mu.Lock()
+	for p := range ix.entries {
+		if _, ok := set[p]; !ok {
+			delete(ix.entries, p)
+			ix.changed = true
+		}
 	}
 	ix.mu.Unlock()
 }
@@ -218,18 +265,27 @@ func (ix *Index) Save(ctx context.Context) error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var b strings.Builder
+	lines := make([]string, len(paths))
+	payloads := make([]string, len(paths))
+	withPayloads := false
 	for i, p := range paths {
 		e := ix.entries[p]
-		if i > 0 {
-			b.WriteByte('\n')
+		tok := e.token
+		if tok == "" {
+			tok = noToken
 		}
-		fmt.Fprintf(&b, "%s %d %d %d %d %d %d %d %s %s", e.sha, e.stamp.Dev, e.stamp.Ino, e.stamp.Mode, e.stamp.Size,
-			e.stamp.MtimeNS, e.stamp.CtimeNS, e.seenNS, e.token, p)
+		lines[i] = fmt.Sprintf("%s %d %d %d %d %d %d %d %s %s", e.sha, e.stamp.Dev, e.stamp.Ino, e.stamp.Mode, e.stamp.Size,
+			e.stamp.MtimeNS, e.stamp.CtimeNS, e.seenNS, tok, p)
+		payloads[i] = e.payload
+		withPayloads = withPayloads || e.payload != ""
 	}
 	ix.changed = false
 	ix.mu.Unlock()
-	raw, err := json.Marshal(indexRow{Root: ix.root, Entries: b.String()})
+	row := indexRow{Root: ix.root, Entries: lines}
+	if withPayloads {
+		row.Payloads = payloads
+	}
+	raw, err := json.Marshal(row)
 	if err != nil {
 		return err
 	}

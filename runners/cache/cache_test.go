@@ -35,8 +35,8 @@ func TestIndexRoundTrip(t *testing.T) {
 	st := openStore(t)
 	s := oldStamp(6)
 	ix := LoadIndex(ctx, st, "files", "1", "/r")
-	ix.Record("dir/a b.txt", s, time.Now(), shaA, "1:0")
-	ix.Record("gone.txt", s, time.Now(), shaA, "1:0")
+	ix.Record("dir/a b.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
+	ix.Record("gone.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
 	if err := ix.Save(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +74,79 @@ func TestIndexRoundTrip(t *testing.T) {
 	}
 }
 
+// Payloads of any UTF-8 text come back with their entries. A payload list
+// that does not match the entries line for line is dropped whole, and with
+// it the entries that had nothing else.
+func TestIndexPayloads(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	s := oldStamp(6)
+	ix := LoadIndex(ctx, st, "python", "1", "/r")
+	text := "a b\nc|\"d\" \\ é \u2028 <&>"
+	ix.Record("a.py", s, time.Now(), Hit{SHA256: shaA, Payload: text})
+	ix.Record("b.py", s, time.Now(), Hit{SHA256: shaA, Token: "t", Payload: "p"})
+	ix.Record("c.py", s, time.Now(), Hit{SHA256: shaA, Token: "t"})
+	// What a row could not give back unchanged is not recorded.
+	ix.Record("bad1.py", s, time.Now(), Hit{SHA256: shaA, Payload: "\xff"})
+	ix.Record("bad2.py", s, time.Now(), Hit{SHA256: shaA, Token: "-"})
+	ix.Record("bad3.py", s, time.Now(), Hit{SHA256: shaA})
+	ix.Record("bad\xff.py", s, time.Now(), Hit{SHA256: shaA, Token: "t"})
+	if err := ix.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix = LoadIndex(ctx, st, "python", "1", "/r")
+	for p, want := range map[string]Hit{
+		"a.py": {SHA256: shaA, Payload: text}, "b.py": {SHA256: shaA, Token: "t", Payload: "p"}, "c.py": {SHA256: shaA, Token: "t"},
+	} {
+		if h, ok := ix.Lookup(p, s); !ok || h != want {
+			t.Errorf("%s: %+v %v, want %+v", p, h, ok, want)
+		}
+	}
+	if len(ix.entries) != 3 {
+		t.Errorf("entries %v: want a.py, b.py and c.py only", ix.entries)
+	}
+	key := store.CacheKey{Runner: "python.index", Version: ix.version, SHA256: ix.key()}
+	raw, _, err := st.CacheGet(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row indexRow
+	if err := json.Unmarshal(raw, &row); err != nil {
+		t.Fatal(err)
+	}
+	row.Payloads = row.Payloads[1:]
+	b, _ := json.Marshal(row)
+	if err := st.CachePut(ctx, key, b); err != nil {
+		t.Fatal(err)
+	}
+	ix = LoadIndex(ctx, st, "python", "1", "/r")
+	if h, ok := ix.Lookup("b.py", s); !ok || h.Payload != "" || h.Token != "t" {
+		t.Errorf("b.py: %+v %v: want its token without a payload", h, ok)
+	}
+	if _, ok := ix.Lookup("a.py", s); ok {
+		t.Error("a.py kept an entry without its payload")
+	}
+}
+
+// Retain drops the paths a whole-repository listing no longer holds.
+func TestIndexRetain(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	s := oldStamp(6)
+	ix := LoadIndex(ctx, st, "python", "1", "/r")
+	for _, p := range []string{"kept.py", "gone.py", "renamed.py"} {
+		ix.Record(p, s, time.Now(), Hit{SHA256: shaA, Payload: p})
+	}
+	ix.Retain([]string{"kept.py", "new.py"})
+	if err := ix.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix = LoadIndex(ctx, st, "python", "1", "/r")
+	if _, ok := ix.Lookup("kept.py", s); !ok || len(ix.entries) != 1 {
+		t.Errorf("entries %v: want kept.py only", ix.entries)
+	}
+}
+
 // A stamp recorded within the file system's timestamp granularity of the
 // file's last change may hide a second change: it is never a hit.
 func TestRacyEntriesAreReRead(t *testing.T) {
@@ -90,7 +163,7 @@ func TestRacyEntriesAreReRead(t *testing.T) {
 		t.Error("whole-second times mark a coarse file system: 1.5 s is still racy")
 	}
 	ix := LoadIndex(context.Background(), openStore(t), "files", "1", "/r")
-	ix.Record("a", fresh, now, shaA, "1:0")
+	ix.Record("a", fresh, now, Hit{SHA256: shaA, Token: "1:0"})
 	if _, ok := ix.Lookup("a", fresh); ok {
 		t.Error("a racy entry was served")
 	}
@@ -103,7 +176,7 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 	st := openStore(t)
 	s := oldStamp(6)
 	good := LoadIndex(ctx, st, "files", "1", "/r")
-	good.Record("ok.txt", s, time.Now(), shaA, "1:0")
+	good.Record("ok.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
 	if err := good.Save(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -122,11 +195,12 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 		row  any
 	}{
 		{"not an object", []string{"x"}},
-		{"another root", indexRow{Root: "/elsewhere", Entries: line(shaA, "1:0", "ok.txt")}},
-		{"bad sha", indexRow{Root: "/r", Entries: line("XYZ", "1:0", "ok.txt")}},
-		{"short line", indexRow{Root: "/r", Entries: shaA + " 1 2 420 6 ok.txt"}},
-		{"bad number", indexRow{Root: "/r", Entries: strings.Replace(line(shaA, "1:0", "ok.txt"), " 420 ", " 4x0 ", 1)}},
-		{"negative size", indexRow{Root: "/r", Entries: strings.Replace(line(shaA, "1:0", "ok.txt"), " 6 ", " -6 ", 1)}},
+		{"another root", indexRow{Root: "/elsewhere", Entries: []string{line(shaA, "1:0", "ok.txt")}}},
+		{"bad sha", indexRow{Root: "/r", Entries: []string{line("XYZ", "1:0", "ok.txt")}}},
+		{"short line", indexRow{Root: "/r", Entries: []string{shaA + " 1 2 420 6 ok.txt"}}},
+		{"bad number", indexRow{Root: "/r", Entries: []string{strings.Replace(line(shaA, "1:0", "ok.txt"), " 420 ", " 4x0 ", 1)}}},
+		{"negative size", indexRow{Root: "/r", Entries: []string{strings.Replace(line(shaA, "1:0", "ok.txt"), " 6 ", " -6 ", 1)}}},
+		{"entries not lines", map[string]any{"root": "/r", "entries": line(shaA, "1:0", "ok.txt")}},
 	} {
 		put(c.row)
 		if _, ok := LoadIndex(ctx, st, "files", "1", "/r").Lookup("ok.txt", s); ok {
@@ -134,13 +208,13 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 		}
 	}
 	// One damaged line does not spoil the others.
-	put(indexRow{Root: "/r", Entries: "garbage\n" + line(shaA, "1:0", "ok.txt") + "\n" + line(shaA, "", "b.txt")})
+	put(indexRow{Root: "/r", Entries: []string{"garbage", line(shaA, "1:0", "ok.txt"), line(shaA, "", "b.txt")}})
 	ix := LoadIndex(ctx, st, "files", "1", "/r")
 	if _, ok := ix.Lookup("ok.txt", s); !ok || len(ix.entries) != 1 {
 		t.Errorf("entries %v: want only ok.txt", ix.entries)
 	}
 	// Rebuilt: the next Save writes a clean row.
-	ix.Record("b.txt", s, time.Now(), shaA, "1:0")
+	ix.Record("b.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
 	if err := ix.Save(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +235,7 @@ func TestCorruptStoreValueIsAMiss(t *testing.T) {
 	defer st.Close()
 	s := oldStamp(6)
 	ix := LoadIndex(ctx, st, "files", "1", "/r")
-	ix.Record("ok.txt", s, time.Now(), shaA, "1:0")
+	ix.Record("ok.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
 	if err := ix.Save(ctx); err != nil {
 		t.Fatal(err)
 	}
