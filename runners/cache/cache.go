@@ -21,8 +21,8 @@
 //
 // A corrupt, foreign (another root, path or version) or undecodable row is a
 // miss, and the fresh result replaces it; so is an entry whose payload the
-// runner cannot decode or that describes another path. Cache I/O errors never fail a
-// runner: the files are read instead.
+// runner cannot decode or that describes another path. Cache I/O errors
+// never fail a runner: the files are read instead.
 package cache
 
 import (
@@ -30,9 +30,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -73,13 +71,6 @@ func (s Stamp) Racy(seen time.Time) bool {
 	return seen.UnixNano()-last < margin.Nanoseconds()
 }
 
-// indexVersion is the layout of an Index row; part of its cache version.
-const indexVersion = "index/3"
-
-// noToken stands in an index line for an entry without a token (its facts are
-// all in the payload).
-const noToken = "-"
-
 // entry is one path's Index entry.
 type entry struct {
 	stamp   Stamp
@@ -89,23 +80,9 @@ type entry struct {
 	payload string
 }
 
-// indexRow is an Index as stored: one row per runner and root, its entries
-// one line each ("sha dev ino mode size mtime ctime seen token path"), so that
-// loading the index of a large project is one row of flat strings, not
-// thousands of rows or objects to decode (a list of lines, not one string
-// of them: a JSON string holding newlines decodes several times slower).
-// Payloads, when any entry has one, are a list beside the lines, the i-th
-// payload belonging to the i-th line ("" for none); a list of another
-// length than the lines is dropped whole.
-type indexRow struct {
-	Root     string   `json:"root"`
-	Entries  []string `json:"entries"`
-	Payloads []string `json:"payloads,omitempty"`
-}
-
 // Hit is what the Index knows about a path's content: its sha256 and the
-// runner's facts for it, a Token (no spaces), a Payload (any
-// UTF-8 text) or both.
+// runner's facts for it, a Token (no spaces), a Payload (any UTF-8 text) or
+// both.
 type Hit struct {
 	SHA256  string
 	Token   string
@@ -113,8 +90,8 @@ type Hit struct {
 }
 
 // Index maps a runner's paths under one root to the content and facts it last
-// read there. It is safe for concurrent use; Save writes it back when Record
-// or Forget changed it.
+// read there. It is safe for concurrent use; Save writes it back when Record,
+// Forget or Retain changed it.
 type Index struct {
 	st      Store
 	runner  string
@@ -128,8 +105,8 @@ type Index struct {
 
 // LoadIndex reads runner's index of root. version is the runner's facts
 // version: an index of another version is empty. A nil st, a store that
-// fails, or a damaged or foreign row gives an empty index (damaged lines are
-// dropped one by one).
+// fails, or a damaged or foreign row gives an empty index (damaged entries
+// are dropped one by one).
 func LoadIndex(ctx context.Context, st Store, runner, version, root string) *Index {
 	ix := &Index{st: st, runner: runner + ".index", version: version + "+" + indexVersion, root: root, entries: map[string]entry{}}
 	if st == nil {
@@ -143,49 +120,10 @@ func LoadIndex(ctx context.Context, st Store, runner, version, root string) *Ind
 	if !ok {
 		return ix
 	}
-	var row indexRow
-	if json.Unmarshal(raw, &row) != nil || row.Root != root {
-		return ix
-	}
-	if len(row.Payloads) != len(row.Entries) {
-		row.Payloads = nil
-	}
-	for i, line := range row.Entries {
-		p, e, ok := parseEntry(line)
-		if ok && row.Payloads != nil {
-			e.payload = row.Payloads[i]
-		}
-		if ok && (e.token != "" || e.payload != "") {
-			ix.entries[p] = e
-		}
+	if entries, ok := parseRow(raw, root); ok {
+		ix.entries = entries
 	}
 	return ix
-}
-
-// parseEntry reads one line of an index row; ok is false for anything
-// malformed.
-func parseEntry(line string) (string, entry, bool) {
-	f := strings.SplitN(line, " ", 10)
-	if len(f) != 10 || !isHex64(f[0]) || f[8] == "" || f[9] == "" {
-		return "", entry{}, false
-	}
-	var n [7]int64
-	for i := range n {
-		v, err := strconv.ParseInt(f[i+1], 10, 64)
-		if err != nil {
-			return "", entry{}, false
-		}
-		n[i] = v
-	}
-	e := entry{stamp: Stamp{Dev: uint64(n[0]), Ino: uint64(n[1]), Mode: uint32(n[2]), Size: n[3], MtimeNS: n[4], CtimeNS: n[5]},
-		seenNS: n[6], sha: f[0], token: f[8]}
-	if e.token == noToken {
-		e.token = ""
-	}
-	if e.stamp.Size < 0 {
-		return "", entry{}, false
-	}
-	return f[9], e, true
 }
 
 // key is the row key of the index: the root's hash.
@@ -250,7 +188,7 @@ func (ix *Index) Retain(keep []string) {
 	ix.mu.Unlock()
 }
 
-// Save writes the index back when Record or Forget changed it. A store error
+// Save writes the index back when Record, Forget or Retain changed it. A store error
 // is returned for the caller to ignore or log: the facts already gathered are
 // right either way. Two processes saving at once keep the last one's index,
 // which costs the other's entries a re-read, never a wrong answer.
@@ -265,41 +203,11 @@ func (ix *Index) Save(ctx context.Context) error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	lines := make([]string, len(paths))
-	payloads := make([]string, len(paths))
-	withPayloads := false
-	for i, p := range paths {
-		e := ix.entries[p]
-		tok := e.token
-		if tok == "" {
-			tok = noToken
-		}
-		lines[i] = fmt.Sprintf("%s %d %d %d %d %d %d %d %s %s", e.sha, e.stamp.Dev, e.stamp.Ino, e.stamp.Mode, e.stamp.Size,
-			e.stamp.MtimeNS, e.stamp.CtimeNS, e.seenNS, tok, p)
-		payloads[i] = e.payload
-		withPayloads = withPayloads || e.payload != ""
-	}
+	raw, err := formatRow(ix.root, paths, ix.entries)
 	ix.changed = false
 	ix.mu.Unlock()
-	row := indexRow{Root: ix.root, Entries: lines}
-	if withPayloads {
-		row.Payloads = payloads
-	}
-	raw, err := json.Marshal(row)
 	if err != nil {
 		return err
 	}
 	return ix.st.CachePutMany(ctx, []store.CacheEntry{{Key: store.CacheKey{Runner: ix.runner, Version: ix.version, SHA256: ix.key()}, Value: raw}})
-}
-
-func isHex64(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
