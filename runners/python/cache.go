@@ -74,10 +74,13 @@ func encodeFacts(f facts.PythonFile) (string, bool) {
 func encodableName(n string) bool { return n != "" && !strings.ContainsAny(n, " ,|") }
 
 // decodeFacts reads a payload of encodeFacts back as the facts of the file at
-// path. ok is false for a payload that is malformed, describes another path
-// or holds facts the scanner never produces (a class without a name, classes
-// out of source order, unsorted public names): the file is then read again.
-func decodeFacts(path, payload string) (facts.PythonFile, bool) {
+// path, size bytes long. ok is false for a payload that is malformed,
+// describes another path, cannot describe a file of that size (a line past
+// its last) or holds facts the scanner never produces (a class without a
+// name, classes out of source order, unsorted public names): the file is
+// then read again.
+func decodeFacts(path string, size int64, payload string) (facts.PythonFile, bool) {
+	maxLine := size + 1 // n bytes hold at most n newlines
 	n, rest, found := strings.Cut(payload, ":")
 	if !found || n != strconv.Itoa(len(path)) || !strings.HasPrefix(rest, path) {
 		return facts.PythonFile{}, false
@@ -87,7 +90,7 @@ func decodeFacts(path, payload string) (facts.PythonFile, bool) {
 	if msg, ok := strings.CutPrefix(rest, "E"); ok {
 		ln, msg, _ := strings.Cut(msg, " ")
 		line, err := strconv.Atoi(ln)
-		if err != nil || line < 1 || msg == "" || ln != strconv.Itoa(line) {
+		if err != nil || line < 1 || int64(line) > maxLine || msg == "" || ln != strconv.Itoa(line) {
 			return facts.PythonFile{}, false
 		}
 		f.Error = &facts.PythonError{Line: line, Msg: msg}
@@ -108,7 +111,7 @@ func decodeFacts(path, payload string) (facts.PythonFile, bool) {
 	f.Classes = make([]facts.PythonClass, 0, len(groups)-1)
 	for _, g := range groups[1:] {
 		c, ok := decodeClass(g)
-		if !ok || len(f.Classes) > 0 && c.Line <= f.Classes[len(f.Classes)-1].Line {
+		if !ok || int64(c.Line) > maxLine || len(f.Classes) > 0 && c.Line <= f.Classes[len(f.Classes)-1].Line {
 			return facts.PythonFile{}, false
 		}
 		f.Classes = append(f.Classes, c)

@@ -221,6 +221,7 @@ func TestCacheRebuildsBadPayloads(t *testing.T) {
 		{"empty name", Version, "4:c.pyP|1 A  x,,y"},
 		{"error without a message", Version, "4:c.pyE1 "},
 		{"bad line", Version, "4:c.pyP|0 A  "},
+		{"line past the end of the file", Version, "4:c.pyP|16 A  "},
 		{"another version", Version + "-old", "4:c.pyP|1 Planted  x"},
 	} {
 		plant(t, st, c.version, root, "c.py", c.payload)

@@ -37,7 +37,7 @@ func FuzzScan(f *testing.F) {
 		}
 		if payload, ok := encodeFacts(got); !ok {
 			t.Fatalf("facts the cache cannot keep: %+v", got)
-		} else if back, ok := decodeFacts("fuzz.py", payload); !ok || !reflect.DeepEqual(back, got) {
+		} else if back, ok := decodeFacts("fuzz.py", int64(len(src)), payload); !ok || !reflect.DeepEqual(back, got) {
 			t.Fatalf("payload %q decodes to %+v (%v), want %+v", payload, back, ok, got)
 		}
 		if !got.Parsed {

@@ -168,7 +168,7 @@ func scanFile(sc *Scanner, root, rel string, buf []byte, ix *cache.Index, now fu
 	stamp, stamped := cache.StampOf(info)
 	if ix != nil && stamped {
 		if hit, ok := ix.Lookup(rel, stamp); ok {
-			if f, ok := decodeFacts(rel, hit.Payload); ok {
+			if f, ok := decodeFacts(rel, stamp.Size, hit.Payload); ok {
 				return f, buf, true, nil
 			}
 		}

@@ -93,10 +93,11 @@ func TestCacheCodecRoundTrip(t *testing.T) {
 			t.Errorf("%s: facts not encodable: %+v", in.name, f)
 			continue
 		}
-		if got, ok := decodeFacts("dir/x.py", payload); !ok || !reflect.DeepEqual(got, f) {
+		size := int64(len(in.src))
+		if got, ok := decodeFacts("dir/x.py", size, payload); !ok || !reflect.DeepEqual(got, f) {
 			t.Errorf("%s: payload %q decodes to %+v (%v), want %+v", in.name, payload, got, ok, f)
 		}
-		if _, ok := decodeFacts("dir/y.py", payload); ok {
+		if _, ok := decodeFacts("dir/y.py", size, payload); ok {
 			t.Errorf("%s: the payload was accepted for another path", in.name)
 		}
 	}
@@ -105,11 +106,11 @@ func TestCacheCodecRoundTrip(t *testing.T) {
 // FuzzDecodeFacts: a payload either is refused or decodes to facts that
 // encode back to the same payload; it never panics.
 func FuzzDecodeFacts(f *testing.F) {
-	f.Add("a.py", "4:a.pyP|1 A B,C d,e|3 F  ")
-	f.Add("a.py", "4:a.pyE2 unexpected indent")
-	f.Add("a.py", "4:a.pyP")
-	f.Fuzz(func(t *testing.T, path, payload string) {
-		got, ok := decodeFacts(path, payload)
+	f.Add("a.py", int64(40), "4:a.pyP|1 A B,C d,e|3 F  ")
+	f.Add("a.py", int64(9), "4:a.pyE2 unexpected indent")
+	f.Add("a.py", int64(0), "4:a.pyP")
+	f.Fuzz(func(t *testing.T, path string, size int64, payload string) {
+		got, ok := decodeFacts(path, size, payload)
 		if !ok {
 			return
 		}
