@@ -121,8 +121,14 @@ func decodeFacts(path string, size int64, payload string) (facts.PythonFile, boo
 
 // decodeClass reads one "<line> <name> <bases> <public>" group.
 func decodeClass(g string) (facts.PythonClass, bool) {
-	fields := strings.Split(g, " ")
-	if len(fields) != 4 {
+	var fields [4]string // cut, not split: no allocation per class
+	rest, ok := g, true
+	for i := range 3 {
+		if fields[i], rest, ok = strings.Cut(rest, " "); !ok {
+			return facts.PythonClass{}, false
+		}
+	}
+	if fields[3] = rest; strings.Contains(rest, " ") {
 		return facts.PythonClass{}, false
 	}
 	line, err := strconv.Atoi(fields[0])
