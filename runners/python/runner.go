@@ -77,7 +77,16 @@ func (*Runner) Namespace() string { return Namespace }
 // surfaces compose across files. A file that exists but cannot be read makes
 // the namespace an error rather than leaving the file out.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
+	// The index loads while the listing runs: both mostly wait (on the
+	// store, on git), and the warm path is little else.
+	loaded := make(chan *cache.Index, 1)
+	if r.st != nil {
+		go func() { loaded <- cache.LoadIndex(ctx, r.st, Namespace, Version, s.Root) }()
+	} else {
+		loaded <- nil
+	}
 	all, err := s.RepoFiles(ctx)
+	ix := <-loaded
 	if err != nil {
 		return facts.Error(err.Error())
 	}
@@ -86,10 +95,6 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		if strings.HasSuffix(p, ".py") {
 			paths = append(paths, p)
 		}
-	}
-	var ix *cache.Index
-	if r.st != nil {
-		ix = cache.LoadIndex(ctx, r.st, Namespace, Version, s.Root)
 	}
 	files, err := scanFiles(ctx, s.Root, paths, ix, r.now)
 	if err != nil {
