@@ -125,9 +125,10 @@ func EnsureStateDir(root string) (string, error) {
 }
 
 // DefaultRunners returns the standard runners, one per namespace, reading
-// workflow state from st.
+// workflow state from st and keeping file-derived facts (fs, python) in its
+// fact cache.
 func DefaultRunners(st *store.Store) *runners.Registry {
-	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), python.New(), mcpsurface.New(nil, 0)}, work.New(st)...)...)
+	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), pythonRunner(st), mcpsurface.New(nil, 0)}, work.New(st)...)...)
 }
 
 // fsRunner is the files runner, caching file facts in st when there is one.
@@ -136,6 +137,15 @@ func fsRunner(st *store.Store) *fs.Runner {
 		return fs.New()
 	}
 	return fs.New(fs.WithCache(st))
+}
+
+// pythonRunner is the python runner, caching class facts in st when there is
+// one.
+func pythonRunner(st *store.Store) *python.Runner {
+	if st == nil {
+		return python.New()
+	}
+	return python.New(python.WithCache(st))
 }
 
 // FindRoot returns the project root for dir: the nearest ancestor (or dir

@@ -62,6 +62,7 @@ func TestFilesPlainMatchesJSON(t *testing.T) {
 	f := Files{Files: []File{
 		{Path: "a/b.py", Name: "b.py", Ext: ".py", Exists: true, Kind: "file", Size: 10, Lines: 2, SHA256: "ab"},
 		{Path: "gone", Name: "gone", Kind: "missing"},
+		{Path: "d/bad\xff\xfe.t\xc3", Name: "bad\xff\xfe.t\xc3", Ext: ".t\xc3", Exists: true, Kind: "file"}, // a name that is not UTF-8
 	}}
 	b, err := json.Marshal(f)
 	if err != nil {

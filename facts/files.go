@@ -45,7 +45,7 @@ func (f Files) Plain() map[string]any {
 	list := make([]any, len(f.Files))
 	for i, x := range f.Files {
 		m := map[string]any{
-			"path": x.Path, "name": x.Name, "ext": x.Ext, "exists": x.Exists, "kind": x.Kind,
+			"path": jsonText(x.Path), "name": jsonText(x.Name), "ext": jsonText(x.Ext), "exists": x.Exists, "kind": x.Kind,
 			"size": x.Size, "lines": x.Lines, "binary": x.Binary,
 		}
 		if x.SHA256 != "" {

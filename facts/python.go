@@ -47,3 +47,30 @@ type PythonClass struct {
 	// "type X = ..." alias is not an assignment.
 	Public []string `json:"public"`
 }
+
+// Plain implements Plainer: a project's python namespace holds every class
+// of every file and is converted on each evaluation that reads it. It yields
+// what a JSON round trip would: nil slices and a nil Error as null, integers
+// as int64, strings coerced to UTF-8.
+func (p Python) Plain() map[string]any {
+	if p.Files == nil {
+		return map[string]any{"files": nil}
+	}
+	files := make([]any, len(p.Files))
+	for i, f := range p.Files {
+		var perr any
+		if f.Error != nil {
+			perr = map[string]any{"line": int64(f.Error.Line), "msg": jsonText(f.Error.Msg)}
+		}
+		var classes any
+		if f.Classes != nil {
+			list := make([]any, len(f.Classes))
+			for j, c := range f.Classes {
+				list[j] = map[string]any{"name": jsonText(c.Name), "line": int64(c.Line), "bases": plainStrings(c.Bases), "public": plainStrings(c.Public)}
+			}
+			classes = list
+		}
+		files[i] = map[string]any{"path": jsonText(f.Path), "parsed": f.Parsed, "error": perr, "classes": classes}
+	}
+	return map[string]any{"files": files}
+}

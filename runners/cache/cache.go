@@ -11,15 +11,18 @@
 // The Index lives in the store's fact_cache table and is validated on every
 // read, never trusted when it does not check out: one row per runner and
 // project root; per path, the stamp the runner last read it at, the content's
-// sha256 and a short token of the runner's facts for that content. A hit
+// sha256 and the runner's facts for that content: a short token (the fs
+// runner's line count and binary flag) or a payload of any length (the python
+// runner's classes), which the runner decodes and checks itself. A hit
 // needs the same runner and version, the same root, and the same stamp taken
 // long enough after the file last changed (see Racy). One row, because
 // loading it must cost far less than the reads it saves: a row per path
 // measured slower than reading the 600 files it described.
 //
 // A corrupt, foreign (another root, path or version) or undecodable row is a
-// miss, and the fresh result replaces it. Cache I/O errors never fail a
-// runner: the files are read instead.
+// miss, and the fresh result replaces it; so is an entry whose payload the
+// runner cannot decode or that describes another path. Cache I/O errors
+// never fail a runner: the files are read instead.
 package cache
 
 import (
@@ -27,12 +30,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tausik/tausik/store"
 )
@@ -69,36 +71,27 @@ func (s Stamp) Racy(seen time.Time) bool {
 	return seen.UnixNano()-last < margin.Nanoseconds()
 }
 
-// indexVersion is the layout of an Index row; part of its cache version.
-const indexVersion = "index/2"
-
 // entry is one path's Index entry.
 type entry struct {
-	stamp  Stamp
-	seenNS int64
-	sha    string
-	token  string
+	stamp   Stamp
+	seenNS  int64
+	sha     string
+	token   string
+	payload string
 }
 
-// indexRow is an Index as stored: one row per runner and root, its entries
-// one line each ("sha dev ino mode size mtime ctime seen token path"), so that
-// loading the index of a large project is one row and a string split, not
-// thousands of rows to decode.
-type indexRow struct {
-	Root    string `json:"root"`
-	Entries string `json:"entries"`
-}
-
-// Hit is what the Index knew about a path whose stamp has not changed: the
-// content's sha256 and the runner's token for it.
+// Hit is what the Index knows about a path's content: its sha256 and the
+// runner's facts for it, a Token (no spaces), a Payload (any UTF-8 text) or
+// both.
 type Hit struct {
-	SHA256 string
-	Token  string
+	SHA256  string
+	Token   string
+	Payload string
 }
 
 // Index maps a runner's paths under one root to the content and facts it last
-// read there. It is safe for concurrent use; Save writes it back when Record
-// or Forget changed it.
+// read there. It is safe for concurrent use; Save writes it back when Record,
+// Forget or Retain changed it.
 type Index struct {
 	st      Store
 	runner  string
@@ -112,8 +105,8 @@ type Index struct {
 
 // LoadIndex reads runner's index of root. version is the runner's facts
 // version: an index of another version is empty. A nil st, a store that
-// fails, or a damaged or foreign row gives an empty index (damaged lines are
-// dropped one by one).
+// fails, or a damaged or foreign row gives an empty index (damaged entries
+// are dropped one by one).
 func LoadIndex(ctx context.Context, st Store, runner, version, root string) *Index {
 	ix := &Index{st: st, runner: runner + ".index", version: version + "+" + indexVersion, root: root, entries: map[string]entry{}}
 	if st == nil {
@@ -127,39 +120,10 @@ func LoadIndex(ctx context.Context, st Store, runner, version, root string) *Ind
 	if !ok {
 		return ix
 	}
-	var row indexRow
-	if json.Unmarshal(raw, &row) != nil || row.Root != root {
-		return ix
-	}
-	for _, line := range strings.Split(row.Entries, "\n") {
-		if p, e, ok := parseEntry(line); ok {
-			ix.entries[p] = e
-		}
+	if entries, ok := parseRow(raw, root); ok {
+		ix.entries = entries
 	}
 	return ix
-}
-
-// parseEntry reads one line of an index row; ok is false for anything
-// malformed.
-func parseEntry(line string) (string, entry, bool) {
-	f := strings.SplitN(line, " ", 10)
-	if len(f) != 10 || !isHex64(f[0]) || f[8] == "" || f[9] == "" {
-		return "", entry{}, false
-	}
-	var n [7]int64
-	for i := range n {
-		v, err := strconv.ParseInt(f[i+1], 10, 64)
-		if err != nil {
-			return "", entry{}, false
-		}
-		n[i] = v
-	}
-	e := entry{stamp: Stamp{Dev: uint64(n[0]), Ino: uint64(n[1]), Mode: uint32(n[2]), Size: n[3], MtimeNS: n[4], CtimeNS: n[5]},
-		seenNS: n[6], sha: f[0], token: f[8]}
-	if e.stamp.Size < 0 {
-		return "", entry{}, false
-	}
-	return f[9], e, true
 }
 
 // key is the row key of the index: the root's hash.
@@ -177,18 +141,21 @@ func (ix *Index) Lookup(path string, s Stamp) (Hit, bool) {
 	if !ok || e.stamp != s || s.Racy(time.Unix(0, e.seenNS)) {
 		return Hit{}, false
 	}
-	return Hit{SHA256: e.sha, Token: e.token}, true
+	return Hit{SHA256: e.sha, Token: e.token, Payload: e.payload}, true
 }
 
 // Record notes that path, stamped s before it was read at seen, holds the
-// content sha256, for which the runner's facts are token (no spaces or
-// newlines; a path holding a newline is not recorded). Save stores it.
-func (ix *Index) Record(path string, s Stamp, seen time.Time, sha, token string) {
-	if !isHex64(sha) || token == "" || strings.ContainsAny(token, " \n") || strings.Contains(path, "\n") || path == "" {
+// content h.SHA256, for which the runner's facts are h.Token and h.Payload.
+// Save stores it. What the row could not give back unchanged is not
+// recorded: a token holding a space (or "-"), a payload or path that is not
+// UTF-8 (JSON would alter it), or an entry with neither token nor payload.
+func (ix *Index) Record(path string, s Stamp, seen time.Time, h Hit) {
+	if !isHex64(h.SHA256) || (h.Token == "" && h.Payload == "") || h.Token == noToken || strings.Contains(h.Token, " ") ||
+		!utf8.ValidString(h.Payload) || !utf8.ValidString(path) || path == "" {
 		return
 	}
 	ix.mu.Lock()
-	ix.entries[path] = entry{stamp: s, seenNS: seen.UnixNano(), sha: sha, token: token}
+	ix.entries[path] = entry{stamp: s, seenNS: seen.UnixNano(), sha: h.SHA256, token: h.Token, payload: h.Payload}
 	ix.changed = true
 	ix.mu.Unlock()
 }
@@ -203,7 +170,25 @@ func (ix *Index) Forget(path string) {
 	ix.mu.Unlock()
 }
 
-// Save writes the index back when Record or Forget changed it. A store error
+// Retain drops every path that keep does not hold: a runner that looks at the
+// whole repository passes its listing, so that deleted and renamed files do
+// not stay in the index for good.
+func (ix *Index) Retain(keep []string) {
+	set := make(map[string]struct{}, len(keep))
+	for _, p := range keep {
+		set[p] = struct{}{}
+	}
+	ix.mu.Lock()
+	for p := range ix.entries {
+		if _, ok := set[p]; !ok {
+			delete(ix.entries, p)
+			ix.changed = true
+		}
+	}
+	ix.mu.Unlock()
+}
+
+// Save writes the index back when Record, Forget or Retain changed it. A store error
 // is returned for the caller to ignore or log: the facts already gathered are
 // right either way. Two processes saving at once keep the last one's index,
 // which costs the other's entries a re-read, never a wrong answer.
@@ -218,32 +203,11 @@ func (ix *Index) Save(ctx context.Context) error {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var b strings.Builder
-	for i, p := range paths {
-		e := ix.entries[p]
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "%s %d %d %d %d %d %d %d %s %s", e.sha, e.stamp.Dev, e.stamp.Ino, e.stamp.Mode, e.stamp.Size,
-			e.stamp.MtimeNS, e.stamp.CtimeNS, e.seenNS, e.token, p)
-	}
+	raw, err := formatRow(ix.root, paths, ix.entries)
 	ix.changed = false
 	ix.mu.Unlock()
-	raw, err := json.Marshal(indexRow{Root: ix.root, Entries: b.String()})
 	if err != nil {
 		return err
 	}
 	return ix.st.CachePutMany(ctx, []store.CacheEntry{{Key: store.CacheKey{Runner: ix.runner, Version: ix.version, SHA256: ix.key()}, Value: raw}})
-}
-
-func isHex64(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }

@@ -35,8 +35,8 @@ func TestIndexRoundTrip(t *testing.T) {
 	st := openStore(t)
 	s := oldStamp(6)
 	ix := LoadIndex(ctx, st, "files", "1", "/r")
-	ix.Record("dir/a b.txt", s, time.Now(), shaA, "1:0")
-	ix.Record("gone.txt", s, time.Now(), shaA, "1:0")
+	ix.Record("dir/a b.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
+	ix.Record("gone.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
 	if err := ix.Save(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +74,60 @@ func TestIndexRoundTrip(t *testing.T) {
 	}
 }
 
+// Payloads and paths of any UTF-8 text come back with their entries, those
+// that JSON must escape included (they load through encoding/json instead of
+// the fast path).
+func TestIndexPayloads(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	s := oldStamp(6)
+	ix := LoadIndex(ctx, st, "python", "1", "/r")
+	text := "12:a b\nc|\"d\" \\ é \u2028 <&>"
+	ix.Record("a.py", s, time.Now(), Hit{SHA256: shaA, Payload: text})
+	ix.Record("b.py", s, time.Now(), Hit{SHA256: shaA, Token: "t", Payload: "p"})
+	ix.Record("c d/\"\\:\n.py", s, time.Now(), Hit{SHA256: shaA, Token: "t"})
+	// What a row could not give back unchanged is not recorded.
+	ix.Record("bad1.py", s, time.Now(), Hit{SHA256: shaA, Payload: "\xff"})
+	ix.Record("bad2.py", s, time.Now(), Hit{SHA256: shaA, Token: "-"})
+	ix.Record("bad3.py", s, time.Now(), Hit{SHA256: shaA})
+	ix.Record("bad4.py", s, time.Now(), Hit{SHA256: shaA, Token: "a b"})
+	ix.Record("bad\xff.py", s, time.Now(), Hit{SHA256: shaA, Token: "t"})
+	if err := ix.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix = LoadIndex(ctx, st, "python", "1", "/r")
+	want := map[string]Hit{
+		"a.py": {SHA256: shaA, Payload: text}, "b.py": {SHA256: shaA, Token: "t", Payload: "p"}, "c d/\"\\:\n.py": {SHA256: shaA, Token: "t"},
+	}
+	for p, w := range want {
+		if h, ok := ix.Lookup(p, s); !ok || h != w {
+			t.Errorf("%q: %+v %v, want %+v", p, h, ok, w)
+		}
+	}
+	if len(ix.entries) != len(want) {
+		t.Errorf("entries %v: want %d", ix.entries, len(want))
+	}
+}
+
+// Retain drops the paths a whole-repository listing no longer holds.
+func TestIndexRetain(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	s := oldStamp(6)
+	ix := LoadIndex(ctx, st, "python", "1", "/r")
+	for _, p := range []string{"kept.py", "gone.py", "renamed.py"} {
+		ix.Record(p, s, time.Now(), Hit{SHA256: shaA, Payload: p})
+	}
+	ix.Retain([]string{"kept.py", "new.py"})
+	if err := ix.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ix = LoadIndex(ctx, st, "python", "1", "/r")
+	if _, ok := ix.Lookup("kept.py", s); !ok || len(ix.entries) != 1 {
+		t.Errorf("entries %v: want kept.py only", ix.entries)
+	}
+}
+
 // A stamp recorded within the file system's timestamp granularity of the
 // file's last change may hide a second change: it is never a hit.
 func TestRacyEntriesAreReRead(t *testing.T) {
@@ -90,7 +144,7 @@ func TestRacyEntriesAreReRead(t *testing.T) {
 		t.Error("whole-second times mark a coarse file system: 1.5 s is still racy")
 	}
 	ix := LoadIndex(context.Background(), openStore(t), "files", "1", "/r")
-	ix.Record("a", fresh, now, shaA, "1:0")
+	ix.Record("a", fresh, now, Hit{SHA256: shaA, Token: "1:0"})
 	if _, ok := ix.Lookup("a", fresh); ok {
 		t.Error("a racy entry was served")
 	}
@@ -103,7 +157,7 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 	st := openStore(t)
 	s := oldStamp(6)
 	good := LoadIndex(ctx, st, "files", "1", "/r")
-	good.Record("ok.txt", s, time.Now(), shaA, "1:0")
+	good.Record("ok.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
 	if err := good.Save(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -117,36 +171,53 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 	line := func(sha, tok, path string) string {
 		return strings.Join([]string{sha, "1", "2", "420", "6", itoa(s.MtimeNS), itoa(s.CtimeNS), itoa(time.Now().UnixNano()), tok, path}, " ")
 	}
+	ok := line(shaA, "1:0", "ok.txt")
 	for _, c := range []struct {
 		name string
 		row  any
 	}{
-		{"not an object", []string{"x"}},
-		{"another root", indexRow{Root: "/elsewhere", Entries: line(shaA, "1:0", "ok.txt")}},
-		{"bad sha", indexRow{Root: "/r", Entries: line("XYZ", "1:0", "ok.txt")}},
-		{"short line", indexRow{Root: "/r", Entries: shaA + " 1 2 420 6 ok.txt"}},
-		{"bad number", indexRow{Root: "/r", Entries: strings.Replace(line(shaA, "1:0", "ok.txt"), " 420 ", " 4x0 ", 1)}},
-		{"negative size", indexRow{Root: "/r", Entries: strings.Replace(line(shaA, "1:0", "ok.txt"), " 6 ", " -6 ", 1)}},
+		{"not a string", []string{"x"}},
+		{"not a row", "garbage"},
+		{"another root", row("/elsewhere", ok, "")},
+		{"bad sha", row("/r", line("XYZ", "1:0", "ok.txt"), "")},
+		{"short line", row("/r", shaA+" 1 2 420 6 ok.txt", "")},
+		{"bad number", row("/r", strings.Replace(ok, " 420 ", " 4x0 ", 1), "")},
+		{"negative size", row("/r", strings.Replace(ok, " 6 ", " -6 ", 1), "")},
+		{"no facts", row("/r", line(shaA, "-", "ok.txt"), "")},
+		{"no payload field", row("/r", ok)},
+		{"frame too long", row("/r") + "999:" + ok + "0:"},
+		{"frame length not canonical", row("/r") + "0" + row("", ok, "")[2:]},
 	} {
 		put(c.row)
 		if _, ok := LoadIndex(ctx, st, "files", "1", "/r").Lookup("ok.txt", s); ok {
 			t.Errorf("%s: the damaged row was trusted", c.name)
 		}
 	}
-	// One damaged line does not spoil the others.
-	put(indexRow{Root: "/r", Entries: "garbage\n" + line(shaA, "1:0", "ok.txt") + "\n" + line(shaA, "", "b.txt")})
+	// A damaged entry does not spoil the others; a broken frame loses what
+	// follows it only.
+	put(row("/r", "garbage", "", ok, "", line(shaA, "", "b.txt"), "") + "5:c.txt")
 	ix := LoadIndex(ctx, st, "files", "1", "/r")
 	if _, ok := ix.Lookup("ok.txt", s); !ok || len(ix.entries) != 1 {
 		t.Errorf("entries %v: want only ok.txt", ix.entries)
 	}
 	// Rebuilt: the next Save writes a clean row.
-	ix.Record("b.txt", s, time.Now(), shaA, "1:0")
+	ix.Record("b.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
 	if err := ix.Save(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if ix := LoadIndex(ctx, st, "files", "1", "/r"); len(ix.entries) != 2 {
 		t.Errorf("after the rebuild: %v", ix.entries)
 	}
+}
+
+// row builds a stored index from its fields: the root, then each entry's
+// line and payload.
+func row(fields ...string) string {
+	var b strings.Builder
+	for _, f := range fields {
+		writeField(&b, f)
+	}
+	return b.String()
 }
 
 // Bytes that are not JSON at all never reach the index: the store reports
@@ -161,7 +232,7 @@ func TestCorruptStoreValueIsAMiss(t *testing.T) {
 	defer st.Close()
 	s := oldStamp(6)
 	ix := LoadIndex(ctx, st, "files", "1", "/r")
-	ix.Record("ok.txt", s, time.Now(), shaA, "1:0")
+	ix.Record("ok.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
 	if err := ix.Save(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func TestCacheAnswersWithoutReading(t *testing.T) {
 	if h, ok := ix.Lookup("a.py", stamp); !ok || h.SHA256 != first.SHA256 || h.Token != "1:0" {
 		t.Fatalf("the first run recorded %+v %v", h, ok)
 	}
-	ix.Record("a.py", stamp, time.Now(), first.SHA256, "6:1") // planted: 6 lines, binary
+	ix.Record("a.py", stamp, time.Now(), cache.Hit{SHA256: first.SHA256, Token: "6:1"}) // planted: 6 lines, binary
 	if err := ix.Save(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestCacheRebuildsImpossibleEntries(t *testing.T) {
 	stamp, _ := cache.StampOf(info)
 	for _, tok := range []string{"99:0", "0:0", "-1:0", "2:2", "2", "x:0"} {
 		ix := cache.LoadIndex(context.Background(), st, Namespace, Version, root)
-		ix.Record("a.py", stamp, time.Now().Add(time.Second), want.SHA256, tok)
+		ix.Record("a.py", stamp, time.Now().Add(time.Second), cache.Hit{SHA256: want.SHA256, Token: tok})
 		if err := ix.Save(context.Background()); err != nil {
 			t.Fatal(err)
 		}

@@ -155,7 +155,7 @@ func describe(root, rel string, buf, head []byte, ix *cache.Index, now func() ti
 		return f, fmt.Errorf("read %s: %w", rel, err)
 	}
 	if ix != nil && stamped && f.Size == stamp.Size {
-		ix.Record(rel, stamp, seen, f.SHA256, token(f.Lines, f.Binary))
+		ix.Record(rel, stamp, seen, cache.Hit{SHA256: f.SHA256, Token: token(f.Lines, f.Binary)})
 	}
 	return f, nil
 }

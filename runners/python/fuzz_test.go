@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzScan feeds arbitrary bytes to the scanner: it must never panic, never
-// hang, and always answer with either classes or an error with a line.
+// hang, and always answer with either classes or an error with a line, which
+// the fact cache's payload gives back exactly.
 // Seeds: the golden and edge cases (testdata/fuzz/FuzzScan holds more).
 func FuzzScan(f *testing.F) {
 	for _, c := range goldenCases {
@@ -33,6 +34,11 @@ func FuzzScan(f *testing.F) {
 		fresh := Scan("fuzz.py", src)
 		if !reflect.DeepEqual(got, fresh) {
 			t.Fatalf("a reused Scanner says %+v, a fresh one %+v", got, fresh)
+		}
+		if payload, ok := encodeFacts(got); !ok {
+			t.Fatalf("facts the cache cannot keep: %+v", got)
+		} else if back, ok := decodeFacts("fuzz.py", int64(len(src)), payload); !ok || !reflect.DeepEqual(back, got) {
+			t.Fatalf("payload %q decodes to %+v (%v), want %+v", payload, back, ok, got)
 		}
 		if !got.Parsed {
 			if got.Error == nil || got.Error.Line < 1 || got.Error.Msg == "" || len(got.Classes) != 0 {

@@ -2,7 +2,9 @@ package python
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -204,5 +206,26 @@ func TestNamespaceJSON(t *testing.T) {
 		`{"classes":[],"error":null,"parsed":true,"path":"empty.py"}],"status":"ok"}`
 	if string(b) != want {
 		t.Errorf("JSON\n%s\nwant\n%s", b, want)
+	}
+}
+
+// TestNamespacePlainMatchesJSON: the fast conversion of the python facts to
+// plain values gives what a JSON round trip gives, over the whole test
+// corpus (parsed and unparseable files, nested classes, odd encodings).
+func TestNamespacePlainMatchesJSON(t *testing.T) {
+	var p facts.Python
+	for i, in := range testCorpus(t) {
+		p.Files = append(p.Files, Scan(fmt.Sprintf("f%d.py", i), in.src))
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := facts.DecodeGeneric(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Plain(); !reflect.DeepEqual(any(got), want) {
+		t.Error("Plain() differs from the JSON round trip")
 	}
 }

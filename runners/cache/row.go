@@ -1,0 +1,159 @@
+package cache
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// An Index is stored as one JSON string, so that loading it is a copy rather
+// than a decode: encoding/json takes ~1.3 ms over the 200 KB index of a
+// 600-module python project, a third of what the cache saves. The string
+// holds length-prefixed fields ("<len>:<bytes>"): the root, then for each
+// entry its line ("sha dev ino mode size mtime ctime seen token path") and
+// its payload ("" for none). Lengths frame the fields, so paths and payloads
+// may hold any text.
+
+// indexVersion is the layout of an Index row; part of its cache version.
+const indexVersion = "index/4"
+
+// noToken stands in an index line for an entry without a token (its facts are
+// all in the payload).
+const noToken = "-"
+
+// formatRow encodes entries, for paths in that order, as the row of root.
+func formatRow(root string, paths []string, entries map[string]entry) (json.RawMessage, error) {
+	var b strings.Builder
+	writeField(&b, root)
+	for _, p := range paths {
+		e := entries[p]
+		tok := e.token
+		if tok == "" {
+			tok = noToken
+		}
+		writeField(&b, strings.Join([]string{e.sha, strconv.FormatUint(e.stamp.Dev, 10), strconv.FormatUint(e.stamp.Ino, 10),
+			strconv.FormatUint(uint64(e.stamp.Mode), 10), strconv.FormatInt(e.stamp.Size, 10), strconv.FormatInt(e.stamp.MtimeNS, 10),
+			strconv.FormatInt(e.stamp.CtimeNS, 10), strconv.FormatInt(e.seenNS, 10), tok, p}, " "))
+		writeField(&b, e.payload)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // <, > and & need no escape, and an escape costs the fast load
+	if err := enc.Encode(b.String()); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+func writeField(b *strings.Builder, s string) {
+	b.WriteString(strconv.Itoa(len(s)))
+	b.WriteByte(':')
+	b.WriteString(s)
+}
+
+// parseRow decodes the row of root. ok is false for a value that is not
+// such a row (another root's, or not a row at all). A malformed entry is
+// dropped; a broken frame drops everything from there on, which can no
+// longer be told apart.
+func parseRow(raw []byte, root string) (map[string]entry, bool) {
+	text, ok := jsonString(raw)
+	if !ok {
+		return nil, false
+	}
+	r, rest, ok := field(text)
+	if !ok || r != root {
+		return nil, false
+	}
+	entries := map[string]entry{}
+	for rest != "" {
+		line, after, ok1 := field(rest)
+		payload, after, ok2 := field(after)
+		if !ok1 || !ok2 {
+			break
+		}
+		rest = after
+		if p, e, ok := parseEntry(line); ok && (e.token != "" || payload != "") {
+			e.payload = payload
+			entries[p] = e
+		}
+	}
+	return entries, true
+}
+
+// jsonString returns the string the JSON value raw encodes: the bytes between
+// its quotes when they hold no escape and are UTF-8 (as formatRow writes them
+// unless a path or payload needs an escape), else what encoding/json reads.
+func jsonString(raw []byte) (string, bool) {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		if in := raw[1 : n-1]; bytes.IndexByte(in, '\\') < 0 && bytes.IndexByte(in, '"') < 0 && utf8.Valid(in) {
+			return string(in), true
+		}
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
+
+// field splits the length-prefixed field at the start of s from what
+// follows; ok is false when s does not start with one.
+func field(s string) (f, rest string, ok bool) {
+	i := strings.IndexByte(s, ':')
+	if i < 1 || i > 10 {
+		return "", "", false
+	}
+	n, err := strconv.Atoi(s[:i])
+	if err != nil || n < 0 || n > len(s)-i-1 || s[:i] != strconv.Itoa(n) {
+		return "", "", false
+	}
+	return s[i+1 : i+1+n], s[i+1+n:], true
+}
+
+// parseEntry reads one line of an index row; ok is false for anything
+// malformed.
+func parseEntry(line string) (string, entry, bool) {
+	var f [10]string // split without allocating: a row holds thousands of lines
+	rest := line
+	for i := range 9 {
+		var ok bool
+		if f[i], rest, ok = strings.Cut(rest, " "); !ok {
+			return "", entry{}, false
+		}
+	}
+	f[9] = rest
+	if !isHex64(f[0]) || f[8] == "" || f[9] == "" {
+		return "", entry{}, false
+	}
+	dev, err1 := strconv.ParseUint(f[1], 10, 64)
+	ino, err2 := strconv.ParseUint(f[2], 10, 64)
+	mode, err3 := strconv.ParseUint(f[3], 10, 32)
+	var n [4]int64 // size, mtime, ctime, seen
+	for i := range n {
+		v, err := strconv.ParseInt(f[i+4], 10, 64)
+		if err != nil {
+			return "", entry{}, false
+		}
+		n[i] = v
+	}
+	if err1 != nil || err2 != nil || err3 != nil || n[0] < 0 {
+		return "", entry{}, false
+	}
+	e := entry{stamp: Stamp{Dev: dev, Ino: ino, Mode: uint32(mode), Size: n[0], MtimeNS: n[1], CtimeNS: n[2]},
+		seenNS: n[3], sha: f[0], token: f[8]}
+	if e.token == noToken {
+		e.token = ""
+	}
+	return f[9], e, true
+}
+
+func isHex64(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
