@@ -10,6 +10,7 @@ import (
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/runners/git"
+	"github.com/tausik/tausik/runners/golang"
 	"github.com/tausik/tausik/runners/mcpsurface"
 	"github.com/tausik/tausik/runners/python"
 	"github.com/tausik/tausik/runners/work"
@@ -127,7 +128,7 @@ func EnsureStateDir(root string) (string, error) {
 // DefaultRunners returns the standard runners, one per namespace, reading
 // workflow state from st.
 func DefaultRunners(st *store.Store) *runners.Registry {
-	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), python.New(), mcpsurface.New(nil, 0)}, work.New(st)...)...)
+	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), golang.New(), python.New(), mcpsurface.New(nil, 0)}, work.New(st)...)...)
 }
 
 // fsRunner is the files runner, caching file facts in st when there is one.
