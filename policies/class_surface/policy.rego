@@ -13,10 +13,9 @@
 # class reached twice (a diamond) is counted once.
 #
 # A Go struct's own public names are its exported fields and its type's
-# exported methods in its package (directory and package clause); its bases
-# are its embedded types, its package first. Go classes are keyed "go:Name"
-# (no Python identifier holds a colon): the languages share every rule below
-# yet never resolve to each other.
+# exported methods in its package (directory and package clause); its bases,
+# its embedded types, resolve in its package first. Keyed "go:Name" (no
+# Python name has a colon), Go classes never resolve to Python ones.
 #
 # Cost (BenchmarkClassSurface in engine/): every per-class value is a
 # complete rule computed once per evaluation and looked up by key, never a
@@ -86,9 +85,11 @@ pattern_problem(p) := "is empty" if {
 	regex.match(`[\[\]{}\\]`, p)
 }
 
+# exclude_globs: the patterns the language has a meaning for, checked once.
+exclude_globs := [g | some g, _ in input.params.exclude; not pattern_problem(g)]
+
 excluded(p) if {
-	some g, _ in input.params.exclude
-	not pattern_problem(g)
+	some g in exclude_globs
 	glob.match(g, ["/"], p)
 }
 
