@@ -78,8 +78,8 @@ type Timings struct {
 	// GatherNS is each namespace's runner time (runners run concurrently,
 	// so these overlap and may add up to more than FactsNS).
 	GatherNS map[string]int64 `json:"gather_ns,omitempty"`
-	EvalNS  int64 `json:"eval_ns"`
-	TotalNS int64 `json:"total_ns"`
+	EvalNS   int64            `json:"eval_ns"`
+	TotalNS  int64            `json:"total_ns"`
 }
 
 // DecisionLog records decisions. Append must either store the whole decision
