@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -86,14 +87,80 @@ func synthetic(rng *rand.Rand, n, perFile int, own, base func(i int) string) fac
 	return py
 }
 
+// syntheticGo returns go facts with n structs, perFile to a file, in
+// packages of a few directories (a tenth of the files in a directory's
+// external _test package): struct names drawn from the same pool as
+// syntheticPython's classes (they must never resolve to those), embedded
+// bases that repeat across packages, name the struct itself or nothing in
+// the tree, and exported methods declared in any file of the package, some
+// on types that are not structs.
+func syntheticGo(seed uint64, n, perFile int) facts.Go {
+	rng := rand.New(rand.NewPCG(seed, 13))
+	name := func() string { return fmt.Sprintf("C%d", rng.IntN(n*9/10+1)) }
+	var gof facts.Go
+	declared := map[string][]string{} // directory and package -> struct names so far
+	for i := 0; i < n; i += perFile {
+		dir := fmt.Sprintf("gopkg/p%02d", i%13)
+		f := facts.GoFile{Path: fmt.Sprintf("%s/f%05d.go", dir, i), Package: fmt.Sprintf("p%02d", i%13), Parsed: true}
+		if rng.IntN(10) == 0 {
+			f.Package += "_test"
+		}
+		unit := dir + " " + f.Package
+		for j := 0; j < perFile && i+j < n; j++ {
+			s := facts.GoStruct{Name: name(), Line: 1 + 10*j, Bases: []string{}}
+			for range rng.IntN(3) {
+				if rng.IntN(6) == 0 {
+					s.Bases = append(s.Bases, s.Name)
+				} else {
+					s.Bases = append(s.Bases, name())
+				}
+			}
+			width := rng.IntN(10)
+			if rng.IntN(40) == 0 {
+				width = 50 + rng.IntN(20)
+			}
+			for range width {
+				s.Fields = append(s.Fields, fmt.Sprintf("m%d", rng.IntN(300)))
+			}
+			slices.Sort(s.Fields)
+			s.Fields = slices.Compact(s.Fields)
+			f.Structs = append(f.Structs, s)
+			declared[unit] = append(declared[unit], s.Name)
+		}
+		for range rng.IntN(3 * perFile) {
+			recv := "Level" // a named non-struct type: its methods join nothing
+			if names := declared[unit]; rng.IntN(5) != 0 {
+				recv = names[rng.IntN(len(names))]
+			}
+			f.Methods = append(f.Methods, facts.GoMethod{Recv: recv, Name: fmt.Sprintf("m%d", rng.IntN(300)), Line: 1})
+		}
+		gof.Files = append(gof.Files, f)
+	}
+	return gof
+}
+
 // refSurface is a plain Go reading of GATES.md's class_surface counting, to
 // check the policy against: candidates, resolved edges, transitive union.
+// Python classes and Go structs are classes alike, but each language's
+// bases name only its own classes.
 type refSurface struct {
-	ids     [][2]int // [file, class]
-	cls     []facts.PythonClass
-	byName  map[string][]int
+	cls     []refClass
+	byName  map[refKey][]int
 	surface []map[string]bool
 	amb     [][]refAmb // per class: ambiguous bases written anywhere in its closure
+}
+
+// refKey names a class within its language.
+type refKey struct{ lang, name string }
+
+// refClass is a class or struct: unit is where its bases are looked up
+// first (a Python class's file, a Go struct's directory and package).
+type refClass struct {
+	refKey
+	unit, path string
+	line       int
+	bases      []string
+	public     []string
 }
 
 type refAmb struct {
@@ -102,26 +169,48 @@ type refAmb struct {
 	cands  []int
 }
 
-func newRefSurface(py facts.Python) *refSurface {
-	r := &refSurface{byName: map[string][]int{}}
-	for fi, f := range py.Files {
-		for ci, c := range f.Classes {
-			r.byName[c.Name] = append(r.byName[c.Name], len(r.ids))
-			r.ids = append(r.ids, [2]int{fi, ci})
-			r.cls = append(r.cls, c)
+// refClasses lists the classes of py and the structs of gof, each struct's
+// public names being its exported fields and its package's methods on it.
+func refClasses(py facts.Python, gof facts.Go) []refClass {
+	var out []refClass
+	for _, f := range py.Files {
+		for _, c := range f.Classes {
+			out = append(out, refClass{refKey{"py", c.Name}, f.Path, f.Path, c.Line, c.Bases, c.Public})
 		}
 	}
-	edges := make([][]int, len(r.ids))
-	own := make([][]refAmb, len(r.ids))
+	methods := map[string][]string{}
+	for _, f := range gof.Files {
+		for _, m := range f.Methods {
+			k := fmt.Sprintf("%s %s %s", path.Dir(f.Path), f.Package, m.Recv)
+			methods[k] = append(methods[k], m.Name)
+		}
+	}
+	for _, f := range gof.Files {
+		unit := fmt.Sprintf("%s %s", path.Dir(f.Path), f.Package)
+		for _, s := range f.Structs {
+			public := append(slices.Clone(s.Fields), methods[fmt.Sprintf("%s %s %s", path.Dir(f.Path), f.Package, s.Name)]...)
+			out = append(out, refClass{refKey{"go", s.Name}, unit, f.Path, s.Line, s.Bases, public})
+		}
+	}
+	return out
+}
+
+func newRefSurface(py facts.Python, gof facts.Go) *refSurface {
+	r := &refSurface{byName: map[refKey][]int{}, cls: refClasses(py, gof)}
 	for id, c := range r.cls {
-		for _, b := range c.Bases {
+		r.byName[c.refKey] = append(r.byName[c.refKey], id)
+	}
+	edges := make([][]int, len(r.cls))
+	own := make([][]refAmb, len(r.cls))
+	for id, c := range r.cls {
+		for _, b := range c.bases {
 			var local, all []int
-			for _, k := range r.byName[b] {
+			for _, k := range r.byName[refKey{c.lang, b}] {
 				if k == id {
 					continue
 				}
 				all = append(all, k)
-				if r.ids[k][0] == r.ids[id][0] {
+				if r.cls[k].unit == c.unit {
 					local = append(local, k)
 				}
 			}
@@ -136,7 +225,7 @@ func newRefSurface(py facts.Python) *refSurface {
 			}
 		}
 	}
-	for id := range r.ids {
+	for id := range r.cls {
 		seen := map[int]bool{id: true}
 		queue := []int{id}
 		names := map[string]bool{}
@@ -144,7 +233,7 @@ func newRefSurface(py facts.Python) *refSurface {
 		for len(queue) > 0 {
 			k := queue[0]
 			queue = queue[1:]
-			for _, n := range r.cls[k].Public {
+			for _, n := range r.cls[k].public {
 				names[n] = true
 			}
 			amb = append(amb, own[k]...)
@@ -165,10 +254,10 @@ func newRefSurface(py facts.Python) *refSurface {
 // report with no baseline, as "path:line rule detail" strings (an ambiguous
 // base once per class and writer-and-base, however many of its candidates
 // would take the class over).
-func (r *refSurface) expect(py facts.Python, limit int) []string {
+func (r *refSurface) expect(limit int) []string {
 	var out []string
 	for id, s := range r.surface {
-		at := fmt.Sprintf("%s:%d", py.Files[r.ids[id][0]].Path, r.cls[id].Line)
+		at := fmt.Sprintf("%s:%d", r.cls[id].path, r.cls[id].line)
 		if len(s) > limit {
 			out = append(out, fmt.Sprintf("%s over_cap %d", at, len(s)))
 			continue
@@ -185,7 +274,7 @@ func (r *refSurface) expect(py facts.Python, limit int) []string {
 				}
 				worst = max(worst, u)
 			}
-			key := fmt.Sprintf("%s ambiguous_base %s of %s: %d", at, a.base, r.cls[a.writer].Name, worst)
+			key := fmt.Sprintf("%s ambiguous_base %s of %s: %d", at, a.base, r.cls[a.writer].name, worst)
 			if worst > limit && !seen[fmt.Sprint(a.writer, a.base)] {
 				seen[fmt.Sprint(a.writer, a.base)] = true
 				out = append(out, key)
@@ -197,8 +286,8 @@ func (r *refSurface) expect(py facts.Python, limit int) []string {
 }
 
 var (
-	overCapRE    = regexp.MustCompile(`^(\S+:\d+): class \S+ has (\d+) public members \(max`)
-	ambiguousRE  = regexp.MustCompile(`^(\S+:\d+): class \S+: base (\S+) of (\S+) is ambiguous .* up to (\d+) public members`)
+	overCapRE    = regexp.MustCompile(`^(\S+:\d+): (?:class|struct) \S+ has (\d+) public members \(max`)
+	ambiguousRE  = regexp.MustCompile(`^(\S+:\d+): (?:class|struct) \S+: base (\S+) of (\S+) is ambiguous .* up to (\d+) public members`)
 	classSurface = "class_surface"
 )
 
@@ -227,12 +316,13 @@ func got(t testing.TB, vs []Violation) []string {
 	return out
 }
 
-// classSurfaceInput is the facts document for py, as an evaluation shares
-// it among its gates: converted to the policies' form once.
-func classSurfaceInput(t testing.TB, py facts.Python) (*Input, *facts.Document) {
+// classSurfaceInput is the facts document for py and gof, as an evaluation
+// shares it among its gates: converted to the policies' form once.
+func classSurfaceInput(t testing.TB, py facts.Python, gof facts.Go) (*Input, *facts.Document) {
 	t.Helper()
 	doc := facts.NewDocument()
 	doc.Set("python", facts.OK(py))
+	doc.Set("go", facts.OK(gof))
 	doc.Set(NamespaceRequest, facts.OK(facts.Request{Trigger: "commit"}))
 	plain, err := doc.Generic()
 	if err != nil {
@@ -268,16 +358,17 @@ func processCPU(b *testing.B) time.Duration {
 }
 
 // TestClassSurfaceMatchesReference checks the policy against refSurface on
-// random trees full of repeated names, cycles and diamonds: the same classes
-// over the cap with the same counts, and the same ambiguous bases reported.
+// random trees of Python classes and Go structs full of repeated names,
+// cycles and diamonds: the same classes over the cap with the same counts,
+// and the same ambiguous bases reported.
 func TestClassSurfaceMatchesReference(t *testing.T) {
 	e := builtinEngine(t, t.TempDir())
 	for seed := range uint64(8) {
 		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
-			py := syntheticPython(seed, 400, 7)
+			py, gof := syntheticPython(seed, 400, 7), syntheticGo(seed, 300, 5)
 			limit := 25 + int(seed)*3
-			want := newRefSurface(py).expect(py, limit)
-			in, doc := classSurfaceInput(t, py)
+			want := newRefSurface(py, gof).expect(limit)
+			in, doc := classSurfaceInput(t, py, gof)
 			v := evalClassSurface(t, e, in, doc, map[string]any{"max_public_members": int64(limit)})
 			if v.Outcome == CouldNotRun {
 				t.Fatalf("could not run: %+v", v.Reasons)
@@ -292,21 +383,35 @@ func TestClassSurfaceMatchesReference(t *testing.T) {
 	}
 }
 
-// BenchmarkClassSurface evaluates class_surface on synthetic python facts of
-// 1,000, 5,000 and 20,000 classes, 7 to a file: "project" shaped like a real
-// code base, "adversarial" with a third of the names repeated (ambiguous
-// bases everywhere) and random cycles. The facts are converted once, as an
-// evaluation does for all its gates (BenchmarkClassSurfaceFacts measures
-// that); this is the policy alone.
+// BenchmarkClassSurface evaluates class_surface on synthetic facts of 1,000,
+// 5,000 and 20,000 classes, 7 to a file: "project" python facts shaped like
+// a real code base, "adversarial" python facts with a third of the names
+// repeated (ambiguous bases everywhere) and random cycles, both with an
+// empty go namespace as a Python-only repository has; "go" the structs of
+// syntheticGo and no Python. The facts are converted once, as an evaluation
+// does for all its gates (BenchmarkClassSurfaceFacts measures that); this is
+// the policy alone.
 func BenchmarkClassSurface(b *testing.B) {
 	e := builtinEngine(b, b.TempDir())
+	noGo := func(py facts.Python) (facts.Python, facts.Go) { return py, facts.Go{Files: []facts.GoFile{}} }
 	for _, shape := range []struct {
 		name string
-		gen  func(uint64, int, int) facts.Python
-	}{{"project", projectPython}, {"adversarial", syntheticPython}} {
+		gen  func(seed uint64, n, perFile int) (facts.Python, facts.Go)
+	}{
+		{"project", func(seed uint64, n, perFile int) (facts.Python, facts.Go) {
+			return noGo(projectPython(seed, n, perFile))
+		}},
+		{"adversarial", func(seed uint64, n, perFile int) (facts.Python, facts.Go) {
+			return noGo(syntheticPython(seed, n, perFile))
+		}},
+		{"go", func(seed uint64, n, perFile int) (facts.Python, facts.Go) {
+			return facts.Python{Files: []facts.PythonFile{}}, syntheticGo(seed, n, perFile)
+		}},
+	} {
 		for _, n := range []int{1_000, 5_000, 20_000} {
 			b.Run(fmt.Sprintf("%s/%d", shape.name, n), func(b *testing.B) {
-				in, doc := classSurfaceInput(b, shape.gen(1, n, 7))
+				py, gof := shape.gen(1, n, 7)
+				in, doc := classSurfaceInput(b, py, gof)
 				cpu0 := processCPU(b)
 				for b.Loop() {
 					if v := evalClassSurface(b, e, in, doc, nil); v.Outcome != Failed {
@@ -324,8 +429,8 @@ func BenchmarkClassSurface(b *testing.B) {
 // BenchmarkClassSurfaceFacts measures turning 5,000 classes of python facts
 // into the form policies read: once per evaluation, shared by every gate.
 func BenchmarkClassSurfaceFacts(b *testing.B) {
-	py := projectPython(1, 5_000, 7)
+	py, gof := projectPython(1, 5_000, 7), facts.Go{Files: []facts.GoFile{}}
 	for b.Loop() {
-		classSurfaceInput(b, py)
+		classSurfaceInput(b, py, gof)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/runners/git"
+	"github.com/tausik/tausik/runners/golang"
 	"github.com/tausik/tausik/runners/mcpsurface"
 	"github.com/tausik/tausik/runners/python"
 	"github.com/tausik/tausik/runners/work"
@@ -125,10 +126,10 @@ func EnsureStateDir(root string) (string, error) {
 }
 
 // DefaultRunners returns the standard runners, one per namespace, reading
-// workflow state from st and keeping file-derived facts (fs, python) in its
+// workflow state from st and keeping file-derived facts (fs, python, go) in its
 // fact cache.
 func DefaultRunners(st *store.Store) *runners.Registry {
-	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), pythonRunner(st), mcpsurface.New(nil, 0)}, work.New(st)...)...)
+	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), mcpsurface.New(nil, 0)}, work.New(st)...)...)
 }
 
 // fsRunner is the files runner, caching file facts in st when there is one.
@@ -146,6 +147,14 @@ func pythonRunner(st *store.Store) *python.Runner {
 		return python.New()
 	}
 	return python.New(python.WithCache(st))
+}
+
+// goRunner is the go runner, caching Go facts in st when there is one.
+func goRunner(st *store.Store) *golang.Runner {
+	if st == nil {
+		return golang.New()
+	}
+	return golang.New(golang.WithCache(st))
 }
 
 // FindRoot returns the project root for dir: the nearest ancestor (or dir

@@ -1,6 +1,7 @@
-# class_surface: every scanned Python class's composed public surface (its
-# own public names united with those of every base it can resolve,
-# transitively) stays within max_public_members, or within its baseline.
+# class_surface: every scanned Python class's and Go struct's composed
+# public surface (its own public names united with those of every base it
+# can resolve, transitively) stays within max_public_members, or within its
+# baseline.
 #
 # Resolution of a base written X or mod.X (the runner keeps X): a class named
 # X in the same file, else the unique class named X in the scanned tree. The
@@ -10,6 +11,11 @@
 # code) contributes nothing. The count is a lower bound: the source is read,
 # never imported. graph.reachable walks the base graph, so cycles end and a
 # class reached twice (a diamond) is counted once.
+#
+# A Go struct's own public names are its exported fields and its type's
+# exported methods in its package (directory and package clause); its bases,
+# its embedded types, resolve in its package first. Keyed "go:Name" (no
+# Python name has a colon), Go classes never resolve to Python ones.
 #
 # Cost (BenchmarkClassSurface in engine/): every per-class value is a
 # complete rule computed once per evaluation and looked up by key, never a
@@ -22,6 +28,8 @@ package tausik.gates.class_surface
 
 py := input.python
 
+gof := input.go
+
 max_members := input.params.max_public_members
 
 baseline := input.params.baseline
@@ -33,7 +41,15 @@ could_not_run contains {"code": sprintf("python_%s", [py.status]), "msg": msg} i
 	msg := sprintf("could not scan the Python files: %s", [object.get(py, "reason", "")])
 }
 
-scan_ok if py.status == "ok"
+could_not_run contains {"code": sprintf("go_%s", [gof.status]), "msg": msg} if {
+	gof.status != "ok"
+	msg := sprintf("could not scan the Go files: %s", [object.get(gof, "reason", "")])
+}
+
+scan_ok if {
+	py.status == "ok"
+	gof.status == "ok"
+}
 
 # ---- which files are scanned ------------------------------------------------
 
@@ -69,32 +85,64 @@ pattern_problem(p) := "is empty" if {
 	regex.match(`[\[\]{}\\]`, p)
 }
 
+# exclude_globs: the patterns the language has a meaning for, checked once.
+exclude_globs := [g | some g, _ in input.params.exclude; not pattern_problem(g)]
+
 excluded(p) if {
-	some g, _ in input.params.exclude
-	not pattern_problem(g)
+	some g in exclude_globs
 	glob.match(g, ["/"], p)
 }
 
-scanned := [f |
-	some f in py.files
-	under_root(f.path)
-	not excluded(f.path)
-]
+py_scanned := [f | some f in py.files; under_root(f.path); not excluded(f.path)]
 
-not_applicable contains {"code": "no_python_files", "msg": "no Python file in the scanned roots"} if {
+go_scanned := [f | some f in gof.files; under_root(f.path); not excluded(f.path)]
+
+# scanned: the Python files, then the Go files.
+scanned := array.concat(py_scanned, go_scanned)
+
+not_applicable contains {"code": "no_source_files", "msg": "no Python or Go file in the scanned roots"} if {
 	scan_ok
 	count(scanned) == 0
 }
 
 # ---- the classes and their bases --------------------------------------------
 
-# A class's id is its index in classes, the scanned classes in file order;
-# class_file[id] is the index of its file in scanned. Plain arrays of the
-# facts as given: building an object per class costs more than the rest of
-# the policy together.
-classes := [c | some f in scanned; f.parsed; some c in f.classes]
+# A class's id is its index in classes, the scanned Python classes in file
+# order, then the Go structs; class_file[id] is the index of its file in
+# scanned, class_unit[id] where a base is looked up first (a Python class's
+# file, a Go struct's package). Python classes are plain arrays of the facts
+# as given: building an object per class costs more than the rest of the
+# policy together.
+classes := array.concat([c | some f in py_scanned; f.parsed; some c in f.classes], [e[0] | some e in go_entries])
 
-class_file := [fi | some fi, f in scanned; f.parsed; some _ in f.classes]
+py_class_file := [fi | some fi, f in py_scanned; f.parsed; some _ in f.classes]
+
+class_file := array.concat(py_class_file, [e[1] | some e in go_entries])
+
+class_unit := array.concat(py_class_file, [e[2] | some e in go_entries])
+
+# go_units[fi]: the package of go_scanned[fi], "directory:package".
+go_units := [concat(":", [regex.replace(f.path, `/?[^/]*$`, ""), f.package]) | some f in go_scanned]
+
+# go_methods["directory:package:Type"]: the exported methods of Type.
+go_method_list := [[concat(":", [gu[fi], m.recv]), m.name] | gu := go_units; some fi, f in go_scanned; some m in f.methods]
+
+go_methods := {k: {x[1] | some x in go_method_list; x[0] == k} | some k in {x[0] | some x in go_method_list}}
+
+# go_entries: [class, file index in scanned, package] for every Go struct.
+go_entries := [[c, np + fi, gu[fi]] |
+	np := count(py_scanned)
+	gu := go_units
+	gm := go_methods
+	some fi, f in go_scanned
+	some s in f.structs
+	c := {
+		"name": concat("", ["go:", s.name]),
+		"line": s.line,
+		"bases": [concat("", ["go:", b]) | some b in s.bases],
+		"public": {n | some n in s.fields} | object.get(gm, concat(":", [gu[fi], s.name]), set()),
+	}
+]
 
 path_of(id) := scanned[class_file[id]].path
 
@@ -114,18 +162,18 @@ multi := {n | some n, ids in name_index; count(ids) > 1}
 
 # multi_resolution[id]: [[base, candidates]] for each base of class id that
 # names a multi name. The candidates are the classes of that name in the
-# class's file, else all of them, never the class itself. (Inlined rather
+# class's unit, else all of them, never the class itself. (Inlined rather
 # than a function: a function call costs more than the whole loop body.
 # [local, all][to_number(count(local) == 0)] picks local unless it is empty.)
 multi_resolution := {id: r |
 	mu := multi
 	ni := name_index
-	cf := class_file
+	cu := class_unit
 	some id, c in classes
 	r := [[b, cands] |
 		some b in c.bases
 		mu[b]
-		local := {k | some k in ni[b]; cf[k] == cf[id]; k != id}
+		local := {k | some k in ni[b]; cu[k] == cu[id]; k != id}
 		cands := [local, ni[b] - {id}][to_number(count(local) == 0)]
 	]
 	count(r) > 0
@@ -232,16 +280,19 @@ whole_count(v) if {
 }
 
 # key_ids(key): "path:Name" = the classes named Name in that file; "Name" =
-# every scanned class named Name (the key is usable only when there is one).
+# every scanned class or struct named Name (the key is usable only when there
+# is one).
 key_ids(key) := ids if {
 	not contains(key, ":")
-	ids := object.get(name_index, key, set())
+	ids := named(key)
 } else := ids if {
 	parts := split(key, ":")
 	name := parts[count(parts) - 1]
 	path := concat(":", array.slice(parts, 0, count(parts) - 1))
-	ids := {id | some id in object.get(name_index, name, set()); path_of(id) == path}
+	ids := {id | some id in named(name); path_of(id) == path}
 }
+
+named(name) := object.get(name_index, name, set()) | object.get(name_index, concat("", ["go:", name]), set())
 
 matches := {key: key_ids(key) | some key, v in baseline; whole_count(v)}
 
@@ -267,21 +318,34 @@ limits := {id: min({baseline[k] | some k in keys}) | some id, keys in held}
 
 loc(id) := sprintf("%s:%d", [path_of(id), classes[id].line])
 
+# display(id): the class's name as written; kind(id): what the language calls it.
+display(id) := trim_prefix(classes[id].name, "go:")
+
+kind(id) := "struct" if {
+	id >= count(py_class_file)
+} else := "class"
+
+file_holds(path) := "structs" if {
+	endswith(path, ".go")
+} else := "classes"
+
 locs(ids) := concat(", ", sort([loc(k) | some k in ids]))
 
 breakdown(id) := sprintf("%d own, %d more from %s", [own, size[id] - own, bases]) if {
 	own := count({n | some n in classes[id].public})
-	names := {classes[k].name | some k in closure_of(id); k != id}
+	names := {display(k) | some k in closure_of(id); k != id}
 	count(names) > 0
 	bases := concat(", ", sort(names))
 } else := "all its own"
 
 ambiguity_note(id) := sprintf("; %d ambiguous base(s) not counted: %s", [count(amb), concat("; ", sort(notes))]) if {
 	amb := closure_ambiguous[id]
-	notes := {sprintf("%s of %s (%s)", [a[1], classes[a[0]].name, locs(a[2])]) | some a in amb}
+	notes := {sprintf("%s of %s (%s)", [trim_prefix(a[1], "go:"), display(a[0]), locs(a[2])]) | some a in amb}
 } else := ""
 
-remedy := "split the class, or compose instead of inherit"
+remedy(id) := "split the struct, or hold what it embeds in named fields instead of embedding it" if {
+	kind(id) == "struct"
+} else := "split the class, or compose instead of inherit"
 
 # ---- violations ---------------------------------------------------------------
 
@@ -289,7 +353,7 @@ violations contains v if {
 	some f in scanned
 	not f.parsed
 	v := {
-		"msg": sprintf("%s:%d: does not parse (%s), so its classes cannot be measured; fix the syntax, or exclude the file in %s (params.exclude) with a reason", [f.path, f.error.line, f.error.msg, gates_json]),
+		"msg": sprintf("%s:%d: does not parse (%s), so its %s cannot be measured; fix the syntax, or exclude the file in %s (params.exclude) with a reason", [f.path, f.error.line, f.error.msg, file_holds(f.path), gates_json]),
 		"file": f.path,
 		"line": f.error.line,
 		"rule": "unparseable",
@@ -302,7 +366,7 @@ violations contains v if {
 	n > max_members
 	c := classes[id]
 	v := {
-		"msg": sprintf("%s: class %s has %d public members (max %d; %s)%s: %s", [loc(id), c.name, n, max_members, breakdown(id), ambiguity_note(id), remedy]),
+		"msg": sprintf("%s: %s %s has %d public members (max %d; %s)%s: %s", [loc(id), kind(id), display(id), n, max_members, breakdown(id), ambiguity_note(id), remedy(id)]),
 		"file": path_of(id),
 		"line": c.line,
 		"rule": "over_cap",
@@ -315,7 +379,7 @@ violations contains v if {
 	size[id] > lim
 	c := classes[id]
 	v := {
-		"msg": sprintf("%s: class %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), c.name, size[id], lim, concat(", ", sort(keys)), gates_json, breakdown(id), ambiguity_note(id), remedy]),
+		"msg": sprintf("%s: %s %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), kind(id), display(id), size[id], lim, concat(", ", sort(keys)), gates_json, breakdown(id), ambiguity_note(id), remedy(id)]),
 		"file": path_of(id),
 		"line": c.line,
 		"rule": "baseline_grew",
@@ -331,8 +395,9 @@ violations contains v if {
 	hits := {w | some cand in a[2]; w := over[cand]}
 	count(hits) > 0
 	c := classes[id]
+	base := trim_prefix(a[1], "go:")
 	v := {
-		"msg": sprintf("%s: class %s: base %s of %s is ambiguous (%d candidates: %s) and not counted; with %s it would have up to %d public members (max %d): rename one of the candidates so the base resolves, or %s", [loc(id), c.name, a[1], classes[a[0]].name, count(a[2]), locs(a[2]), a[1], max(hits), lim, remedy]),
+		"msg": sprintf("%s: %s %s: base %s of %s is ambiguous (%d candidates: %s) and not counted; with %s it would have up to %d public members (max %d): rename one of the candidates so the base resolves, or %s", [loc(id), kind(id), display(id), base, display(a[0]), count(a[2]), locs(a[2]), base, max(hits), lim, remedy(id)]),
 		"file": path_of(id),
 		"line": c.line,
 		"rule": "ambiguous_base",
@@ -344,7 +409,7 @@ violations contains v if {
 	reality := max({size[id] | some id in ids})
 	baseline[key] > reality
 	v := {
-		"msg": sprintf("baseline %s is %d but the class now has %d public members: %s", [key, baseline[key], reality, stale_remedy(key, reality)]),
+		"msg": sprintf("baseline %s is %d but the %s now has %d public members: %s", [key, baseline[key], kind(min(ids)), reality, stale_remedy(key, reality)]),
 		"rule": "baseline_stale",
 	}
 }
@@ -365,8 +430,9 @@ violations contains v if {
 violations contains v if {
 	some key, _ in matches
 	bare_ambiguous(key)
+	ext := ["py", "go"][to_number(kind(min(matches[key])) == "struct")]
 	v := {
-		"msg": sprintf("baseline %s matches %d classes (%s): name one as path/to/file.py:%s in %s", [key, count(matches[key]), locs(matches[key]), key, gates_json]),
+		"msg": sprintf("baseline %s matches %d classes (%s): name one as path/to/file.%s:%s in %s", [key, count(matches[key]), locs(matches[key]), ext, key, gates_json]),
 		"rule": "baseline_ambiguous",
 	}
 }
@@ -375,7 +441,7 @@ violations contains v if {
 	some id, keys in held
 	count(keys) > 1
 	v := {
-		"msg": sprintf("%s: class %s is baselined more than once (%s): keep one entry in %s", [loc(id), classes[id].name, concat(", ", sort(keys)), gates_json]),
+		"msg": sprintf("%s: %s %s is baselined more than once (%s): keep one entry in %s", [loc(id), kind(id), display(id), concat(", ", sort(keys)), gates_json]),
 		"file": path_of(id),
 		"line": classes[id].line,
 		"rule": "baseline_duplicate",
@@ -396,9 +462,9 @@ violations contains v if {
 	some r in input.params.roots
 	x := root_norm(r)
 	x != ""
-	not root_has_python(x)
+	not root_has_source(x)
 	v := {
-		"msg": sprintf("class_surface params.roots: %q holds no Python file, so nothing there is measured; fix or drop it in %s", [r, gates_json]),
+		"msg": sprintf("class_surface params.roots: %q holds no Python or Go file, so nothing there is measured; fix or drop it in %s", [r, gates_json]),
 		"rule": "bad_config",
 	}
 }
@@ -411,8 +477,8 @@ violations contains v if {
 	}
 }
 
-root_has_python(x) if {
-	some f in py.files
+root_has_source(x) if {
+	some f in array.concat(py.files, gof.files)
 	startswith(f.path, concat("", [x, "/"]))
 }
 

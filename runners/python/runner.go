@@ -21,18 +21,8 @@ package python
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"runtime"
-	"slices"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tausik/tausik/facts"
@@ -77,171 +67,31 @@ func (*Runner) Namespace() string { return Namespace }
 // surfaces compose across files. A file that exists but cannot be read makes
 // the namespace an error rather than leaving the file out.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
-	// The index loads while the listing runs: both mostly wait (on the
-	// store, on git), and the warm path is little else.
-	loaded := make(chan *cache.Index, 1)
-	if r.st != nil {
-		go func() { loaded <- cache.LoadIndex(ctx, r.st, Namespace, Version, s.Root) }()
-	} else {
-		loaded <- nil
-	}
-	all, err := s.RepoFiles(ctx)
-	ix := <-loaded
+	files, err := sources(r.st, r.now).Gather(ctx, s)
 	if err != nil {
 		return facts.Error(err.Error())
-	}
-	var paths []string
-	for _, p := range all {
-		if strings.HasSuffix(p, ".py") {
-			paths = append(paths, p)
-		}
-	}
-	files, err := scanFiles(ctx, s.Root, paths, ix, r.now)
-	if err != nil {
-		return facts.Error(err.Error())
-	}
-	if ix != nil {
-		ix.Retain(paths)
-		_ = ix.Save(ctx) // the facts stand either way; a cache that cannot be written is only slower
 	}
 	return facts.OK(facts.Python{Files: files})
 }
 
 // ScanFiles reads and scans the repo-relative, "/"-separated paths under
-// root on GOMAXPROCS goroutines and returns their facts sorted by path.
-// Paths that do not exist, symlinks and anything but regular files are left
-// out (a symlink's target is scanned under its own path if it is in the
-// repository). Any other failure to read a file is an error, as is a
-// cancelled ctx.
+// root on GOMAXPROCS goroutines and returns their facts sorted by path, as
+// runners.Sources.Scan does: paths that do not exist, symlinks and anything
+// but regular files are left out; any other failure to read a file is an
+// error, as is a cancelled ctx.
 func ScanFiles(ctx context.Context, root string, paths []string) ([]facts.PythonFile, error) {
-	return scanFiles(ctx, root, paths, nil, time.Now)
+	return sources(nil, time.Now).Scan(ctx, root, paths, nil)
 }
 
-// scanFiles is ScanFiles, answering from ix what it can and recording in it
-// what it read.
-func scanFiles(ctx context.Context, root string, paths []string, ix *cache.Index, now func() time.Time) ([]facts.PythonFile, error) {
-	paths = slices.Clone(paths)
-	slices.Sort(paths)
-	paths = slices.Compact(paths)
-	out := make([]facts.PythonFile, len(paths))
-	keep := make([]bool, len(paths))
-	errs := make([]error, len(paths))
-	err := runners.Parallel(ctx, len(paths), runtime.GOMAXPROCS(0), func() func(int) {
-		sc := NewScanner()
-		var buf []byte
-		return func(i int) {
-			out[i], buf, keep[i], errs[i] = scanFile(sc, root, paths[i], buf, ix, now)
-			if errs[i] != nil {
-				errs[i] = fmt.Errorf("scan %s: %w", paths[i], errs[i])
-			}
-		}
-	})
-	if err != nil {
-		return nil, err
+// sources is how the runner reads .py files, with st's cache when not nil.
+func sources(st cache.Store, now func() time.Time) runners.Sources[facts.PythonFile] {
+	return runners.Sources[facts.PythonFile]{
+		Namespace: Namespace, Version: Version, Ext: ".py", Store: st, Now: now, Open: openFile,
+		Scanner: func() func(string, []byte) facts.PythonFile { return NewScanner().Scan },
+		Encode:  encodeFacts, Decode: decodeFacts,
 	}
-	if err := errors.Join(firstErrors(errs, 5)...); err != nil {
-		return nil, err
-	}
-	files := out[:0]
-	for i := range out {
-		if keep[i] {
-			files = append(files, out[i])
-		}
-	}
-	return files, nil
-}
-
-// scanFile returns the facts of the file at rel under root: from ix when its
-// stamp is the one recorded there, else read into buf (grown as needed),
-// scanned with sc and recorded in ix. ok is false, with no error, when the
-// file does not exist, is a symlink or is not a regular file.
-func scanFile(sc *Scanner, root, rel string, buf []byte, ix *cache.Index, now func() time.Time) (f facts.PythonFile, scratch []byte, ok bool, err error) {
-	name := filepath.Join(root, filepath.FromSlash(rel))
-	seen := now() // before the lstat: the stamp is no newer than this
-	info, err := os.Lstat(name)
-	if ix != nil && (err != nil || !info.Mode().IsRegular()) {
-		ix.Forget(rel)
-	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
-		return f, buf, false, nil
-	case err != nil:
-		return f, buf, false, err
-	case !info.Mode().IsRegular():
-		return f, buf, false, nil
-	}
-	stamp, stamped := cache.StampOf(info)
-	if ix != nil && stamped {
-		if hit, ok := ix.Lookup(rel, stamp); ok {
-			if f, ok := decodeFacts(rel, stamp.Size, hit.Payload); ok {
-				return f, buf, true, nil
-			}
-		}
-	}
-	src, buf, err := readFile(name, info.Size(), buf)
-	if err != nil {
-		return f, buf, false, err
-	}
-	f = sc.Scan(rel, src)
-	if ix != nil && stamped && int64(len(src)) == stamp.Size {
-		if payload, ok := encodeFacts(f); ok {
-			sum := sha256.Sum256(src)
-			ix.Record(rel, stamp, seen, cache.Hit{SHA256: hex.EncodeToString(sum[:]), Payload: payload})
-		}
-	}
-	return f, buf, true, nil
 }
 
 // openFile opens a file for reading; tests replace it to simulate I/O errors
 // and to count the files read.
-var openFile = func(name string) (io.ReadCloser, error) { return os.Open(name) }
-
-// readFile reads the file at name, size bytes long when it was stamped, into
-// buf (grown as needed; the file may have grown since).
-func readFile(name string, size int64, buf []byte) (src, scratch []byte, err error) {
-	f, err := openFile(name)
-	if err != nil {
-		return nil, buf, err
-	}
-	defer f.Close()
-	if want := int(size) + 1; cap(buf) < want {
-		buf = make([]byte, want+want/4)
-	}
-	buf = buf[:cap(buf)]
-	n := 0
-	for {
-		if n == len(buf) { // the file grew since Lstat
-			buf = append(buf, 0)[:n]
-			buf = buf[:cap(buf)]
-		}
-		m, err := f.Read(buf[n:])
-		n += m
-		if err == io.EOF {
-			return buf[:n], buf, nil
-		}
-		if err != nil {
-			return nil, buf, err
-		}
-	}
-}
-
-// firstErrors returns up to limit non-nil errors of errs, then a note of how
-// many more there were.
-func firstErrors(errs []error, limit int) []error {
-	var out []error
-	more := 0
-	for _, e := range errs {
-		if e == nil {
-			continue
-		}
-		if len(out) < limit {
-			out = append(out, e)
-		} else {
-			more++
-		}
-	}
-	if more > 0 {
-		out = append(out, fmt.Errorf("and %d more unreadable files", more))
-	}
-	return out
-}
+var openFile runners.OpenFunc = func(name string) (io.ReadCloser, error) { return os.Open(name) }

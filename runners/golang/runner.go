@@ -1,0 +1,130 @@
+// Package golang is the runner for the "go" namespace: the struct types and
+// exported methods of every Go file in the repository, read with the
+// standard library's go/parser. The go tool is never run and nothing is
+// built or type-checked, so the facts are what the source says: an embedded
+// pkg.T is reported as T, whichever package that is.
+package golang
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"reflect"
+	"time"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/cache"
+)
+
+// Namespace is the key of the facts this runner gathers.
+const Namespace = "go"
+
+// Version is the version of the facts the runner derives from a file's
+// bytes: cached facts of another version are read again. Bump it whenever
+// Scan's output for some file could change.
+const Version = "1"
+
+// Runner gathers the "go" namespace. It is safe for concurrent use.
+type Runner struct {
+	st  cache.Store
+	now func() time.Time
+}
+
+// Option tunes a Runner at construction.
+type Option func(*Runner)
+
+// WithCache keeps the facts of every file in st between evaluations (nil: no
+// cache): a file whose lstat stamp has not changed is not read again.
+func WithCache(st cache.Store) Option { return func(r *Runner) { r.st = st } }
+
+// WithClock sets the clock that dates cache entries, so that tests can place
+// a read inside or outside a file's racy window without sleeping.
+func WithClock(now func() time.Time) Option { return func(r *Runner) { r.now = now } }
+
+// New returns the go runner.
+func New(opts ...Option) *Runner {
+	r := &Runner{now: time.Now}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Namespace implements runners.Runner.
+func (*Runner) Namespace() string { return Namespace }
+
+// Gather implements runners.Runner. It looks at every .go file of the
+// repository (Scope.RepoFiles), whatever files the request names: a struct's
+// methods may live in other files of its package, and embedded structs in
+// other packages. A file that exists but cannot be read makes the namespace
+// an error rather than leaving the file out.
+func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
+	files, err := sources(r.st, r.now).Gather(ctx, s)
+	if err != nil {
+		return facts.Error(err.Error())
+	}
+	return facts.OK(facts.Go{Files: files})
+}
+
+// ScanFiles reads and parses the repo-relative, "/"-separated paths under
+// root on GOMAXPROCS goroutines and returns their facts sorted by path, as
+// runners.Sources.Scan does: paths that do not exist, symlinks and anything
+// but regular files are left out; any other failure to read a file is an
+// error, as is a cancelled ctx.
+func ScanFiles(ctx context.Context, root string, paths []string) ([]facts.GoFile, error) {
+	return sources(nil, time.Now).Scan(ctx, root, paths, nil)
+}
+
+// sources is how the runner reads .go files, with st's cache when not nil.
+func sources(st cache.Store, now func() time.Time) runners.Sources[facts.GoFile] {
+	return runners.Sources[facts.GoFile]{
+		Namespace: Namespace, Version: Version, Ext: ".go", Store: st, Now: now, Open: openFile,
+		Scanner: func() func(string, []byte) facts.GoFile { return Scan },
+		Encode:  encodeFacts, Decode: decodeFacts,
+	}
+}
+
+// encodeFacts is a file's cache payload: its facts as JSON, kept only when
+// they read back exactly (a name that is not UTF-8 would not).
+func encodeFacts(f facts.GoFile) (string, bool) {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return "", false
+	}
+	back, ok := decodeFacts(f.Path, -1, string(b))
+	return string(b), ok && reflect.DeepEqual(back, f)
+}
+
+// decodeFacts reads a payload back strictly: unknown fields, another path, a
+// line past the last a file of size bytes can have (size < 0: unknown), or
+// facts Scan never gives make it a miss.
+func decodeFacts(path string, size int64, payload string) (facts.GoFile, bool) {
+	var f facts.GoFile
+	dec := json.NewDecoder(bytes.NewReader([]byte(payload)))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&f) != nil || dec.More() || f.Path != path || f.Parsed == (f.Error != nil) ||
+		f.Structs == nil || f.Methods == nil {
+		return facts.GoFile{}, false
+	}
+	line := func(n int) bool { return n >= 1 && (size < 0 || int64(n) <= size+1) }
+	if f.Error != nil && !line(f.Error.Line) {
+		return facts.GoFile{}, false
+	}
+	for _, st := range f.Structs {
+		if !line(st.Line) || st.Name == "" || st.Fields == nil || st.Bases == nil {
+			return facts.GoFile{}, false
+		}
+	}
+	for _, m := range f.Methods {
+		if !line(m.Line) || m.Name == "" || m.Recv == "" {
+			return facts.GoFile{}, false
+		}
+	}
+	return f, true
+}
+
+// openFile opens a file for reading; tests replace it to simulate I/O errors.
+var openFile runners.OpenFunc = func(name string) (io.ReadCloser, error) { return os.Open(name) }

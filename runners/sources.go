@@ -1,0 +1,218 @@
+package runners
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tausik/tausik/runners/cache"
+)
+
+// OpenFunc opens a file for reading. Source runners pass os.Open wrapped in
+// a variable of their own, which their tests replace to simulate I/O errors.
+type OpenFunc func(name string) (io.ReadCloser, error)
+
+// Sources is how a runner that reads source files (python, go) reads them:
+// every repository file with its extension, scanned in parallel, each
+// unchanged file answered from the fact cache without being opened.
+type Sources[T any] struct {
+	// Namespace and Version name the runner's cache index: entries of
+	// another version are never read.
+	Namespace, Version string
+	// Ext is the extension of the files read (".py").
+	Ext string
+	// Store keeps the index between evaluations; nil reads every file.
+	Store cache.Store
+	// Now dates cache entries (see cache.Stamp.Racy).
+	Now func() time.Time
+	// Open opens a file to read it.
+	Open OpenFunc
+	// Scanner returns a scan function for one goroutine, so a scanner and
+	// its buffers are never shared; the bytes passed to it are reused after
+	// it returns.
+	Scanner func() func(path string, src []byte) T
+	// Encode turns a file's facts into its cache payload; ok false leaves
+	// the file out of the cache (it is read every time).
+	Encode func(T) (payload string, ok bool)
+	// Decode reads a payload back for path, a file of size bytes; ok false
+	// (a payload that does not check out) is a miss and the file is read.
+	Decode func(path string, size int64, payload string) (T, bool)
+}
+
+// Gather returns the facts of every file of the repository (Scope.RepoFiles)
+// with the extension, whatever files the request names, sorted by path. The
+// cache index loads while the listing runs: both mostly wait (on the store,
+// on git), and a warm evaluation is little else.
+func (c Sources[T]) Gather(ctx context.Context, s *Scope) ([]T, error) {
+	loaded := make(chan *cache.Index, 1)
+	if c.Store != nil {
+		go func() { loaded <- cache.LoadIndex(ctx, c.Store, c.Namespace, c.Version, s.Root) }()
+	} else {
+		loaded <- nil
+	}
+	all, err := s.RepoFiles(ctx)
+	ix := <-loaded
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range all {
+		if strings.HasSuffix(p, c.Ext) {
+			paths = append(paths, p)
+		}
+	}
+	files, err := c.Scan(ctx, s.Root, paths, ix)
+	if err != nil {
+		return nil, err
+	}
+	if ix != nil {
+		ix.Retain(paths)
+		_ = ix.Save(ctx) // the facts stand either way; a cache that cannot be written is only slower
+	}
+	return files, nil
+}
+
+// Scan reads the repo-relative, "/"-separated paths under root on GOMAXPROCS
+// goroutines and returns their facts sorted by path, answering from ix (nil:
+// none) what it can and recording there what it read. Paths that do not
+// exist, symlinks and anything but regular files are left out (a symlink's
+// target is scanned under its own path if it is in the repository). Any
+// other failure to read a file is an error naming the file ("scan PATH:
+// ..."), as is a cancelled ctx: never a short list.
+func (c Sources[T]) Scan(ctx context.Context, root string, paths []string, ix *cache.Index) ([]T, error) {
+	paths = slices.Clone(paths)
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	out := make([]T, len(paths))
+	keep := make([]bool, len(paths))
+	errs := make([]error, len(paths))
+	now := c.Now
+	if now == nil {
+		now = time.Now
+	}
+	err := Parallel(ctx, len(paths), runtime.GOMAXPROCS(0), func() func(int) {
+		scan := c.Scanner()
+		var buf []byte
+		return func(i int) {
+			out[i], buf, keep[i], errs[i] = c.file(scan, root, paths[i], buf, ix, now)
+			if errs[i] != nil {
+				errs[i] = fmt.Errorf("scan %s: %w", paths[i], errs[i])
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := errors.Join(firstErrors(errs, 5)...); err != nil {
+		return nil, err
+	}
+	files := out[:0]
+	for i := range out {
+		if keep[i] {
+			files = append(files, out[i])
+		}
+	}
+	return files, nil
+}
+
+// file returns the facts of the file at rel under root: from ix when its
+// stamp is the one recorded there, else read into buf (grown as needed),
+// scanned and recorded in ix. ok is false, with no error, when the file does
+// not exist, is a symlink or is not a regular file.
+func (c Sources[T]) file(scan func(string, []byte) T, root, rel string, buf []byte, ix *cache.Index, now func() time.Time) (f T, scratch []byte, ok bool, err error) {
+	name := filepath.Join(root, filepath.FromSlash(rel))
+	seen := now() // before the lstat: the stamp is no newer than this
+	info, err := os.Lstat(name)
+	if ix != nil && (err != nil || !info.Mode().IsRegular()) {
+		ix.Forget(rel)
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return f, buf, false, nil
+	case err != nil:
+		return f, buf, false, err
+	case !info.Mode().IsRegular():
+		return f, buf, false, nil
+	}
+	stamp, stamped := cache.StampOf(info)
+	if ix != nil && stamped {
+		if hit, ok := ix.Lookup(rel, stamp); ok {
+			if f, ok := c.Decode(rel, stamp.Size, hit.Payload); ok {
+				return f, buf, true, nil
+			}
+		}
+	}
+	src, buf, err := readFile(c.Open, name, info.Size(), buf)
+	if err != nil {
+		return f, buf, false, err
+	}
+	f = scan(rel, src)
+	if ix != nil && stamped && int64(len(src)) == stamp.Size {
+		if payload, ok := c.Encode(f); ok {
+			sum := sha256.Sum256(src)
+			ix.Record(rel, stamp, seen, cache.Hit{SHA256: hex.EncodeToString(sum[:]), Payload: payload})
+		}
+	}
+	return f, buf, true, nil
+}
+
+// readFile reads the file at name, size bytes long when it was stamped, into
+// buf (grown as needed; the file may have grown since).
+func readFile(open OpenFunc, name string, size int64, buf []byte) (src, scratch []byte, err error) {
+	f, err := open(name)
+	if err != nil {
+		return nil, buf, err
+	}
+	defer f.Close()
+	if want := int(size) + 1; cap(buf) < want {
+		buf = make([]byte, want+want/4)
+	}
+	buf = buf[:cap(buf)]
+	n := 0
+	for {
+		if n == len(buf) { // the file grew since Lstat
+			buf = append(buf, 0)[:n]
+			buf = buf[:cap(buf)]
+		}
+		m, err := f.Read(buf[n:])
+		n += m
+		if err == io.EOF {
+			return buf[:n], buf, nil
+		}
+		if err != nil {
+			return nil, buf, err
+		}
+	}
+}
+
+// firstErrors returns up to limit non-nil errors of errs, then a note of how
+// many more there were.
+func firstErrors(errs []error, limit int) []error {
+	var out []error
+	more := 0
+	for _, e := range errs {
+		if e == nil {
+			continue
+		}
+		if len(out) < limit {
+			out = append(out, e)
+		} else {
+			more++
+		}
+	}
+	if more > 0 {
+		out = append(out, fmt.Errorf("and %d more unreadable files", more))
+	}
+	return out
+}
