@@ -220,7 +220,11 @@ func (p *celPolicy) inputUse() inputUse { return p.use }
 // reason fires, decides the outcome without touching the facts that are
 // missing.
 func (p *celPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
-	vars := map[string]any{"input": in.Plain()}
+	plain, err := in.Plain()
+	if err != nil {
+		return Result{}, err
+	}
+	vars := map[string]any{"input": plain}
 	var letErr error
 	for _, l := range p.lets {
 		var once sync.Once
@@ -246,7 +250,6 @@ func (p *celPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
 		return err
 	}
 	var out Result
-	var err error
 	if out.CouldNotRun, err = evalReasons(ctx, p.couldNotRun, vars); err != nil {
 		return Result{}, wrap(err)
 	}

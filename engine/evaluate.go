@@ -69,15 +69,11 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	}
 	doc, gatherNS := e.gather(ctx, scope, needs)
 	factsDone := time.Now()
-	plain, err := doc.Generic()
-	if err != nil {
-		return nil, fmt.Errorf("facts document: %w", err)
-	}
-	digest, parts, err := facts.DigestParts(plain)
+	digest, parts, err := doc.DigestParts()
 	if err != nil {
 		return nil, fmt.Errorf("facts digest: %w", err)
 	}
-	base := NewInput(plain, nil)
+	base := NewDocumentInput(doc, nil)
 	dec := &Decision{
 		Schema:    DecisionSchema,
 		ID:        newID(now),

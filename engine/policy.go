@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tausik/tausik/facts"
 )
 
 // Policy is a gate's prepared policy, in Rego or CEL. It is compiled once per
@@ -59,18 +61,27 @@ type Input struct {
 	Params map[string]any
 }
 
-// sharedFacts is the facts part of an Input with its converted forms.
+// sharedFacts is the facts part of an Input with its converted forms: each
+// namespace becomes plain values, then Rego terms, at most once, and only
+// when a policy reads it (a verdict reused from the log reads nothing).
 type sharedFacts struct {
+	mu    sync.Mutex
+	doc   *facts.Document // converted on demand; nil when plain holds it all
 	plain map[string]any
-
-	mu   sync.Mutex
-	rego map[string]*ast.Term
+	rego  map[string]*ast.Term
 }
 
 // NewInput returns an input over the plain facts document doc (see
 // facts.Document.Generic) that shows every namespace, with params.
 func NewInput(doc map[string]any, params map[string]any) *Input {
 	return &Input{facts: &sharedFacts{plain: doc, rego: map[string]*ast.Term{}}, Params: params}
+}
+
+// NewDocumentInput returns an input over doc that shows every namespace,
+// with params, converting a namespace to plain values when a policy first
+// reads it.
+func NewDocumentInput(doc *facts.Document, params map[string]any) *Input {
+	return &Input{facts: &sharedFacts{doc: doc, plain: map[string]any{"schema": facts.Schema}, rego: map[string]*ast.Term{}}, Params: params}
 }
 
 // ForGate returns an input sharing in's facts that shows only the named
@@ -83,10 +94,34 @@ func (in *Input) ForGate(namespaces []string, params map[string]any) *Input {
 
 // visible lists the namespaces the input shows, sorted.
 func (in *Input) visible() []string {
-	if in.names != nil {
+	switch {
+	case in.names != nil:
 		return in.names
+	case in.facts.doc != nil:
+		return slices.Sorted(slices.Values(append(in.facts.doc.Names(), "schema")))
 	}
 	return sortedKeys(in.facts.plain)
+}
+
+// value returns namespace k as plain values, converting it once; ok is false
+// when the document has no k. The caller holds f.mu.
+func (f *sharedFacts) value(k string) (any, bool, error) {
+	if v, ok := f.plain[k]; ok {
+		return v, true, nil
+	}
+	if f.doc == nil {
+		return nil, false, nil
+	}
+	ns, ok := f.doc.Namespaces[k]
+	if !ok {
+		return nil, false, nil
+	}
+	v, err := ns.Generic()
+	if err != nil {
+		return nil, false, fmt.Errorf("facts namespace %s: %w", k, err)
+	}
+	f.plain[k] = v
+	return v, true, nil
 }
 
 // regoTerms converts the visible namespaces to Rego terms, each at most once
@@ -97,12 +132,15 @@ func (in *Input) regoTerms() ([][2]*ast.Term, error) {
 	defer f.mu.Unlock()
 	var out [][2]*ast.Term
 	for _, k := range in.visible() {
-		v, present := f.plain[k]
-		if !present {
-			continue
-		}
 		t := f.rego[k]
 		if t == nil {
+			v, present, err := f.value(k)
+			if err != nil {
+				return nil, err
+			}
+			if !present {
+				continue
+			}
 			val, err := ast.InterfaceToValue(v)
 			if err != nil {
 				return nil, fmt.Errorf("facts namespace %s: %w", k, err)
@@ -116,16 +154,23 @@ func (in *Input) regoTerms() ([][2]*ast.Term, error) {
 }
 
 // Plain returns the input as one plain map (visible facts plus "params").
-func (in *Input) Plain() map[string]any {
+func (in *Input) Plain() (map[string]any, error) {
+	f := in.facts
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	names := in.visible()
 	m := make(map[string]any, len(names)+1)
 	for _, k := range names {
-		if v, ok := in.facts.plain[k]; ok {
+		v, ok, err := f.value(k)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			m[k] = v
 		}
 	}
 	m["params"] = in.Params
-	return m
+	return m, nil
 }
 
 // shapeError is a policy result of the wrong shape, located at the rule or

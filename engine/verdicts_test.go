@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/store"
@@ -198,11 +197,7 @@ func TestVerdictCacheForged(t *testing.T) {
 func namespaceDigests(t *testing.T, e *Engine) map[string]string {
 	t.Helper()
 	doc, _ := e.gather(context.Background(), e.scope(Request{Trigger: "commit"}, e.now().UTC()), []string{"files"})
-	plain, err := doc.Generic()
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, parts, err := facts.DigestParts(plain)
+	_, parts, err := doc.DigestParts()
 	if err != nil {
 		t.Fatal(err)
 	}

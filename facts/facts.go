@@ -143,21 +143,22 @@ func DigestPlain(v any) (string, error) {
 	return DigestBytes(b), nil
 }
 
-// DigestParts returns what DigestPlain returns for the plain document doc,
-// and the digest of each of its top-level values (each namespace), from one
-// canonical encoding.
-func DigestParts(doc map[string]any) (string, map[string]string, error) {
-	keys := make([]string, 0, len(doc))
-	for k := range doc {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make(map[string]string, len(doc))
+// DigestParts returns the document's digest, what Digest returns, and the
+// digest of each of its top-level values ("schema" and every namespace), from
+// one canonical encoding. Namespaces whose data is a CanonicalAppender are
+// encoded without becoming plain values first.
+func (d *Document) DigestParts() (string, map[string]string, error) {
+	names := append(d.Names(), "schema")
+	sort.Strings(names)
+	parts := make(map[string]string, len(names))
 	whole := []byte{'{'}
-	for i, k := range keys {
-		b, err := Canonical(doc[k])
-		if err != nil {
-			return "", nil, fmt.Errorf("%s: %w", k, err)
+	var b []byte
+	for i, k := range names {
+		var err error
+		if k == "schema" {
+			b = appendString(b[:0], Schema)
+		} else if b, err = d.Namespaces[k].appendCanonical(b[:0]); err != nil {
+			return "", nil, fmt.Errorf("namespace %s: %w", k, err)
 		}
 		parts[k] = DigestBytes(b)
 		if i > 0 {
@@ -167,6 +168,32 @@ func DigestParts(doc map[string]any) (string, map[string]string, error) {
 		whole = append(whole, b...)
 	}
 	return DigestBytes(append(whole, '}')), parts, nil
+}
+
+// appendCanonical appends the canonical encoding of the namespace as
+// Generic gives it.
+func (ns Namespace) appendCanonical(b []byte) ([]byte, error) {
+	a, ok := ns.Data.(CanonicalAppender)
+	if !ok {
+		g, err := ns.Generic()
+		if err != nil {
+			return b, err
+		}
+		c, err := Canonical(g)
+		return append(b, c...), err
+	}
+	start := len(b)
+	b = a.AppendCanonical(b)
+	b = b[:len(b)-1] // reopen the object for "reason" and "status", which sort after its keys
+	if len(b)-start > 1 {
+		b = append(b, ',')
+	}
+	if ns.Reason != "" || ns.Status != StatusOK {
+		b = append(appendString(b, "reason"), ':')
+		b = append(appendString(b, ns.Reason), ',')
+	}
+	b = append(appendString(b, "status"), ':')
+	return append(appendString(b, string(ns.Status)), '}'), nil
 }
 
 // DigestBytes returns "sha256:<hex>" of b.

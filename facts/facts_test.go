@@ -3,6 +3,7 @@ package facts
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -116,24 +117,72 @@ func TestDocumentDigestStable(t *testing.T) {
 	}
 }
 
-// TestDigestPartsMatchesDigestPlain: the whole-document digest DigestParts
-// assembles from its parts is DigestPlain's, and each part is its
-// namespace's own digest, so a changed namespace changes only its part.
-func TestDigestPartsMatchesDigestPlain(t *testing.T) {
+// directSamples are namespace data of every CanonicalAppender type, with the
+// shapes their encoders must get exactly right: nil and empty lists, errors,
+// optional keys, names that are not UTF-8 or need escaping.
+func directSamples() []CanonicalAppender {
+	return []CanonicalAppender{
+		Files{}, Files{Files: []File{}},
+		Files{Files: []File{
+			{Path: "a.go", Name: "a.go", Ext: ".go", Kind: "file", Exists: true, Size: 3, Lines: 1, SHA256: "ab"},
+			{Path: "bad\xffname \"q\" <&>", Name: "bad\xffname", Kind: "missing"},
+			{Path: "bin", Name: "bin", Kind: "file", Exists: true, Size: 1 << 40, Binary: true},
+		}},
+		Python{}, Python{Files: []PythonFile{}},
+		Python{Files: []PythonFile{
+			{Path: "a.py", Parsed: true, Classes: []PythonClass{{Name: "A", Line: 1, Bases: []string{"B", "m\xfe"}, Public: []string{}}, {Name: "C", Line: 9}}},
+			{Path: "b.py", Error: &PythonError{Line: 2, Msg: "invalid \"syntax\"\n\t\u2028"}, Classes: []PythonClass{}},
+			{Path: "c.py", Parsed: true},
+		}},
+		Go{}, Go{Files: []GoFile{}},
+		Go{Files: []GoFile{
+			{Path: "a.go", Package: "a", Parsed: true, Structs: []GoStruct{{Name: "T", Line: 3, Fields: []string{"X"}, Bases: []string{}}, {Name: "U", Line: 5}},
+				Methods: []GoMethod{{Recv: "T", Name: "M", Line: 7}}},
+			{Path: "b.go", Error: &GoError{Line: 1, Msg: "expected 'package'"}, Structs: []GoStruct{}, Methods: []GoMethod{}},
+			{Path: "c\xff.go"},
+		}},
+	}
+}
+
+// TestAppendCanonicalMatchesGeneric: each direct encoder writes exactly the
+// canonical encoding of the data's plain form.
+func TestAppendCanonicalMatchesGeneric(t *testing.T) {
+	for i, data := range directSamples() {
+		g, err := ToGeneric(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Canonical(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := data.AppendCanonical([]byte("prefix")); string(got) != "prefix"+string(want) {
+			t.Errorf("sample %d (%T):\n got %s\nwant %s", i, data, got[6:], want)
+		}
+	}
+}
+
+// TestDigestPartsMatchesDigest: the whole-document digest DigestParts
+// assembles from its parts is Digest's, and each part is its top-level
+// value's own digest, so a changed namespace changes only its part.
+func TestDigestPartsMatchesDigest(t *testing.T) {
 	doc := NewDocument()
-	doc.Set("files", OK(Files{Files: []File{{Path: "a.go", Name: "a.go", Ext: ".go", Kind: "file", Exists: true, Size: 3, Lines: 1}}}))
+	for i, data := range directSamples() {
+		doc.Set(fmt.Sprintf("ns%02d", i), OK(data))
+	}
+	doc.Set("pyerr", Error("could not scan"))
 	doc.Set("git", Unavailable("not a git repository"))
 	doc.Set("x", OK(map[string]any{"quote\"": "<&>", "n": 1.5}))
+	whole, parts, err := doc.DigestParts()
+	if err != nil {
+		t.Fatal(err)
+	}
 	plain, err := doc.Generic()
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, parts, err := DigestParts(plain)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want, _ := DigestPlain(plain); whole != want {
-		t.Errorf("whole digest %s, DigestPlain gives %s", whole, want)
+	if want, _ := doc.Digest(); whole != want {
+		t.Errorf("whole digest %s, Digest gives %s", whole, want)
 	}
 	if len(parts) != len(plain) {
 		t.Fatalf("parts for %d keys, document has %d", len(parts), len(plain))
@@ -144,9 +193,8 @@ func TestDigestPartsMatchesDigestPlain(t *testing.T) {
 		}
 	}
 	doc.Set("git", Error("git failed"))
-	plain2, _ := doc.Generic()
-	_, parts2, _ := DigestParts(plain2)
-	if parts2["git"] == parts["git"] || parts2["files"] != parts["files"] {
+	_, parts2, _ := doc.DigestParts()
+	if parts2["git"] == parts["git"] || parts2["ns02"] != parts["ns02"] {
 		t.Errorf("changing git changed parts %v -> %v", parts, parts2)
 	}
 }
