@@ -146,7 +146,7 @@ func pythonRunner(st *store.Store) *python.Runner {
 	if st == nil {
 		return python.New()
 	}
-	return python.New(python.WithCache(st))
+	return python.New(runners.WithCache(st))
 }
 
 // goRunner is the go runner, caching Go facts in st when there is one.
@@ -154,7 +154,7 @@ func goRunner(st *store.Store) *golang.Runner {
 	if st == nil {
 		return golang.New()
 	}
-	return golang.New(golang.WithCache(st))
+	return golang.New(runners.WithCache(st))
 }
 
 // FindRoot returns the project root for dir: the nearest ancestor (or dir

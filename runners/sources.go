@@ -16,12 +16,33 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners/cache"
 )
 
 // OpenFunc opens a file for reading. Source runners pass os.Open wrapped in
 // a variable of their own, which their tests replace to simulate I/O errors.
 type OpenFunc func(name string) (io.ReadCloser, error)
+
+// CacheConfig is where a source runner keeps what it read between
+// evaluations.
+type CacheConfig struct {
+	// Store keeps the index between evaluations; nil reads every file.
+	Store cache.Store
+	// Now dates cache entries (see cache.Stamp.Racy); nil is time.Now.
+	Now func() time.Time
+}
+
+// SourceOption tunes a source runner at construction.
+type SourceOption func(*CacheConfig)
+
+// WithCache keeps the facts of every file in st between evaluations (nil: no
+// cache): a file whose lstat stamp has not changed is not opened again.
+func WithCache(st cache.Store) SourceOption { return func(c *CacheConfig) { c.Store = st } }
+
+// WithClock sets the clock that dates cache entries, so that tests can place
+// a read inside or outside a file's racy window without sleeping.
+func WithClock(now func() time.Time) SourceOption { return func(c *CacheConfig) { c.Now = now } }
 
 // Sources is how a runner that reads source files (python, go) reads them:
 // every repository file with its extension, scanned in parallel, each
@@ -32,10 +53,7 @@ type Sources[T any] struct {
 	Namespace, Version string
 	// Ext is the extension of the files read (".py").
 	Ext string
-	// Store keeps the index between evaluations; nil reads every file.
-	Store cache.Store
-	// Now dates cache entries (see cache.Stamp.Racy).
-	Now func() time.Time
+	CacheConfig
 	// Open opens a file to read it.
 	Open OpenFunc
 	// Scanner returns a scan function for one goroutine, so a scanner and
@@ -48,6 +66,35 @@ type Sources[T any] struct {
 	// Decode reads a payload back for path, a file of size bytes; ok false
 	// (a payload that does not check out) is a miss and the file is read.
 	Decode func(path string, size int64, payload string) (T, bool)
+}
+
+// SourceRunner is the runner of a namespace that holds the facts of every
+// repository file a Sources reads. It is safe for concurrent use.
+type SourceRunner[T any] struct {
+	src  Sources[T]
+	wrap func(files []T) any
+}
+
+// NewSourceRunner returns the runner reading src, configured by opts, whose
+// namespace data is wrap(files).
+func NewSourceRunner[T any](src Sources[T], wrap func(files []T) any, opts ...SourceOption) *SourceRunner[T] {
+	for _, o := range opts {
+		o(&src.CacheConfig)
+	}
+	return &SourceRunner[T]{src: src, wrap: wrap}
+}
+
+// Namespace implements Runner.
+func (r *SourceRunner[T]) Namespace() string { return r.src.Namespace }
+
+// Gather implements Runner. A file that exists but cannot be read makes the
+// namespace an error rather than leaving the file out.
+func (r *SourceRunner[T]) Gather(ctx context.Context, s *Scope) facts.Namespace {
+	files, err := r.src.Gather(ctx, s)
+	if err != nil {
+		return facts.Error(err.Error())
+	}
+	return facts.OK(r.wrap(files))
 }
 
 // Gather returns the facts of every file of the repository (Scope.RepoFiles)

@@ -49,7 +49,7 @@ func TestCacheReadsOnlyChanged(t *testing.T) {
 	opened := countOpens(t, root)
 	gather := func() []facts.GoFile {
 		t.Helper()
-		ns := New(WithCache(st)).Gather(context.Background(), runners.NewScope(root, facts.Request{}))
+		ns := New(runners.WithCache(st)).Gather(context.Background(), runners.NewScope(root, facts.Request{}))
 		if ns.Status != facts.StatusOK {
 			t.Fatalf("status %s: %s", ns.Status, ns.Reason)
 		}

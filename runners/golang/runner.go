@@ -12,11 +12,9 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/cache"
 )
 
 // Namespace is the key of the facts this runner gathers.
@@ -27,46 +25,15 @@ const Namespace = "go"
 // Scan's output for some file could change.
 const Version = "1"
 
-// Runner gathers the "go" namespace. It is safe for concurrent use.
-type Runner struct {
-	st  cache.Store
-	now func() time.Time
-}
+// Runner gathers the "go" namespace: every .go file of the repository
+// (Scope.RepoFiles), whatever files the request names, since a struct's
+// methods may live in other files of its package and embedded structs in
+// other packages.
+type Runner = runners.SourceRunner[facts.GoFile]
 
-// Option tunes a Runner at construction.
-type Option func(*Runner)
-
-// WithCache keeps the facts of every file in st between evaluations (nil: no
-// cache): a file whose lstat stamp has not changed is not read again.
-func WithCache(st cache.Store) Option { return func(r *Runner) { r.st = st } }
-
-// WithClock sets the clock that dates cache entries, so that tests can place
-// a read inside or outside a file's racy window without sleeping.
-func WithClock(now func() time.Time) Option { return func(r *Runner) { r.now = now } }
-
-// New returns the go runner.
-func New(opts ...Option) *Runner {
-	r := &Runner{now: time.Now}
-	for _, o := range opts {
-		o(r)
-	}
-	return r
-}
-
-// Namespace implements runners.Runner.
-func (*Runner) Namespace() string { return Namespace }
-
-// Gather implements runners.Runner. It looks at every .go file of the
-// repository (Scope.RepoFiles), whatever files the request names: a struct's
-// methods may live in other files of its package, and embedded structs in
-// other packages. A file that exists but cannot be read makes the namespace
-// an error rather than leaving the file out.
-func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
-	files, err := sources(r.st, r.now).Gather(ctx, s)
-	if err != nil {
-		return facts.Error(err.Error())
-	}
-	return facts.OK(facts.Go{Files: files})
+// New returns the go runner; runners.WithCache keeps its facts in a store.
+func New(opts ...runners.SourceOption) *Runner {
+	return runners.NewSourceRunner(sources(), func(files []facts.GoFile) any { return facts.Go{Files: files} }, opts...)
 }
 
 // ScanFiles reads and parses the repo-relative, "/"-separated paths under
@@ -75,13 +42,14 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 // but regular files are left out; any other failure to read a file is an
 // error, as is a cancelled ctx.
 func ScanFiles(ctx context.Context, root string, paths []string) ([]facts.GoFile, error) {
-	return sources(nil, time.Now).Scan(ctx, root, paths, nil)
+	return sources().Scan(ctx, root, paths, nil)
 }
 
-// sources is how the runner reads .go files, with st's cache when not nil.
-func sources(st cache.Store, now func() time.Time) runners.Sources[facts.GoFile] {
+// sources is how the runner reads .go files. Open reads openFile at each
+// call, so a test that replaces it counts the reads of runners built before.
+func sources() runners.Sources[facts.GoFile] {
 	return runners.Sources[facts.GoFile]{
-		Namespace: Namespace, Version: Version, Ext: ".go", Store: st, Now: now, Open: openFile,
+		Namespace: Namespace, Version: Version, Ext: ".go", Open: func(name string) (io.ReadCloser, error) { return openFile(name) },
 		Scanner: func() func(string, []byte) facts.GoFile { return Scan },
 		Encode:  encodeFacts, Decode: decodeFacts,
 	}

@@ -117,7 +117,7 @@ func TestCacheReadsOnlyChangedFiles(t *testing.T) {
 	root := cachedRepo(t)
 	st, _ := openStore(t)
 	opens := countOpens(t, root)
-	r := New(WithCache(st))
+	r := New(runners.WithCache(st))
 	if got, want := gatherWith(t, r, root), fresh(t, root); !reflect.DeepEqual(got, want) {
 		t.Fatalf("cold gather:\n%+v\nwant\n%+v", got, want)
 	}
@@ -146,7 +146,7 @@ func TestCacheReadsOnlyChangedFiles(t *testing.T) {
 func TestCacheServesUnreadableUnchangedFile(t *testing.T) {
 	root := cachedRepo(t)
 	st, _ := openStore(t)
-	r := New(WithCache(st))
+	r := New(runners.WithCache(st))
 	want := gatherWith(t, r, root)
 	orig := openFile
 	t.Cleanup(func() { openFile = orig })
@@ -169,7 +169,7 @@ func TestCacheDoesNotTrustRacyStamps(t *testing.T) {
 	changed := time.Unix(0, max(stamp.MtimeNS, stamp.CtimeNS))
 	opens := countOpens(t, root)
 	at := func(seen time.Time) []string {
-		gatherWith(t, New(WithCache(st), WithClock(func() time.Time { return seen })), root)
+		gatherWith(t, New(runners.WithCache(st), runners.WithClock(func() time.Time { return seen })), root)
 		return opens()
 	}
 	at(changed.Add(time.Millisecond)) // read in the instant the file was written
@@ -205,7 +205,7 @@ func plant(t *testing.T, st cache.Store, version, root, rel, payload string) {
 func TestCacheRebuildsBadPayloads(t *testing.T) {
 	root := cachedRepo(t)
 	st, _ := openStore(t)
-	r := New(WithCache(st))
+	r := New(runners.WithCache(st))
 	want := gatherWith(t, r, root)
 	plant(t, st, Version, root, "c.py", "4:c.pyP|1 Planted  x")
 	if got := gatherWith(t, r, root); got[2].Path != "c.py" || got[2].Classes[0].Name != "Planted" {
@@ -247,7 +247,7 @@ func TestCacheRebuildsBadPayloads(t *testing.T) {
 func TestCacheIgnoresCorruptRow(t *testing.T) {
 	root := cachedRepo(t)
 	st, db := openStore(t)
-	r := New(WithCache(st))
+	r := New(runners.WithCache(st))
 	want := gatherWith(t, r, root)
 	conn, err := sql.Open("sqlite", db)
 	if err != nil {
@@ -274,7 +274,7 @@ func TestCacheIgnoresCorruptRow(t *testing.T) {
 func TestCacheFollowsDeletesRenamesAndSymlinks(t *testing.T) {
 	root := cachedRepo(t)
 	st, _ := openStore(t)
-	r := New(WithCache(st))
+	r := New(runners.WithCache(st))
 	gatherWith(t, r, root)
 	stampOf := func(rel string) cache.Stamp {
 		info, err := os.Lstat(filepath.Join(root, rel))
@@ -318,7 +318,7 @@ func TestCacheFollowsDeletesRenamesAndSymlinks(t *testing.T) {
 func TestCacheConcurrentGathers(t *testing.T) {
 	root := cachedRepo(t)
 	st, _ := openStore(t)
-	r := New(WithCache(st))
+	r := New(runners.WithCache(st))
 	want := fresh(t, root)
 	var wg sync.WaitGroup
 	errs := make(chan string, 16)
@@ -359,7 +359,7 @@ func BenchmarkGather600(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		r    *Runner
-	}{{"uncached", New()}, {"warm", New(WithCache(st))}} {
+	}{{"uncached", New()}, {"warm", New(runners.WithCache(st))}} {
 		c.r.Gather(context.Background(), runners.NewScope(root, facts.Request{}))
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {

@@ -14,7 +14,7 @@
 // Syntax up to Python 3.14 is understood: PEP 695 type parameters and type
 // aliases, PEP 701 f-strings, PEP 750 t-strings, match statements.
 //
-// With a store (WithCache), a file whose lstat stamp is what it was when the
+// With a store (runners.WithCache), a file whose lstat stamp is what it was when the
 // runner last read it is not opened again: its facts come from the cache
 // (see runners/cache), kept under Version.
 package python
@@ -23,55 +23,22 @@ import (
 	"context"
 	"io"
 	"os"
-	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/cache"
 )
 
 // Namespace is the key of the facts this runner gathers.
 const Namespace = "python"
 
-// Runner gathers the "python" namespace. It is safe for concurrent use.
-type Runner struct {
-	st  cache.Store
-	now func() time.Time
-}
+// Runner gathers the "python" namespace: every .py file of the repository
+// (Scope.RepoFiles), whatever files the request names, since class surfaces
+// compose across files.
+type Runner = runners.SourceRunner[facts.PythonFile]
 
-// Option tunes a Runner at construction.
-type Option func(*Runner)
-
-// WithCache keeps the facts of every file in st between evaluations (nil: no
-// cache).
-func WithCache(st cache.Store) Option { return func(r *Runner) { r.st = st } }
-
-// WithClock sets the clock that dates cache entries, so that tests can place
-// a read inside or outside a file's racy window without sleeping.
-func WithClock(now func() time.Time) Option { return func(r *Runner) { r.now = now } }
-
-// New returns the python runner.
-func New(opts ...Option) *Runner {
-	r := &Runner{now: time.Now}
-	for _, o := range opts {
-		o(r)
-	}
-	return r
-}
-
-// Namespace implements runners.Runner.
-func (*Runner) Namespace() string { return Namespace }
-
-// Gather implements runners.Runner. It looks at every .py file of the
-// repository (Scope.RepoFiles), whatever files the request names: class
-// surfaces compose across files. A file that exists but cannot be read makes
-// the namespace an error rather than leaving the file out.
-func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
-	files, err := sources(r.st, r.now).Gather(ctx, s)
-	if err != nil {
-		return facts.Error(err.Error())
-	}
-	return facts.OK(facts.Python{Files: files})
+// New returns the python runner; runners.WithCache keeps its facts in a store.
+func New(opts ...runners.SourceOption) *Runner {
+	return runners.NewSourceRunner(sources(), func(files []facts.PythonFile) any { return facts.Python{Files: files} }, opts...)
 }
 
 // ScanFiles reads and scans the repo-relative, "/"-separated paths under
@@ -80,13 +47,14 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 // but regular files are left out; any other failure to read a file is an
 // error, as is a cancelled ctx.
 func ScanFiles(ctx context.Context, root string, paths []string) ([]facts.PythonFile, error) {
-	return sources(nil, time.Now).Scan(ctx, root, paths, nil)
+	return sources().Scan(ctx, root, paths, nil)
 }
 
-// sources is how the runner reads .py files, with st's cache when not nil.
-func sources(st cache.Store, now func() time.Time) runners.Sources[facts.PythonFile] {
+// sources is how the runner reads .py files. Open reads openFile at each
+// call, so a test that replaces it counts the reads of runners built before.
+func sources() runners.Sources[facts.PythonFile] {
 	return runners.Sources[facts.PythonFile]{
-		Namespace: Namespace, Version: Version, Ext: ".py", Store: st, Now: now, Open: openFile,
+		Namespace: Namespace, Version: Version, Ext: ".py", Open: func(name string) (io.ReadCloser, error) { return openFile(name) },
 		Scanner: func() func(string, []byte) facts.PythonFile { return NewScanner().Scan },
 		Encode:  encodeFacts, Decode: decodeFacts,
 	}
