@@ -52,7 +52,7 @@ func BenchmarkGates10k(b *testing.B) {
 				for _, n := range names {
 					g, _ := e.Gate(n)
 					eff, _ := e.Effective(n)
-					if v, _, _ := evalGate(context.Background(), g, g.Severity, eff.Params, base, doc); v.Outcome == CouldNotRun {
+					if v, _ := evalGate(context.Background(), g, g.Severity, eff.Params, base, doc); v.Outcome == CouldNotRun {
 						b.Fatalf("%s: %+v", n, v.Reasons)
 					}
 				}

@@ -344,7 +344,7 @@ func evalClassSurface(t testing.TB, e *Engine, in *Input, doc *facts.Document, p
 	for k, v := range params {
 		p[k] = v
 	}
-	v, _, _ := evalGate(context.Background(), g, g.Severity, p, in, doc)
+	v, _ := evalGate(context.Background(), g, g.Severity, p, in, doc)
 	return v
 }
 

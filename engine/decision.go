@@ -72,8 +72,10 @@ type Verdict struct {
 	EvalNS       int64       `json:"eval_ns"`
 	// InputDigest covers everything the policy's result is a function of:
 	// its source, the gate's params and the digests of its namespaces. Two
-	// verdicts with the same InputDigest had the same input. Empty without a
-	// store (fixture runs).
+	// verdicts with the same InputDigest had the same input. It is set only
+	// for a policy that reads nothing else of its input (not the request,
+	// see inputUse) and evaluated without error, and never without a store
+	// (fixture runs).
 	InputDigest string `json:"input_digest,omitempty"`
 	// Reused names the earlier decision whose verdict, evaluated from the
 	// same InputDigest, this one repeats instead of evaluating the policy

@@ -97,10 +97,12 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 			v.Severity, v.Blocks, v.EvalNS = eff.Severity, blocks(eff.Severity, v.Outcome), 0
 		} else {
 			var perr error
-			v, _, perr = evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
-			v.InputDigest = keys[g.Name]
-			if v.InputDigest != "" && perr == nil && reusable(g) {
-				computed = append(computed, v.InputDigest)
+			v, perr = evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
+			// Only a policy that read nothing the digest leaves out has its
+			// result named by it, and reusable by a later evaluation.
+			if k := keys[g.Name]; k != "" && perr == nil && reusable(g) {
+				v.InputDigest = k
+				computed = append(computed, k)
 			}
 		}
 		dec.Gates = append(dec.Gates, v)
@@ -121,13 +123,13 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 }
 
 // evalGate evaluates one gate with severity and params against the shared
-// input, and returns its verdict with the policy's result and error.
-func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) (Verdict, Result, error) {
+// input, and returns its verdict and the policy's error, if any.
+func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
 	res, err := evalSafely(ctx, g.policy, base.ForGate(g.Facts, params))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
-	return v, res, err
+	return v, err
 }
 
 // verdictOf is g's verdict given its policy's result or error and the

@@ -237,7 +237,7 @@ func TestTDDOrderTestForms(t *testing.T) {
 			t.Fatal(err)
 		}
 		eff, _ := e.Effective("tdd_order")
-		v, _, _ := evalGate(context.Background(), g, g.Severity, eff.Params, NewInput(plain, nil), doc)
+		v, _ := evalGate(context.Background(), g, g.Severity, eff.Params, NewInput(plain, nil), doc)
 		if got := v.Outcome == Passed; got != isTest {
 			t.Errorf("%s: outcome %s, want a test file = %v", path, v.Outcome, isTest)
 		}

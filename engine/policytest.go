@@ -239,7 +239,7 @@ func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (_ Verdict, ret
 	if err != nil {
 		return Verdict{}, fmt.Errorf("facts: %w", err)
 	}
-	v, _, _ := evalGate(ctx, g, g.Severity, c.Params, NewInput(plain, nil), doc)
+	v, _ := evalGate(ctx, g, g.Severity, c.Params, NewInput(plain, nil), doc)
 	return v, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tausik/tausik/runners"
@@ -132,8 +133,11 @@ func TestVerdictReuse(t *testing.T) {
 			t.Errorf("%s: %+v then %+v, want the same FAILED verdict", name, a, b)
 		}
 	}
-	if v := verdictByName(t, second, "scoped"); v.Reused != "" {
-		t.Errorf("scoped reads the request, yet was reused from %s", v.Reused)
+	if v := verdictByName(t, second, "scoped"); v.Reused != "" || v.InputDigest != "" {
+		t.Errorf("scoped reads the request, yet has input digest %q and was reused from %q", v.InputDigest, v.Reused)
+	}
+	if v := verdictByName(t, first, "big"); !strings.HasPrefix(v.InputDigest, "sha256:") {
+		t.Errorf("big's verdict has input digest %q", v.InputDigest)
 	}
 
 	write("a.txt", "1\n")
