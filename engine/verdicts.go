@@ -101,9 +101,9 @@ func (c *verdictCache) key(g *Gate, params map[string]any, parts map[string]stri
 
 // reuse returns, for each gate of selected, its input digest given the
 // namespace digests parts, and the verdicts the log holds for the digests
-// the cache knows, with Reused naming their decision. A gate's reusability is not asked here, which would
-// compile a lazy policy: only reusable verdicts are ever indexed, under a
-// digest that covers the policy's source.
+// the cache knows, with Reused naming their decision. A gate's reusability
+// is not asked here, which would compile a lazy policy: only reusable
+// verdicts are ever indexed, under a digest that covers the policy's source.
 func (c *verdictCache) reuse(ctx context.Context, selected []*Gate, params func(*Gate) map[string]any, parts map[string]string) (map[string]string, map[string]Verdict) {
 	keys := map[string]string{}
 	hits := map[string]Verdict{}
