@@ -15,10 +15,11 @@ import (
 )
 
 // verdictCache lets an evaluation reuse a verdict the decision log already
-// holds. Its key is everything a policy's result is a function of: the
-// policy's source, the binary that evaluates it, the gate's effective params
-// and the digest of every namespace the gate declares; each verdict records
-// that key as its InputDigest. The store's fact cache maps a key to the
+// holds. Its key, the verdict's InputDigest, is everything a policy's result
+// is a function of: the policy's source, the gate's effective params and the
+// digest of every namespace the gate declares; the binary that evaluates it
+// versions the cache (a rebuilt tausik starts afresh). The store's fact cache
+// maps a key to the
 // decision that computed it, and a reused verdict is read back from that
 // decision in the hash-chained log, never from the cache itself: a cache row
 // can only point at a verdict the log holds for the same gate, policy and
