@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tausik/tausik/runners"
 )
@@ -56,6 +57,9 @@ func (g *gitCmd) run(ctx context.Context, args ...string) ([]byte, error) {
 	cmd.Dir = g.dir
 	cmd.Env = g.env
 	cmd.Stdin = nil
+	// A child git started (a hook, a submodule's status) can hold the output
+	// open after git itself is killed: stop waiting for it soon after.
+	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
@@ -85,9 +89,6 @@ type result struct {
 // caller reports depends on its order of checks, never on timing.
 func (g *gitCmd) runAll(ctx context.Context, argvs ...[]string) []result {
 	res := make([]result, len(argvs))
-	if len(argvs) == 0 {
-		return res
-	}
 	var wg sync.WaitGroup
 	for i, args := range argvs[1:] {
 		wg.Go(func() { res[i+1].out, res[i+1].err = g.run(ctx, args...) })

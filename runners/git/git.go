@@ -67,14 +67,14 @@ func New(opts ...Option) *Runner {
 func (*Runner) Namespace() string { return Namespace }
 
 // The commands of the first round, run at once: none needs another's answer.
-// headArgs tells whether the root is in a work tree, its prefix, the object
-// format and, in symbolic-ref's words (a loose --abbrev-ref is the same
+// headArgs tells whether the root is in a work tree, its prefix and, in
+// symbolic-ref's words (a loose --abbrev-ref is the same
 // shortening), the branch or "HEAD" when detached; on an unborn branch it
-// exits 1 after the first three lines. statusArgs gives HEAD's commit
+// exits 1 after the first two lines. statusArgs gives HEAD's commit
 // (branch.oid) with the entries; --no-ahead-behind spares the walk to the
 // upstream that the runner does not report.
 var (
-	headArgs   = []string{"rev-parse", "--is-inside-work-tree", "--show-object-format", "--show-prefix", "-q", "--verify", "--abbrev-ref=loose", "HEAD"}
+	headArgs   = []string{"rev-parse", "--is-inside-work-tree", "--show-prefix", "-q", "--verify", "--abbrev-ref=loose", "HEAD"}
 	statusArgs = []string{"status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=all", "--find-renames"}
 	stagedArgs = []string{"diff", "--cached", "--numstat", "-z", "--find-renames", "--no-ext-diff", "--no-textconv", "--"}
 )
@@ -124,12 +124,11 @@ func (r *Runner) reason(ctx context.Context, err error) string {
 // head is what headArgs says about the project root.
 type head struct {
 	view   pathView
-	format string // the object format, "sha1" or "sha256"
 	branch string // symbolic-ref --short's answer; "HEAD" when detached, "" when unknown
 }
 
 // readHead checks that root is inside a git work tree and reads headArgs'
-// answer. Its lines are "true", the format, the prefix ("" or "/"-terminated,
+// answer. Its lines are "true", the prefix ("" or "/"-terminated,
 // and free to hold newlines) and the branch, absent when HEAD names no commit
 // yet (exit 1) or is an ambiguous name. A branch holds no newline and never
 // ends in "/", so the prefix ends at the last "/\n".
@@ -151,7 +150,6 @@ func readHead(res result, root string) (head, error) {
 	case inside != "true":
 		return head{}, fmt.Errorf("git rev-parse: unexpected output %q", truncate(string(res.out), 80))
 	}
-	format, rest, _ := strings.Cut(rest, "\n")
 	var prefix string
 	if i := strings.LastIndex(rest, "/\n"); i >= 0 {
 		prefix, rest = rest[:i+1], rest[i+2:]
@@ -164,7 +162,7 @@ func readHead(res result, root string) (head, error) {
 	if (!ok && rest != "") || strings.Contains(branch, "\n") || (branch != "" && res.err != nil) {
 		return head{}, fmt.Errorf("git rev-parse: unexpected output %q", truncate(string(res.out), 80))
 	}
-	return head{view: pathView{root: root, prefix: prefix}, format: format, branch: branch}, nil
+	return head{view: pathView{root: root, prefix: prefix}, branch: branch}, nil
 }
 
 // collect reads the rest of the first round (status, staged numstat and, given
@@ -235,19 +233,13 @@ func (r *Runner) collect(ctx context.Context, g *gitCmd, h head, res []result, s
 	if since.IsZero() {
 		return data, nil
 	}
-	if since.Spec == "" {
-		since.Spec = since.Ref
-		if since.Ref == "" {
-			since.Spec = since.Time.UTC().Format(time.RFC3339Nano)
-		}
-	}
 	base, err := resolveBase(ctx, g, since, data.Unborn, res[2])
 	if err != nil {
 		return nil, fmt.Errorf("resolve since %q: %w", since.Spec, err)
 	}
 	from := base
 	if from == "" {
-		if from, err = emptyTree(ctx, g, h.format); err != nil {
+		if from, err = emptyTree(ctx, g, objectFormat(data.Head)); err != nil {
 			return nil, fmt.Errorf("changes since %q: %w", since.Spec, err)
 		}
 	}

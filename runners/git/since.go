@@ -117,6 +117,20 @@ var emptyTrees = map[string]string{
 	"sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
 }
 
+// objectFormat is the object format of a repository whose HEAD is head: the
+// length of its name tells ("" on an unborn branch, where git is asked).
+// Reading it from HEAD rather than from rev-parse --show-object-format keeps
+// git older than 2.28 working.
+func objectFormat(head string) string {
+	switch len(head) {
+	case 40:
+		return "sha1"
+	case 64:
+		return "sha256"
+	}
+	return ""
+}
+
 // emptyTree returns the empty tree's name in the given object format, asking
 // git for a format it does not know.
 func emptyTree(ctx context.Context, g *gitCmd, format string) (string, error) {
