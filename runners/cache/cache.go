@@ -13,7 +13,8 @@
 // project root; per path, the stamp the runner last read it at, the content's
 // sha256 and the runner's facts for that content: a short token (the fs
 // runner's line count and binary flag) or a payload of any length (the python
-// runner's classes), which the runner decodes and checks itself. A hit
+// runner's classes, the go runner's structs and methods), which the runner
+// decodes and checks itself. The row carries a checksum of its entries. A hit
 // needs the same runner and version, the same root, and the same stamp taken
 // long enough after the file last changed (see Racy). One row, because
 // loading it must cost far less than the reads it saves: a row per path

@@ -2,9 +2,12 @@ package cache
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -185,8 +188,10 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 		{"negative size", row("/r", strings.Replace(ok, " 6 ", " -6 ", 1), "")},
 		{"no facts", row("/r", line(shaA, "-", "ok.txt"), "")},
 		{"no payload field", row("/r", ok)},
-		{"frame too long", row("/r") + "999:" + ok + "0:"},
-		{"frame length not canonical", row("/r") + "0" + row("", ok, "")[2:]},
+		{"frame too long", rawRow("/r", "999:"+ok+"0:")},
+		{"frame length not canonical", rawRow("/r", "0"+strconv.Itoa(len(ok))+":"+ok+"0:")},
+		{"checksum does not match", strings.Replace(row("/r", ok, ""), " 1:0 ", " 2:0 ", 1)},
+		{"no checksum", strings.Replace(row("/r", ok, ""), "64:", "63:", 1)},
 	} {
 		put(c.row)
 		if _, ok := LoadIndex(ctx, st, "files", "1", "/r").Lookup("ok.txt", s); ok {
@@ -195,7 +200,11 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 	}
 	// A damaged entry does not spoil the others; a broken frame loses what
 	// follows it only.
-	put(row("/r", "garbage", "", ok, "", line(shaA, "", "b.txt"), "") + "5:c.txt")
+	var body strings.Builder
+	for _, f := range []string{"garbage", "", ok, "", line(shaA, "", "b.txt"), ""} {
+		writeField(&body, f)
+	}
+	put(rawRow("/r", body.String()+"5:c.txt"))
 	ix := LoadIndex(ctx, st, "files", "1", "/r")
 	if _, ok := ix.Lookup("ok.txt", s); !ok || len(ix.entries) != 1 {
 		t.Errorf("entries %v: want only ok.txt", ix.entries)
@@ -211,13 +220,23 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 }
 
 // row builds a stored index from its fields: the root, then each entry's
-// line and payload.
-func row(fields ...string) string {
+// line and payload, with the checksum of those.
+func row(root string, fields ...string) string {
 	var b strings.Builder
 	for _, f := range fields {
 		writeField(&b, f)
 	}
-	return b.String()
+	return rawRow(root, b.String())
+}
+
+// rawRow builds a stored index of root whose entries are the text body,
+// framed or not, with body's checksum.
+func rawRow(root, body string) string {
+	sum := sha256.Sum256([]byte(body))
+	var b strings.Builder
+	writeField(&b, root)
+	writeField(&b, hex.EncodeToString(sum[:]))
+	return b.String() + body
 }
 
 // Bytes that are not JSON at all never reach the index: the store reports

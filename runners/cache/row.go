@@ -2,6 +2,8 @@ package cache
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -11,13 +13,14 @@ import (
 // An Index is stored as one JSON string, so that loading it is a copy rather
 // than a decode: encoding/json takes ~1.3 ms over the 200 KB index of a
 // 600-module python project, a third of what the cache saves. The string
-// holds length-prefixed fields ("<len>:<bytes>"): the root, then for each
-// entry its line ("sha dev ino mode size mtime ctime seen token path") and
-// its payload ("" for none). Lengths frame the fields, so paths and payloads
-// may hold any text.
+// holds length-prefixed fields ("<len>:<bytes>"): the root, the sha256 of
+// the rest, then for each entry its line ("sha dev ino mode size mtime ctime
+// seen token path") and its payload ("" for none). Lengths frame the fields,
+// so paths and payloads may hold any text; the checksum makes a row that was
+// damaged or edited by hand, framing intact, a miss rather than facts.
 
 // indexVersion is the layout of an Index row; part of its cache version.
-const indexVersion = "index/4"
+const indexVersion = "index/5"
 
 // noToken stands in an index line for an entry without a token (its facts are
 // all in the payload).
@@ -25,19 +28,23 @@ const noToken = "-"
 
 // formatRow encodes entries, for paths in that order, as the row of root.
 func formatRow(root string, paths []string, entries map[string]entry) (json.RawMessage, error) {
-	var b strings.Builder
-	writeField(&b, root)
+	var body strings.Builder
 	for _, p := range paths {
 		e := entries[p]
 		tok := e.token
 		if tok == "" {
 			tok = noToken
 		}
-		writeField(&b, strings.Join([]string{e.sha, strconv.FormatUint(e.stamp.Dev, 10), strconv.FormatUint(e.stamp.Ino, 10),
+		writeField(&body, strings.Join([]string{e.sha, strconv.FormatUint(e.stamp.Dev, 10), strconv.FormatUint(e.stamp.Ino, 10),
 			strconv.FormatUint(uint64(e.stamp.Mode), 10), strconv.FormatInt(e.stamp.Size, 10), strconv.FormatInt(e.stamp.MtimeNS, 10),
 			strconv.FormatInt(e.stamp.CtimeNS, 10), strconv.FormatInt(e.seenNS, 10), tok, p}, " "))
-		writeField(&b, e.payload)
+		writeField(&body, e.payload)
 	}
+	sum := sha256.Sum256([]byte(body.String()))
+	var b strings.Builder
+	writeField(&b, root)
+	writeField(&b, hex.EncodeToString(sum[:]))
+	b.WriteString(body.String())
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // <, > and & need no escape, and an escape costs the fast load
@@ -64,6 +71,10 @@ func parseRow(raw []byte, root string) (map[string]entry, bool) {
 	}
 	r, rest, ok := field(text)
 	if !ok || r != root {
+		return nil, false
+	}
+	sum, rest, ok := field(rest)
+	if got := sha256.Sum256([]byte(rest)); !ok || sum != hex.EncodeToString(got[:]) {
 		return nil, false
 	}
 	entries := map[string]entry{}
