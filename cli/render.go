@@ -62,6 +62,9 @@ func renderDecisionText(w io.Writer, d *engine.Decision) error {
 		for _, vi := range v.Violations {
 			fmt.Fprintf(&b, "    %s\n", violationLine(vi))
 		}
+		if v.Reused != "" {
+			fmt.Fprintf(&b, "    reused: the verdict logged in %s, from the same input digest\n", v.Reused)
+		}
 		for _, r := range v.Reasons {
 			if r.Msg != "" {
 				fmt.Fprintf(&b, "    %s: %s\n", r.Code, firstLine(r.Msg))
