@@ -1,7 +1,9 @@
 package git
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -171,6 +173,32 @@ func TestTimeoutIsError(t *testing.T) {
 	ns := gather(t, r.root, "", WithTimeout(time.Nanosecond))
 	if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, "timed out") {
 		t.Fatalf("got %s %q, want timeout error", ns.Status, ns.Reason)
+	}
+}
+
+// TestTimeoutCutsAHangingCommand: when one command of a round hangs (here
+// status and the since diff, behind a wrapper that runs the real git for
+// everything else), the timeout ends it and the namespace is an error saying
+// so, whichever round the command was in.
+func TestTimeoutCutsAHangingCommand(t *testing.T) {
+	t.Parallel()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRepo(t)
+	r.write("a.txt", "1\n")
+	r.commitAt("base", t0)
+	for _, c := range []struct{ hang, since string }{{"status", ""}, {"--patch", "HEAD"}} {
+		wrapper := filepath.Join(t.TempDir(), "git")
+		script := fmt.Sprintf("#!/bin/sh\ncase \"$*\" in *%s*) exec sleep 30;; esac\nexec %s \"$@\"\n", c.hang, real)
+		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		ns := gather(t, r.root, c.since, WithBinary(wrapper), WithTimeout(300*time.Millisecond))
+		if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, "timed out") {
+			t.Errorf("%s hanging: got %s %q, want a timeout error", c.hang, ns.Status, ns.Reason)
+		}
 	}
 }
 
