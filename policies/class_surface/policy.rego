@@ -123,10 +123,11 @@ class_file := array.concat(py_class_file, [e[1] | some e in go_entries])
 go_units := [concat(":", [regex.replace(f.path, `/?[^/]*$`, ""), f.package]) | some f in go_scanned]
 
 # go_methods["directory:package:Type"]: the exported methods of Type.
-go_methods := {k: {x[1] | some x in ml; x[0] == k} |
-	ml := [[concat(":", [gu[fi], m.recv]), m.name] | gu := go_units; some fi, f in go_scanned; some m in f.methods]
-	some k in {x[0] | some x in ml}
-}
+# (go_method_list is a rule, not a local: OPA indexes x[0] == k only over a
+# rule's value, and without the index the join is quadratic.)
+go_method_list := [[concat(":", [gu[fi], m.recv]), m.name] | gu := go_units; some fi, f in go_scanned; some m in f.methods]
+
+go_methods := {k: {x[1] | some x in go_method_list; x[0] == k} | some k in {x[0] | some x in go_method_list}}
 
 # go_entries: [class, file index in scanned, package, struct, file index in
 # go_scanned] for every Go struct. Its bases are resolved by go_resolution,
