@@ -102,7 +102,7 @@ func syntheticGo(seed uint64, n, perFile int) facts.Go {
 	rng := rand.New(rand.NewPCG(seed, 13))
 	name := func() string { return fmt.Sprintf("C%d", rng.IntN(n*9/10+1)) }
 	var gof facts.Go
-	declared := map[string][]string{} // directory and package -> struct names so far
+	declared := map[string][]string{}              // directory and package -> struct names so far
 	declaredName := func(units ...string) string { // mostly a struct of one of units, if any
 		var pool []string
 		for _, u := range units {
