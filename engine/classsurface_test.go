@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -89,30 +90,61 @@ func synthetic(rng *rand.Rand, n, perFile int, own, base func(i int) string) fac
 
 // syntheticGo returns go facts with n structs, perFile to a file, in
 // packages of a few directories (a tenth of the files in a directory's
-// external _test package): struct names drawn from the same pool as
-// syntheticPython's classes (they must never resolve to those), embedded
-// bases that repeat across packages, name the struct itself or nothing in
-// the tree, and exported methods declared in any file of the package, some
-// on types that are not structs.
+// external _test package, an eighth in a top-level twin directory that
+// import paths ending in it also match): struct names drawn from the same
+// pool as syntheticPython's classes (they must never resolve to those);
+// embedded bases unqualified (the struct itself, or any name, which only
+// the package's own structs may answer), qualified through the file's
+// imports of the generated packages, of the standard library, or through
+// no import at all; and exported methods declared in any file of the
+// package, some on types that are not structs.
 func syntheticGo(seed uint64, n, perFile int) facts.Go {
 	rng := rand.New(rand.NewPCG(seed, 13))
 	name := func() string { return fmt.Sprintf("C%d", rng.IntN(n*9/10+1)) }
 	var gof facts.Go
-	declared := map[string][]string{} // directory and package -> struct names so far
+	declared := map[string][]string{}              // directory and package -> struct names so far
+	declaredName := func(units ...string) string { // mostly a struct of one of units, if any
+		var pool []string
+		for _, u := range units {
+			pool = append(pool, declared[u]...)
+		}
+		if len(pool) == 0 || rng.IntN(4) == 0 {
+			return name()
+		}
+		return pool[rng.IntN(len(pool))]
+	}
 	for i := 0; i < n; i += perFile {
-		dir := fmt.Sprintf("gopkg/p%02d", i%13)
-		f := facts.GoFile{Path: fmt.Sprintf("%s/f%05d.go", dir, i), Package: fmt.Sprintf("p%02d", i%13), Parsed: true}
+		pkg := fmt.Sprintf("p%02d", i%13)
+		dir := "gopkg/" + pkg
+		if rng.IntN(8) == 0 {
+			dir = pkg
+		}
+		f := facts.GoFile{Path: fmt.Sprintf("%s/f%05d.go", dir, i), Package: pkg, Parsed: true, Imports: map[string]string{"io": "io"}}
 		if rng.IntN(10) == 0 {
 			f.Package += "_test"
 		}
 		unit := dir + " " + f.Package
 		for j := 0; j < perFile && i+j < n; j++ {
 			s := facts.GoStruct{Name: name(), Line: 1 + 10*j, Bases: []string{}}
-			for range rng.IntN(3) {
-				if rng.IntN(6) == 0 {
+			for range rng.IntN(4) {
+				switch k := rng.IntN(12); {
+				case k < 2:
 					s.Bases = append(s.Bases, s.Name)
-				} else {
-					s.Bases = append(s.Bases, name())
+				case k < 5:
+					s.Bases = append(s.Bases, declaredName(unit))
+				case k < 10: // an import of a generated package, under its name or an alias
+					to := rng.IntN(13)
+					q, p := fmt.Sprintf("p%02d", to), fmt.Sprintf("example.test/gopkg/p%02d", to)
+					if rng.IntN(3) == 0 {
+						q, p = fmt.Sprintf("a%d", to), fmt.Sprintf("example.test/p%02d", to)
+					}
+					f.Imports[q] = p
+					tp := fmt.Sprintf("p%02d", to)
+					s.Bases = append(s.Bases, q+"."+declaredName("gopkg/"+tp+" "+tp, tp+" "+tp, "gopkg/"+tp+" "+tp+"_test"))
+				case k < 11:
+					s.Bases = append(s.Bases, "io."+name())
+				default:
+					s.Bases = append(s.Bases, "nowhere."+name())
 				}
 			}
 			width := rng.IntN(10)
@@ -154,13 +186,18 @@ type refSurface struct {
 type refKey struct{ lang, name string }
 
 // refClass is a class or struct: unit is where its bases are looked up
-// first (a Python class's file, a Go struct's directory and package).
+// first (a Python class's file, a Go struct's directory and package). A Go
+// struct also has its file's imports, its directory, and whether another
+// package can import it.
 type refClass struct {
 	refKey
 	unit, path string
 	line       int
 	bases      []string
 	public     []string
+	imports    map[string]string
+	dir        string
+	importable bool
 }
 
 type refAmb struct {
@@ -175,7 +212,7 @@ func refClasses(py facts.Python, gof facts.Go) []refClass {
 	var out []refClass
 	for _, f := range py.Files {
 		for _, c := range f.Classes {
-			out = append(out, refClass{refKey{"py", c.Name}, f.Path, f.Path, c.Line, c.Bases, c.Public})
+			out = append(out, refClass{refKey: refKey{"py", c.Name}, unit: f.Path, path: f.Path, line: c.Line, bases: c.Bases, public: c.Public})
 		}
 	}
 	methods := map[string][]string{}
@@ -189,7 +226,8 @@ func refClasses(py facts.Python, gof facts.Go) []refClass {
 		unit := fmt.Sprintf("%s %s", path.Dir(f.Path), f.Package)
 		for _, s := range f.Structs {
 			public := append(slices.Clone(s.Fields), methods[fmt.Sprintf("%s %s %s", path.Dir(f.Path), f.Package, s.Name)]...)
-			out = append(out, refClass{refKey{"go", s.Name}, unit, f.Path, s.Line, s.Bases, public})
+			importable := !strings.HasSuffix(f.Path, "_test.go") && !strings.HasSuffix(f.Package, "_test") && f.Package != "main"
+			out = append(out, refClass{refKey{"go", s.Name}, unit, f.Path, s.Line, s.Bases, public, f.Imports, path.Dir(f.Path), importable})
 		}
 	}
 	return out
@@ -204,19 +242,7 @@ func newRefSurface(py facts.Python, gof facts.Go) *refSurface {
 	own := make([][]refAmb, len(r.cls))
 	for id, c := range r.cls {
 		for _, b := range c.bases {
-			var local, all []int
-			for _, k := range r.byName[refKey{c.lang, b}] {
-				if k == id {
-					continue
-				}
-				all = append(all, k)
-				if r.cls[k].unit == c.unit {
-					local = append(local, k)
-				}
-			}
-			if len(local) > 0 {
-				all = local
-			}
+			all := r.candidates(id, b)
 			switch {
 			case len(all) == 1:
 				edges[id] = append(edges[id], all[0])
@@ -248,6 +274,40 @@ func newRefSurface(py facts.Python, gof facts.Go) *refSurface {
 		r.amb = append(r.amb, amb)
 	}
 	return r
+}
+
+// candidates are the classes base b of class id may name. Python: the
+// classes named b in id's file, else all of them. Go, as the compiler reads
+// it: an unqualified b is a struct of id's package; q.T is a struct T of the
+// package the file imports as q: importable, in a directory the import path
+// ends with. Never the class itself.
+func (r *refSurface) candidates(id int, b string) []int {
+	c := r.cls[id]
+	var local, all []int
+	q, t, qualified := strings.Cut(b, ".")
+	if !qualified {
+		t = b
+	}
+	for _, k := range r.byName[refKey{c.lang, t}] {
+		o := r.cls[k]
+		switch {
+		case k == id:
+		case c.lang == "py":
+			all = append(all, k)
+			if o.unit == c.unit {
+				local = append(local, k)
+			}
+		case !qualified && o.unit == c.unit:
+			all = append(all, k)
+		case qualified && o.importable && c.imports[q] != "" && o.dir != "." &&
+			(c.imports[q] == o.dir || strings.HasSuffix(c.imports[q], "/"+o.dir)):
+			all = append(all, k)
+		}
+	}
+	if len(local) > 0 {
+		return local
+	}
+	return all
 }
 
 // expect lists the over_cap and ambiguous_base violations the policy must

@@ -1,6 +1,10 @@
 package facts
 
-import "strconv"
+import (
+	"maps"
+	"slices"
+	"strconv"
+)
 
 // CanonicalAppender is implemented by namespace data that can append its
 // canonical encoding (see Canonical) straight from its fields, without first
@@ -109,6 +113,8 @@ func (g Go) AppendCanonical(b []byte) []byte {
 			b = appendKeyText(b, "msg", f.Error.Msg)
 			b = append(b, '}')
 		}
+		b = append(b, `,"imports":`...)
+		b = appendTextMap(b, f.Imports)
 		b = append(b, `,"methods":`...)
 		if f.Methods == nil {
 			b = append(b, "null"...)
@@ -162,6 +168,29 @@ func appendKeyText(b []byte, key, s string) []byte {
 	b = append(b, key...)
 	b = append(b, '"', ':')
 	return appendString(b, jsonText(s))
+}
+
+// appendTextMap appends a map of strings (null when nil) as its JSON round
+// trip gives it back: keys and values as jsonText, sorted by key; of two
+// keys that read back the same, the one sorting later wins, as in JSON.
+func appendTextMap(b []byte, m map[string]string) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	back := make(map[string]string, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		back[jsonText(k)] = jsonText(m[k])
+	}
+	b = append(b, '{')
+	for i, k := range slices.Sorted(maps.Keys(back)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = appendString(b, back[k])
+	}
+	return append(b, '}')
 }
 
 // appendTexts appends a list of strings (null when nil), each as jsonText.

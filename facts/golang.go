@@ -12,18 +12,28 @@ type Go struct {
 }
 
 // GoFile is one Go source file. When Parsed is false go/parser rejects the
-// file: Error says where, and Structs and Methods are empty, never partial.
+// file: Error says where, and Imports, Structs and Methods are empty, never
+// partial. Lines are the file's own, whatever //line directives say.
 type GoFile struct {
 	Path string `json:"path"` // repo-relative, "/"-separated
 	// Package is the name in the package clause; "" when the clause itself
 	// does not parse. Files of one directory with different package names
 	// (an external foo_test package, a "package main" tool behind a build
 	// tag) are different packages.
-	Package string     `json:"package"`
-	Parsed  bool       `json:"parsed"`
-	Error   *GoError   `json:"error"`   // null when Parsed
-	Structs []GoStruct `json:"structs"` // in source order; [] when none
-	Methods []GoMethod `json:"methods"` // in source order; [] when none
+	Package string   `json:"package"`
+	Parsed  bool     `json:"parsed"`
+	Error   *GoError `json:"error"` // null when Parsed
+	// Imports maps the name each import binds in this file to its path: the
+	// explicit name, else the path's last element when it is an identifier
+	// (the package's real name is not read: "gopkg.in/yaml.v3" binds
+	// nothing, so yaml.T is left unresolved, a lower bound). The first of
+	// two imports binding one name wins. Blank and dot imports bind no name
+	// and are left out: an unqualified embedded type is looked up in the
+	// file's own package only, so a dot-imported one stays unresolved. {}
+	// when none.
+	Imports map[string]string `json:"imports"`
+	Structs []GoStruct        `json:"structs"` // in source order; [] when none
+	Methods []GoMethod        `json:"methods"` // in source order; [] when none
 }
 
 // GoError locates why a file does not parse: the first error go/parser
@@ -46,8 +56,11 @@ type GoStruct struct {
 	// embedded field counting by its type's name (Base for Base, *Base,
 	// pkg.Base or Base[T]) when that name is exported.
 	Fields []string `json:"fields"`
-	// Bases holds, in order, the type name of every embedded field, exported
-	// or not, reduced as for Fields: pkg.T, *T, *pkg.T and T[X] are all T.
+	// Bases holds, in order, the type of every embedded field, exported or
+	// not, as it names it: "T" for T, *T and T[X]; "pkg.T" for pkg.T,
+	// *pkg.T and pkg.T[K, V], pkg being the name the file imports the
+	// package under (see Imports). Go resolves "T" only in the struct's own
+	// package and "pkg.T" only in the imported one.
 	Bases []string `json:"bases"`
 }
 

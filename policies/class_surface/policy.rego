@@ -1,29 +1,30 @@
 # class_surface: every scanned Python class's and Go struct's composed
 # public surface (its own public names united with those of every base it
 # can resolve, transitively) stays within max_public_members, or within its
-# baseline.
+# baseline. The count is a lower bound: the source is read, never imported
+# or built. graph.reachable walks the base graph, so cycles end and a class
+# reached twice (a diamond) is counted once.
 #
-# Resolution of a base written X or mod.X (the runner keeps X): a class named
-# X in the same file, else the unique class named X in the scanned tree. The
-# class itself is never its own candidate: `class Foo(lib.Foo)` names an
-# earlier Foo, as Python reads it. Two or more candidates leave the base
-# unresolved and ambiguous; none (object, the standard library, third-party
-# code) contributes nothing. The count is a lower bound: the source is read,
-# never imported. graph.reachable walks the base graph, so cycles end and a
-# class reached twice (a diamond) is counted once.
+# A Python base written X or mod.X (the runner keeps X) resolves to a class
+# named X in the same file, else to the unique class named X in the tree;
+# never to the class itself (`class Foo(lib.Foo)` names an earlier Foo).
+# Two or more candidates leave it unresolved and ambiguous; none (object,
+# the standard library, third-party code) contributes nothing.
 #
 # A Go struct's own public names are its exported fields and its type's
-# exported methods in its package (directory and package clause); its bases,
-# its embedded types, resolve in its package first. Keyed "go:Name" (no
-# Python name has a colon), Go classes never resolve to Python ones.
+# exported methods in its package (directory and package clause). An
+# embedded T resolves to the struct T of its own package only; q.T to a
+# struct T of the package the file imports as q: a directory the import
+# path ends with (the module's prefix is not known). None (an interface, a
+# non-struct, the standard library, third-party code) contributes nothing;
+# two or more are ambiguous. Keyed "go:Name" (no Python name has a colon).
 #
 # Cost (BenchmarkClassSurface in engine/): every per-class value is a
 # complete rule computed once per evaluation and looked up by key, never a
 # function called per item; rules bind the rules they read to local names
-# before looping. Classes are plain arrays of the facts. The exact union of
-# public names is built only for classes whose bound (own counts summed over
-# the closure) exceeds the cap, for baselined classes, and for the few
-# candidates an ambiguous base could add.
+# before looping. The exact union of public names is built only for classes
+# whose bound (own counts summed over the closure) exceeds the cap, for
+# baselined classes, and for the few candidates an ambiguous base could add.
 package tausik.gates.class_surface
 
 py := input.python
@@ -109,39 +110,35 @@ not_applicable contains {"code": "no_source_files", "msg": "no Python or Go file
 
 # A class's id is its index in classes, the scanned Python classes in file
 # order, then the Go structs; class_file[id] is the index of its file in
-# scanned, class_unit[id] where a base is looked up first (a Python class's
-# file, a Go struct's package). Python classes are plain arrays of the facts
-# as given: building an object per class costs more than the rest of the
-# policy together.
+# scanned, py_class_file[id] (a Python class's) the unit where its bases are
+# looked up first. Python classes are plain arrays of the facts as given:
+# building an object per class costs more than the rest of the policy.
 classes := array.concat([c | some f in py_scanned; f.parsed; some c in f.classes], [e[0] | some e in go_entries])
 
 py_class_file := [fi | some fi, f in py_scanned; f.parsed; some _ in f.classes]
 
 class_file := array.concat(py_class_file, [e[1] | some e in go_entries])
 
-class_unit := array.concat(py_class_file, [e[2] | some e in go_entries])
-
 # go_units[fi]: the package of go_scanned[fi], "directory:package".
 go_units := [concat(":", [regex.replace(f.path, `/?[^/]*$`, ""), f.package]) | some f in go_scanned]
 
 # go_methods["directory:package:Type"]: the exported methods of Type.
+# (go_method_list is a rule, not a local: OPA indexes x[0] == k only over a
+# rule's value, and without the index the join is quadratic.)
 go_method_list := [[concat(":", [gu[fi], m.recv]), m.name] | gu := go_units; some fi, f in go_scanned; some m in f.methods]
 
 go_methods := {k: {x[1] | some x in go_method_list; x[0] == k} | some k in {x[0] | some x in go_method_list}}
 
-# go_entries: [class, file index in scanned, package] for every Go struct.
-go_entries := [[c, np + fi, gu[fi]] |
+# go_entries: [class, file index in scanned, package, struct, file index in
+# go_scanned] for every Go struct. Its bases are resolved by go_resolution,
+# not by the Python lookups: the class lists none.
+go_entries := [[c, np + fi, gu[fi], s, fi] |
 	np := count(py_scanned)
 	gu := go_units
 	gm := go_methods
 	some fi, f in go_scanned
 	some s in f.structs
-	c := {
-		"name": concat("", ["go:", s.name]),
-		"line": s.line,
-		"bases": [concat("", ["go:", b]) | some b in s.bases],
-		"public": {n | some n in s.fields} | object.get(gm, concat(":", [gu[fi], s.name]), set()),
-	}
+	c := {"name": concat("", ["go:", s.name]), "line": s.line, "bases": [], "public": {n | some n in s.fields} | object.get(gm, concat(":", [gu[fi], s.name]), set())}
 ]
 
 path_of(id) := scanned[class_file[id]].path
@@ -168,7 +165,7 @@ multi := {n | some n, ids in name_index; count(ids) > 1}
 multi_resolution := {id: r |
 	mu := multi
 	ni := name_index
-	cu := class_unit
+	cu := py_class_file
 	some id, c in classes
 	r := [[b, cands] |
 		some b in c.bases
@@ -184,22 +181,66 @@ multi_resolved := {id: {k | some pair in r; count(pair[1]) == 1; some k in pair[
 
 # edges[id]: the resolved bases of every class, the graph graph.reachable
 # walks. Every class is a key, even with no base: graph.reachable reports
-# only nodes that are keys of the graph. A base naming a unique name
+# only nodes that are keys of the graph. A Python base naming a unique name
 # resolves by lookup; multi_resolved holds the few resolved among multi
-# names.
-edges := {id: ts |
-	mu := multi
-	ni := name_index
-	mr := multi_resolved
-	some id, c in classes
-	ts := {k | some b in c.bases; not mu[b]; some k in ni[b]; k != id} | {k | some b in c.bases; mu[b]; some k in mr[id]}
-}
+# names; go_resolution the Go structs'.
+edges := object.union(
+	{id: ts |
+		mu := multi
+		ni := name_index
+		mr := multi_resolved
+		some id, c in classes
+		ts := {k | some b in c.bases; not mu[b]; some k in ni[b]; k != id} | {k | some b in c.bases; mu[b]; some k in mr[id]}
+	},
+	{id: {k | some pair in r; count(pair[1]) == 1; some k in pair[1]} | some id, r in go_resolution},
+)
 
 # own_ambiguous: for classes that wrote an ambiguous base, {[base, candidates]}.
-own_ambiguous := {id: amb |
-	some id, r in multi_resolution
-	amb := {pair | some pair in r; count(pair[1]) > 1}
-	count(amb) > 0
+own_ambiguous := object.union(
+	{id: amb | some id, r in multi_resolution; amb := {pair | some pair in r; count(pair[1]) > 1}; count(amb) > 0},
+	{id: amb | some id, r in go_resolution; amb := {pair | some pair in r; count(pair[1]) > 1}; count(amb) > 0},
+)
+
+# go_entries[j] is class go_first + j.
+go_first := count(py_class_file)
+
+# go_local["directory:package:T"]: the structs T of that package.
+go_keys := [concat(":", [e[2], e[3].name]) | some e in go_entries]
+
+go_local := {k: {id | some j, x in go_keys; x == k; id := go_first + j} | some k in {x | some x in go_keys}}
+
+# go_named[T]: {[id, "/directory"]} for each struct T another package can
+# import: not in a _test.go file, a main package or an external test package.
+go_importable := [[e[3].name, go_first + j, concat("/", ["", regex.replace(f.path, `/?[^/]*$`, "")])] |
+	some j, e in go_entries
+	f := go_scanned[e[4]]
+	not endswith(f.path, "_test.go")
+	not regex.match(`^main$|_test$`, f.package)
+]
+
+go_named := {n: {[x[1], x[2]] | some x in go_importable; x[0] == n} | some n in {x[0] | some x in go_importable}}
+
+# go_resolution[id]: [[base, candidates]] for each base of Go struct id that
+# names at least one struct. "T": the package's other structs T. "q.T": the
+# structs T whose directory the path imported as q ends with, on a "/"
+# boundary (the path with "/" before it ends with "/directory").
+go_resolution := {id: r |
+	gl := go_local
+	gn := go_named
+	some j, e in go_entries
+	id := go_first + j
+	imps := object.get(go_scanned[e[4]], "imports", {})
+	r := array.concat(
+		[[b, cands] | some b in e[3].bases; not contains(b, "."); cands := object.get(gl, concat(":", [e[2], b]), set()) - {id}; count(cands) > 0],
+		[[b, cands] |
+			some b in e[3].bases
+			q := split(b, ".")
+			sp := concat("/", ["", imps[q[0]]])
+			cands := {x[0] | some x in object.get(gn, q[1], set()); endswith(sp, x[1])} - {id}
+			count(cands) > 0
+		],
+	)
+	count(r) > 0
 }
 
 ambiguous_ids := {id | some id, _ in own_ambiguous}
@@ -329,6 +370,9 @@ file_holds(path) := "structs" if {
 	endswith(path, ".go")
 } else := "classes"
 
+# at(id, rule, msg): a violation located at class id.
+at(id, rule, msg) := {"msg": msg, "file": path_of(id), "line": classes[id].line, "rule": rule}
+
 locs(ids) := concat(", ", sort([loc(k) | some k in ids]))
 
 breakdown(id) := sprintf("%d own, %d more from %s", [own, size[id] - own, bases]) if {
@@ -364,26 +408,14 @@ violations contains v if {
 	some id, n in size
 	not held[id]
 	n > max_members
-	c := classes[id]
-	v := {
-		"msg": sprintf("%s: %s %s has %d public members (max %d; %s)%s: %s", [loc(id), kind(id), display(id), n, max_members, breakdown(id), ambiguity_note(id), remedy(id)]),
-		"file": path_of(id),
-		"line": c.line,
-		"rule": "over_cap",
-	}
+	v := at(id, "over_cap", sprintf("%s: %s %s has %d public members (max %d; %s)%s: %s", [loc(id), kind(id), display(id), n, max_members, breakdown(id), ambiguity_note(id), remedy(id)]))
 }
 
 violations contains v if {
 	some id, keys in held
 	lim := limits[id]
 	size[id] > lim
-	c := classes[id]
-	v := {
-		"msg": sprintf("%s: %s %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), kind(id), display(id), size[id], lim, concat(", ", sort(keys)), gates_json, breakdown(id), ambiguity_note(id), remedy(id)]),
-		"file": path_of(id),
-		"line": c.line,
-		"rule": "baseline_grew",
-	}
+	v := at(id, "baseline_grew", sprintf("%s: %s %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), kind(id), display(id), size[id], lim, concat(", ", sort(keys)), gates_json, breakdown(id), ambiguity_note(id), remedy(id)]))
 }
 
 # An ambiguous base is reported when one of its candidates alone would take
@@ -394,24 +426,15 @@ violations contains v if {
 	some a in closure_ambiguous[id]
 	hits := {w | some cand in a[2]; w := over[cand]}
 	count(hits) > 0
-	c := classes[id]
 	base := trim_prefix(a[1], "go:")
-	v := {
-		"msg": sprintf("%s: %s %s: base %s of %s is ambiguous (%d candidates: %s) and not counted; with %s it would have up to %d public members (max %d): rename one of the candidates so the base resolves, or %s", [loc(id), kind(id), display(id), base, display(a[0]), count(a[2]), locs(a[2]), base, max(hits), lim, remedy(id)]),
-		"file": path_of(id),
-		"line": c.line,
-		"rule": "ambiguous_base",
-	}
+	v := at(id, "ambiguous_base", sprintf("%s: %s %s: base %s of %s is ambiguous (%d candidates: %s) and not counted; with %s it would have up to %d public members (max %d): rename one of the candidates so the base resolves, or %s", [loc(id), kind(id), display(id), base, display(a[0]), count(a[2]), locs(a[2]), base, max(hits), lim, remedy(id)]))
 }
 
 violations contains v if {
 	some key, ids in usable
 	reality := max({size[id] | some id in ids})
 	baseline[key] > reality
-	v := {
-		"msg": sprintf("baseline %s is %d but the %s now has %d public members: %s", [key, baseline[key], kind(min(ids)), reality, stale_remedy(key, reality)]),
-		"rule": "baseline_stale",
-	}
+	v := {"msg": sprintf("baseline %s is %d but the %s now has %d public members: %s", [key, baseline[key], kind(min(ids)), reality, stale_remedy(key, reality)]), "rule": "baseline_stale"}
 }
 
 stale_remedy(key, reality) := sprintf("remove the entry from %s (the class is within the cap %d)", [gates_json, max_members]) if {
@@ -421,40 +444,26 @@ stale_remedy(key, reality) := sprintf("remove the entry from %s (the class is wi
 violations contains v if {
 	some key, ids in matches
 	count(ids) == 0
-	v := {
-		"msg": sprintf("baseline %s names no class in the scanned tree: remove it from %s", [key, gates_json]),
-		"rule": "baseline_missing",
-	}
+	v := {"msg": sprintf("baseline %s names no class in the scanned tree: remove it from %s", [key, gates_json]), "rule": "baseline_missing"}
 }
 
 violations contains v if {
 	some key, _ in matches
 	bare_ambiguous(key)
 	ext := ["py", "go"][to_number(kind(min(matches[key])) == "struct")]
-	v := {
-		"msg": sprintf("baseline %s matches %d classes (%s): name one as path/to/file.%s:%s in %s", [key, count(matches[key]), locs(matches[key]), ext, key, gates_json]),
-		"rule": "baseline_ambiguous",
-	}
+	v := {"msg": sprintf("baseline %s matches %d classes (%s): name one as path/to/file.%s:%s in %s", [key, count(matches[key]), locs(matches[key]), ext, key, gates_json]), "rule": "baseline_ambiguous"}
 }
 
 violations contains v if {
 	some id, keys in held
 	count(keys) > 1
-	v := {
-		"msg": sprintf("%s: %s %s is baselined more than once (%s): keep one entry in %s", [loc(id), kind(id), display(id), concat(", ", sort(keys)), gates_json]),
-		"file": path_of(id),
-		"line": classes[id].line,
-		"rule": "baseline_duplicate",
-	}
+	v := at(id, "baseline_duplicate", sprintf("%s: %s %s is baselined more than once (%s): keep one entry in %s", [loc(id), kind(id), display(id), concat(", ", sort(keys)), gates_json]))
 }
 
 violations contains v if {
 	some key, val in baseline
 	not whole_count(val)
-	v := {
-		"msg": sprintf("class_surface params.baseline.%s: want a whole number of public members, got %v; fix it in %s", [key, val, gates_json]),
-		"rule": "bad_config",
-	}
+	v := {"msg": sprintf("class_surface params.baseline.%s: want a whole number of public members, got %v; fix it in %s", [key, val, gates_json]), "rule": "bad_config"}
 }
 
 violations contains v if {
@@ -463,18 +472,12 @@ violations contains v if {
 	x := root_norm(r)
 	x != ""
 	not root_has_source(x)
-	v := {
-		"msg": sprintf("class_surface params.roots: %q holds no Python or Go file, so nothing there is measured; fix or drop it in %s", [r, gates_json]),
-		"rule": "bad_config",
-	}
+	v := {"msg": sprintf("class_surface params.roots: %q holds no Python or Go file, so nothing there is measured; fix or drop it in %s", [r, gates_json]), "rule": "bad_config"}
 }
 
 violations contains v if {
 	count(input.params.roots) == 0
-	v := {
-		"msg": sprintf("class_surface params.roots is empty, so nothing would be measured; list \".\" for the whole repository in %s", [gates_json]),
-		"rule": "bad_config",
-	}
+	v := {"msg": sprintf("class_surface params.roots is empty, so nothing would be measured; list \".\" for the whole repository in %s", [gates_json]), "rule": "bad_config"}
 }
 
 root_has_source(x) if {
@@ -485,10 +488,7 @@ root_has_source(x) if {
 violations contains v if {
 	some g, reason in input.params.exclude
 	why := exclude_problem(g, reason)
-	v := {
-		"msg": sprintf("class_surface params.exclude %q %s; fix it in %s", [g, why, gates_json]),
-		"rule": "bad_config",
-	}
+	v := {"msg": sprintf("class_surface params.exclude %q %s; fix it in %s", [g, why, gates_json]), "rule": "bad_config"}
 }
 
 exclude_problem(g, _) := concat(" ", ["pattern", pattern_problem(g)])

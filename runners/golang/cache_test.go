@@ -141,7 +141,7 @@ func TestPayloadsOfThisRepository(t *testing.T) {
 			t.Errorf("%s: payload reads back as %+v", f.Path, back)
 		}
 	}
-	f := facts.GoFile{Path: "a.go", Package: "a", Parsed: true, Structs: []facts.GoStruct{{Name: "T", Line: 3, Fields: []string{}, Bases: []string{}}}, Methods: []facts.GoMethod{}}
+	f := facts.GoFile{Path: "a.go", Package: "a", Parsed: true, Imports: map[string]string{"u": "example.test/util"}, Structs: []facts.GoStruct{{Name: "T", Line: 3, Fields: []string{}, Bases: []string{}}}, Methods: []facts.GoMethod{}}
 	payload, ok := encodeFacts(f)
 	if !ok {
 		t.Fatal("a plain file does not encode")
@@ -155,7 +155,10 @@ func TestPayloadsOfThisRepository(t *testing.T) {
 		"past the end":  {f.Path, 1, payload},
 		"unknown field": {f.Path, 1 << 20, strings.Replace(payload, `{"path"`, `{"x":1,"path"`, 1)},
 		"not JSON":      {f.Path, 1 << 20, "{"},
-		"null lists":    {f.Path, 1 << 20, `{"path":"` + f.Path + `","package":"p","parsed":true,"error":null,"structs":null,"methods":null}`},
+		"null lists":    {f.Path, 1 << 20, `{"path":"` + f.Path + `","package":"p","parsed":true,"error":null,"imports":{},"structs":null,"methods":null}`},
+		"null imports":  {f.Path, 1 << 20, strings.Replace(payload, `"imports":{"u":"example.test/util"}`, `"imports":null`, 1)},
+		"no imports":    {f.Path, 1 << 20, strings.Replace(payload, `"imports":{"u":"example.test/util"},`, ``, 1)},
+		"empty import":  {f.Path, 1 << 20, strings.Replace(payload, `"example.test/util"`, `""`, 1)},
 	} {
 		if _, ok := decodeFacts(bad.path, bad.size, bad.payload); ok {
 			t.Errorf("%s: accepted", name)

@@ -63,9 +63,9 @@ func TestGatherIsRepoWide(t *testing.T) {
 	}
 	got := ns.Data.(facts.Go).Files
 	want := []facts.GoFile{
-		{Path: "a.go", Package: "main", Parsed: true, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{{Recv: "A", Name: "Run", Line: 3}}},
-		{Path: "broken.go", Package: "main", Error: &facts.GoError{Line: 3, Msg: "expected '}', found 'EOF'"}, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{}},
-		{Path: "pkg/b.go", Package: "pkg", Parsed: true, Structs: []facts.GoStruct{{Name: "B", Line: 3, Fields: []string{"A"}, Bases: []string{"A"}}}, Methods: []facts.GoMethod{}},
+		{Path: "a.go", Package: "main", Parsed: true, Imports: map[string]string{}, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{{Recv: "A", Name: "Run", Line: 3}}},
+		{Path: "broken.go", Package: "main", Error: &facts.GoError{Line: 3, Msg: "expected '}', found 'EOF'"}, Imports: map[string]string{}, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{}},
+		{Path: "pkg/b.go", Package: "pkg", Parsed: true, Imports: map[string]string{}, Structs: []facts.GoStruct{{Name: "B", Line: 3, Fields: []string{"A"}, Bases: []string{"A"}}}, Methods: []facts.GoMethod{}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("files:\n%+v\nwant:\n%+v", got, want)

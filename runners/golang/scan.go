@@ -6,27 +6,38 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"path"
 	"slices"
+	"strconv"
 
 	"github.com/tausik/tausik/facts"
 )
 
 // Scan returns the facts of one Go file from its bytes. A file go/parser
 // rejects comes back with Parsed false, the first error's line and message,
-// and no structs or methods. path is only copied into the result (and into
-// go/parser's positions). src is not retained.
+// and no imports, structs or methods. path is only copied into the result
+// (and into go/parser's positions). src is not retained. Lines are the
+// file's own: a //line directive does not move them.
 func Scan(path string, src []byte) facts.GoFile {
-	f := facts.GoFile{Path: path, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{}}
+	f := facts.GoFile{Path: path, Imports: map[string]string{}, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{}}
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
 	if file != nil && file.Name != nil {
 		f.Package = file.Name.Name
 	}
 	if err != nil {
-		f.Error = parseError(err)
+		f.Error = parseError(fset, err)
 		return f
 	}
 	f.Parsed = true
+	line := func(p token.Pos) int { return fset.PositionFor(p, false).Line }
+	for _, imp := range file.Imports {
+		if name, p, ok := importOf(imp); ok {
+			if _, dup := f.Imports[name]; !dup {
+				f.Imports[name] = p
+			}
+		}
+	}
 	for _, d := range file.Decls {
 		switch d := d.(type) {
 		case *ast.GenDecl:
@@ -36,31 +47,54 @@ func Scan(path string, src []byte) facts.GoFile {
 			for _, spec := range d.Specs {
 				ts := spec.(*ast.TypeSpec)
 				if st, ok := ts.Type.(*ast.StructType); ok && !ts.Assign.IsValid() {
-					f.Structs = append(f.Structs, structOf(fset, ts.Name, st))
+					f.Structs = append(f.Structs, structOf(line, ts.Name, st))
 				}
 			}
 		case *ast.FuncDecl:
 			if d.Recv == nil || len(d.Recv.List) == 0 || !d.Name.IsExported() {
 				continue
 			}
-			if recv := typeName(d.Recv.List[0].Type); recv != "" {
-				f.Methods = append(f.Methods, facts.GoMethod{Recv: recv, Name: d.Name.Name, Line: fset.Position(d.Name.Pos()).Line})
+			if _, recv := typeName(d.Recv.List[0].Type); recv != "" {
+				f.Methods = append(f.Methods, facts.GoMethod{Recv: recv, Name: d.Name.Name, Line: line(d.Name.Pos())})
 			}
 		}
 	}
 	return f
 }
 
+// importOf is the name an import spec binds and its path: the explicit name,
+// else the path's last element (the usual package name; a package whose
+// name differs is not found under it, which only leaves its types
+// unresolved). Blank and dot imports bind no name: ok is false.
+func importOf(imp *ast.ImportSpec) (name, p string, ok bool) {
+	p, err := strconv.Unquote(imp.Path.Value)
+	if err != nil || p == "" {
+		return "", "", false
+	}
+	name = path.Base(p)
+	if imp.Name != nil {
+		name = imp.Name.Name
+	}
+	if name == "_" || name == "." || !token.IsIdentifier(name) {
+		return "", "", false
+	}
+	return name, p, true
+}
+
 // structOf reads one struct type's exported fields and embedded types.
-func structOf(fset *token.FileSet, name *ast.Ident, st *ast.StructType) facts.GoStruct {
-	s := facts.GoStruct{Name: name.Name, Line: fset.Position(name.Pos()).Line, Fields: []string{}, Bases: []string{}}
+func structOf(line func(token.Pos) int, name *ast.Ident, st *ast.StructType) facts.GoStruct {
+	s := facts.GoStruct{Name: name.Name, Line: line(name.Pos()), Fields: []string{}, Bases: []string{}}
 	for _, field := range st.Fields.List {
 		if len(field.Names) == 0 {
-			base := typeName(field.Type)
+			q, base := typeName(field.Type)
 			if base == "" {
 				continue
 			}
-			s.Bases = append(s.Bases, base)
+			if q != "" {
+				s.Bases = append(s.Bases, q+"."+base)
+			} else {
+				s.Bases = append(s.Bases, base)
+			}
 			if token.IsExported(base) {
 				s.Fields = append(s.Fields, base)
 			}
@@ -77,16 +111,20 @@ func structOf(fset *token.FileSet, name *ast.Ident, st *ast.StructType) facts.Go
 	return s
 }
 
-// typeName reduces a receiver or embedded field type to its type's name:
-// T, *T, pkg.T, *pkg.T, T[X], T[K, V] and parenthesised forms are all T.
-// Anything else (no type name at all) is "".
-func typeName(x ast.Expr) string {
+// typeName reduces a receiver or embedded field type to its package
+// qualifier and type name: T, *T, T[X], T[K, V] and parenthesised forms are
+// ("", T); pkg.T and *pkg.T[X] are (pkg, T). Anything else (no type name at
+// all) is ("", "").
+func typeName(x ast.Expr) (qual, name string) {
 	for {
 		switch t := x.(type) {
 		case *ast.Ident:
-			return t.Name
+			return "", t.Name
 		case *ast.SelectorExpr:
-			return t.Sel.Name
+			if q, ok := t.X.(*ast.Ident); ok {
+				return q.Name, t.Sel.Name
+			}
+			return "", ""
 		case *ast.StarExpr:
 			x = t.X
 		case *ast.ParenExpr:
@@ -96,17 +134,25 @@ func typeName(x ast.Expr) string {
 		case *ast.IndexListExpr:
 			x = t.X
 		default:
-			return ""
+			return "", ""
 		}
 	}
 }
 
 // parseError turns go/parser's error into the file's fact: the first error
-// by position (go/parser sorts them), else the error's text on line 1.
-func parseError(err error) *facts.GoError {
+// by position (go/parser sorts them), else the error's text on line 1. The
+// line is the one at the error's byte offset in fset's only file, not the
+// error position's, which a //line directive may have moved.
+func parseError(fset *token.FileSet, err error) *facts.GoError {
 	var list scanner.ErrorList
-	if errors.As(err, &list) && len(list) > 0 {
-		return &facts.GoError{Line: max(list[0].Pos.Line, 1), Msg: list[0].Msg}
+	if !errors.As(err, &list) || len(list) == 0 {
+		return &facts.GoError{Line: 1, Msg: err.Error()}
 	}
-	return &facts.GoError{Line: 1, Msg: err.Error()}
+	var file *token.File
+	fset.Iterate(func(f *token.File) bool { file = f; return false })
+	line := 1
+	if off := list[0].Pos.Offset; file != nil && off >= 0 && off <= file.Size() {
+		line = max(fset.PositionFor(file.Pos(off), false).Line, 1)
+	}
+	return &facts.GoError{Line: line, Msg: list[0].Msg}
 }
