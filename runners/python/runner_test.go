@@ -215,7 +215,7 @@ func TestNamespaceJSON(t *testing.T) {
 func TestNamespacePlainMatchesJSON(t *testing.T) {
 	var p facts.Python
 	for i, in := range testCorpus(t) {
-		p.Files = append(p.Files, Scan(fmt.Sprintf("f%d.py", i), in.src))
+		p.Files = append(p.Files, Scan(fmt.Sprintf("f%d.py", i), in.Src))
 	}
 	b, err := json.Marshal(p)
 	if err != nil {

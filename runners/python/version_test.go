@@ -1,20 +1,19 @@
 package python
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/runners/internal/versionguard"
 )
 
 var update = flag.Bool("update", false, "record the scanner's facts over the test corpus in "+versionFacts)
@@ -23,30 +22,24 @@ var update = flag.Bool("update", false, "record the scanner's facts over the tes
 // every input of the test corpus.
 const versionFacts = "testdata/version_facts.txt"
 
-// corpusInput is one source of the test corpus, named for messages.
-type corpusInput struct {
-	name string
-	src  []byte
-}
-
 // testCorpus is what the codec and version tests scan: the golden and edge
 // cases, the fuzz seeds, and every .py file of the repository's testdata and
 // policy fixtures.
-func testCorpus(t testing.TB) []corpusInput {
+func testCorpus(t testing.TB) []versionguard.Input {
 	t.Helper()
-	var in []corpusInput
+	var in []versionguard.Input
 	for _, c := range goldenCases {
-		in = append(in, corpusInput{"golden case " + strconv.Quote(c.name), []byte(c.src)})
+		in = append(in, versionguard.Input{Name: "golden case " + strconv.Quote(c.name), Src: []byte(c.src)})
 	}
 	for i, c := range edgeCases {
-		in = append(in, corpusInput{fmt.Sprintf("edge case %d %.30q", i, c.src), []byte(c.src)})
+		in = append(in, versionguard.Input{Name: fmt.Sprintf("edge case %d %.30q", i, c.src), Src: []byte(c.src)})
 	}
 	seeds, err := filepath.Glob("testdata/fuzz/FuzzScan/*")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range seeds {
-		in = append(in, corpusInput{"fuzz seed " + filepath.Base(p), fuzzSeed(t, p)})
+		in = append(in, versionguard.Input{Name: "fuzz seed " + filepath.Base(p), Src: fuzzSeed(t, p)})
 	}
 	for _, dir := range []string{"../../testdata", "../../policies"} {
 		for _, rel := range listPy(t, dir) {
@@ -57,7 +50,7 @@ func testCorpus(t testing.TB) []corpusInput {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in = append(in, corpusInput{filepath.Base(dir) + "/" + rel, src})
+			in = append(in, versionguard.Input{Name: filepath.Base(dir) + "/" + rel, Src: src})
 		}
 	}
 	return in
@@ -87,18 +80,18 @@ func fuzzSeed(t testing.TB, path string) []byte {
 func TestCacheCodecRoundTrip(t *testing.T) {
 	sc := NewScanner()
 	for _, in := range testCorpus(t) {
-		f := sc.Scan("dir/x.py", in.src)
+		f := sc.Scan("dir/x.py", in.Src)
 		payload, ok := encodeFacts(f)
 		if !ok {
-			t.Errorf("%s: facts not encodable: %+v", in.name, f)
+			t.Errorf("%s: facts not encodable: %+v", in.Name, f)
 			continue
 		}
-		size := int64(len(in.src))
+		size := int64(len(in.Src))
 		if got, ok := decodeFacts("dir/x.py", size, payload); !ok || !reflect.DeepEqual(got, f) {
-			t.Errorf("%s: payload %q decodes to %+v (%v), want %+v", in.name, payload, got, ok, f)
+			t.Errorf("%s: payload %q decodes to %+v (%v), want %+v", in.Name, payload, got, ok, f)
 		}
 		if _, ok := decodeFacts("dir/y.py", size, payload); ok {
-			t.Errorf("%s: the payload was accepted for another path", in.name)
+			t.Errorf("%s: the payload was accepted for another path", in.Name)
 		}
 	}
 }
@@ -136,90 +129,12 @@ func factsDigest(t testing.TB, sc *Scanner, src []byte) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-func inputDigest(src []byte) string {
-	sum := sha256.Sum256(src)
-	return hex.EncodeToString(sum[:8])
-}
-
 // TestVersionGuardsCachedFacts fails when the scanner's facts (or their
 // cache payload) for an input of the test corpus differ from those recorded
-// for Version: caches built by the old scanner would otherwise keep serving
-// its facts. New inputs only need recording (-update).
+// for Version (see versionguard).
 func TestVersionGuardsCachedFacts(t *testing.T) {
-	recVersion, rec := readVersionFacts(t)
 	sc := NewScanner()
-	now := map[string]string{}
-	names := map[string]string{}
-	var changed, unrecorded []string
-	for _, in := range testCorpus(t) {
-		k := inputDigest(in.src)
-		if _, dup := now[k]; dup {
-			continue
-		}
-		now[k], names[k] = factsDigest(t, sc, in.src), in.name
-		switch was, ok := rec[k]; {
-		case !ok:
-			unrecorded = append(unrecorded, in.name)
-		case was != now[k]:
-			changed = append(changed, in.name)
-		}
-	}
-	const rerun = "go test ./runners/python -run TestVersionGuardsCachedFacts -update"
-	if len(changed) > 0 && recVersion == Version {
-		t.Fatalf("the scanner's facts changed for %d corpus inputs (%s): bump Version in runners/python/cache.go, "+
-			"so that caches built by the old scanner are rebuilt, then run %s", len(changed), strings.Join(changed[:min(5, len(changed))], "; "), rerun)
-	}
-	if *update {
-		writeVersionFacts(t, now, names)
-		return
-	}
-	if recVersion != Version {
-		t.Fatalf("%s holds the facts of version %q, Version is %q: run %s", versionFacts, recVersion, Version, rerun)
-	}
-	if len(unrecorded) > 0 {
-		t.Fatalf("%d corpus inputs are not recorded in %s (%s): run %s", len(unrecorded), versionFacts,
-			strings.Join(unrecorded[:min(5, len(unrecorded))], "; "), rerun)
-	}
-}
-
-// readVersionFacts reads versionFacts: the version line, then one
-// "<input digest> <facts digest> <name>" line per input.
-func readVersionFacts(t *testing.T) (string, map[string]string) {
-	rec := map[string]string{}
-	f, err := os.Open(versionFacts)
-	if os.IsNotExist(err) {
-		return "", rec
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	version := ""
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		line := s.Text()
-		if v, ok := strings.CutPrefix(line, "version "); ok {
-			version = v
-		} else if in, out, ok := strings.Cut(line, " "); ok && !strings.HasPrefix(line, "#") {
-			rec[in], _, _ = strings.Cut(out, " ")
-		}
-	}
-	if err := s.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return version, rec
-}
-
-func writeVersionFacts(t *testing.T, digests, names map[string]string) {
-	var b strings.Builder
-	b.WriteString("# The python scanner's facts over its test corpus, for the cache Version below:\n")
-	b.WriteString("# \"<sha256 of the input> <sha256 of its facts and cache payload> <input>\", digests cut to 16 hex\n")
-	b.WriteString("# digits. Written by go test ./runners/python -run TestVersionGuardsCachedFacts -update\n")
-	b.WriteString("version " + Version + "\n")
-	for _, k := range slices.Sorted(maps.Keys(digests)) {
-		fmt.Fprintf(&b, "%s %s %s\n", k, digests[k], names[k])
-	}
-	if err := os.WriteFile(versionFacts, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	g := versionguard.Guard{File: versionFacts, Version: Version, Bump: "runners/python/cache.go",
+		Rerun: "go test ./runners/python -run TestVersionGuardsCachedFacts -update", Scanner: "the python scanner's facts"}
+	g.Check(t, testCorpus(t), func(src []byte) string { return factsDigest(t, sc, src) }, *update)
 }
