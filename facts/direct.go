@@ -80,10 +80,7 @@ func (p Python) AppendCanonical(b []byte) []byte {
 		if f.Error == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, `{"line":`...)
-			b = strconv.AppendInt(b, int64(f.Error.Line), 10)
-			b = appendKeyText(b, "msg", f.Error.Msg)
-			b = append(b, '}')
+			b = appendLineMsg(b, f.Error.Line, f.Error.Msg)
 		}
 		b = append(b, `,"parsed":`...)
 		b = strconv.AppendBool(b, f.Parsed)
@@ -108,10 +105,7 @@ func (g Go) AppendCanonical(b []byte) []byte {
 		if f.Error == nil {
 			b = append(b, "null"...)
 		} else {
-			b = append(b, `{"line":`...)
-			b = strconv.AppendInt(b, int64(f.Error.Line), 10)
-			b = appendKeyText(b, "msg", f.Error.Msg)
-			b = append(b, '}')
+			b = appendLineMsg(b, f.Error.Line, f.Error.Msg)
 		}
 		b = append(b, `,"imports":`...)
 		b = appendTextMap(b, f.Imports)
@@ -159,6 +153,14 @@ func (g Go) AppendCanonical(b []byte) []byte {
 		b = append(b, '}')
 	}
 	return append(b, "]}"...)
+}
+
+// appendLineMsg appends a parse error, {"line":N,"msg":"..."}.
+func appendLineMsg(b []byte, line int, msg string) []byte {
+	b = append(b, `{"line":`...)
+	b = strconv.AppendInt(b, int64(line), 10)
+	b = appendKeyText(b, "msg", msg)
+	return append(b, '}')
 }
 
 // appendKeyText appends `,"key":"s"` with s as a JSON round trip gives it
