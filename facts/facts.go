@@ -124,28 +124,9 @@ func (d *Document) MarshalJSON() ([]byte, error) {
 	return Canonical(g)
 }
 
-// Digest returns "sha256:<hex>" over the canonical encoding of the document.
-func (d *Document) Digest() (string, error) {
-	g, err := d.Generic()
-	if err != nil {
-		return "", err
-	}
-	return DigestPlain(g)
-}
-
-// DigestPlain returns "sha256:<hex>" over the canonical encoding of a plain
-// value, such as the result of Document.Generic.
-func DigestPlain(v any) (string, error) {
-	b, err := Canonical(v)
-	if err != nil {
-		return "", err
-	}
-	return DigestBytes(b), nil
-}
-
-// DigestParts returns the document's digest, what Digest returns, and the
-// digest of each of its top-level values ("schema" and every namespace), from
-// one canonical encoding. Namespaces whose data is a CanonicalAppender are
+// DigestParts returns the document's digest, "sha256:<hex>" over its
+// canonical encoding (MarshalJSON's bytes), and the digest of each of its
+// top-level values ("schema" and every namespace), from one encoding. Namespaces whose data is a CanonicalAppender are
 // encoded without becoming plain values first.
 func (d *Document) DigestParts() (string, map[string]string, error) {
 	names := append(d.Names(), "schema")
