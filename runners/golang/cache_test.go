@@ -2,18 +2,17 @@ package golang
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/internal/sourcetest"
 	"github.com/tausik/tausik/store"
 )
 
@@ -46,7 +45,7 @@ func TestCacheReadsOnlyChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	opened := countOpens(t, root)
+	opened := sourcetest.CountOpens(t, root, &openFile)
 	gather := func() []facts.GoFile {
 		t.Helper()
 		ns := New(runners.WithCache(st)).Gather(context.Background(), runners.NewScope(root, facts.Request{}))
@@ -84,32 +83,6 @@ func TestCacheReadsOnlyChanged(t *testing.T) {
 	got := gather()
 	if got[0].Structs[0].Fields[0] != "Base" || len(got[0].Structs[0].Fields) != 4 {
 		t.Errorf("edited struct: %+v", got[0].Structs[0])
-	}
-}
-
-// countOpens records, through the openFile hook, the repo-relative paths
-// under root that are read; the returned func lists them (sorted, each once
-// per read) and starts afresh. The uncached ScanFiles in gather reads every
-// file once, so a warm gather adds nothing to that list.
-func countOpens(t *testing.T, root string) func() []string {
-	t.Helper()
-	var mu sync.Mutex
-	var opened []string
-	orig := openFile
-	t.Cleanup(func() { openFile = orig })
-	openFile = func(name string) (io.ReadCloser, error) {
-		rel, _ := filepath.Rel(root, name)
-		mu.Lock()
-		opened = append(opened, filepath.ToSlash(rel))
-		mu.Unlock()
-		return orig(name)
-	}
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		got := slices.Sorted(slices.Values(opened))
-		opened = nil
-		return got
 	}
 }
 

@@ -12,27 +12,8 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/internal/sourcetest"
 )
-
-func tempDir(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func writeFile(t testing.TB, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func gather(t *testing.T, root string, req facts.Request) facts.Namespace {
 	t.Helper()
@@ -48,12 +29,12 @@ func gather(t *testing.T, root string, req facts.Request) facts.Namespace {
 // names; other files, symlinks and directories are left out, and a file
 // that does not parse is a fact, not a failure.
 func TestGatherIsRepoWide(t *testing.T) {
-	root := tempDir(t)
-	writeFile(t, root, "pkg/b.go", "package pkg\n\ntype B struct{ A }\n")
-	writeFile(t, root, "a.go", "package main\n\nfunc (a *A) Run() {}\n")
-	writeFile(t, root, "broken.go", "package main\n\nfunc f() {\n")
-	writeFile(t, root, "notes.txt", "type NotGo struct{}\n")
-	writeFile(t, root, "dir.go/inner.txt", "")
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "pkg/b.go", "package pkg\n\ntype B struct{ A }\n")
+	sourcetest.WriteFile(t, root, "a.go", "package main\n\nfunc (a *A) Run() {}\n")
+	sourcetest.WriteFile(t, root, "broken.go", "package main\n\nfunc f() {\n")
+	sourcetest.WriteFile(t, root, "notes.txt", "type NotGo struct{}\n")
+	sourcetest.WriteFile(t, root, "dir.go/inner.txt", "")
 	if err := os.Symlink("a.go", filepath.Join(root, "link.go")); err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +56,8 @@ func TestGatherIsRepoWide(t *testing.T) {
 // TestGatherNoGoFiles: a repository without Go (a Python project) has an
 // ok namespace with an empty list, not a missing one.
 func TestGatherNoGoFiles(t *testing.T) {
-	root := tempDir(t)
-	writeFile(t, root, "app.py", "class App: pass\n")
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "app.py", "class App: pass\n")
 	ns := gather(t, root, facts.Request{})
 	if ns.Status != facts.StatusOK {
 		t.Fatalf("status %s: %s", ns.Status, ns.Reason)
@@ -93,9 +74,9 @@ func TestGatherNoGoFiles(t *testing.T) {
 // TestGatherUnreadableFileIsAnError: a file that exists but cannot be read
 // turns the namespace into an error naming it, never a listing without it.
 func TestGatherUnreadableFileIsAnError(t *testing.T) {
-	root := tempDir(t)
-	writeFile(t, root, "ok.go", "package ok\n")
-	writeFile(t, root, "bad.go", "package ok\n")
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "ok.go", "package ok\n")
+	sourcetest.WriteFile(t, root, "bad.go", "package ok\n")
 	orig := openFile
 	t.Cleanup(func() { openFile = orig })
 	openFile = func(name string) (io.ReadCloser, error) {
@@ -115,8 +96,8 @@ func TestGatherUnreadableFileIsAnError(t *testing.T) {
 
 // TestScanFilesCancelled: a cancelled context is an error, not a short list.
 func TestScanFilesCancelled(t *testing.T) {
-	root := tempDir(t)
-	writeFile(t, root, "a.go", "package a\n")
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "a.go", "package a\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if files, err := ScanFiles(ctx, root, []string{"a.go"}); !errors.Is(err, context.Canceled) {
@@ -127,7 +108,7 @@ func TestScanFilesCancelled(t *testing.T) {
 // TestScanFilesMatchesScan: parsing many files on reused buffers (sizes
 // that grow and shrink, errors among them) gives what Scan gives for each.
 func TestScanFilesMatchesScan(t *testing.T) {
-	root := tempDir(t)
+	root := sourcetest.TempDir(t)
 	contents := []string{
 		"package a\n\ntype Big struct{ S string }\n\nvar s = `" + strings.Repeat("long ", 5000) + "`\n",
 		"package a\n\ntype Small struct{ X int }\n",
@@ -137,7 +118,7 @@ func TestScanFilesMatchesScan(t *testing.T) {
 	var paths []string
 	for i := range 40 {
 		p := filepath.ToSlash(filepath.Join("d", string(rune('a'+i%26)), strings.Repeat("f", i/26+1)+".go"))
-		writeFile(t, root, p, contents[i%len(contents)])
+		sourcetest.WriteFile(t, root, p, contents[i%len(contents)])
 		paths = append(paths, p)
 	}
 	got, err := ScanFiles(context.Background(), root, paths)

@@ -16,7 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/tausik/tausik/runners/internal/versionguard"
+	"github.com/tausik/tausik/runners/internal/sourcetest"
 )
 
 var update = flag.Bool("update", false, "record the scanner's facts over the test corpus in "+versionFacts)
@@ -27,14 +27,14 @@ const versionFacts = "testdata/version_facts.txt"
 
 // testCorpus is what the version test scans: the scan tests' sources, the
 // fuzz seeds, and every .go file the policy fixtures' git steps write.
-func testCorpus(t testing.TB) []versionguard.Input {
+func testCorpus(t testing.TB) []sourcetest.Input {
 	t.Helper()
-	in := []versionguard.Input{{Name: "scanSrc", Src: []byte(scanSrc)}, {Name: "importsSrc", Src: []byte(importsSrc)}}
+	in := []sourcetest.Input{{Name: "scanSrc", Src: []byte(scanSrc)}, {Name: "importsSrc", Src: []byte(importsSrc)}}
 	for i, c := range scanErrorCases {
-		in = append(in, versionguard.Input{Name: fmt.Sprintf("error case %d", i), Src: []byte(c.src)})
+		in = append(in, sourcetest.Input{Name: fmt.Sprintf("error case %d", i), Src: []byte(c.src)})
 	}
 	for i, s := range fuzzSeeds {
-		in = append(in, versionguard.Input{Name: fmt.Sprintf("fuzz seed %d", i), Src: []byte(s)})
+		in = append(in, sourcetest.Input{Name: fmt.Sprintf("fuzz seed %d", i), Src: []byte(s)})
 	}
 	cases, err := filepath.Glob("../../policies/*/fixtures/*/case.yaml")
 	if err != nil || len(cases) == 0 {
@@ -57,7 +57,7 @@ func testCorpus(t testing.TB) []versionguard.Input {
 		for i, step := range c.Git {
 			for _, file := range slices.Sorted(maps.Keys(step.Write)) {
 				if strings.HasSuffix(file, ".go") {
-					in = append(in, versionguard.Input{Name: name + " step " + strconv.Itoa(i) + " " + file, Src: []byte(step.Write[file])})
+					in = append(in, sourcetest.Input{Name: name + " step " + strconv.Itoa(i) + " " + file, Src: []byte(step.Write[file])})
 				}
 			}
 		}
@@ -80,9 +80,9 @@ func factsDigest(t testing.TB, src []byte) string {
 
 // TestVersionGuardsCachedFacts fails when the scanner's facts (or their
 // cache payload) for an input of the test corpus differ from those recorded
-// for Version (see versionguard).
+// for Version (see sourcetest).
 func TestVersionGuardsCachedFacts(t *testing.T) {
-	g := versionguard.Guard{File: versionFacts, Version: Version, Bump: "runners/golang/runner.go",
+	g := sourcetest.Guard{File: versionFacts, Version: Version, Bump: "runners/golang/runner.go",
 		Rerun: "go test ./runners/golang -run TestVersionGuardsCachedFacts -update", Scanner: "the go scanner's facts"}
 	g.Check(t, testCorpus(t), func(src []byte) string { return factsDigest(t, src) }, *update)
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/cache"
+	"github.com/tausik/tausik/runners/internal/sourcetest"
 	"github.com/tausik/tausik/store"
 )
 
@@ -47,31 +47,6 @@ func age(t testing.TB, root, rel string) {
 
 func settle() { time.Sleep(150 * time.Millisecond) }
 
-// countOpens records, through the openFile hook, the repo-relative paths
-// under root that the runner reads; the returned func lists them (sorted)
-// and starts afresh.
-func countOpens(t *testing.T, root string) func() []string {
-	t.Helper()
-	var mu sync.Mutex
-	var opened []string
-	orig := openFile
-	t.Cleanup(func() { openFile = orig })
-	openFile = func(name string) (io.ReadCloser, error) {
-		rel, _ := filepath.Rel(root, name)
-		mu.Lock()
-		opened = append(opened, filepath.ToSlash(rel))
-		mu.Unlock()
-		return orig(name)
-	}
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		got := slices.Sorted(slices.Values(opened))
-		opened = nil
-		return got
-	}
-}
-
 // gatherWith gathers root's python namespace with r, which must succeed.
 func gatherWith(t *testing.T, r *Runner, root string) []facts.PythonFile {
 	t.Helper()
@@ -96,7 +71,7 @@ func fresh(t *testing.T, root string) []facts.PythonFile {
 // racy window.
 func cachedRepo(t *testing.T) string {
 	t.Helper()
-	root := tempDir(t)
+	root := sourcetest.TempDir(t)
 	for rel, src := range map[string]string{
 		"a.py":      "class A:\n    x = 1\n",
 		"pkg/b.py":  "from a import A\nclass B(A, mod.Mixin):\n    def run(self): pass\n    class Inner: pass\n",
@@ -104,7 +79,7 @@ func cachedRepo(t *testing.T) string {
 		"empty.py":  "",
 		"c.py":      "class C: pass\n",
 	} {
-		writeFile(t, root, rel, src)
+		sourcetest.WriteFile(t, root, rel, src)
 		age(t, root, rel)
 	}
 	settle()
@@ -116,7 +91,7 @@ func cachedRepo(t *testing.T) string {
 func TestCacheReadsOnlyChangedFiles(t *testing.T) {
 	root := cachedRepo(t)
 	st, _ := openStore(t)
-	opens := countOpens(t, root)
+	opens := sourcetest.CountOpens(t, root, &openFile)
 	r := New(runners.WithCache(st))
 	if got, want := gatherWith(t, r, root), fresh(t, root); !reflect.DeepEqual(got, want) {
 		t.Fatalf("cold gather:\n%+v\nwant\n%+v", got, want)
@@ -129,7 +104,7 @@ func TestCacheReadsOnlyChangedFiles(t *testing.T) {
 		t.Fatalf("a warm gather opened files: %v", o)
 	}
 	// Same size, old modification time put back: only the change time tells.
-	writeFile(t, root, "a.py", "class Z:\n    y = 1\n")
+	sourcetest.WriteFile(t, root, "a.py", "class Z:\n    y = 1\n")
 	age(t, root, "a.py")
 	settle()
 	got := gatherWith(t, r, root)
@@ -158,8 +133,8 @@ func TestCacheServesUnreadableUnchangedFile(t *testing.T) {
 
 // A file read within its racy window is read again next time.
 func TestCacheDoesNotTrustRacyStamps(t *testing.T) {
-	root := tempDir(t)
-	writeFile(t, root, "hot.py", "class Hot: pass\n")
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "hot.py", "class Hot: pass\n")
 	st, _ := openStore(t)
 	info, err := os.Lstat(filepath.Join(root, "hot.py"))
 	if err != nil {
@@ -167,7 +142,7 @@ func TestCacheDoesNotTrustRacyStamps(t *testing.T) {
 	}
 	stamp, _ := cache.StampOf(info)
 	changed := time.Unix(0, max(stamp.MtimeNS, stamp.CtimeNS))
-	opens := countOpens(t, root)
+	opens := sourcetest.CountOpens(t, root, &openFile)
 	at := func(seen time.Time) []string {
 		gatherWith(t, New(runners.WithCache(st), runners.WithClock(func() time.Time { return seen })), root)
 		return opens()
@@ -211,7 +186,7 @@ func TestCacheRebuildsBadPayloads(t *testing.T) {
 	if got := gatherWith(t, r, root); got[2].Path != "c.py" || got[2].Classes[0].Name != "Planted" {
 		t.Fatalf("the planted entry was not served: %+v", got[2])
 	}
-	opens := countOpens(t, root)
+	opens := sourcetest.CountOpens(t, root, &openFile)
 	for _, c := range []struct{ name, version, payload string }{
 		{"not a payload", Version, "garbage"},
 		{"another path", Version, "4:a.pyP|1 Planted  x"},
@@ -257,7 +232,7 @@ func TestCacheIgnoresCorruptRow(t *testing.T) {
 	if _, err := conn.Exec(`UPDATE fact_cache SET value = '{"root": ' || char(0) WHERE runner = 'python.index'`); err != nil {
 		t.Fatal(err)
 	}
-	opens := countOpens(t, root)
+	opens := sourcetest.CountOpens(t, root, &openFile)
 	if got := gatherWith(t, r, root); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got\n%+v\nwant\n%+v", got, want)
 	}
@@ -297,7 +272,7 @@ func TestCacheFollowsDeletesRenamesAndSymlinks(t *testing.T) {
 	if err := os.Symlink("empty.py", filepath.Join(root, "c.py")); err != nil {
 		t.Fatal(err)
 	}
-	opens := countOpens(t, root)
+	opens := sourcetest.CountOpens(t, root, &openFile)
 	got := gatherWith(t, r, root)
 	if o := opens(); !reflect.DeepEqual(o, []string{"pkg/renamed.py"}) {
 		t.Errorf("opened %v, want the renamed file only", o)
@@ -343,7 +318,7 @@ func TestCacheConcurrentGathers(t *testing.T) {
 // BenchmarkGather600 gathers 600 modules of three classes each, uncached and
 // warm from the cache: the warm run lstats each file and opens none.
 func BenchmarkGather600(b *testing.B) {
-	root := tempDir(b)
+	root := sourcetest.TempDir(b)
 	for i := range 600 {
 		var src strings.Builder
 		for c := range 3 {
@@ -352,7 +327,7 @@ func BenchmarkGather600(b *testing.B) {
 				fmt.Fprintf(&src, "    def method_%d(self, value):\n        return value + self.size + %d\n", m, m)
 			}
 		}
-		writeFile(b, root, fmt.Sprintf("pkg%02d/mod%04d.py", i%24, i), src.String())
+		sourcetest.WriteFile(b, root, fmt.Sprintf("pkg%02d/mod%04d.py", i%24, i), src.String())
 	}
 	settle()
 	st, _ := openStore(b)

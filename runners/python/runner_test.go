@@ -15,27 +15,8 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/internal/sourcetest"
 )
-
-func tempDir(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func writeFile(t testing.TB, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func gather(t *testing.T, root string, req facts.Request) facts.Namespace {
 	t.Helper()
@@ -50,12 +31,12 @@ func gather(t *testing.T, root string, req facts.Request) facts.Namespace {
 // TestGatherIsRepoWide: every .py file counts, whatever files the request
 // names; other files, symlinks and directories are left out.
 func TestGatherIsRepoWide(t *testing.T) {
-	root := tempDir(t)
-	writeFile(t, root, "pkg/b.py", "from a import A\nclass B(A):\n    def run(self): pass\n")
-	writeFile(t, root, "a.py", "class A:\n    x = 1\n")
-	writeFile(t, root, "broken.py", "class C:\n    def f(self):\n        return (\n")
-	writeFile(t, root, "notes.txt", "class NotPython: pass\n")
-	writeFile(t, root, "dir.py/inner.txt", "")
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "pkg/b.py", "from a import A\nclass B(A):\n    def run(self): pass\n")
+	sourcetest.WriteFile(t, root, "a.py", "class A:\n    x = 1\n")
+	sourcetest.WriteFile(t, root, "broken.py", "class C:\n    def f(self):\n        return (\n")
+	sourcetest.WriteFile(t, root, "notes.txt", "class NotPython: pass\n")
+	sourcetest.WriteFile(t, root, "dir.py/inner.txt", "")
 	if err := os.Symlink("a.py", filepath.Join(root, "link.py")); err != nil {
 		t.Fatal(err)
 	}
@@ -80,10 +61,10 @@ func TestGatherGitRepo(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("SKIP: no git on PATH")
 	}
-	root := tempDir(t)
-	writeFile(t, root, "kept.py", "class Kept: pass\n")
-	writeFile(t, root, "deleted.py", "class Deleted: pass\n")
-	writeFile(t, root, ".gitignore", "ignored.py\n")
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "kept.py", "class Kept: pass\n")
+	sourcetest.WriteFile(t, root, "deleted.py", "class Deleted: pass\n")
+	sourcetest.WriteFile(t, root, ".gitignore", "ignored.py\n")
 	for _, args := range [][]string{{"init", "-q"}, {"add", "."}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = root
@@ -91,8 +72,8 @@ func TestGatherGitRepo(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	writeFile(t, root, "ignored.py", "class Ignored: pass\n")
-	writeFile(t, root, "untracked.py", "class Untracked: pass\n")
+	sourcetest.WriteFile(t, root, "ignored.py", "class Ignored: pass\n")
+	sourcetest.WriteFile(t, root, "untracked.py", "class Untracked: pass\n")
 	if err := os.Remove(filepath.Join(root, "deleted.py")); err != nil {
 		t.Fatal(err)
 	}
@@ -114,9 +95,9 @@ func TestGatherGitRepo(t *testing.T) {
 // TestGatherUnreadableFileIsAnError: a file that exists but cannot be read
 // turns the namespace into an error naming it, never a listing without it.
 func TestGatherUnreadableFileIsAnError(t *testing.T) {
-	root := tempDir(t)
-	writeFile(t, root, "ok.py", "class A: pass\n")
-	writeFile(t, root, "bad.py", "class B: pass\n")
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "ok.py", "class A: pass\n")
+	sourcetest.WriteFile(t, root, "bad.py", "class B: pass\n")
 	orig := openFile
 	t.Cleanup(func() { openFile = orig })
 	openFile = func(name string) (io.ReadCloser, error) {
@@ -136,8 +117,8 @@ func TestGatherUnreadableFileIsAnError(t *testing.T) {
 
 // TestScanFilesCancelled: a cancelled context is an error, not a short list.
 func TestScanFilesCancelled(t *testing.T) {
-	root := tempDir(t)
-	writeFile(t, root, "a.py", "class A: pass\n")
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "a.py", "class A: pass\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if files, err := ScanFiles(ctx, root, []string{"a.py"}); !errors.Is(err, context.Canceled) {
@@ -148,7 +129,7 @@ func TestScanFilesCancelled(t *testing.T) {
 // TestScanFilesMatchesScan: scanning many files on reused buffers (mixed
 // encodings, sizes and errors) gives what a fresh Scan gives for each file.
 func TestScanFilesMatchesScan(t *testing.T) {
-	root := tempDir(t)
+	root := sourcetest.TempDir(t)
 	contents := []string{
 		"# coding: latin-1\nclass Caf\xe9: \xe9 = 1\n",
 		"# coding: latin-1\nclass Plain: x = 1\n",
@@ -161,7 +142,7 @@ func TestScanFilesMatchesScan(t *testing.T) {
 	var paths []string
 	for i := range 60 {
 		p := filepath.ToSlash(filepath.Join("d", string(rune('a'+i%26)), strings.Repeat("f", i/26+1)+".py"))
-		writeFile(t, root, p, contents[i%len(contents)])
+		sourcetest.WriteFile(t, root, p, contents[i%len(contents)])
 		paths = append(paths, p)
 	}
 	got, err := ScanFiles(context.Background(), root, paths)

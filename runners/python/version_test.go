@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tausik/tausik/runners/internal/versionguard"
+	"github.com/tausik/tausik/runners/internal/sourcetest"
 )
 
 var update = flag.Bool("update", false, "record the scanner's facts over the test corpus in "+versionFacts)
@@ -25,21 +25,21 @@ const versionFacts = "testdata/version_facts.txt"
 // testCorpus is what the codec and version tests scan: the golden and edge
 // cases, the fuzz seeds, and every .py file of the repository's testdata and
 // policy fixtures.
-func testCorpus(t testing.TB) []versionguard.Input {
+func testCorpus(t testing.TB) []sourcetest.Input {
 	t.Helper()
-	var in []versionguard.Input
+	var in []sourcetest.Input
 	for _, c := range goldenCases {
-		in = append(in, versionguard.Input{Name: "golden case " + strconv.Quote(c.name), Src: []byte(c.src)})
+		in = append(in, sourcetest.Input{Name: "golden case " + strconv.Quote(c.name), Src: []byte(c.src)})
 	}
 	for i, c := range edgeCases {
-		in = append(in, versionguard.Input{Name: fmt.Sprintf("edge case %d %.30q", i, c.src), Src: []byte(c.src)})
+		in = append(in, sourcetest.Input{Name: fmt.Sprintf("edge case %d %.30q", i, c.src), Src: []byte(c.src)})
 	}
 	seeds, err := filepath.Glob("testdata/fuzz/FuzzScan/*")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range seeds {
-		in = append(in, versionguard.Input{Name: "fuzz seed " + filepath.Base(p), Src: fuzzSeed(t, p)})
+		in = append(in, sourcetest.Input{Name: "fuzz seed " + filepath.Base(p), Src: fuzzSeed(t, p)})
 	}
 	for _, dir := range []string{"../../testdata", "../../policies"} {
 		for _, rel := range listPy(t, dir) {
@@ -50,7 +50,7 @@ func testCorpus(t testing.TB) []versionguard.Input {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in = append(in, versionguard.Input{Name: filepath.Base(dir) + "/" + rel, Src: src})
+			in = append(in, sourcetest.Input{Name: filepath.Base(dir) + "/" + rel, Src: src})
 		}
 	}
 	return in
@@ -131,10 +131,10 @@ func factsDigest(t testing.TB, sc *Scanner, src []byte) string {
 
 // TestVersionGuardsCachedFacts fails when the scanner's facts (or their
 // cache payload) for an input of the test corpus differ from those recorded
-// for Version (see versionguard).
+// for Version (see sourcetest).
 func TestVersionGuardsCachedFacts(t *testing.T) {
 	sc := NewScanner()
-	g := versionguard.Guard{File: versionFacts, Version: Version, Bump: "runners/python/cache.go",
+	g := sourcetest.Guard{File: versionFacts, Version: Version, Bump: "runners/python/cache.go",
 		Rerun: "go test ./runners/python -run TestVersionGuardsCachedFacts -update", Scanner: "the python scanner's facts"}
 	g.Check(t, testCorpus(t), func(src []byte) string { return factsDigest(t, sc, src) }, *update)
 }

@@ -1,10 +1,13 @@
-// Package versionguard holds a source runner's scanner to its cache Version,
-// for the runners' tests: a file records, for the Version it was written
+// Package sourcetest holds what the tests of the source runners (python, go)
+// share: scratch trees, a count of the files a runner opens, and the guard
+// that holds a runner's scanner to its cache Version.
+package sourcetest
+
+// The version guard: a file records, for the Version it was written
 // under, a digest of the scanner's facts (and cache payload) for every input
 // of a test corpus. When an input's facts change and Version does not,
 // caches built by the old scanner would keep serving the old facts, so Check
 // fails and says to bump it; new inputs only need recording.
-package versionguard
 
 import (
 	"bufio"

@@ -1,0 +1,60 @@
+package sourcetest
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/tausik/tausik/runners"
+)
+
+// TempDir is t.TempDir with its symlinks resolved, as a project root is.
+func TempDir(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// WriteFile writes content to the "/"-separated path rel under root,
+// creating its directories.
+func WriteFile(t testing.TB, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// CountOpens replaces the runner's open hook with one that records the
+// repo-relative paths under root it opens (restored when t ends); the
+// returned func lists them, sorted and once per open, and starts afresh.
+func CountOpens(t testing.TB, root string, hook *runners.OpenFunc) func() []string {
+	t.Helper()
+	var mu sync.Mutex
+	var opened []string
+	orig := *hook
+	t.Cleanup(func() { *hook = orig })
+	*hook = func(name string) (io.ReadCloser, error) {
+		rel, _ := filepath.Rel(root, name)
+		mu.Lock()
+		opened = append(opened, filepath.ToSlash(rel))
+		mu.Unlock()
+		return orig(name)
+	}
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		got := slices.Sorted(slices.Values(opened))
+		opened = nil
+		return got
+	}
+}
