@@ -130,11 +130,12 @@ func (r *Runner) kept(ctx context.Context) (facts.MCPSurface, bool) {
 	if r.st == nil {
 		return facts.MCPSurface{}, false
 	}
-	got, err := r.st.CacheGetMany(ctx, Namespace, cacheVersion, []string{r.cacheKey()})
+	key := r.cacheKey()
+	got, err := r.st.CacheGetMany(ctx, Namespace, cacheVersion, []string{key})
 	if err != nil {
 		return facts.MCPSurface{}, false
 	}
-	raw, ok := got[r.cacheKey()]
+	raw, ok := got[key]
 	if !ok {
 		return facts.MCPSurface{}, false
 	}
