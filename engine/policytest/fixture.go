@@ -166,7 +166,7 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 		c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
 	}
 	if base != nil {
-		mutateCase(g, r, d, c, f["mutate"], caseFS, dir)
+		mutateCase(g, r, d, c, f["mutate"], f["params"] != nil, caseFS, dir)
 	} else {
 		if f["mutate"] != nil {
 			d.Add(file, f["mutate"].Line, "mutate: a mutation fixture names the case it changes (base: <case>)")
