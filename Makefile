@@ -5,7 +5,7 @@ FUZZTIME ?= 10s
 PKGS     ?= ./...
 # Built-in gates held to a mutation score of 1 (docs/mutation.md); a gate
 # joins once `tausik policy mutate --gate G` reports no survivor.
-MUTATE_GATES ?= filesize mcp_surface memory_route session_capacity session_overtime tdd_order
+MUTATE_GATES ?= changelog filesize mcp_surface memory_route session_capacity session_overtime tdd_order
 
 .DEFAULT_GOAL := help
 
