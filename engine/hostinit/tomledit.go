@@ -58,7 +58,7 @@ func mergeCodexTOML(rel string, old []byte, argv []string) ([]byte, error) {
 			text += "\n\n"
 		}
 		text += "[mcp_servers.tausik]\ncommand = " + want["command"] + "\nargs = " + want["args"] + "\n"
-		return []byte(text), nil
+		return checkTOML(rel, []byte(text))
 	}
 	end := len(lines)
 	for i := start + 1; i < len(lines); i++ {
@@ -92,7 +92,18 @@ func mergeCodexTOML(rel string, old []byte, argv []string) ([]byte, error) {
 		}
 	}
 	out := append(append(append(append([]string{}, lines[:start+1]...), missing...), body...), lines[end:]...)
-	return []byte(strings.Join(out, "\n")), nil
+	return checkTOML(rel, []byte(strings.Join(out, "\n")))
+}
+
+// checkTOML refuses an edit whose result does not parse (a header-like line
+// inside a multi-line string fools a line editor), so no broken file is
+// ever written.
+func checkTOML(rel string, b []byte) ([]byte, error) {
+	var doc map[string]any
+	if err := toml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %s: cannot place [mcp_servers.tausik] in this file line by line (%v); add it by hand", ErrMalformed, rel, err)
+	}
+	return b, nil
 }
 
 // bracketDepth is the change in [ ] nesting over a line, outside strings.
