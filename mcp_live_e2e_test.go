@@ -133,6 +133,30 @@ func TestMCPStdioReloadsConfigAndReportsReplacedBinary(t *testing.T) {
 	}
 	writeFile(t, root, "tausik/gates.json", `{"gates": {}}`)
 
+	// A team policy edited under the running server judges the next call.
+	scaffold := exec.Command(bin, "policy", "new", "mygate", "--lang", "rego")
+	scaffold.Dir, scaffold.Env = root, cmd.Env
+	if out, err := scaffold.CombinedOutput(); err != nil {
+		t.Fatalf("policy new: %v\n%s", err, out)
+	}
+	mygate := func() string {
+		t.Helper()
+		isErr, text, _ := c.tool("policy_eval", map[string]any{"trigger": "commit", "gates": []string{"mygate"}})
+		if isErr || !strings.Contains(text, `"name":"mygate"`) {
+			t.Fatalf("policy_eval mygate: %s", text)
+		}
+		return text
+	}
+	if got := mygate(); !strings.Contains(got, `"outcome":"PASSED"`) {
+		t.Fatalf("team gate as scaffolded: %s", got)
+	}
+	pol := filepath.Join(root, "tausik/policies/mygate/policy.rego")
+	orig, _ := os.ReadFile(pol)
+	writeFile(t, root, "tausik/policies/mygate/policy.rego", strings.Replace(string(orig), "f.size > input.params.max_bytes", "f.size > 10", 1))
+	if got := mygate(); !strings.Contains(got, `"outcome":"FAILED"`) || !strings.Contains(got, "big.py") {
+		t.Fatalf("team policy edited to flag files over 10 bytes: %s", got)
+	}
+
 	if _, _, notes := c.tool("session_status", map[string]any{}); len(notes) != 0 {
 		t.Fatalf("notices before the binary changed: %v", notes)
 	}
