@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"io/fs"
+	"sort"
 	"strings"
 )
 
@@ -193,8 +194,8 @@ func sortedEvents(events map[string]string) []string {
 			post = append(post, ev)
 		}
 	}
-	sortStrings(pre)
-	sortStrings(post)
+	sort.Strings(pre)
+	sort.Strings(post)
 	return append(pre, post...)
 }
 
