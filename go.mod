@@ -7,7 +7,7 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require mvdan.cc/sh/v3 v3.14.0 // indirect
+require mvdan.cc/sh/v3 v3.14.0
 
 require (
 	cel.dev/expr v0.25.3 // indirect
