@@ -29,7 +29,7 @@ var copilotTools = map[string]tool{
 	"create": writes("path", "file_path"), "edit": writes("path", "file_path"), "write": writes("path", "file_path"),
 	"str_replace": writes("path", "file_path"), "str_replace_editor": writes("path", "file_path"),
 	"apply_patch": patches("input", "patch"),
-	"bash": runs("command"), "shell": runs("command"), "powershell": runs("command"),
+	"bash":        runs("command"), "shell": runs("command"), "powershell": runs("command"),
 	"view": reads, "read": reads, "glob": reads, "grep": reads, "rg": reads, "list": reads,
 }
 

@@ -21,7 +21,7 @@ type hostCase struct {
 	// command writing docs/, read reads, harmless runs `ls -la`, malformed is a
 	// write or shell call missing what it writes or runs.
 	inScope, outScope, shellOut, read, harmless, malformed string
-	denied                                                  func(t *testing.T, code int, stdout, stderr string) (bool, string)
+	denied                                                 func(t *testing.T, code int, stdout, stderr string) (bool, string)
 }
 
 // byExit2 reads Claude's protocol: exit 2 refuses with the reason on stderr.
@@ -201,7 +201,7 @@ func TestHostsJudgeWritesShellAndPatches(t *testing.T) {
 		seen[hc.host] = true
 		for _, p := range []struct {
 			name, payload, why string
-			deny              bool
+			deny               bool
 		}{
 			{"in-scope write", hc.inScope, "", false},
 			{"out-of-scope write", hc.outScope, "outside the scope of the active task(s) (feat [\"src/\"])", true},
