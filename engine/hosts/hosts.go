@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 
 	"github.com/tausik/tausik/engine"
@@ -166,14 +165,4 @@ func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {
 		return fail(err)
 	}
 	return h.answer.allow(Post, env)
-}
-
-// hostNames is the sorted list of registered host names, aliases excluded.
-func hostNames() []string {
-	var out []string
-	for n := range registry {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -203,6 +203,11 @@ func (w *walker) stmt(s *syntax.Stmt, st *state) {
 func (w *walker) redirect(r *syntax.Redirect, st *state) {
 	w.substs(r.Word, st)
 	w.substs(r.Hdoc, st)
+	if r.Word != nil && len(r.Word.Parts) == 1 {
+		if _, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
+			return // > >(tee log): the substitution's own writes are counted
+		}
+	}
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll,
 		syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut:

@@ -63,6 +63,7 @@ var shellCases = []struct {
 	{`f() { touch in_func; }; f`, "in_func", nil},
 	{`echo $(touch from_subst) > out`, "out, from_subst", nil},
 	{`diff <(sort a) <(sort b) > d.txt`, "d.txt", nil},
+	{`make 2> >(tee err.log >&2)`, "err.log", nil},
 	{`sleep 1 & touch bg.txt`, "bg.txt", nil},
 	{`! rm -f nope`, "nope", nil},
 	// cd and friends
