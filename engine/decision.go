@@ -60,6 +60,8 @@ type RequestRecord struct {
 	// bypass is how an auditor sees a gate that was waived on purpose.
 	ChangedSince string   `json:"changed_since,omitempty"`
 	Bypass       []string `json:"bypass,omitempty"`
+	// Tool is the agent tool call a hook judged, with its parsed targets.
+	Tool *ToolRecord `json:"tool,omitempty"`
 }
 
 // Verdict is one gate's outcome within a decision.
