@@ -213,7 +213,7 @@ func (d *jsonDoc) replace(n node, val any) {
 	if sameJSON(n.v, val) {
 		return
 	}
-	if !bytes.ContainsAny(n.v.Pack(), "\n") {
+	if !bytes.ContainsAny(hujson.Value{Value: n.v.Value}.Pack(), "\n") {
 		raw, _ := json.Marshal(val)
 		nv, _ := hujson.Parse(raw)
 		spaceOut(&nv)
