@@ -21,6 +21,10 @@ type Host struct {
 	// files are what init writes for the host, given the command that runs
 	// tausik.
 	files func(cmd []string) []fileGen
+	// allow are files init writes in a location memory_route guards (another
+	// tool's rules), added to its params.allow in tausik/gates.json so the
+	// wiring itself does not block the next commit.
+	allow []string
 }
 
 // fileGen is one file of a host's wiring: its path and how its new content
@@ -87,7 +91,7 @@ var Hosts = []Host{
 			mcpJSON(".factory/mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd, true), nil),
 		}
 	}},
-	{Name: "cline", Detect: []string{".clinerules"}, files: func(cmd []string) []fileGen {
+	{Name: "cline", Detect: []string{".clinerules"}, allow: []string{".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse"}, files: func(cmd []string) []fileGen {
 		return []fileGen{script(".clinerules/hooks/PreToolUse", "cline", cmd, Pre), script(".clinerules/hooks/PostToolUse", "cline", cmd, Post)}
 	}},
 }

@@ -134,13 +134,46 @@ func Build(o Options) (*Plan, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(o.Root, ConfigRel)); errors.Is(err, fs.ErrNotExist) {
-		f := File{Rel: ConfigRel, New: []byte(StarterConfig), Mode: 0o644}
-		f.Old, f.Exists = readIfExists(filepath.Join(out, ConfigRel))
-		p.Files = append(p.Files, f)
+	f, err := planConfig(o.Root, out, hosts)
+	if err != nil {
+		return nil, err
+	}
+	if f != nil {
+		p.Files = append(p.Files, *f)
 	}
 	sort.SliceStable(p.Files, func(i, j int) bool { return p.Files[i].Rel < p.Files[j].Rel })
 	return p, nil
+}
+
+// planConfig plans tausik/gates.json: the starter when the project has
+// none, with what the hosts need of it (Cline's hook scripts allowed past
+// memory_route) merged in; nothing when the project has one that needs
+// nothing.
+func planConfig(root, out string, hosts []Host) (*File, error) {
+	base, exists := readIfExists(filepath.Join(root, ConfigRel))
+	var allow []string
+	for _, h := range hosts {
+		allow = append(allow, h.allow...)
+	}
+	if exists && len(allow) == 0 {
+		return nil, nil
+	}
+	if !exists {
+		base = []byte(StarterConfig)
+	}
+	if len(allow) > 0 {
+		d, err := parseJSONDoc(ConfigRel, base, false)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.addStrings([]string{"gates", "memory_route", "params", "allow"}, allow); err != nil {
+			return nil, err
+		}
+		base = d.bytes()
+	}
+	f := &File{Rel: ConfigRel, New: base, Mode: 0o644}
+	f.Old, f.Exists = readIfExists(filepath.Join(out, ConfigRel))
+	return f, nil
 }
 
 // plan computes one file: merged from the project's copy under root, and

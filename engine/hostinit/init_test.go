@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -297,5 +298,36 @@ func TestCodexTOMLKeepsTheRest(t *testing.T) {
 	again, _ := mergeCodexTOML("c.toml", out, []string{"tausik"})
 	if !bytes.Equal(again, out) {
 		t.Errorf("not idempotent:\n%s", again)
+	}
+}
+
+// TestClineScriptsAllowedPastMemoryRoute: Cline's hooks live in .clinerules/,
+// which memory_route guards as another tool's rules, so wiring Cline adds
+// exactly its two scripts to memory_route's allow list — into the starter
+// or into the project's own config, keeping what is there.
+func TestClineScriptsAllowedPastMemoryRoute(t *testing.T) {
+	root := t.TempDir()
+	cfg := "{\n  \"gates\": {\n    \"memory_route\": {\"params\": {\"allow\": [\".clinerules/hooks/PostToolUse\", \"docs/rules.md\"]}},\n    \"filesize\": {\"params\": {\"max_lines\": 400}}\n  }\n}\n"
+	writeTree(t, root, map[string]string{ConfigRel: cfg})
+	if p := build(t, Options{Root: root, Hosts: []string{"claude"}}); slices.ContainsFunc(p.Files, func(f File) bool { return f.Rel == ConfigRel }) {
+		t.Error("a host that needs nothing of the config touched it")
+	}
+	p := build(t, Options{Root: root, Hosts: []string{"cline"}})
+	if err := p.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(root, ConfigRel))
+	want := "{\n  \"gates\": {\n    \"memory_route\": {\"params\": {\"allow\": [\".clinerules/hooks/PostToolUse\", \"docs/rules.md\", \".clinerules/hooks/PreToolUse\"]}},\n    \"filesize\": {\"params\": {\"max_lines\": 400}}\n  }\n}\n"
+	if string(b) != want {
+		t.Errorf("config:\n%s\nwant\n%s", b, want)
+	}
+	if ch := build(t, Options{Root: root, Hosts: []string{"cline"}}).Changed(); len(ch) != 0 {
+		t.Errorf("second run changes %v", ch)
+	}
+	fresh := build(t, Options{Root: t.TempDir(), Hosts: []string{"cline"}})
+	for _, f := range fresh.Files {
+		if f.Rel == ConfigRel && (!strings.Contains(string(f.New), `".clinerules/hooks/PreToolUse",`) || !strings.Contains(string(f.New), `".clinerules/hooks/PostToolUse"`)) {
+			t.Errorf("starter for cline:\n%s", f.New)
+		}
 	}
 }

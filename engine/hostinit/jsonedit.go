@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -347,6 +348,30 @@ func sameJSON(v *hujson.Value, val any) bool {
 	raw, _ := json.Marshal(val)
 	_ = json.Unmarshal(raw, &b)
 	return reflect.DeepEqual(a, b)
+}
+
+// addStrings makes the array at path (created with its objects when
+// absent) hold each of values, appending those it lacks.
+func (d *jsonDoc) addStrings(path []string, values []string) error {
+	n := d.top()
+	for _, k := range path[:len(path)-1] {
+		var err error
+		if n, err = d.objectAt(n, k); err != nil {
+			return err
+		}
+	}
+	list, err := d.arrayAt(n, path[len(path)-1])
+	if err != nil {
+		return err
+	}
+	have, _ := decode(list).([]any)
+	for _, v := range values {
+		if !slices.Contains(have, any(v)) {
+			d.appendElem(list, v)
+			have = append(have, v)
+		}
+	}
+	return nil
 }
 
 // decode returns n's data as plain Go values.
