@@ -63,6 +63,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	}
 	now := e.now().UTC()
 	scope := e.scope(req, now)
+	setGlobs(scope, selected)
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
@@ -126,7 +127,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 // input, and returns its verdict and the policy's error, if any.
 func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
-	res, err := evalSafely(ctx, g.policy, base.ForGate(g.Facts, params))
+	res, err := evalSafely(ctx, g.policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v, err
@@ -338,7 +339,9 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 			}
 		}
 	}
-	doc, _ := e.gather(ctx, e.scope(req, e.now().UTC()), names)
+	scope := e.scope(req, e.now().UTC())
+	setGlobs(scope, e.gates) // every gate's files: what any of them would read
+	doc, _ := e.gather(ctx, scope, names)
 	return doc, nil
 }
 
