@@ -231,7 +231,9 @@ func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (_ Verdict, ret
 		}
 		reg = reg.With(cmds...)
 		sub := &Engine{root: dir, runners: reg}
-		doc, _ = sub.gather(ctx, runners.NewScope(dir, req), g.Facts)
+		scope := runners.NewScope(dir, req)
+		setGlobs(scope, []*Gate{g})
+		doc, _ = sub.gather(ctx, scope, g.Facts)
 	} else if _, ok := doc.Namespaces[NamespaceRequest]; !ok {
 		doc.Set(NamespaceRequest, facts.OK(req))
 	}

@@ -154,7 +154,8 @@ func parseYAML(src []byte) ([]any, *facts.DocumentError) {
 			return docs, nil
 		}
 		if err != nil {
-			return nil, &facts.DocumentError{Line: lineIn(err.Error(), yamlLine), Msg: err.Error()}
+			// yaml.v3 leaves the line out of a message about the first line.
+			return nil, &facts.DocumentError{Line: max(lineIn(err.Error(), yamlLine), 1), Msg: err.Error()}
 		}
 		v, err := yamlValue(&n, &budget, 0)
 		if err != nil {
