@@ -38,6 +38,11 @@ type Request struct {
 	// ChangedSince, a git ref or a time, bounds "what changed" for runners
 	// that look at history (git).
 	ChangedSince string
+	// ChangedFiles makes the files in scope the files changed since
+	// ChangedSince (see git.Runner.ChangedFiles) instead of Files: deleted
+	// ones included, and none changed judging nothing rather than the whole
+	// project.
+	ChangedFiles bool
 	// Bypass names gates the requester explicitly waives; see facts.Request.
 	Bypass []string
 	// Proposed is the task a task-start request asks about before it exists
@@ -60,6 +65,14 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	selected, err := e.selectGates(req)
 	if err != nil {
 		return nil, err
+	}
+	if req.ChangedFiles {
+		if len(req.Files) > 0 {
+			return nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", ErrUsage)
+		}
+		if req.Files, err = e.changedFiles(ctx, req.ChangedSince); err != nil {
+			return nil, err
+		}
 	}
 	now := e.now().UTC()
 	scope := e.scope(req, now)
@@ -205,7 +218,7 @@ func checkTrigger(trigger string) error {
 func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 	r := facts.Request{Trigger: req.Trigger, Task: req.Task, Requester: req.Requester, Files: []string{}, Outside: []string{},
 		ChangedSince: req.ChangedSince, Time: now.Format(time.RFC3339Nano), Bypass: nonNil(slices.Sorted(slices.Values(req.Bypass)))}
-	if len(req.Files) > 0 {
+	if len(req.Files) > 0 || req.ChangedFiles {
 		r.Explicit = true
 		for _, f := range req.Files {
 			if rel, ok := Relative(e.root, f); ok {
