@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
@@ -153,7 +154,7 @@ type payload struct {
 }
 
 // encode is a file's cache payload; ok false when its values cannot be
-// written back exactly.
+// written back exactly (a string that is not UTF-8).
 func encode(f facts.DocumentFile) (string, bool) {
 	docs, ok := appendTyped(nil, f.Docs)
 	if !ok {
@@ -207,6 +208,9 @@ func appendTyped(b []byte, v any) ([]byte, bool) {
 		}
 		return append(b, s...), true
 	case string:
+		if !utf8.ValidString(x) { // JSON would replace the bytes: read the file again instead
+			return b, false
+		}
 		q, err := json.Marshal(x)
 		return append(b, q...), err == nil
 	case []any:

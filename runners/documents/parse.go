@@ -51,8 +51,18 @@ func FormatOf(p string) string {
 }
 
 // Parse reads src in format into its documents, or returns the error with
-// its 1-based line (0 when there is none to give).
+// its 1-based line (0 when there is none to give). A line a parser counts
+// past the last "\n"-terminated one (YAML counts a lone "\r" as a break) is
+// the file's last line.
 func Parse(format string, src []byte) ([]any, *facts.DocumentError) {
+	docs, perr := parse(format, src)
+	if perr != nil {
+		perr.Line = min(perr.Line, bytes.Count(src, []byte{'\n'})+1)
+	}
+	return docs, perr
+}
+
+func parse(format string, src []byte) ([]any, *facts.DocumentError) {
 	switch format {
 	case facts.FormatJSON:
 		return parseJSON(src)
