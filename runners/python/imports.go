@@ -109,8 +109,8 @@ func (s *Scanner) fromImport(toks []token, k, line int, out []RawImport) []RawIm
 		}
 	}
 	imp.Module, k = s.dotted(toks, k)
-	if k >= len(toks) || toks[k].kind != tkName || toks[k].sub != kwImport {
-		return out
+	if k >= len(toks) || toks[k].kind != tkName || toks[k].sub != kwImport || imp.Level == 0 && imp.Module == "" {
+		return out // not an import CPython would accept: no module is named
 	}
 	for k++; k < len(toks); k++ {
 		t := toks[k]
@@ -123,8 +123,16 @@ func (s *Scanner) fromImport(toks []token, k, line int, out []RawImport) []RawIm
 		case t.kind == tkName:
 			imp.Names = append(imp.Names, s.p.ident(t))
 		default: // ')', the end of the statement
-			return append(out, imp)
+			return appendFrom(out, imp)
 		}
+	}
+	return appendFrom(out, imp)
+}
+
+// appendFrom appends a from-import that names at least one name.
+func appendFrom(out []RawImport, imp RawImport) []RawImport {
+	if len(imp.Names) == 0 {
+		return out
 	}
 	return append(out, imp)
 }
