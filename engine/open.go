@@ -129,11 +129,14 @@ func EnsureStateDir(root string) (string, error) {
 }
 
 // DefaultRunners returns the standard runners, one per namespace, reading
-// workflow state from st and keeping file-derived facts (fs, python, go) in its
-// fact cache.
+// workflow state from st and keeping file-derived facts (fs, python, go,
+// documents, imports) in its fact cache. The content runner reads its files
+// every time: its cached facts are the text itself, and reading them back
+// from the store measured slower than reading the files
+// (BenchmarkGather10k, docs/performance.md).
 func DefaultRunners(st *store.Store) *runners.Registry {
 	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), mcpsurface.New(nil, 0),
-		content.New(cached(st)...), documents.New(cached(st)...), imports.New(cached(st)...)}, work.New(st)...)...)
+		content.New(), documents.New(cached(st)...), imports.New(cached(st)...)}, work.New(st)...)...)
 }
 
 // cached is the source option that keeps a runner's facts in st, none when
