@@ -49,7 +49,11 @@ func gateViews(g *Gate, doc *facts.Document) map[string]facts.Namespace {
 		}
 		limit := int64(0)
 		if ns == NamespaceContent {
+			// Another gate may have raised the runner's cap: this one keeps its own.
 			limit = g.ContentMaxBytes
+			if limit == 0 {
+				limit = content.DefaultMaxBytes
+			}
 		}
 		if views == nil {
 			views = map[string]facts.Namespace{}
