@@ -58,7 +58,7 @@ func TestRealFiles(t *testing.T) {
 		}
 	}
 	good := map[string][]any{
-		"good.json": {map[string]any{"name": "app", "version": int64(3), "ratio": 1.0, "big": int64(12345678901234), "tags": []any{"a", nil, true}}},
+		"good.json":     {map[string]any{"name": "app", "version": int64(3), "ratio": 1.0, "big": int64(12345678901234), "tags": []any{"a", nil, true}}},
 		"tsconfig.json": {map[string]any{"compilerOptions": map[string]any{"strict": true, "target": int64(2020)}}},
 		"multi.yaml": {
 			map[string]any{"a": int64(1), "b": 1.0, "c": int64(31), "d": "+Inf", "e": "2001-12-14",

@@ -37,20 +37,20 @@ func imp(module, raw string, line int, relative bool, names ...string) facts.Imp
 func tree(t *testing.T) string {
 	root := sourcetest.TempDir(t)
 	for p, c := range map[string]string{
-		"src/shop/__init__.py":      "",
-		"src/shop/web/__init__.py":  "from . import views\n",
-		"src/shop/web/views.py":     "import os, shop.db as db\nfrom shop.db import repo, helper\nfrom ..db.repo import find\nfrom ... import x\nfrom .sub import (a,\n    b as c)\nfrom shop import *\ns = 'import fake'\n# import commented\ndef f():\n    import json\n",
-		"src/shop/db/__init__.py":   "",
-		"src/shop/db/repo.py":       "if True: import sys; from . import nope\n",
-		"src/shop/db/broken.py":     "import os\ndef f(:\n",
-		"tools/gen.py":              "import shop.web\nfrom . import x\n",
-		"go.mod":                    "module example.com/app\n\ngo 1.22\n",
-		"main.go":                   "package main\n\nimport (\n\t\"fmt\"\n\tw \"example.com/app/web\"\n\t_ \"embed\"\n)\n\nfunc main() { fmt.Println(w.X) }\n",
-		"web/web.go":                "package web\n\nimport \"example.com/app/internal/db\"\n\nvar X = db.Y\n",
-		"web/web_test.go":           "package web_test\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n",
-		"tools/sub/go.mod":          "module example.com/tools\n",
-		"tools/sub/cmd/x/x.go":      "package main\n\nimport \"example.com/app/web\"\n",
-		"web/broken.go":             "package web\n\nimport (\n",
+		"src/shop/__init__.py":     "",
+		"src/shop/web/__init__.py": "from . import views\n",
+		"src/shop/web/views.py":    "import os, shop.db as db\nfrom shop.db import repo, helper\nfrom ..db.repo import find\nfrom ... import x\nfrom .sub import (a,\n    b as c)\nfrom shop import *\ns = 'import fake'\n# import commented\ndef f():\n    import json\n",
+		"src/shop/db/__init__.py":  "",
+		"src/shop/db/repo.py":      "if True: import sys; from . import nope\n",
+		"src/shop/db/broken.py":    "import os\ndef f(:\n",
+		"tools/gen.py":             "import shop.web\nfrom . import x\n",
+		"go.mod":                   "module example.com/app\n\ngo 1.22\n",
+		"main.go":                  "package main\n\nimport (\n\t\"fmt\"\n\tw \"example.com/app/web\"\n\t_ \"embed\"\n)\n\nfunc main() { fmt.Println(w.X) }\n",
+		"web/web.go":               "package web\n\nimport \"example.com/app/internal/db\"\n\nvar X = db.Y\n",
+		"web/web_test.go":          "package web_test\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n",
+		"tools/sub/go.mod":         "module example.com/tools\n",
+		"tools/sub/cmd/x/x.go":     "package main\n\nimport \"example.com/app/web\"\n",
+		"web/broken.go":            "package web\n\nimport (\n",
 	} {
 		sourcetest.WriteFile(t, root, p, c)
 	}
