@@ -3,7 +3,12 @@ module github.com/tausik/tausik
 go 1.26.0
 
 require (
+	github.com/joho/godotenv v1.5.1
 	github.com/open-policy-agent/opa v1.22.3
+	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
+	golang.org/x/mod v0.43.0
+	gopkg.in/ini.v1 v1.68.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

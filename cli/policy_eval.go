@@ -12,28 +12,41 @@ import (
 )
 
 type evalOptions struct {
-	trigger string
-	files   []string
-	gates   []string
-	task    string
-	format  string
+	trigger      string
+	files        []string // --files and the positional paths
+	changedSince string
+	gates        []string
+	task         string
+	format       string
 }
 
 func newPolicyEvalCmd(g *globals) *cobra.Command {
 	opts := &evalOptions{}
 	cmd := &cobra.Command{
-		Use:   "eval --trigger TRIGGER [--files PATH]... [--gate NAME]...",
+		Use:   "eval --trigger TRIGGER [--changed-since REF | [--files PATH]... [PATH...]] [--gate NAME]...",
 		Short: "Evaluate the gates for a trigger and exit 1 if one blocks",
 		Long: "Evaluates every enabled gate that listens to the trigger (or exactly the gates\n" +
-			"named with --gate) over the given files, or the whole project when none are given.\n" +
+			"named with --gate) over the given files (--files or positional paths, as pre-commit\n" +
+			"passes them), the files changed since a git ref's merge base (--changed-since:\n" +
+			"committed, staged, unstaged and untracked; deleted files judged as absent), or the\n" +
+			"whole project when none are given.\n" +
 			"Exit codes: 0 passed (warnings allowed), 1 blocked, 2 usage, 3 policy/config/store error.",
-		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: usageArgs(cobra.ArbitraryArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(opts.format, decisionFormats...); err != nil {
 				return err
 			}
 			if cmd.Flags().Changed("files") && len(opts.files) == 0 {
 				return usageErr(errors.New("--files: empty list (omit --files to judge the whole project)"))
+			}
+			opts.files = append(opts.files, args...)
+			if cmd.Flags().Changed("changed-since") {
+				if opts.changedSince == "" {
+					return usageErr(errors.New("--changed-since: empty ref"))
+				}
+				if len(opts.files) > 0 {
+					return usageErr(errors.New("--changed-since judges the changed files: give it or file paths, not both"))
+				}
 			}
 			return runPolicyEval(cmd.Context(), g, opts)
 		},
@@ -41,6 +54,7 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.trigger, "trigger", "", "the moment being judged: task-start, pre-write, commit, verify, task-done, review")
 	f.StringSliceVar(&opts.files, "files", nil, "files in scope (repeatable or comma-separated; default: the whole project)")
+	f.StringVar(&opts.changedSince, "changed-since", "", "judge the files changed since this git ref's merge base with HEAD (or a time: RFC 3339, @unix, a duration ago)")
 	f.StringArrayVar(&opts.gates, "gate", nil, "evaluate only this gate, enabled or not (repeatable)")
 	f.StringVar(&opts.task, "task", "", "the task the evaluation is for")
 	f.StringVar(&opts.format, "format", "text", "output format: text, json, sarif, junit or github")
@@ -60,6 +74,7 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	defer e.Close()
 	dec, err := e.Evaluate(ctx, engine.Request{
 		Trigger: opts.trigger, Files: files, Gates: opts.gates, Task: opts.task, Requester: "cli",
+		ChangedSince: opts.changedSince, ChangedFiles: opts.changedSince != "",
 	})
 	if dec == nil {
 		return err

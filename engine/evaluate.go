@@ -38,6 +38,11 @@ type Request struct {
 	// ChangedSince, a git ref or a time, bounds "what changed" for runners
 	// that look at history (git).
 	ChangedSince string
+	// ChangedFiles makes the files in scope the files changed since
+	// ChangedSince (see git.Runner.ChangedFiles) instead of Files: deleted
+	// ones included, and none changed judging nothing rather than the whole
+	// project.
+	ChangedFiles bool
 	// Bypass names gates the requester explicitly waives; see facts.Request.
 	Bypass []string
 	// Proposed is the task a task-start request asks about before it exists
@@ -65,8 +70,17 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	if err != nil {
 		return nil, err
 	}
+	if req.ChangedFiles {
+		if len(req.Files) > 0 {
+			return nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", ErrUsage)
+		}
+		if req.Files, err = e.changedFiles(ctx, req.ChangedSince); err != nil {
+			return nil, err
+		}
+	}
 	now := e.now().UTC()
 	scope := e.scope(req, now)
+	setGlobs(scope, selected)
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
@@ -131,7 +145,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 // input, and returns its verdict and the policy's error, if any.
 func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
-	res, err := evalSafely(ctx, g.policy, base.ForGate(g.Facts, params))
+	res, err := evalSafely(ctx, g.policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v, err
@@ -216,7 +230,7 @@ func toolRecord(c *ToolCall) *ToolRecord {
 func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 	r := facts.Request{Trigger: req.Trigger, Task: req.Task, Requester: req.Requester, Files: []string{}, Outside: []string{},
 		ChangedSince: req.ChangedSince, Time: now.Format(time.RFC3339Nano), Bypass: nonNil(slices.Sorted(slices.Values(req.Bypass)))}
-	if len(req.Files) > 0 {
+	if len(req.Files) > 0 || req.ChangedFiles {
 		r.Explicit = true
 		for _, f := range req.Files {
 			if rel, ok := Relative(e.root, f); ok {
@@ -355,7 +369,9 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 			}
 		}
 	}
-	doc, _ := e.gather(ctx, e.scope(req, e.now().UTC()), names)
+	scope := e.scope(req, e.now().UTC())
+	setGlobs(scope, e.gates) // every gate's files: what any of them would read
+	doc, _ := e.gather(ctx, scope, names)
 	return doc, nil
 }
 

@@ -74,7 +74,9 @@ func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]a
 		return nil, fmt.Errorf("fixture runners: %w", err)
 	}
 	sub := &Engine{root: dir, runners: reg.With(cmds...)}
-	doc, _ := sub.gather(ctx, runners.NewScope(dir, req), g.Facts)
+	scope := runners.NewScope(dir, req)
+	setGlobs(scope, []*Gate{g})
+	doc, _ := sub.gather(ctx, scope, g.Facts)
 	return doc, nil
 }
 

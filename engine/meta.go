@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine/internal/yamlread"
+	"github.com/tausik/tausik/runners"
 )
 
 // Triggers are the moments a gate can be asked to judge, in workflow order.
@@ -44,6 +45,30 @@ type Meta struct {
 	Language    string   `json:"language"`
 	Facts       []string `json:"facts"`
 	Params      []Param  `json:"params"`
+	// Content and Documents are the globs of the files whose lines
+	// (content) or parsed documents (documents) the gate reads; the
+	// namespace holds only those files for this gate. ContentMaxBytes caps
+	// the size of a file whose lines it reads (0: the runner's default).
+	Content         []string `json:"content,omitempty"`
+	Documents       []string `json:"documents,omitempty"`
+	ContentMaxBytes int64    `json:"content_max_bytes,omitempty"`
+}
+
+// Namespaces whose files a gate names by glob (gate.yaml content:, documents:).
+const (
+	NamespaceContent   = "content"
+	NamespaceDocuments = "documents"
+)
+
+// Globs returns the globs the gate declares for namespace ns.
+func (m *Meta) Globs(ns string) []string {
+	switch ns {
+	case NamespaceContent:
+		return m.Content
+	case NamespaceDocuments:
+		return m.Documents
+	}
+	return nil
 }
 
 // Param is one tunable of a gate. ProjectMay says what the committed project
@@ -97,7 +122,7 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Di
 		return Meta{}
 	}
 	f := r.Fields(root, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
-		"severity", "enabled", "language", "facts", "params")
+		"severity", "enabled", "language", "facts", "params", "content", "documents", "content_max_bytes")
 	r.Require(root, f, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
 		"severity", "enabled", "language", "facts")
 	m := Meta{
@@ -148,6 +173,34 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Di
 		}
 	}
 	m.Params = parseParams(r, f["params"])
+	m.Content, m.Documents = r.Strs(f["content"], "content"), r.Strs(f["documents"], "documents")
+	for _, ns := range []string{NamespaceContent, NamespaceDocuments} {
+		globs, declared := m.Globs(ns), slices.Contains(m.Facts, ns)
+		switch {
+		case f[ns] != nil && len(globs) == 0:
+			d.Add(file, line(ns), "%s: list at least one glob of the files to read", ns)
+		case f[ns] != nil && !declared:
+			d.Add(file, line(ns), "%s: globs given, but facts does not name the %s namespace", ns, ns)
+		case f[ns] == nil && declared:
+			d.Add(file, line("facts"), "facts names %s: add a %s: list of the globs of the files to read", ns, ns)
+		}
+		for i, g := range globs {
+			if !runners.ValidGlob(g) {
+				d.Add(file, f[ns].Content[i].Line, "%s: invalid glob %q (relative, \"/\"-separated; ** spans directories)", ns, g)
+			}
+		}
+	}
+	if n := f["content_max_bytes"]; n != nil {
+		v, err := CoerceParam(TypeInt, r.Value(n, "content_max_bytes"))
+		if i, ok := v.(int64); err != nil || !ok || i <= 0 {
+			d.Add(file, n.Line, "content_max_bytes: want a positive integer")
+		} else {
+			m.ContentMaxBytes = i
+		}
+		if f["content"] == nil {
+			d.Add(file, n.Line, "content_max_bytes: only for a gate with content: globs")
+		}
+	}
 	return m
 }
 

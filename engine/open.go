@@ -8,9 +8,12 @@ import (
 
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/content"
+	"github.com/tausik/tausik/runners/documents"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/runners/git"
 	"github.com/tausik/tausik/runners/golang"
+	"github.com/tausik/tausik/runners/imports"
 	"github.com/tausik/tausik/runners/mcpsurface"
 	"github.com/tausik/tausik/runners/python"
 	"github.com/tausik/tausik/runners/work"
@@ -144,10 +147,23 @@ func EnsureStateDir(root string) (string, error) {
 }
 
 // DefaultRunners returns the standard runners, one per namespace, reading
-// workflow state from st and keeping file-derived facts (fs, python, go) in its
-// fact cache.
+// workflow state from st and keeping file-derived facts (fs, python, go,
+// documents, imports) in its fact cache. The content runner reads its files
+// every time: its cached facts are the text itself, and reading them back
+// from the store measured slower than reading the files
+// (BenchmarkGather10k, docs/performance.md).
 func DefaultRunners(st *store.Store) *runners.Registry {
-	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), mcpsurface.New(nil, 0)}, work.New(st)...)...)
+	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), mcpsurface.New(nil, 0),
+		content.New(), documents.New(cached(st)...), imports.New(cached(st)...)}, work.New(st)...)...)
+}
+
+// cached is the source option that keeps a runner's facts in st, none when
+// there is no store.
+func cached(st *store.Store) []runners.SourceOption {
+	if st == nil {
+		return nil
+	}
+	return []runners.SourceOption{runners.WithCache(st)}
 }
 
 // fsRunner is the files runner, caching file facts in st when there is one.

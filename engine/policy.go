@@ -56,7 +56,10 @@ var reasonCodeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // shared by every gate of an evaluation and converted to each language's
 // values at most once.
 type Input struct {
-	facts  *sharedFacts
+	facts *sharedFacts
+	// own holds the gate's own view of namespaces it sees only in part
+	// (content and documents hold the files of its globs); nil for none.
+	own    *sharedFacts
 	names  []string // namespaces visible to the gate; nil = all
 	Params map[string]any
 }
@@ -90,6 +93,32 @@ func (in *Input) ForGate(namespaces []string, params map[string]any) *Input {
 	names := append([]string{"schema", NamespaceRequest}, namespaces...)
 	sort.Strings(names)
 	return &Input{facts: in.facts, names: slices.Compact(names), Params: params}
+}
+
+// WithViews returns in showing views in place of the shared namespaces of
+// the same names: a gate's own part of a namespace.
+func (in *Input) WithViews(views map[string]facts.Namespace) *Input {
+	if len(views) == 0 {
+		return in
+	}
+	doc := facts.NewDocument()
+	for k, ns := range views {
+		doc.Set(k, ns)
+	}
+	out := *in
+	out.own = &sharedFacts{doc: doc, plain: map[string]any{}, rego: map[string]*ast.Term{}}
+	return &out
+}
+
+// source is where namespace k comes from: the gate's own view, else the
+// shared facts.
+func (in *Input) source(k string) *sharedFacts {
+	if in.own != nil {
+		if _, ok := in.own.doc.Namespaces[k]; ok {
+			return in.own
+		}
+	}
+	return in.facts
 }
 
 // visible lists the namespaces the input shows, sorted.
@@ -127,41 +156,49 @@ func (f *sharedFacts) value(k string) (any, bool, error) {
 // regoTerms converts the visible namespaces to Rego terms, each at most once
 // per evaluation.
 func (in *Input) regoTerms() ([][2]*ast.Term, error) {
-	f := in.facts
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	var out [][2]*ast.Term
 	for _, k := range in.visible() {
-		t := f.rego[k]
-		if t == nil {
-			v, present, err := f.value(k)
-			if err != nil {
-				return nil, err
-			}
-			if !present {
-				continue
-			}
-			val, err := ast.InterfaceToValue(v)
-			if err != nil {
-				return nil, fmt.Errorf("facts namespace %s: %w", k, err)
-			}
-			t = ast.NewTerm(val)
-			f.rego[k] = t
+		t, err := in.source(k).term(k)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, [2]*ast.Term{ast.StringTerm(k), t})
+		if t != nil {
+			out = append(out, [2]*ast.Term{ast.StringTerm(k), t})
+		}
 	}
 	return out, nil
 }
 
-// Plain returns the input as one plain map (visible facts plus "params").
-func (in *Input) Plain() (map[string]any, error) {
-	f := in.facts
+// term returns namespace k as a Rego term, converting it once; nil when the
+// document has no k.
+func (f *sharedFacts) term(k string) (*ast.Term, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if t := f.rego[k]; t != nil {
+		return t, nil
+	}
+	v, present, err := f.value(k)
+	if err != nil || !present {
+		return nil, err
+	}
+	val, err := ast.InterfaceToValue(v)
+	if err != nil {
+		return nil, fmt.Errorf("facts namespace %s: %w", k, err)
+	}
+	t := ast.NewTerm(val)
+	f.rego[k] = t
+	return t, nil
+}
+
+// Plain returns the input as one plain map (visible facts plus "params").
+func (in *Input) Plain() (map[string]any, error) {
 	names := in.visible()
 	m := make(map[string]any, len(names)+1)
 	for _, k := range names {
+		f := in.source(k)
+		f.mu.Lock()
 		v, ok, err := f.value(k)
+		f.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}

@@ -90,10 +90,20 @@ func (c *verdictCache) key(g *Gate, params map[string]any, parts map[string]stri
 	for _, ns := range g.Facts {
 		seen[ns] = parts[ns]
 	}
-	b, err := facts.Canonical(map[string]any{
+	k := map[string]any{
 		"gate": g.Name, "source": g.Source, "language": g.Language, "policy": g.PolicyDigest,
 		"schema": parts["schema"], "params": params, "facts": seen,
-	})
+	}
+	// A gate's view of a glob namespace is its globs' part of it.
+	for _, ns := range globNamespaces {
+		if globs := g.Globs(ns); len(globs) > 0 {
+			k["globs:"+ns] = globs
+		}
+	}
+	if g.ContentMaxBytes > 0 {
+		k["content_max_bytes"] = g.ContentMaxBytes
+	}
+	b, err := facts.Canonical(k)
 	if err != nil {
 		return "", err
 	}

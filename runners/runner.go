@@ -33,6 +33,13 @@ type Scope struct {
 	// Work is what the engine knows about the request's workflow that the
 	// workflow runners (task, session, verify) cannot look up themselves.
 	Work WorkContext
+	// Globs holds, for each namespace whose files gates name by glob
+	// (content, documents), the union of the globs of the gates being
+	// evaluated: its runner reads only the files in scope that match one.
+	Globs map[string][]string
+	// MaxBytes holds, for such a namespace, the largest size cap those
+	// gates ask for; 0 or absent is the runner's default.
+	MaxBytes map[string]int64
 
 	listOnce  sync.Once
 	repoFiles []string

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/content"
+)
+
+// globNamespaces are the namespaces whose files a gate names by glob.
+var globNamespaces = []string{NamespaceContent, NamespaceDocuments}
+
+// setGlobs tells the runners of the glob namespaces which files the gates
+// want: the union of their globs, and the largest size cap they ask for.
+func setGlobs(s *runners.Scope, gates []*Gate) {
+	s.Globs, s.MaxBytes = map[string][]string{}, map[string]int64{}
+	for _, g := range gates {
+		for _, ns := range globNamespaces {
+			s.Globs[ns] = append(s.Globs[ns], g.Globs(ns)...)
+		}
+		if len(g.Content) > 0 {
+			s.MaxBytes[NamespaceContent] = max(s.MaxBytes[NamespaceContent], g.ContentMaxBytes)
+			if g.ContentMaxBytes == 0 {
+				s.MaxBytes[NamespaceContent] = max(s.MaxBytes[NamespaceContent], content.DefaultMaxBytes)
+			}
+		}
+	}
+	for ns, globs := range s.Globs {
+		slices.Sort(globs)
+		s.Globs[ns] = slices.Compact(globs)
+	}
+}
+
+// gateViews returns g's own part of each glob namespace it reads: the files
+// its globs match, so that a gate never judges files another gate asked
+// for. A namespace that is not ok is shared as it is.
+func gateViews(g *Gate, doc *facts.Document) map[string]facts.Namespace {
+	var views map[string]facts.Namespace
+	for _, ns := range globNamespaces {
+		globs := g.Globs(ns)
+		got, ok := doc.Namespaces[ns]
+		if len(globs) == 0 || !ok || got.Status != facts.StatusOK {
+			continue
+		}
+		pf, ok := got.Data.(facts.PathFilter)
+		if !ok {
+			continue
+		}
+		limit := int64(0)
+		if ns == NamespaceContent {
+			// Another gate may have raised the runner's cap: this one keeps its own.
+			limit = g.ContentMaxBytes
+			if limit == 0 {
+				limit = content.DefaultMaxBytes
+			}
+		}
+		if views == nil {
+			views = map[string]facts.Namespace{}
+		}
+		views[ns] = facts.OK(pf.FilterPaths(func(p string) bool { return runners.MatchAny(globs, p) }, limit))
+	}
+	return views
+}

@@ -1,0 +1,138 @@
+package python
+
+import "github.com/tausik/tausik/facts"
+
+// RawImport is one import statement's module as written, before it is
+// resolved against the file's package and the repository's modules (which
+// the imports runner does).
+type RawImport struct {
+	Line int `json:"line"` // the line of the statement's first keyword
+	// Level is the number of leading dots of a from-import (0: absolute).
+	Level int `json:"level"`
+	// Module is the dotted name after the dots; "" for "from . import x".
+	Module string `json:"module"`
+	// From marks "from M import names"; Names are the names it imports,
+	// "*" for a star import, without their "as" aliases.
+	From  bool     `json:"from"`
+	Names []string `json:"names"`
+}
+
+// Imports returns the import statements of one file in source order,
+// wherever they stand (module level, inside functions, classes or blocks),
+// or, when the file does not parse, the error Scan would report and no
+// imports. It reads the same tokens the class scanner does, so strings,
+// comments and line continuations are never mistaken for imports.
+func (s *Scanner) Imports(src []byte) ([]RawImport, *facts.PythonError) {
+	if f := s.Scan("", src); !f.Parsed {
+		return nil, f.Error
+	}
+	toks := s.p.toks
+	out := []RawImport{}
+	for k := 0; k < len(toks); k++ {
+		t := toks[k]
+		if t.kind != tkName || (t.sub != kwImport && t.sub != kwFrom) || !stmtStart(toks, k) {
+			continue
+		}
+		if t.sub == kwImport {
+			out = s.plainImport(toks, k+1, int(t.line), out)
+		} else {
+			out = s.fromImport(toks, k+1, int(t.line), out)
+		}
+	}
+	return out, nil
+}
+
+// stmtStart reports whether the token at k begins a simple statement: the
+// first of the file or of a line, or after ';' or a one-line suite's ':'.
+// In a file that parses, "from" anywhere else belongs to "yield from" or
+// "raise ... from".
+func stmtStart(toks []token, k int) bool {
+	if k == 0 {
+		return true
+	}
+	switch p := toks[k-1]; p.kind {
+	case tkNewline, tkIndent, tkDedent:
+		return true
+	case tkOp:
+		return p.sub == opSemi || p.sub == opColon
+	}
+	return false
+}
+
+// dotted reads a dotted name at k and returns it and the index after it.
+func (s *Scanner) dotted(toks []token, k int) (string, int) {
+	name := ""
+	for k < len(toks) && toks[k].kind == tkName && !isHard(toks[k].sub) {
+		name += s.p.ident(toks[k])
+		k++
+		if k+1 < len(toks) && toks[k].kind == tkOp && toks[k].sub == opDot && toks[k+1].kind == tkName && !isHard(toks[k+1].sub) {
+			name += "."
+			k++
+			continue
+		}
+		break
+	}
+	return name, k
+}
+
+// plainImport reads "a.b [as c], d" after "import".
+func (s *Scanner) plainImport(toks []token, k, line int, out []RawImport) []RawImport {
+	for k < len(toks) {
+		name, next := s.dotted(toks, k)
+		if name == "" {
+			return out
+		}
+		out = append(out, RawImport{Line: line, Module: name})
+		k = next
+		if k < len(toks) && toks[k].kind == tkName && toks[k].sub == kwAs {
+			k += 2
+		}
+		if k >= len(toks) || toks[k].kind != tkOp || toks[k].sub != opComma {
+			return out
+		}
+		k++
+	}
+	return out
+}
+
+// fromImport reads "[dots] [a.b] import (names | (names) | *)" after "from".
+func (s *Scanner) fromImport(toks []token, k, line int, out []RawImport) []RawImport {
+	imp := RawImport{Line: line, From: true, Names: []string{}}
+	for ; k < len(toks) && toks[k].kind == tkOp; k++ {
+		switch toks[k].sub {
+		case opDot:
+			imp.Level++
+		case opEllipsis:
+			imp.Level += 3
+		default:
+			return out
+		}
+	}
+	imp.Module, k = s.dotted(toks, k)
+	if k >= len(toks) || toks[k].kind != tkName || toks[k].sub != kwImport || imp.Level == 0 && imp.Module == "" {
+		return out // not an import CPython would accept: no module is named
+	}
+	for k++; k < len(toks); k++ {
+		t := toks[k]
+		switch {
+		case t.kind == tkOp && t.sub == opStar:
+			imp.Names = append(imp.Names, "*")
+		case t.kind == tkOp && (t.sub == opLPar || t.sub == opComma):
+		case t.kind == tkName && t.sub == kwAs:
+			k++ // the alias
+		case t.kind == tkName:
+			imp.Names = append(imp.Names, s.p.ident(t))
+		default: // ')', the end of the statement
+			return appendFrom(out, imp)
+		}
+	}
+	return appendFrom(out, imp)
+}
+
+// appendFrom appends a from-import that names at least one name.
+func appendFrom(out []RawImport, imp RawImport) []RawImport {
+	if len(imp.Names) == 0 {
+		return out
+	}
+	return append(out, imp)
+}
