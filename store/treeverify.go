@@ -93,17 +93,19 @@ func readGateRows(ctx context.Context, q querier) ([]gateRow, error) {
 // logPass is the state of one pass over the decisions.
 type logPass struct {
 	rep      LogReport
+	breakPos int64 // 1-based position of the row the break is reported at
 	gates    []gateRow
 	gi       int
 	prevHash string
 	mirror   fastMirror
 }
 
-// fail records the first break; later ones are ignored, but the pass goes on
-// so the whole tree is rebuilt for RootAt.
-func (p *logPass) fail(b *ChainBreak) {
-	if p.rep.Break == nil || b.Seq < p.rep.Break.Seq {
-		p.rep.Break = b
+// fail records the break found at position pos (1-based) when it is the
+// earliest; on a tie the one found first (the row's own) wins. The pass goes
+// on after a break so the whole tree is rebuilt for Tree.
+func (p *logPass) fail(b *ChainBreak, pos int64) {
+	if p.rep.Break == nil || pos < p.breakPos {
+		p.rep.Break, p.breakPos = b, pos
 	}
 }
 
@@ -145,12 +147,12 @@ func verifyLog(ctx context.Context, q querier) (LogReport, error) {
 	p.rep.Size = p.rep.tree.Size()
 	if p.gi < len(p.gates) {
 		p.fail(&ChainBreak{Kind: BreakContent, Seq: p.gates[p.gi].seq, Column: "decision_gates",
-			Detail: "gate rows belong to a decision that is not in the log"})
+			Detail: "gate rows belong to a decision that is not in the log"}, p.rep.Size+1)
 	}
 	if b, err := checkHead(ctx, q, lastSeq, p.prevHash); err != nil {
 		return LogReport{}, err
 	} else if b != nil {
-		p.fail(b)
+		p.fail(b, p.rep.Size+1)
 	}
 	if err := p.compareTree(ctx, q); err != nil {
 		return LogReport{}, err
@@ -175,25 +177,25 @@ func (p *logPass) row(rec *record, blocked int64) {
 	switch {
 	case rec.seq != pos:
 		p.fail(&ChainBreak{Kind: BreakMissing, Seq: rec.seq, ID: rec.id,
-			Detail: fmt.Sprintf("the decision at position %d has seq %d", pos, rec.seq)})
+			Detail: fmt.Sprintf("the decision at position %d has seq %d", pos, rec.seq)}, pos)
 		return
 	case rec.prevHash != p.prevHash:
-		p.fail(&ChainBreak{Kind: BreakLink, Seq: rec.seq, ID: rec.id, Detail: "prev_hash is not the previous row's hash"})
+		p.fail(&ChainBreak{Kind: BreakLink, Seq: rec.seq, ID: rec.id, Detail: "prev_hash is not the previous row's hash"}, pos)
 		return
 	case blocked != 0 && blocked != 1:
-		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: "blocked", Detail: "not 0 or 1"})
+		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: "blocked", Detail: "not 0 or 1"}, pos)
 		return
 	}
 	if p.gi < len(p.gates) && p.gates[p.gi].seq < rec.seq {
 		p.fail(&ChainBreak{Kind: BreakContent, Seq: p.gates[p.gi].seq, Column: "decision_gates",
-			Detail: "gate rows belong to a decision that is not in the log"})
+			Detail: "gate rows belong to a decision that is not in the log"}, pos)
 		return
 	}
 	start := p.gi
 	for p.gi < len(p.gates) && p.gates[p.gi].seq == rec.seq {
 		if p.gates[p.gi].idx != int64(p.gi-start) {
 			p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: "decision_gates.idx",
-				Detail: "gate rows are not numbered 0, 1, … or a blocks value is not 0 or 1"})
+				Detail: "gate rows are not numbered 0, 1, … or a blocks value is not 0 or 1"}, pos)
 			return
 		}
 		rec.gates = append(rec.gates, p.gates[p.gi].g)
@@ -208,7 +210,7 @@ func (p *logPass) row(rec *record, blocked int64) {
 		}
 	}
 	if m != nil {
-		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: m.column, Detail: m.detail})
+		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: m.column, Detail: m.detail}, pos)
 	}
 }
 
@@ -230,12 +232,14 @@ func (p *logPass) compareTree(ctx context.Context, q querier) error {
 		}
 		if j >= int64(len(want)) {
 			p.fail(&ChainBreak{Kind: BreakTruncated, Seq: p.rep.Size + 1,
-				Detail: fmt.Sprintf("the tree holds hashes past the log's %d decisions: decisions after seq %d were deleted", p.rep.Size, p.rep.Size)})
+				Detail: fmt.Sprintf("the tree holds hashes past the log's %d decisions: decisions after seq %d were deleted", p.rep.Size, p.rep.Size)},
+				p.rep.Size+1)
 			return rows.Err()
 		}
 		h, herr := parseHexHash(s)
 		if idx != j || herr != nil || h != want[j] {
-			p.fail(treeBreak(j, idx != j))
+			b := treeBreak(j, idx != j)
+			p.fail(b, b.Seq)
 			return rows.Err()
 		}
 	}
@@ -243,12 +247,15 @@ func (p *logPass) compareTree(ctx context.Context, q querier) error {
 		return err
 	}
 	if j < int64(len(want)) {
-		p.fail(treeBreak(j, true))
+		b := treeBreak(j, true)
+		p.fail(b, b.Seq)
 	}
 	return nil
 }
 
-// treeBreak describes a stored hash at index j that is wrong or missing.
+// treeBreak describes a stored hash at index j that is wrong or missing; its
+// Seq is the position of the first decision under that node, which is its
+// seq as long as no row break came before.
 func treeBreak(j int64, missing bool) *ChainBreak {
 	level, n := tlog.SplitStoredHashIndex(j)
 	first := n<<uint(level) + 1 // seq of the first decision under that node
