@@ -119,7 +119,7 @@ func ParseSignerKey(skey string) (note.Signer, string, error) {
 		return nil, "", fmt.Errorf("note signer key: %w", err)
 	}
 	// The encoded key is "PRIVATE+KEY+name+hash+base64(alg || seed)".
-	parts := strings.Split(strings.TrimSpace(skey), "+")
+	parts := strings.SplitN(strings.TrimSpace(skey), "+", 5) // base64 may hold '+' too
 	raw, err := base64.StdEncoding.DecodeString(parts[len(parts)-1])
 	if err != nil || len(raw) != 1+ed25519.SeedSize {
 		return nil, "", errors.New("note signer key: not an ed25519 key")
