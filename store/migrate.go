@@ -23,6 +23,12 @@ type migration struct {
 	sql     string
 }
 
+// backfills are Go steps that run right after a version's SQL, in the same
+// transaction, for what SQL alone cannot compute (tree hashes of old rows).
+var backfills = map[int]func(context.Context, querier) error{
+	2: backfillTree,
+}
+
 // migrations returns the embedded migrations in version order. The embedded
 // set is fixed at build time, so a malformed name is a build mistake that
 // tests catch; at run time it yields an error, never a panic.
@@ -93,6 +99,11 @@ func (s *Store) applyMigrations(ctx context.Context, ms []migration) error {
 		for _, m := range ms[v:] {
 			if _, err := q.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+			if fill := backfills[m.version]; fill != nil {
+				if err := fill(ctx, q); err != nil {
+					return fmt.Errorf("migration %s: %w", m.name, err)
+				}
 			}
 			// PRAGMA takes no bound parameters; the version is an int we own.
 			if _, err := q.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
