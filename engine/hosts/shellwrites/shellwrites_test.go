@@ -229,3 +229,14 @@ func TestArgv(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkShell is the cost of finding the writes of a typical agent
+// command (a here-doc into a file, a pipeline, a cd, a wrapper).
+func BenchmarkShell(b *testing.B) {
+	cmd := "cd src && cat > app.py <<'EOF'\nprint(1)\nEOF\ngrep -rn TODO . | sudo tee -a ../notes.txt >/dev/null && sed -i 's/a/b/' app.py"
+	for b.Loop() {
+		if r := Shell(cmd); len(r.Writes) != 2 { // src/app.py (twice), notes.txt
+			b.Fatalf("%+v", r)
+		}
+	}
+}
