@@ -167,6 +167,7 @@ var shellCases = []struct {
 	{`ls | xargs -I{} cp {} backup/`, "backup/{}", []string{"xargs -I{} cp {} backup/"}},
 	{`echo x > $'ansi'`, "", []string{"$'ansi'"}},
 	{`echo 'unterminated`, "", []string{`echo 'unterminated`}},
+	{"python3 - <<'EOF'\nopen('x', 'w')\nEOF", "", []string{"python3 - <<…"}},
 }
 
 func TestShell(t *testing.T) {
