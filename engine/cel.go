@@ -49,6 +49,7 @@ type celReason struct {
 	msg  *celExpr
 }
 
+// Compiled on first use, not at every process start (docs/performance.md).
 var celNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_][a-z0-9_]*$`) })
 
 // celBaseEnv is the environment every CEL policy starts from.

@@ -31,6 +31,7 @@ const (
 	LangCEL  = "cel"
 )
 
+// Compiled on first use, not at every process start (docs/performance.md).
 var gateNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{1,62}$`) })
 
 // Meta is a gate's gate.yaml: what the gate is, when it runs, what it reads.

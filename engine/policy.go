@@ -47,6 +47,7 @@ type Reason struct {
 	Msg  string `json:"msg,omitempty"`
 }
 
+// Compiled on first use, not at every process start (docs/performance.md).
 var reasonCodeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*(:[A-Za-z0-9_.\-/]+)?$`) })
 
 // Input is the document one gate's policy sees: the namespaces the gate

@@ -40,6 +40,7 @@ type ToolRecord struct {
 	Tool    string               `json:"tool"`
 	Kind    string               `json:"kind"`
 	Command string               `json:"command,omitempty"`
+	Session string               `json:"session,omitempty"`
 	Targets []string             `json:"targets"`
 	Unknown []facts.UnknownWrite `json:"unknown,omitempty"`
 }
@@ -70,7 +71,7 @@ func (c *ToolCall) record() *ToolRecord {
 	if len(cmd) > maxRecordedCommand {
 		cmd = cmd[:maxRecordedCommand] + "…"
 	}
-	return &ToolRecord{Host: c.Host, Tool: c.Tool, Kind: c.Kind, Command: cmd, Targets: nonNil(c.Writes), Unknown: c.Unknown}
+	return &ToolRecord{Host: c.Host, Tool: c.Tool, Kind: c.Kind, Command: cmd, Session: c.Session, Targets: nonNil(c.Writes), Unknown: c.Unknown}
 }
 
 // CountToolCall records one tool call of an agent into the open session, the

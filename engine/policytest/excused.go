@@ -26,6 +26,7 @@ type Excused struct {
 // minExcuseLen is the shortest reason accepted: "hard to test" is not a reason.
 const minExcuseLen = 21
 
+// Compiled on first use, not at every process start (docs/performance.md).
 var goTestFuncRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^func (Test[A-Za-z0-9_]*)\(`) })
 
 // checkExcused validates g's excused.yaml against the Go test sources: the

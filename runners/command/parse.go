@@ -74,9 +74,11 @@ func ParseRuff(stdout []byte, root string) ([]facts.Diagnostic, error) {
 }
 
 var (
+	// Compiled on first use, not at every process start (docs/performance.md).
 	mypyLine = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?(?::\d+:\d+)?: (error|warning|note): (.*?)(?:  \[([a-z0-9-]+)\])?$`)
 	})
+	// Compiled on first use, not at every process start (docs/performance.md).
 	plainLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:vet: )?([^\s:][^:]*?):(\d+)(?::(\d+))?: (.+)$`) })
 )
 

@@ -131,6 +131,7 @@ var reserved = []string{"schema", "request", "files", "python", "git", "verify",
 	"session", "hosts", "renar", "config", "store", "decision"}
 
 var (
+	// Compiled on first use, not at every process start (docs/performance.md).
 	namePattern        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,62}$`) })
 	placeholderPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[A-Za-z_]+\}`) })
 	envKeyPattern      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })

@@ -116,8 +116,18 @@ func (w *walker) run(args []arg, st *state, hdoc *syntax.Word) {
 	case name == "find":
 		w.find(rest, st)
 	default:
+		if hdoc != nil && interpreters(name) {
+			w.unknown(joinRaw(args)+" <<…", reasonInline) // python3 <<'EOF': the body is code
+			return
+		}
 		w.fileCommand(name, args, st)
 	}
+}
+
+// interpreters reports the language interpreters inline code can be given to.
+func interpreters(name string) bool {
+	_, ok := inlineFlags[name]
+	return ok || name == "perl" || strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy") || name == "deno"
 }
 
 // fileCommand handles the commands that write the files their arguments name.

@@ -167,6 +167,7 @@ var shellCases = []struct {
 	{`ls | xargs -I{} cp {} backup/`, "backup/{}", []string{"xargs -I{} cp {} backup/"}},
 	{`echo x > $'ansi'`, "", []string{"$'ansi'"}},
 	{`echo 'unterminated`, "", []string{`echo 'unterminated`}},
+	{"python3 - <<'EOF'\nopen('x', 'w')\nEOF", "", []string{"python3 - <<…"}},
 }
 
 func TestShell(t *testing.T) {
@@ -226,6 +227,17 @@ func TestArgv(t *testing.T) {
 	} {
 		if got, _ := show(Argv(c.argv)); got != c.writes {
 			t.Errorf("%q: %q, want %q", c.argv, got, c.writes)
+		}
+	}
+}
+
+// BenchmarkShell is the cost of finding the writes of a typical agent
+// command (a here-doc into a file, a pipeline, a cd, a wrapper).
+func BenchmarkShell(b *testing.B) {
+	cmd := "cd src && cat > app.py <<'EOF'\nprint(1)\nEOF\ngrep -rn TODO . | sudo tee -a ../notes.txt >/dev/null && sed -i 's/a/b/' app.py"
+	for b.Loop() {
+		if r := Shell(cmd); len(r.Writes) != 2 { // src/app.py (twice), notes.txt
+			b.Fatalf("%+v", r)
 		}
 	}
 }
