@@ -170,6 +170,9 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if err := e.registerMCPSurface(tiers); err != nil {
 		return nil, err
 	}
+	if err := e.registerHosts(tiers); err != nil {
+		return nil, err
+	}
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)
 	return e, nil
