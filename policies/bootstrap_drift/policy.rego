@@ -53,7 +53,7 @@ more := "" if count(drifted) <= limit
 
 redeploy := sprintf("run `%s`", [input.params.redeploy]) if input.params.redeploy != ""
 
-redeploy := "redeploy them (name the command in gates.bootstrap_drift.params.redeploy)" if input.params.redeploy == ""
+redeploy := "redeploy, and name the command that does it in gates.bootstrap_drift.params.redeploy" if input.params.redeploy == ""
 
 violations contains v if {
 	count(drifted) > 0
@@ -75,7 +75,7 @@ violations contains v if {
 	ok_ns
 	some h in unreadable_hosts
 	v := {
-		"msg": sprintf("%s: the installed wiring does not read: %s; fix or regenerate it (%s)", [h, hosts[h].installed_error, redeploy]),
+		"msg": sprintf("%s: the installed wiring does not read: %s; fix it, or regenerate it: %s", [h, hosts[h].installed_error, redeploy]),
 		"rule": "wiring_unreadable",
 	}
 }
@@ -111,7 +111,7 @@ violations contains v if {
 	diffs := host_diffs(h)
 	count(diffs) > 0
 	v := {
-		"msg": sprintf("%s: the wiring installed in %s differs from what its generator writes today: %s; regenerate it (%s)", [h, concat(", ", hosts[h].installed.files), concat("; ", diffs), redeploy]),
+		"msg": sprintf("%s: the wiring installed in %s differs from what its generator writes today: %s; regenerate it: %s", [h, concat(", ", hosts[h].installed.files), concat("; ", diffs), redeploy]),
 		"rule": "wiring_drift",
 	}
 }
