@@ -146,9 +146,6 @@ func validate(spec Spec, allow []string) error {
 	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
 		return fmt.Errorf("%w: command gate %q has no command", ErrBadSpec, spec.Name)
 	}
-	if err := checkArgv(fmt.Sprintf("command gate %q", spec.Name), spec.Argv, []string{FilesArg, JUnitArg}, allow); err != nil {
-		return err
-	}
 	for i, arg := range spec.Argv {
 		if strings.Contains(arg, FilesArg) && arg != FilesArg {
 			return fmt.Errorf("%w: command gate %q: argument %d %q: %s must stand alone, it expands to one argument per file",
@@ -157,6 +154,9 @@ func validate(spec Spec, allow []string) error {
 	}
 	if i := slices.Index(spec.Argv, FilesArg); i == 0 {
 		return fmt.Errorf("%w: command gate %q: the executable cannot be %s", ErrBadSpec, spec.Name, FilesArg)
+	}
+	if err := checkArgv(fmt.Sprintf("command gate %q", spec.Name), spec.Argv, []string{FilesArg, JUnitArg}, allow); err != nil {
+		return err
 	}
 	for _, kv := range spec.Env {
 		key, _, ok := strings.Cut(kv, "=")

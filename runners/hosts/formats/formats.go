@@ -187,14 +187,14 @@ func commandIDs(event, command string) []string {
 	var out []string
 	tokens := strings.Fields(strings.ReplaceAll(command, `\`, "/"))
 	for i, tok := range tokens {
-		tok = strings.Trim(tok, `"'`)
+		tok = strings.Trim(tok, "\"'`;&|()")
 		base := path.Base(tok)
 		if slices.ContainsFunc(scriptExts, func(ext string) bool { return strings.HasSuffix(tok, ext) }) {
 			out = append(out, "hook:"+event+":"+base)
 			continue
 		}
 		if (base == "tausik" || base == "tausik.exe") && i+1 < len(tokens) {
-			word := strings.Trim(tokens[len(tokens)-1], `"'`)
+			word := strings.Trim(tokens[len(tokens)-1], "\"'`;&|()")
 			out = append(out, "hook:"+event+":tausik-"+word)
 		}
 	}
