@@ -182,6 +182,9 @@ type shapeError struct {
 
 func (e *shapeError) Error() string { return e.where + ": " + e.msg }
 
+// Is makes a shapeError match ErrShape.
+func (e *shapeError) Is(target error) bool { return target == ErrShape }
+
 // toViolation checks one plain violation value.
 func toViolation(v any) (Violation, error) {
 	m, ok := v.(map[string]any)

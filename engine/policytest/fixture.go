@@ -1,0 +1,283 @@
+package policytest
+
+import (
+	"fmt"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/internal/yamlread"
+	"github.com/tausik/tausik/facts"
+)
+
+// Case is one fixture of a gate: fixtures/<name>/case.yaml with either a
+// facts.json (the facts are given) or a tree/ (a small project the real
+// runners scan).
+type Case struct {
+	Name        string
+	Dir         string // as shown in messages
+	Description string
+	Trigger     string
+	Files       []string
+	Task        string
+	// Time is the evaluation time the case pretends ("request.time"), so
+	// time-dependent gates (a verify run's age) have stable fixtures.
+	Time         string
+	Bypass       []string
+	ChangedSince string
+	Params       map[string]any
+	// Requires names what a tree/ case's real tools need: executables on
+	// PATH ("ruff") or "python:MODULE" for a module the configured Python
+	// interpreter must import. See Options.RequireTools.
+	Requires []string
+	Expect   Expectation
+	// Git, when case.yaml has a git: list, makes the copied tree a git
+	// repository built by these steps before the runners look.
+	Git []GitStep
+
+	// Base names the case a mutation fixture changes ("" for none), and
+	// Mutate lists its changes, applied to the base's tree or facts.
+	Base   string
+	Mutate []MutateStep
+
+	facts    *facts.Document // facts-level case
+	factsRaw []byte          // its facts.json, which a mutation fixture patches
+	tree     fs.FS           // end-to-end case, rooted at tree/
+	caseFS   fs.FS           // the case directory (for git apply steps)
+}
+
+// Expectation is what a case must come out as.
+type Expectation struct {
+	Outcome    string
+	Violations int // exact count; -1 = not checked
+	Messages   []string
+	Reasons    []string
+}
+
+// loadCase reads one fixture of g. Problems are returned as diagnostics, and
+// make the case fail rather than the whole run.
+func loadCase(g *engine.Gate, name string) (*Case, *engine.Diagnostics) {
+	return loadCaseFrom(g, name, nil)
+}
+
+// loadCaseFrom reads fixture name; chain lists the mutation fixtures whose
+// base it is being read as, to refuse a cycle.
+func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.Diagnostics) {
+	d := &engine.Diagnostics{Kind: engine.ErrBundle}
+	dir := path.Join(g.Dir, engine.DirFixtures, name)
+	c := &Case{Name: name, Dir: dir, Expect: Expectation{Violations: -1}}
+	caseFS, err := fs.Sub(g.FS(), path.Join(engine.DirFixtures, name))
+	if err != nil {
+		d.Add(dir, 0, "%v", err)
+		return nil, d
+	}
+	file := path.Join(dir, "case.yaml")
+	raw, err := fs.ReadFile(caseFS, "case.yaml")
+	if err != nil {
+		d.Add(file, 0, "every fixture needs a case.yaml")
+		return nil, d
+	}
+	r := yamlread.Reader{File: file, D: d}
+	root := r.Parse(raw)
+	if root == nil {
+		return nil, d
+	}
+	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires", "base", "mutate")
+	r.Require(root, f, "case.yaml", "description", "expect")
+	var base *Case
+	if f["base"] != nil {
+		base = loadBase(g, r, f["base"], append(chain, name))
+		if base == nil {
+			return nil, d
+		}
+		*c = *base
+		c.Name, c.Dir, c.Base, c.Expect = name, dir, base.Name, Expectation{Violations: -1}
+		c.Params = maps.Clone(base.Params)
+	}
+	// A mutation fixture inherits every field of its base it does not set.
+	set := func(key string) bool { return base == nil || f[key] != nil }
+	c.Description = r.Str(f["description"], "description")
+	if set("trigger") {
+		c.Trigger = r.Str(f["trigger"], "trigger")
+		if c.Trigger == "" && len(g.Triggers) > 0 {
+			c.Trigger = g.Triggers[0]
+		}
+		if !slices.Contains(engine.Triggers, c.Trigger) {
+			d.Add(file, yamlread.LineOf(f["trigger"], root), "unknown trigger %q", c.Trigger)
+		}
+	}
+	if set("files") {
+		c.Files = r.Strs(f["files"], "files")
+	}
+	if set("task") {
+		c.Task = r.Str(f["task"], "task")
+	}
+	if set("time") {
+		c.Time = r.Str(f["time"], "time")
+		if c.Time == "" {
+			c.Time = "2026-01-01T00:00:00Z"
+		} else if _, err := time.Parse(time.RFC3339Nano, c.Time); err != nil {
+			d.Add(file, f["time"].Line, "time: want an RFC 3339 time, got %q", c.Time)
+		}
+	}
+	if set("bypass") {
+		c.Bypass = r.Strs(f["bypass"], "bypass")
+	}
+	if set("changed_since") {
+		c.ChangedSince = r.Str(f["changed_since"], "changed_since")
+	}
+	if base == nil {
+		c.Params = g.DefaultParams()
+	}
+	for _, kv := range r.Pairs(f["params"], "params") {
+		p, ok := g.Param(kv[0].Value)
+		if !ok {
+			d.Add(file, kv[0].Line, "params.%s: the gate has no such param", kv[0].Value)
+			continue
+		}
+		v, err := engine.CoerceParam(p.Type, r.Value(kv[1], "params."+p.Name))
+		if err != nil {
+			d.Add(file, kv[1].Line, "params.%s: %v", p.Name, err)
+			continue
+		}
+		c.Params[p.Name] = v
+	}
+	ef := r.Fields(f["expect"], "expect", "outcome", "violations", "messages", "reasons")
+	r.Require(f["expect"], ef, "expect", "outcome")
+	c.Expect.Outcome = r.Str(ef["outcome"], "expect.outcome")
+	if ef["outcome"] != nil && !slices.Contains([]string{engine.Passed, engine.Failed, engine.NotApplicable, engine.CouldNotRun}, c.Expect.Outcome) {
+		d.Add(file, ef["outcome"].Line, "expect.outcome %q is not PASSED, FAILED, NOT_APPLICABLE or COULD_NOT_RUN", c.Expect.Outcome)
+	}
+	if ef["violations"] != nil {
+		c.Expect.Violations = r.Int(ef["violations"], "expect.violations")
+	}
+	c.Expect.Messages = r.Strs(ef["messages"], "expect.messages")
+	c.Expect.Reasons = r.Strs(ef["reasons"], "expect.reasons")
+	if set("requires") {
+		c.Requires = r.Strs(f["requires"], "requires")
+	}
+	if set("git") {
+		c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
+	}
+	if base != nil {
+		mutateCase(g, r, d, c, f["mutate"], caseFS, dir)
+	} else {
+		if f["mutate"] != nil {
+			d.Add(file, f["mutate"].Line, "mutate: a mutation fixture names the case it changes (base: <case>)")
+		}
+		loadContent(g, r, c, f["git"], caseFS, dir)
+	}
+	if len(d.Items) > 0 {
+		return nil, d
+	}
+	return c, nil
+}
+
+// loadContent reads the facts.json or tree/ of a case that has no base.
+func loadContent(g *engine.Gate, r yamlread.Reader, c *Case, git *yaml.Node, caseFS fs.FS, dir string) {
+	hasFacts := fileExists(caseFS, "facts.json")
+	tree, treeErr := fs.Sub(caseFS, "tree")
+	hasTree := treeErr == nil && dirExists(caseFS, "tree")
+	switch {
+	case hasFacts && hasTree:
+		r.D.Add(dir, 0, "a fixture has either facts.json or tree/, not both")
+	case hasFacts:
+		if git != nil {
+			r.D.Add(r.File, git.Line, "git: only a tree/ fixture can become a git repository")
+		}
+		c.factsRaw, _ = fs.ReadFile(caseFS, "facts.json")
+		c.facts = parseFacts(g, r.D, path.Join(dir, "facts.json"), c.factsRaw)
+	case hasTree:
+		c.tree = tree
+	default:
+		r.D.Add(dir, 0, "a fixture needs a facts.json or a tree/ directory (or a base: to mutate)")
+	}
+}
+
+// parseFacts parses a facts.json fixture and checks it gives every
+// namespace the gate reads.
+func parseFacts(g *engine.Gate, d yamlread.Sink, file string, b []byte) *facts.Document {
+	doc, err := facts.Parse(b)
+	if err != nil {
+		d.Add(file, 0, "%v", err)
+		return nil
+	}
+	g.AliasFacts(doc)
+	for _, ns := range g.Facts {
+		if _, ok := doc.Namespaces[ns]; !ok {
+			d.Add(file, 0, "the gate reads namespace %q, which this fixture does not give (give it, with a status)", ns)
+		}
+	}
+	return doc
+}
+
+func fileExists(fsys fs.FS, name string) bool {
+	info, err := fs.Stat(fsys, name)
+	return err == nil && !info.IsDir()
+}
+
+func dirExists(fsys fs.FS, name string) bool {
+	info, err := fs.Stat(fsys, name)
+	return err == nil && info.IsDir()
+}
+
+// check compares a verdict with the expectation and lists what differs.
+func (x Expectation) check(v engine.Verdict) []string {
+	var out []string
+	if v.Outcome != x.Outcome {
+		out = append(out, fmt.Sprintf("outcome %s, want %s%s", v.Outcome, x.Outcome, summarize(v)))
+	}
+	if x.Violations >= 0 && len(v.Violations) != x.Violations {
+		out = append(out, fmt.Sprintf("%d violation(s), want %d%s", len(v.Violations), x.Violations, summarize(v)))
+	}
+	for _, m := range x.Messages {
+		if !mentions(v, m) {
+			out = append(out, fmt.Sprintf("no violation or reason mentions %q%s", m, summarize(v)))
+		}
+	}
+	for _, code := range x.Reasons {
+		if !slices.ContainsFunc(v.Reasons, func(r engine.Reason) bool { return r.Code == code }) {
+			out = append(out, fmt.Sprintf("no reason with code %q%s", code, summarize(v)))
+		}
+	}
+	return out
+}
+
+func mentions(v engine.Verdict, s string) bool {
+	for _, vi := range v.Violations {
+		if strings.Contains(vi.Msg, s) {
+			return true
+		}
+	}
+	for _, r := range v.Reasons {
+		if strings.Contains(r.Msg, s) || strings.Contains(r.Code, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// summarize shows what a verdict said, for a failed expectation.
+func summarize(v engine.Verdict) string {
+	var parts []string
+	for i, vi := range v.Violations {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(v.Violations)-3))
+			break
+		}
+		parts = append(parts, vi.Msg)
+	}
+	for _, r := range v.Reasons {
+		parts = append(parts, strings.TrimSpace(r.Code+" "+r.Msg))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (got: " + strings.Join(parts, "; ") + ")"
+}
