@@ -46,7 +46,7 @@ func resolveGenerators(tiers []*tierFile, cs *commandSetup) ([]hosts.Generator, 
 		}
 		entries, isObj := v.(map[string]any)
 		if !isObj {
-			d.add(t.display, t.doc.line(keyGenerators), "%s: want an object of host generators, got %s", keyGenerators, describe(v))
+			d.Add(t.display, t.doc.line(keyGenerators), "%s: want an object of host generators, got %s", keyGenerators, describe(v))
 			continue
 		}
 		for _, host := range sortedKeys(entries) {
@@ -75,7 +75,7 @@ func parseGenerator(t *tierFile, host string, v any, cs *commandSetup, d *Diagno
 		if k != "" {
 			at, what = t.doc.line(keyGenerators, host, k), key+"."+k
 		}
-		d.add(t.display, at, "%s: %s", what, fmt.Sprintf(format, args...))
+		d.Add(t.display, at, "%s: %s", what, fmt.Sprintf(format, args...))
 	}
 	g := hosts.Generator{Host: host, Table: formats.Table{Tools: map[string]string{}, Events: map[string]string{}}}
 	if !hostNameRE.MatchString(host) {
@@ -153,11 +153,11 @@ func parseGenerator(t *tierFile, host string, v any, cs *commandSetup, d *Diagno
 	if err := command.CheckArgv("generator "+host, g.Argv, []string{hosts.OutArg, hosts.SelfArg}, allow); err != nil {
 		line := t.doc.line(keyGenerators, host, "argv")
 		if !command.Allowed(g.Argv[0], allow) {
-			d.add(t.display, line, "%s.argv: refused: executable %q is neither %s nor on the allow-list [%s]; a project config may only run "+
+			d.Add(t.display, line, "%s.argv: refused: executable %q is neither %s nor on the allow-list [%s]; a project config may only run "+
 				"allowed executables, and only the user or managed tier may allow more (%q: [%q] in ~/.tausik/config.json)",
 				key, g.Argv[0], hosts.SelfArg, strings.Join(cs.allow, ", "), keyAllowlist, g.Argv[0])
 		} else {
-			d.add(t.display, line, "%s.argv: %v", key, err)
+			d.Add(t.display, line, "%s.argv: %v", key, err)
 		}
 		return g, false
 	}
@@ -179,7 +179,7 @@ func (e *Engine) registerHosts(tiers []*tierFile) error {
 				file, line = f, l
 			}
 			d := &Diagnostics{Kind: ErrConfig}
-			d.add(file, line, "gates.%s.params.profiles: %v", BootstrapDriftGate, err)
+			d.Add(file, line, "gates.%s.params.profiles: %v", BootstrapDriftGate, err)
 			return d
 		}
 	}
