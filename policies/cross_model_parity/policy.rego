@@ -5,7 +5,7 @@ package tausik.gates.cross_model_parity
 
 where := "in tausik/gates.json under gates.cross_model_parity.params.declared"
 
-could_not_run contains {"code": "hosts_unavailable", "msg": input.hosts.reason} if input.hosts.status != "ok"
+could_not_run contains {"code": "hosts_unavailable", "msg": object.get(input.hosts, "reason", "")} if input.hosts.status != "ok"
 
 in_layer(p) if {
 	some prefix in input.params.host_layer
@@ -26,17 +26,13 @@ judged if {
 	in_layer(f)
 }
 
-ok_ns if input.hosts.status == "ok"
-
 not_applicable contains {"code": "no_generators", "msg": msg} if {
-	ok_ns
 	judged
 	count(input.hosts.generators) == 0
 	msg := "no generators are configured: add one per agent host under \"generators\" in tausik/gates.json to compare them"
 }
 
 active if {
-	ok_ns
 	judged
 	count(input.hosts.generators) > 0
 }
@@ -53,35 +49,25 @@ could_not_run contains {"code": sprintf("generator_failed:%s", [h]), "msg": msg}
 	some h in failed
 	host := hosts[h]
 	msg := sprintf("the generator for %s (%s) could not run: %s; stderr tail: %s; fix it so it writes the host's wiring into {out}",
-		[h, concat(" ", host.generator), host.reason, stderr_tail(host)])
+		[h, concat(" ", host.generator), object.get(host, "reason", ""), stderr_tail(host)])
 }
 
 stderr_tail(host) := host.stderr_tail if host.stderr_tail != ""
 
 stderr_tail(host) := "(empty)" if host.stderr_tail == ""
 
-# Compared only when every generator ran: a failed host is COULD_NOT_RUN,
-# not a list of everything it lacks.
-comparing if {
-	active
-	count(failed) == 0
-}
-
 caps(h) := hosts[h].generated.capabilities
 
+# A failed host is COULD_NOT_RUN, which hides the differences; a kind with
+# one host has nothing to differ from.
 kind_hosts[k] contains h if {
-	comparing
+	active
 	some h in input.hosts.generators
 	k := hosts[h].kind
 }
 
-compared contains k if {
-	some k, hs in kind_hosts
-	count(hs) > 1
-}
-
 union[k] contains c if {
-	some k in compared
+	some k, _ in kind_hosts
 	some h in kind_hosts[k]
 	some c, _ in caps(h)
 }
@@ -89,7 +75,7 @@ union[k] contains c if {
 has(h, c) if c in object.keys(caps(h))
 
 missing contains [sprintf("missing:%s@%s", [c, h]), detail] if {
-	some k in compared
+	some k, _ in union
 	some c in union[k]
 	some h in kind_hosts[k]
 	not has(h, c)
@@ -98,11 +84,11 @@ missing contains [sprintf("missing:%s@%s", [c, h]), detail] if {
 }
 
 matchers contains [sprintf("matcher:%s", [c]), detail] if {
-	some k in compared
-	some c in union[k]
-	values := {caps(h)[c] | some h in kind_hosts[k]; has(h, c)}
+	some k, cs in union
+	some c in cs
+	values := {caps(h)[c] | some h in kind_hosts[k]}
 	count(values) > 1
-	pairs := sort([sprintf("%s matches %s", [h, show(caps(h)[c])]) | some h in kind_hosts[k]; has(h, c)])
+	pairs := sort([sprintf("%s matches %s", [h, show(caps(h)[c])]) | some h in kind_hosts[k]])
 	detail := concat(", ", pairs)
 }
 
@@ -122,13 +108,13 @@ undeclared := sort([sprintf("  %s (%s)", [id, detail]) |
 ])
 
 stale := sort([sprintf("  %s", [id]) |
-	comparing
+	active
 	some id, _ in declared
 	not id in object.keys(differences)
 ])
 
 empty_reasons := sort([sprintf("  %s", [id]) |
-	comparing
+	active
 	some id, reason in declared
 	not has_reason(reason)
 ])
@@ -160,7 +146,7 @@ violations contains v if {
 }
 
 violations contains v if {
-	comparing
+	active
 	some h, host in hosts
 	not h in input.hosts.generators
 	n := count(host.installed.capabilities)
@@ -171,9 +157,10 @@ violations contains v if {
 	}
 }
 
+# A host without a generator whose profile does not read (installed_error is
+# set only then): what it deploys cannot be known.
 could_not_run contains {"code": sprintf("installed_unreadable:%s", [h]), "msg": host.installed_error} if {
-	comparing
+	active
 	some h, host in hosts
 	not h in input.hosts.generators
-	object.get(host, "installed_error", "") != ""
 }
