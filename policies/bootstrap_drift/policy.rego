@@ -4,9 +4,7 @@
 # enforced by the MCP server itself.
 package tausik.gates.bootstrap_drift
 
-could_not_run contains {"code": "hosts_unavailable", "msg": input.hosts.reason} if input.hosts.status != "ok"
-
-ok_ns if input.hosts.status == "ok"
+could_not_run contains {"code": "hosts_unavailable", "msg": object.get(input.hosts, "reason", "")} if input.hosts.status != "ok"
 
 hosts := input.hosts.hosts
 
@@ -23,23 +21,21 @@ installed_hosts contains h if {
 	count(hosts[h].installed.files) > 0
 }
 
+# installed_error is set only when the profile does not read.
 unreadable_hosts contains h if {
 	some h in input.hosts.generators
-	object.get(hosts[h], "installed_error", "") != ""
+	hosts[h].installed_error
 }
 
 not_applicable contains {"code": "no_source_dir", "msg": msg} if {
-	ok_ns
 	count(sources_present) == 0
 	count(installed_hosts | unreadable_hosts) == 0
 	msg := sprintf("no source directory of the deployed copies exists (%s) and no host with a generator is installed", [concat(", ", sort([c | some c, _ in input.params.profiles]))])
 }
 
+# The runner lists drift only for a copy whose source and target both exist.
 drifted := sort([sprintf("%s (%s)", [d.path, d.state]) |
-	ok_ns
 	some c in input.hosts.copies
-	c.source_present
-	c.target_present
 	some d in c.drifted
 ])
 
@@ -64,15 +60,13 @@ violations contains v if {
 }
 
 could_not_run contains {"code": sprintf("generator_failed:%s", [h]), "msg": msg} if {
-	ok_ns
 	some h in installed_hosts
 	host := hosts[h]
 	host.status != "ok"
-	msg := sprintf("the generator for %s could not run, so its installed wiring cannot be compared: %s; stderr tail: %s", [h, host.reason, host.stderr_tail])
+	msg := sprintf("the generator for %s could not run, so its installed wiring cannot be compared: %s; stderr tail: %s", [h, object.get(host, "reason", ""), host.stderr_tail])
 }
 
 violations contains v if {
-	ok_ns
 	some h in unreadable_hosts
 	v := {
 		"msg": sprintf("%s: the installed wiring does not read: %s; fix it, or regenerate it: %s", [h, hosts[h].installed_error, redeploy]),
@@ -94,7 +88,6 @@ wiring_diffs(h, part, what) := sort(array.concat(
 		],
 		[sprintf("%s %s differs (installed %s, generated %s)", [what, k, show(v), show(hosts[h].generated[part][k])]) |
 			some k, v in hosts[h].installed[part]
-			k in object.keys(hosts[h].generated[part])
 			v != hosts[h].generated[part][k]
 		],
 	),
@@ -105,9 +98,7 @@ show(v) := sprintf("%q", [v])
 host_diffs(h) := array.concat(wiring_diffs(h, "capabilities", "capability"), array.concat(wiring_diffs(h, "mcp", "MCP server"), wiring_diffs(h, "digests", "file")))
 
 violations contains v if {
-	ok_ns
 	some h in installed_hosts
-	hosts[h].status == "ok"
 	diffs := host_diffs(h)
 	count(diffs) > 0
 	v := {
