@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/live"
 	"github.com/tausik/tausik/mcp"
 )
 
@@ -16,7 +17,9 @@ func newMCPCmd(g *globals) *cobra.Command {
 		Short: "Serve the gates to an AI coding agent over MCP (stdio)",
 		Long: "Runs an MCP server on stdin/stdout. Configure your agent host to start\n" +
 			"`tausik mcp` in the project; every evaluation is recorded in the decision log\n" +
-			"with requester mcp:<client name>. Restart the server to pick up config changes.",
+			"with requester mcp:<client name>. A changed configuration file or team policy is\n" +
+			"loaded before the next call (one that does not load is a tool error naming file:line);\n" +
+			"a replaced tausik binary is reported in every result until the server is restarted.",
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMCP(cmd.Context(), g)
@@ -29,12 +32,12 @@ func runMCP(ctx context.Context, g *globals) error {
 	if err != nil {
 		return err
 	}
-	e, err := engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "mcp"})
+	src, err := live.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "mcp"})
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	return mcp.New(e, buildVersion()).Serve(ctx, g.stdin, g.stdout)
+	defer src.Close()
+	return mcp.NewWith(src, buildVersion()).Serve(ctx, g.stdin, g.stdout)
 }
 
 // buildVersion is the module version the binary was built from.

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,6 +37,7 @@ type tierFile struct {
 	doc     *jsonDoc
 	gates   map[string]map[string]any
 	top     map[string]any // every top-level key, for the sections other files read (commands.go)
+	sum     [32]byte       // sha256 of the file's bytes
 }
 
 // configSections are the top-level keys a config file may have.
@@ -56,7 +59,24 @@ func loadTier(tier, path, display string, required bool) (*tierFile, error) {
 		d.Add(display, 0, "%v", err)
 		return nil, d
 	}
-	return parseTier(tier, display, b)
+	t, err := parseTier(tier, display, b)
+	if t != nil {
+		t.sum = sha256.Sum256(b)
+	}
+	return t, err
+}
+
+// configDigest is the digest of the tiers' files as read: each present
+// tier's name and the sha256 of its bytes. No file at all is the digest of
+// nothing, so an engine built without configuration still names it.
+func configDigest(tiers []*tierFile) string {
+	h := sha256.New()
+	for _, t := range tiers {
+		if t != nil {
+			fmt.Fprintf(h, "%s %x\n", t.tier, t.sum)
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // parseTier parses the contents b of one tier's file.

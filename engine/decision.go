@@ -37,11 +37,15 @@ type Decision struct {
 	Request     RequestRecord `json:"request"`
 	GitHead     string        `json:"git_head"`
 	FactsDigest string        `json:"facts_digest"`
-	Gates       []Verdict     `json:"gates"`
-	Warnings    []string      `json:"warnings"`
-	Blocked     bool          `json:"blocked"`
-	ExitCode    int           `json:"exit_code"`
-	Timings     Timings       `json:"timings"`
+	// ConfigDigest covers the configuration files of every tier as they
+	// were read when the engine was built (see Engine.ConfigDigest): with
+	// the verdicts' policy digests it names the policy in force.
+	ConfigDigest string    `json:"config_digest,omitempty"`
+	Gates        []Verdict `json:"gates"`
+	Warnings     []string  `json:"warnings"`
+	Blocked      bool      `json:"blocked"`
+	ExitCode     int       `json:"exit_code"`
+	Timings      Timings   `json:"timings"`
 }
 
 // RequestRecord is the request as the decision records it.

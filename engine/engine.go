@@ -91,6 +91,13 @@ type Engine struct {
 
 	// verdicts reuses policy results across evaluations; nil without a store.
 	verdicts *verdictCache
+
+	// configDigest names the configuration files this engine was built
+	// from (see configDigest); every decision records it.
+	configDigest string
+	// sharedStore is a store the engine was lent (Setup.Store): Close
+	// leaves it open for its owner.
+	sharedStore bool
 }
 
 // New loads and prepares every gate and resolves the configuration. It fails
@@ -173,18 +180,24 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if err := e.registerHosts(tiers); err != nil {
 		return nil, err
 	}
+	e.configDigest = configDigest(tiers)
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)
 	return e, nil
 }
 
-// Close releases the store. The engine must not be used afterwards.
+// Close releases the store, unless it was lent (Setup.Store), which its
+// owner closes. The engine must not be used afterwards.
 func (e *Engine) Close() error {
-	if e.store == nil {
+	if e.store == nil || e.sharedStore {
 		return nil
 	}
 	return e.store.Close()
 }
+
+// ConfigDigest names the configuration files of every tier as the engine
+// read them ("sha256:…"); every decision records it.
+func (e *Engine) ConfigDigest() string { return e.configDigest }
 
 // Store returns the engine's store, nil when it has none.
 func (e *Engine) Store() *store.Store { return e.store }

@@ -82,10 +82,11 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Request: RequestRecord{Trigger: req.Trigger, Task: req.Task, Files: nonNil(scope.Request.Files),
 			Explicit: scope.Request.Explicit, Outside: scope.Request.Outside, Gates: nonNil(req.Gates),
 			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass},
-		GitHead:     runners.GitHead(e.root),
-		FactsDigest: digest,
-		Gates:       []Verdict{},
-		Warnings:    nonNil(e.ConfigWarnings()),
+		GitHead:      runners.GitHead(e.root),
+		FactsDigest:  digest,
+		ConfigDigest: e.configDigest,
+		Gates:        []Verdict{},
+		Warnings:     nonNil(e.ConfigWarnings()),
 	}
 	keys, hits := e.verdicts.reuse(ctx, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params }, parts)
 	var computed []string

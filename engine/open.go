@@ -40,6 +40,27 @@ type Setup struct {
 	// (list, test), so they leave the project untouched. Decisions are not
 	// logged and workflow facts are unavailable.
 	NoStore bool
+	// Store, when set, is the store to use instead of opening one: the
+	// engine borrows it and Close leaves it open. A long-lived server that
+	// rebuilds its engine when the configuration changes keeps one store.
+	Store *store.Store
+}
+
+// ConfigPaths returns the configuration file of each tier for s: the
+// project's tausik/gates.json, $TAUSIK_USER_CONFIG (default
+// ~/.tausik/config.json) and $TAUSIK_MANAGED_CONFIG.
+func (s Setup) ConfigPaths() ConfigPaths {
+	getenv := s.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	user := getenv(EnvUserConfig)
+	if user == "" {
+		if home := getenv("HOME"); home != "" {
+			user = filepath.Join(home, ".tausik", "config.json")
+		}
+	}
+	return ConfigPaths{Project: filepath.Join(s.Root, "tausik", "gates.json"), User: user, Managed: getenv(EnvManagedConfig)}
 }
 
 // Open builds the engine for a project exactly as every front end runs it:
@@ -51,26 +72,22 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	var st *store.Store
+	st := s.Store
 	var log DecisionLog
-	if !s.NoStore {
+	if st == nil && !s.NoStore {
 		var err error
 		if st, err = OpenStore(ctx, s.Root, getenv); err != nil {
 			return nil, err
 		}
-		log = StoreLog{st}
 	}
-	user := getenv(EnvUserConfig)
-	if user == "" {
-		if home := getenv("HOME"); home != "" {
-			user = filepath.Join(home, ".tausik", "config.json")
-		}
+	if st != nil {
+		log = StoreLog{st}
 	}
 	e, err := New(ctx, Deps{
 		Root:         s.Root,
 		Builtin:      policies.FS,
 		Runners:      DefaultRunners(st),
-		Config:       ConfigPaths{Project: filepath.Join(s.Root, "tausik", "gates.json"), User: user, Managed: getenv(EnvManagedConfig)},
+		Config:       s.ConfigPaths(),
 		Log:          log,
 		Store:        st,
 		BuiltinTests: policies.GoTests(),
@@ -84,11 +101,12 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 		Requester: s.Requester,
 	}, append([]Option{WithLazyBuiltins()}, opts...)...)
 	if err != nil {
-		if st != nil {
+		if st != nil && s.Store == nil {
 			st.Close()
 		}
 		return nil, err
 	}
+	e.sharedStore = s.Store != nil
 	return e, nil
 }
 

@@ -39,7 +39,7 @@ type tool struct {
 	// handle returns the structured result. A *refusal is a business
 	// outcome (a gate blocked, no such task) shown to the agent as a tool
 	// result with isError; any other error is a failure of tausik itself.
-	handle func(ctx context.Context, s *Server, a args) (any, error)
+	handle func(ctx context.Context, e *engine.Engine, a args) (any, error)
 }
 
 // refusal is a business "no" with the reason and what to do about it.
@@ -50,16 +50,32 @@ type refusal struct {
 
 func (r *refusal) Error() string { return r.msg }
 
-// Server is tausik's MCP server over one engine.
-type Server struct {
-	engine *engine.Engine
-	mcp    *server.MCPServer
+// Engines gives each tool call the engine to answer from, and notices to
+// add to its result. An error means there is no engine to trust (the
+// configuration on disk does not load): the call is a tool error naming it.
+type Engines interface {
+	Engine(ctx context.Context) (*engine.Engine, []string, error)
 }
 
-// New returns a server whose tools call e. The engine is shared by every
-// call, so policies are prepared once per process.
-func New(e *engine.Engine, version string) *Server {
-	s := &Server{engine: e}
+// static is one engine for the server's life.
+type static struct{ e *engine.Engine }
+
+func (s static) Engine(context.Context) (*engine.Engine, []string, error) { return s.e, nil, nil }
+
+// Server is tausik's MCP server.
+type Server struct {
+	engines Engines
+	mcp     *server.MCPServer
+}
+
+// New returns a server whose tools call e for its whole life.
+func New(e *engine.Engine, version string) *Server { return NewWith(static{e}, version) }
+
+// NewWith returns a server whose tools ask src for the engine before each
+// call (live.Source: the configuration on disk now). Policies are prepared
+// once per engine, so a server whose files do not change prepares them once.
+func NewWith(src Engines, version string) *Server {
+	s := &Server{engines: src}
 	s.mcp = server.NewMCPServer(ServerName, version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
@@ -106,7 +122,11 @@ func (s *Server) handler(t tool) server.ToolHandlerFunc {
 		if err != nil {
 			return mcpgo.NewToolResultError(err.Error()), nil
 		}
-		out, err := t.handle(ctx, s, a)
+		e, notices, err := s.engines.Engine(ctx)
+		if err != nil {
+			return withNotices(mcpgo.NewToolResultError(fmt.Sprintf("%s: %v", t.name, err)), notices), nil
+		}
+		out, err := t.handle(ctx, e, a)
 		var r *refusal
 		switch {
 		case errors.As(err, &r):
@@ -114,16 +134,26 @@ func (s *Server) handler(t tool) server.ToolHandlerFunc {
 			if r.result != nil {
 				res.StructuredContent = r.result
 			}
-			return res, nil
+			return withNotices(res, notices), nil
 		case err != nil:
-			return mcpgo.NewToolResultError(fmt.Sprintf("%s failed: %v", t.name, err)), nil
+			return withNotices(mcpgo.NewToolResultError(fmt.Sprintf("%s failed: %v", t.name, err)), notices), nil
 		}
 		text, err := json.Marshal(out)
 		if err != nil {
 			return mcpgo.NewToolResultError(fmt.Sprintf("%s: encode result: %v", t.name, err)), nil
 		}
-		return mcpgo.NewToolResultStructured(out, string(text)), nil
+		return withNotices(mcpgo.NewToolResultStructured(out, string(text)), notices), nil
 	}
+}
+
+// withNotices adds each notice as a text item after the result's own
+// content: the result's JSON stays as its schema says, and the tool list
+// stays byte-stable, while the agent still reads what it must know.
+func withNotices(res *mcpgo.CallToolResult, notices []string) *mcpgo.CallToolResult {
+	for _, n := range notices {
+		res.Content = append(res.Content, mcpgo.NewTextContent("tausik notice: "+n))
+	}
+	return res
 }
 
 // requester names the calling client for the decision log: "mcp:<client>".

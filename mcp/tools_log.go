@@ -49,14 +49,14 @@ func decisionLogQueryTool() tool {
 			`"required":["decision_id","time","trigger","task","requester","blocked","exit_code","gates"]}}},"required":["decisions"]}`),
 		readOnly:   true,
 		idempotent: true,
-		handle: func(ctx context.Context, s *Server, a args) (any, error) {
+		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
 			limit, _ := a.integer("limit") // required: parseArgs has checked it is there
 			q := engine.LogQuery{Gate: a.str("gate"), Outcome: a.str("outcome"), Task: a.str("task"), Since: a.str("since"), Tail: limit}
 			f, err := q.Filter(time.Now())
 			if err != nil {
 				return nil, flowError(err)
 			}
-			entries, err := engine.ListLog(ctx, s.engine.Store(), f)
+			entries, err := engine.ListLog(ctx, eng.Store(), f)
 			if err != nil {
 				return nil, flowError(err)
 			}
@@ -85,8 +85,8 @@ func decisionShowTool() tool {
 			`"decision":{"type":"object"}},"required":["seq","hash","prev_hash","decision"]}`),
 		readOnly:   true,
 		idempotent: true,
-		handle: func(ctx context.Context, s *Server, a args) (any, error) {
-			e, err := engine.ShowLog(ctx, s.engine.Store(), a.str("id"))
+		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
+			e, err := engine.ShowLog(ctx, eng.Store(), a.str("id"))
 			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrAmbiguousID) {
 				return nil, &refusal{msg: err.Error() + "; list decisions with decision_log_query"}
 			}

@@ -26,8 +26,8 @@ func policyEvalTool() tool {
 		},
 		output:     raw(schemaEvalResult),
 		idempotent: true,
-		handle: func(ctx context.Context, s *Server, a args) (any, error) {
-			d, err := s.engine.Evaluate(ctx, engine.Request{Trigger: a.str("trigger"), Files: a.strs("files"),
+		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
+			d, err := eng.Evaluate(ctx, engine.Request{Trigger: a.str("trigger"), Files: a.strs("files"),
 				Task: a.str("task"), Gates: a.strs("gates"), Requester: requester(ctx)})
 			if err != nil {
 				return nil, flowError(err)
@@ -61,10 +61,10 @@ func policyListTool() tool {
 			`"required":["gates"]}`),
 		readOnly:   true,
 		idempotent: true,
-		handle: func(_ context.Context, s *Server, _ args) (any, error) {
+		handle: func(_ context.Context, eng *engine.Engine, _ args) (any, error) {
 			out := []gateSummary{}
-			for _, g := range s.engine.Gates() {
-				eff, _ := s.engine.Effective(g.Name)
+			for _, g := range eng.Gates() {
+				eff, _ := eng.Effective(g.Name)
 				out = append(out, gateSummary{Name: g.Name, Description: g.Description, Language: g.Language,
 					Severity: eff.Severity, Enabled: eff.Enabled, Triggers: eff.Triggers, Source: g.Source})
 			}
@@ -101,18 +101,18 @@ func policyExplainTool() tool {
 			`"required":["name","description","prevents","language","source","phase","severity","enabled","triggers","facts","params","table","fixtures"]}`),
 		readOnly:   true,
 		idempotent: true,
-		handle: func(_ context.Context, s *Server, a args) (any, error) {
+		handle: func(_ context.Context, eng *engine.Engine, a args) (any, error) {
 			name := a.str("gate")
-			g, ok := s.engine.Gate(name)
+			g, ok := eng.Gate(name)
 			if !ok {
 				known := []string{}
-				for _, x := range s.engine.Gates() {
+				for _, x := range eng.Gates() {
 					known = append(known, x.Name)
 				}
 				slices.Sort(known)
 				return nil, &refusal{msg: "no gate named " + quote(name) + "; known gates: " + strings.Join(known, ", ")}
 			}
-			eff, _ := s.engine.Effective(name)
+			eff, _ := eng.Effective(name)
 			params := []paramView{}
 			for _, p := range g.Params {
 				by := eff.SetBy["params."+p.Name]

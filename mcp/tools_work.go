@@ -78,13 +78,13 @@ func taskStartTool() tool {
 			{name: "delegated", kind: kindBoolean, desc: "The task is done by a delegated worker (it must declare a scope)."},
 		},
 		output: raw(schemaTaskResult),
-		handle: func(ctx context.Context, s *Server, a args) (any, error) {
+		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
 			t := store.Task{Slug: a.str("slug"), Goal: a.str("goal"), Scope: a.strs("scope"), Files: a.strs("files"),
 				Tier: store.Tier(a.str("tier")), Complexity: store.Complexity(a.str("complexity")), Delegated: a.boolean("delegated")}
 			if n, ok := a.integer("budget"); ok {
 				t.CallBudget = &n
 			}
-			out, err := s.engine.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: requester(ctx)})
+			out, err := eng.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: requester(ctx)})
 			return taskResult(out, err, "task "+t.Slug+" was not started")
 		},
 	}
@@ -102,12 +102,12 @@ func taskDoneTool() tool {
 			{name: "no_changelog", kind: kindBoolean, desc: "Waive the changelog gate on purpose; the decision log records the waiver."},
 		},
 		output: raw(schemaTaskResult),
-		handle: func(ctx context.Context, s *Server, a args) (any, error) {
+		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
 			req := engine.DoneTaskRequest{Slug: a.str("slug"), Requester: requester(ctx)}
 			if a.boolean("no_changelog") {
 				req.Bypass = []string{engine.GateChangelog}
 			}
-			out, err := s.engine.DoneTask(ctx, req)
+			out, err := eng.DoneTask(ctx, req)
 			return taskResult(out, err, "task "+req.Slug+" was not closed")
 		},
 	}
@@ -127,8 +127,8 @@ func verifyRunTool() tool {
 			`"files":{"type":"array","items":{"type":"string"}},"declared":{"type":"boolean"},"files_hash":{"type":"string"},` +
 			`"gate_signature":{"type":"string"},"signed":{"type":"boolean"},"decision":` + schemaEvalResult + `},` +
 			`"required":["passed","run_id","ran_at","files","declared","files_hash","gate_signature","signed","decision"]}`),
-		handle: func(ctx context.Context, s *Server, a args) (any, error) {
-			out, err := s.engine.Verify(ctx, engine.VerifyRequest{Task: a.str("task"), Files: a.strs("files"), Requester: requester(ctx)})
+		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
+			out, err := eng.Verify(ctx, engine.VerifyRequest{Task: a.str("task"), Files: a.strs("files"), Requester: requester(ctx)})
 			if err != nil {
 				return nil, flowError(err)
 			}
@@ -153,8 +153,8 @@ func sessionStatusTool() tool {
 			`"required":["open","id","started_at","tool_calls","active_minutes","handoff"]}`),
 		readOnly:   true,
 		idempotent: true,
-		handle: func(ctx context.Context, s *Server, _ args) (any, error) {
-			st, err := engine.SessionStatus(ctx, s.engine.Store())
+		handle: func(ctx context.Context, eng *engine.Engine, _ args) (any, error) {
+			st, err := engine.SessionStatus(ctx, eng.Store())
 			if err != nil {
 				return nil, flowError(err)
 			}

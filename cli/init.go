@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine/hostinit"
+)
+
+type initOptions struct {
+	hosts   []string
+	dryRun  bool
+	check   bool
+	out     string
+	command string
+}
+
+func newInitCmd(g *globals) *cobra.Command {
+	opts := &initOptions{}
+	cmd := &cobra.Command{
+		Use:   "init [--host H,...] [--dry-run | --check] [--out DIR] [--command CMD]",
+		Short: "Write each agent host's hooks and MCP registration for tausik (idempotent)",
+		Long: "Writes the wiring of each agent host — the pre-write and post hooks that call\n" +
+			"`tausik hook <host> …`, the OpenCode/Kilo plugin, the `tausik mcp` registration — and a\n" +
+			"starter tausik/gates.json when there is none. Existing files are merged into: only\n" +
+			"tausik's entries change, other keys and comments stay, and a second run changes no byte.\n" +
+			"With no --host, the hosts whose config is present are wired.\n\n" +
+			"Hosts: " + strings.Join(hostinit.HostNames(), ", ") + ".\n\n" +
+			"--dry-run prints the diff and writes nothing; --check exits 1 naming each file that\n" +
+			"differs from what init would write now. A file init cannot read is refused (exit 3).",
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runInit(g, opts) },
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&opts.hosts, "host", nil, "hosts to wire, comma-separated (default: the hosts detected)")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "print the diff of what would change; write nothing")
+	f.BoolVar(&opts.check, "check", false, "exit 1 naming each file that differs from what init would write")
+	f.StringVar(&opts.out, "out", "", "write into DIR instead of the project root (as a generator)")
+	f.StringVar(&opts.command, "command", "tausik", "the command hooks and MCP registrations run tausik with")
+	return cmd
+}
+
+func runInit(g *globals, opts *initOptions) error {
+	if opts.dryRun && opts.check {
+		return usageErr(errors.New("--dry-run and --check exclude each other"))
+	}
+	command := strings.Fields(opts.command)
+	if len(command) == 0 {
+		return usageErr(errors.New("--command is empty"))
+	}
+	root, err := g.projectRoot()
+	if err != nil {
+		return err
+	}
+	p, err := hostinit.Build(hostinit.Options{Root: root, Out: opts.out, Hosts: opts.hosts, Command: command})
+	switch {
+	case errors.Is(err, hostinit.ErrNoHost):
+		return usageErr(fmt.Errorf("no agent host found in %s (looked for %s); name one: tausik init --host claude (known: %s)",
+			root, detectList(), strings.Join(hostinit.HostNames(), ", ")))
+	case errors.Is(err, hostinit.ErrUnknownHost):
+		return usageErr(err)
+	case err != nil:
+		return err
+	}
+	if p.Detected {
+		fmt.Fprintf(g.stderr, "tausik init: detected %s (name hosts with --host)\n", strings.Join(p.Hosts, ", "))
+	}
+	changed := p.Changed()
+	switch {
+	case opts.dryRun:
+		_, err := g.stdout.Write(p.Diff())
+		return err
+	case opts.check:
+		for _, rel := range changed {
+			fmt.Fprintf(g.stdout, "differs: %s\n", rel)
+		}
+		if len(changed) > 0 {
+			fmt.Fprintf(g.stdout, "%d of %d files differ from what `tausik init` writes; run it to update them\n", len(changed), len(p.Files))
+			return errCheckFailed
+		}
+		fmt.Fprintf(g.stdout, "all %d files agree with `tausik init` (%s)\n", len(p.Files), strings.Join(p.Hosts, ", "))
+		return nil
+	}
+	if err := p.Apply(); err != nil {
+		return err
+	}
+	for _, rel := range changed {
+		fmt.Fprintf(g.stdout, "wrote %s\n", rel)
+	}
+	fmt.Fprintf(g.stdout, "%s: %d files written, %d unchanged\n", strings.Join(p.Hosts, ", "), len(changed), len(p.Files)-len(changed))
+	return nil
+}
+
+// detectList names every path init looks for.
+func detectList() string {
+	var out []string
+	for _, h := range hostinit.Hosts {
+		out = append(out, h.Detect...)
+	}
+	return strings.Join(out, ", ")
+}
