@@ -183,7 +183,11 @@ func (e *Engine) registerHosts(tiers []*tierFile) error {
 			return d
 		}
 	}
-	e.runners = e.runners.With(hosts.New(gens, hosts.WithSelf(selfPath()), hosts.WithCopies(copies)))
+	opts := []hosts.Option{hosts.WithSelf(selfPath()), hosts.WithCopies(copies)}
+	if id, ok := binaryIdentity(); ok && e.store != nil {
+		opts = append(opts, hosts.WithCache(e.store, id))
+	}
+	e.runners = e.runners.With(hosts.New(gens, opts...))
 	return nil
 }
 

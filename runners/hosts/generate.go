@@ -22,28 +22,28 @@ const (
 	tailLines = 12
 )
 
-// generate runs g in a fresh copy of the project's files and reads what it
+// generate runs g in ws's clean copy of the project and reads what it
 // wrote. Every failure is a host with status failed and a reason.
-func (r *Runner) generate(ctx context.Context, root string, files []string, g Generator) Host {
+func (r *Runner) generate(ctx context.Context, ws *workspace, g Generator) Host {
 	hi := info(g)
 	h := Host{Format: hi.Format, Kind: formats.Kind(hi.Format), Profile: hi.Profile, Generator: g.Argv, Status: StatusFailed, ExitCode: -1}
-	tmp, err := os.MkdirTemp("", "tausik-generator-")
+	if err := ws.clean(); err != nil {
+		h.Reason = "copy the project for the generator: " + err.Error()
+		return h
+	}
+	tmp, err := os.MkdirTemp(ws.dir, "gen-")
 	if err != nil {
 		h.Reason = "make the generator's temp dir: " + err.Error()
 		return h
 	}
 	defer os.RemoveAll(tmp)
-	dirs := map[string]string{}
-	for _, d := range []string{"repo", "home", "out", "tmp"} {
+	dirs := map[string]string{"repo": ws.repo}
+	for _, d := range []string{"home", "out", "tmp"} {
 		dirs[d] = filepath.Join(tmp, d)
 		if err := os.MkdirAll(dirs[d], 0o755); err != nil {
 			h.Reason = err.Error()
 			return h
 		}
-	}
-	if err := copyFiles(root, dirs["repo"], files); err != nil {
-		h.Reason = "copy the project for the generator: " + err.Error()
-		return h
 	}
 	argv, err := r.expand(g.Argv, dirs["out"])
 	if err != nil {

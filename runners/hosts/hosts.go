@@ -9,11 +9,11 @@ package hosts
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/tausik/tausik/facts"
@@ -69,12 +69,12 @@ var Known = map[string]HostInfo{
 	"qwen":     {Format: formats.ClaudeSettings, Profile: ".qwen"},
 	"gemini":   {Format: formats.ClaudeSettings, Profile: ".gemini"},
 	"codex":    {Format: formats.ClaudeSettings, Profile: ".codex"},
-	"factory":  {Format: formats.ClaudeSettings, Profile: ".factory"},
+	"factory":  {Format: formats.ClaudeSettings, Profile: ".factory", MCPFiles: []string{".factory/mcp.json"}},
 	"cursor":   {Format: formats.CursorHooks, Profile: ".cursor", MCPFiles: []string{".cursor/mcp.json"}},
-	"copilot":  {Format: formats.CopilotHooks, Profile: ".github/hooks"},
+	"copilot":  {Format: formats.CopilotHooks, Profile: ".github/hooks", MCPFiles: []string{".vscode/mcp.json"}},
 	"windsurf": {Format: formats.WindsurfHooks, Profile: ".windsurf"},
 	"opencode": {Format: formats.Plugins, Profile: ".opencode", MCPFiles: []string{"opencode.json"}},
-	"kilo":     {Format: formats.Plugins, Profile: ".kilo"},
+	"kilo":     {Format: formats.Plugins, Profile: ".kilo", MCPFiles: []string{"kilo.json"}},
 }
 
 // Facts is the "hosts" namespace.
@@ -119,9 +119,11 @@ const (
 
 // Runner gathers the "hosts" namespace.
 type Runner struct {
-	gens   []Generator
-	self   string
-	copies []Copy
+	gens     []Generator
+	self     string
+	copies   []Copy
+	st       Store
+	identity string
 }
 
 // Option tunes a Runner at construction.
@@ -159,19 +161,10 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 			return facts.Error("list the project's files to copy for the generators: " + err.Error())
 		}
 	}
-	results := make([]Host, len(r.gens))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for i, g := range r.gens {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			results[i] = r.generate(ctx, s.Root, files, g)
-		}()
+	results, err := r.run(ctx, s.Root, files)
+	if err != nil {
+		return facts.Error(err.Error())
 	}
-	wg.Wait()
 	for i, g := range r.gens {
 		out.Generators = append(out.Generators, g.Host)
 		out.Hosts[g.Host] = withInstalled(results[i], s.Root, info(g), g.Table, g.Host)
@@ -190,6 +183,51 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		out.Copies = append(out.Copies, compareCopies(s.Root, c)...)
 	}
 	return facts.OK(out)
+}
+
+// run runs every generator, or takes its kept result when nothing it is
+// given changed since.
+func (r *Runner) run(ctx context.Context, root string, files []string) ([]Host, error) {
+	results := make([]Host, len(r.gens))
+	var keys []string
+	kept := map[int]Host{}
+	if r.st != nil && len(r.gens) > 0 {
+		tree, err := treeDigest(root, files)
+		if err != nil {
+			return nil, fmt.Errorf("read the project for the generators: %w", err)
+		}
+		for _, g := range r.gens {
+			k, err := r.cacheKey(g, tree)
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, k)
+		}
+		kept = r.kept(ctx, keys)
+	}
+	if len(kept) == len(r.gens) {
+		for i := range r.gens {
+			results[i] = kept[i]
+		}
+		return results, nil
+	}
+	ws, err := newWorkspace(root, files)
+	if err != nil {
+		return nil, fmt.Errorf("copy the project for the generators: %w", err)
+	}
+	defer ws.remove()
+	fresh := map[int]bool{}
+	for i, g := range r.gens {
+		if h, ok := kept[i]; ok {
+			results[i] = h
+			continue
+		}
+		results[i], fresh[i] = r.generate(ctx, ws, g), true
+	}
+	if r.st != nil {
+		r.keep(ctx, keys, results, fresh)
+	}
+	return results, nil
 }
 
 // info is g's host information: Known's, with g's format and profile.

@@ -232,9 +232,10 @@ func Digest(b []byte) string {
 }
 
 // addMCP records the MCP servers of a settings object: "mcpServers"
-// (Claude, Qwen, Gemini, Cursor) or "mcp" (OpenCode).
+// (Claude, Qwen, Gemini, Cursor, Factory), "mcp" (OpenCode, Kilo) or
+// "servers" (VS Code's mcp.json, which Copilot reads).
 func (r *Reading) addMCP(obj map[string]any) {
-	for _, key := range []string{"mcpServers", "mcp"} {
+	for _, key := range []string{"mcpServers", "mcp", "servers"} {
 		servers, _ := obj[key].(map[string]any)
 		for name, v := range servers {
 			b, err := facts.Canonical(v)

@@ -34,7 +34,7 @@ var qwenTools = map[string]string{
 // builtinTables are the tables of the hosts tausik knows.
 var builtinTables = map[string]Table{
 	"claude":  {},
-	"factory": {Tools: map[string]string{"Create": "Write", "Execute": "Bash", "MultiEdit": "MultiEdit"}},
+	"factory": {Tools: map[string]string{"Create": "Write", "Execute": "Bash", "ApplyPatch": "Edit"}},
 	"qwen":    {Tools: qwenTools},
 	"gemini": {Tools: qwenTools, Events: map[string]string{
 		"BeforeTool": "PreToolUse", "AfterTool": "PostToolUse", "BeforeAgent": "UserPromptSubmit", "AfterAgent": "Stop",
