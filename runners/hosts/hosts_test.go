@@ -11,6 +11,7 @@ import (
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/hosts/formats"
+	"github.com/tausik/tausik/store"
 )
 
 // probe is a generator that writes its wiring, then tries to write into
@@ -124,5 +125,51 @@ func TestInstalledHosts(t *testing.T) {
 	}
 	if c := f.Hosts["cursor"]; c.Installed != nil || !strings.Contains(c.InstalledError, ".cursor/hooks.json:1: invalid JSON") {
 		t.Errorf("cursor: %+v", c)
+	}
+}
+
+// TestGeneratorResultsKept runs a generator once and then takes its kept
+// result while nothing it is given changed: the second run would fail (the
+// environment, which the key does not cover, says so), yet the host stays
+// ok. Editing a project file runs it again, and then it fails; a failure
+// is never kept.
+func TestGeneratorResultsKept(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("GEN_FAIL", "")
+	gen := `import json, os, sys
+if os.environ.get("GEN_FAIL"): sys.exit(7)
+os.makedirs(os.path.join(sys.argv[1], ".claude"))
+json.dump({"hooks": {"Stop": [{"hooks": [{"command": "python3 done.py"}]}]}}, open(os.path.join(sys.argv[1], ".claude", "settings.json"), "w"))
+`
+	if err := os.WriteFile(filepath.Join(root, "gen.py"), []byte(gen), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.OpenMemory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	gens := []Generator{{Host: "claude", Argv: []string{"python3", "gen.py", OutArg}}}
+	status := func() (string, int) {
+		h := gather(t, root, gens, WithCache(st, "test-binary")).Hosts["claude"]
+		return h.Status, h.ExitCode
+	}
+	if s, _ := status(); s != StatusOK {
+		t.Fatalf("first run: %s", s)
+	}
+	t.Setenv("GEN_FAIL", "1")
+	if s, _ := status(); s != StatusOK {
+		t.Fatalf("unchanged project: %s, want the kept ok result", s)
+	}
+	if err := os.WriteFile(filepath.Join(root, "notes.md"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, code := status(); s != StatusFailed || code != 7 {
+		t.Fatalf("changed project: %s %d, want the generator run again and failing", s, code)
+	}
+	t.Setenv("GEN_FAIL", "")
+	if s, code := status(); s != StatusOK {
+		t.Fatalf("a failure is not kept: %s %d, want the generator run again", s, code)
 	}
 }
