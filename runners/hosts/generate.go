@@ -36,7 +36,7 @@ func (r *Runner) generate(ctx context.Context, ws *workspace, g Generator) Host 
 		h.Reason = "make the generator's temp dir: " + err.Error()
 		return h
 	}
-	defer os.RemoveAll(tmp)
+	defer removeAll(tmp)
 	dirs := map[string]string{"repo": ws.repo}
 	for _, d := range []string{"home", "out", "tmp"} {
 		dirs[d] = filepath.Join(tmp, d)

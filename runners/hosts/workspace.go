@@ -49,9 +49,7 @@ func (ws *workspace) clean() error {
 			return nil
 		}
 	}
-	if err := os.RemoveAll(ws.repo); err != nil {
-		return err
-	}
+	removeAll(ws.repo)
 	if err := os.MkdirAll(ws.repo, 0o755); err != nil {
 		return err
 	}
@@ -88,4 +86,16 @@ func snapshot(dir string) (map[string]entry, error) {
 }
 
 // remove deletes the workspace.
-func (ws *workspace) remove() { _ = os.RemoveAll(ws.dir) }
+func (ws *workspace) remove() { removeAll(ws.dir) }
+
+// removeAll removes dir, making its directories writable first: a
+// generator may leave read-only ones behind (a Go module cache in its HOME).
+func removeAll(dir string) {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	_ = os.RemoveAll(dir)
+}
