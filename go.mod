@@ -7,6 +7,8 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
+require mvdan.cc/sh/v3 v3.14.0
+
 require (
 	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f // indirect

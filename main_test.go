@@ -69,24 +69,65 @@ func hookProject(b *testing.B, bin string) string {
 
 // BenchmarkHookPreToolUse is the wall time of `tausik hook claude
 // pre-tool-use` from process start to verdict, as Claude Code pays it before
-// every edit: parse the payload, load the gates, judge scope_write against the
-// store, log the decision.
+// every tool call: a Write and a Bash command writing into the scope (parse
+// the payload and the command, load the gates, judge scope_write against the
+// store, log the decision), and a Bash command that writes nothing (parsed,
+// passed without opening the engine).
 func BenchmarkHookPreToolUse(b *testing.B) {
 	bin := buildBinary(b)
 	root := hookProject(b, bin)
-	payload := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"` +
-		filepath.Join(root, "src", "a.py") + `","content":"x = 1\n"}}`
-	var samples []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		cmd := exec.Command(bin, "hook", "claude", "pre-tool-use")
-		cmd.Stdin = strings.NewReader(payload)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("hook: %v\n%s", err, out)
-		}
-		samples = append(samples, time.Since(t0))
+	head := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse",`
+	for _, c := range []struct{ name, payload string }{
+		{"write", head + `"tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(root, "src", "a.py") + `","content":"x = 1\n"}}`},
+		{"bash_write", head + `"tool_name":"Bash","tool_input":{"command":"cat > src/a.py <<'EOF'\nx = 1\nEOF"}}`},
+		{"bash_harmless", head + `"tool_name":"Bash","tool_input":{"command":"ls -la src | head"}}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var samples []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				cmd := exec.Command(bin, "hook", "claude", "pre-tool-use")
+				cmd.Stdin = strings.NewReader(c.payload)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("hook: %v\n%s", err, out)
+				}
+				samples = append(samples, time.Since(t0))
+			}
+			reportPercentiles(b, samples)
+		})
 	}
-	reportPercentiles(b, samples)
+}
+
+// BenchmarkStartup is what a process pays before it does anything: `tausik
+// version` (the Go runtime, package initialisation of tausik and every
+// library it links) against an empty Go program built the same way.
+func BenchmarkStartup(b *testing.B) {
+	empty := filepath.Join(b.TempDir(), "empty")
+	src := filepath.Join(b.TempDir(), "main.go")
+	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-o", empty, src)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		name string
+		argv []string
+	}{{"tausik_version", []string{buildBinary(b), "version"}}, {"empty_go", []string{empty}}} {
+		b.Run(c.name, func(b *testing.B) {
+			var samples []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if out, err := exec.Command(c.argv[0], c.argv[1:]...).CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%s", err, out)
+				}
+				samples = append(samples, time.Since(t0))
+			}
+			reportPercentiles(b, samples)
+		})
+	}
 }
 
 // BenchmarkMCPPolicyEval is one policy_eval round trip (pre-write, one file)

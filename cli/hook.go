@@ -3,58 +3,76 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/hosts"
 )
 
-// Claude Code's hook protocol: exit 0 lets the tool call run; exit 2 blocks
-// it and shows stderr to the model.
-const (
-	claudeAllow = 0
-	claudeBlock = 2
-)
-
-// maxHookPayload bounds what a hook reads from stdin.
-const maxHookPayload = 8 << 20
+// hookEvents are the events every host's hook command answers.
+var hookEvents = []struct {
+	name  string
+	phase hosts.Phase
+	short string
+}{
+	{"pre-tool-use", hosts.Pre, "Judge what a tool call is about to write (editor tools, shell commands, patches); refuse it in the host's protocol"},
+	{"post-tool-use", hosts.Post, "Count a finished tool call into the open session"},
+}
 
 func newHookCmd(g *globals) *cobra.Command {
+	names := hosts.Names()
 	cmd := &cobra.Command{
 		Use:   "hook HOST EVENT",
-		Short: "Answer an agent host's hook (e.g. Claude Code's PreToolUse) with the gates' verdict",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return usageErr(fmt.Errorf("name a host: claude")) },
-	}
-	claude := &cobra.Command{
-		Use:   "claude EVENT",
-		Short: "Claude Code hooks: pre-tool-use (judge a write before it happens), post-tool-use (count the call)",
-		Long: "Reads Claude Code's hook JSON on stdin.\n\n" +
-			"pre-tool-use: for Write, Edit, MultiEdit and NotebookEdit, evaluates the pre-write gates for the\n" +
-			"edited paths; exit 0 allows the edit, exit 2 blocks it with the reason on stderr. Tools that do\n" +
-			"not write pass untouched. A malformed or empty payload, or any error, blocks (fail closed).\n\n" +
-			"post-tool-use: counts the call into the open session (never blocks).",
+		Short: "Answer an agent host's hook (Claude Code, Cursor, Codex, …) with the gates' verdict",
+		Long: "Reads the host's hook JSON on stdin. pre-tool-use judges the paths a write, shell or patch\n" +
+			"tool call would write with the pre-write gates (scope_write) and answers in the host's own\n" +
+			"protocol; a malformed payload for a writing or shell tool, or any error, refuses the call\n" +
+			"(fail closed). post-tool-use counts the call into the open session and never refuses.\n" +
+			"Hosts: " + strings.Join(names, ", ") + " (docs/hosts.md has each host's wiring).",
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErr(fmt.Errorf("name an event: pre-tool-use, post-tool-use"))
+			return usageErr(fmt.Errorf("name a host: %s", strings.Join(names, ", ")))
 		},
 	}
-	claude.AddCommand(&cobra.Command{
-		Use:   "pre-tool-use",
-		Short: "Judge the file a tool is about to write; exit 2 blocks it",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runClaudePreToolUse(cmd.Context(), g) },
-	}, &cobra.Command{
-		Use:   "post-tool-use",
-		Short: "Count a finished tool call into the open session",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runClaudePostToolUse(cmd.Context(), g) },
-	})
-	cmd.AddCommand(claude)
+	for _, name := range names {
+		h, _ := hosts.Lookup(name)
+		hc := &cobra.Command{
+			Use:   name + " EVENT",
+			Short: h.Title + " hooks: pre-tool-use, post-tool-use",
+			Args:  usageArgs(cobra.NoArgs),
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				return usageErr(fmt.Errorf("name an event: pre-tool-use, post-tool-use"))
+			},
+		}
+		for _, ev := range hookEvents {
+			hc.AddCommand(&cobra.Command{
+				Use:   ev.name,
+				Short: ev.short,
+				Args:  usageArgs(cobra.NoArgs),
+				RunE: func(cmd *cobra.Command, _ []string) error {
+					return runHook(cmd.Context(), g, h, ev.phase)
+				},
+			})
+		}
+		cmd.AddCommand(hc)
+	}
 	return cmd
+}
+
+// runHook answers one hook event; the exit code is the host's protocol.
+func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) error {
+	wd, _ := os.Getwd()
+	code := hosts.Run(ctx, h, phase, hosts.Env{
+		Stdin: g.stdin, Stdout: g.stdout, Stderr: g.stderr, Getenv: g.getenv, WD: wd,
+		Open: func(ctx context.Context, cwd string) (*engine.Engine, error) { return g.hookEngine(ctx, cwd, h.Name) },
+	})
+	if code != 0 {
+		return hostExit{code}
+	}
+	return nil
 }
 
 // hookEngine opens the engine for the project the payload comes from.
@@ -71,74 +89,4 @@ func (g *globals) hookEngine(ctx context.Context, cwd, host string) (*engine.Eng
 		root = engine.FindRoot(cwd)
 	}
 	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host})
-}
-
-func readPayload(r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxHookPayload+1))
-	if err == nil && len(b) > maxHookPayload {
-		err = fmt.Errorf("payload over %d bytes", maxHookPayload)
-	}
-	return b, err
-}
-
-func runClaudePreToolUse(ctx context.Context, g *globals) error {
-	block := func(format string, args ...any) error {
-		fmt.Fprintf(g.stderr, "tausik blocked this tool call: "+format+"\n", args...)
-		return hostExit{claudeBlock}
-	}
-	b, err := readPayload(g.stdin)
-	if err != nil {
-		return block("cannot read the hook payload: %v", err)
-	}
-	use, err := engine.ParseClaudeToolUse(b)
-	if err != nil {
-		return block("%v", err)
-	}
-	if !use.Writes {
-		return nil
-	}
-	e, err := g.hookEngine(ctx, use.CWD, use.Host)
-	if err != nil {
-		return block("%v", err)
-	}
-	defer e.Close()
-	d, err := e.Evaluate(ctx, engine.Request{Trigger: "pre-write", Files: use.Files})
-	if err != nil {
-		return block("%v", err)
-	}
-	if !d.Blocked {
-		return nil
-	}
-	var msg strings.Builder
-	fmt.Fprintf(&msg, "%s %s\n", use.Tool, strings.Join(use.Files, ", "))
-	for _, v := range d.Gates {
-		if !v.Blocks {
-			continue
-		}
-		for _, vi := range v.Violations {
-			fmt.Fprintf(&msg, "- %s: %s\n", v.Name, violationLine(vi))
-		}
-		for _, r := range v.Reasons {
-			fmt.Fprintf(&msg, "- %s could not run (%s): %s\n", v.Name, r.Code, firstLine(r.Msg))
-		}
-	}
-	fmt.Fprintf(&msg, "(decision %s)", d.ID)
-	return block("%s", msg.String())
-}
-
-func runClaudePostToolUse(ctx context.Context, g *globals) error {
-	b, err := readPayload(g.stdin)
-	if err != nil {
-		return err
-	}
-	use, err := engine.ParseClaudeToolUse(b)
-	if err != nil {
-		return err
-	}
-	e, err := g.hookEngine(ctx, use.CWD, use.Host)
-	if err != nil {
-		return err
-	}
-	defer e.Close()
-	return e.CountToolCall(ctx, use.Tool)
 }

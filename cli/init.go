@@ -74,8 +74,13 @@ func runInit(g *globals, opts *initOptions) error {
 		_, err := g.stdout.Write(p.Diff())
 		return err
 	case opts.check:
-		for _, rel := range changed {
-			fmt.Fprintf(g.stdout, "differs: %s\n", rel)
+		for _, f := range p.Files {
+			switch {
+			case !f.Exists:
+				fmt.Fprintf(g.stdout, "differs: %s (missing)\n", f.Rel)
+			case f.Changed():
+				fmt.Fprintf(g.stdout, "differs: %s\n", f.Rel)
+			}
 		}
 		if len(changed) > 0 {
 			fmt.Fprintf(g.stdout, "%d of %d files differ from what `tausik init` writes; run it to update them\n", len(changed), len(p.Files))

@@ -49,7 +49,7 @@ type celReason struct {
 	msg  *celExpr
 }
 
-var celNameRE = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+var celNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_][a-z0-9_]*$`) })
 
 // celBaseEnv is the environment every CEL policy starts from.
 func celBaseEnv() (*cel.Env, error) {
@@ -79,8 +79,8 @@ func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
 	p := &celPolicy{}
 	for _, kv := range r.Pairs(f["let"], "let") {
 		k, v := kv[0], kv[1]
-		if !celNameRE.MatchString(k.Value) || k.Value == "input" {
-			d.Add(file, k.Line, "let name %q must match %s and not be \"input\"", k.Value, celNameRE)
+		if !celNameRE().MatchString(k.Value) || k.Value == "input" {
+			d.Add(file, k.Line, "let name %q must match %s and not be \"input\"", k.Value, celNameRE())
 			continue
 		}
 		e, ok := c.compile(env, v, "let."+k.Value, nil)
@@ -104,8 +104,8 @@ func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
 				vf := r.Fields(item, what, "rule", "expr")
 				r.Require(item, vf, what, "rule", "expr")
 				rule := r.Str(vf["rule"], what+".rule")
-				if vf["rule"] != nil && !celNameRE.MatchString(rule) {
-					d.Add(file, vf["rule"].Line, "%s.rule %q must match %s", what, rule, celNameRE)
+				if vf["rule"] != nil && !celNameRE().MatchString(rule) {
+					d.Add(file, vf["rule"].Line, "%s.rule %q must match %s", what, rule, celNameRE())
 				}
 				if vf["expr"] == nil {
 					continue
@@ -145,8 +145,8 @@ func (c celCompiler) reasons(env *cel.Env, n *yaml.Node, what string) []celReaso
 		f := c.r.Fields(item, w, "code", "when", "msg")
 		c.r.Require(item, f, w, "code", "when")
 		code := c.r.Str(f["code"], w+".code")
-		if f["code"] != nil && !reasonCodeRE.MatchString(code) {
-			c.r.D.Add(c.file, f["code"].Line, "%s.code %q must match %s", w, code, reasonCodeRE)
+		if f["code"] != nil && !reasonCodeRE().MatchString(code) {
+			c.r.D.Add(c.file, f["code"].Line, "%s.code %q must match %s", w, code, reasonCodeRE())
 		}
 		if f["when"] == nil {
 			continue

@@ -163,8 +163,8 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 		d.Add(t.display, at, "%s: %s", what, fmt.Sprintf(format, args...))
 	}
 	n0 := len(d.Items)
-	if !gateNameRE.MatchString(name) {
-		bad("", "a command gate's name must match %s", gateNameRE)
+	if !gateNameRE().MatchString(name) {
+		bad("", "a command gate's name must match %s", gateNameRE())
 	} else if by, ok := taken(name); ok {
 		bad("", "the name is taken by %s; pick another", by)
 	}

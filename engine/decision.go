@@ -38,7 +38,7 @@ type Decision struct {
 	GitHead     string        `json:"git_head"`
 	FactsDigest string        `json:"facts_digest"`
 	// ConfigDigest covers the configuration files of every tier as they
-	// were read when the engine was built (see Engine.ConfigDigest): with
+	// were read when the engine was built ("sha256:…", see configDigest): with
 	// the verdicts' policy digests it names the policy in force.
 	ConfigDigest string    `json:"config_digest,omitempty"`
 	Gates        []Verdict `json:"gates"`
@@ -60,6 +60,8 @@ type RequestRecord struct {
 	// bypass is how an auditor sees a gate that was waived on purpose.
 	ChangedSince string   `json:"changed_since,omitempty"`
 	Bypass       []string `json:"bypass,omitempty"`
+	// Tool is the agent tool call a hook judged, with its parsed targets.
+	Tool *ToolRecord `json:"tool,omitempty"`
 }
 
 // Verdict is one gate's outcome within a decision.

@@ -195,10 +195,6 @@ func (e *Engine) Close() error {
 	return e.store.Close()
 }
 
-// ConfigDigest names the configuration files of every tier as the engine
-// read them ("sha256:…"); every decision records it.
-func (e *Engine) ConfigDigest() string { return e.configDigest }
-
 // Store returns the engine's store, nil when it has none.
 func (e *Engine) Store() *store.Store { return e.store }
 

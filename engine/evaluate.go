@@ -44,6 +44,10 @@ type Request struct {
 	// (Task must be its slug): the task facts show it as "proposed". Set by
 	// StartTask, which creates the task only if nothing blocks.
 	Proposed *store.Task
+	// Tool is the agent tool call a pre-write hook asks about (see
+	// JudgeToolCall): its targets are Files, and what it would write that
+	// cannot be known reaches the policies as request.unknown_writes.
+	Tool *ToolCall
 }
 
 // Evaluate judges req: it selects the gates, gathers the facts they need,
@@ -81,7 +85,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Requester: req.Requester,
 		Request: RequestRecord{Trigger: req.Trigger, Task: req.Task, Files: nonNil(scope.Request.Files),
 			Explicit: scope.Request.Explicit, Outside: scope.Request.Outside, Gates: nonNil(req.Gates),
-			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass},
+			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass, Tool: toolRecord(req.Tool)},
 		GitHead:      runners.GitHead(e.root),
 		FactsDigest:  digest,
 		ConfigDigest: e.configDigest,
@@ -201,6 +205,13 @@ func checkTrigger(trigger string) error {
 	return nil
 }
 
+func toolRecord(c *ToolCall) *ToolRecord {
+	if c == nil {
+		return nil
+	}
+	return c.record()
+}
+
 // scope resolves the request's files against the root.
 func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 	r := facts.Request{Trigger: req.Trigger, Task: req.Task, Requester: req.Requester, Files: []string{}, Outside: []string{},
@@ -216,6 +227,11 @@ func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 		}
 		sort.Strings(r.Files)
 		r.Files = slices.Compact(r.Files)
+	}
+	if req.Tool != nil {
+		// A tool call names what it writes, even when that is nothing known.
+		r.Explicit = true
+		r.UnknownWrites = req.Tool.Unknown
 	}
 	s := runners.NewScope(e.root, r)
 	s.Work = e.workContext(req)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -29,7 +30,7 @@ const (
 	LangCEL  = "cel"
 )
 
-var gateNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]{1,62}$`)
+var gateNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{1,62}$`) })
 
 // Meta is a gate's gate.yaml: what the gate is, when it runs, what it reads.
 type Meta struct {
@@ -113,8 +114,8 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Di
 	line := func(k string) int { return yamlread.LineOf(f[k], root) }
 	if f["name"] != nil {
 		switch {
-		case !gateNameRE.MatchString(m.Name):
-			d.Add(file, line("name"), "name %q must match %s", m.Name, gateNameRE)
+		case !gateNameRE().MatchString(m.Name):
+			d.Add(file, line("name"), "name %q must match %s", m.Name, gateNameRE())
 		case m.Name != dirName:
 			d.Add(file, line("name"), "name %q must equal the bundle directory name %q", m.Name, dirName)
 		}
@@ -163,8 +164,8 @@ func parseParams(r yamlread.Reader, n *yaml.Node) []Param {
 			Description: r.Str(f["description"], what+".description"),
 			ProjectMay:  MaySet,
 		}
-		if !gateNameRE.MatchString(p.Name) {
-			r.D.Add(r.File, k.Line, "param name %q must match %s", p.Name, gateNameRE)
+		if !gateNameRE().MatchString(p.Name) {
+			r.D.Add(r.File, k.Line, "param name %q must match %s", p.Name, gateNameRE())
 		}
 		if f["type"] != nil && !slices.Contains(paramTypes, p.Type) {
 			r.D.Add(r.File, f["type"].Line, "%s.type: unknown type %q (known: %v)", what, p.Type, paramTypes)

@@ -47,7 +47,7 @@ type Reason struct {
 	Msg  string `json:"msg,omitempty"`
 }
 
-var reasonCodeRE = regexp.MustCompile(`^[a-z][a-z0-9_]*(:[A-Za-z0-9_.\-/]+)?$`)
+var reasonCodeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*(:[A-Za-z0-9_.\-/]+)?$`) })
 
 // Input is the document one gate's policy sees: the namespaces the gate
 // declared in gate.yaml (plus "request" and "schema") and the gate's resolved
@@ -251,8 +251,8 @@ func toReason(v any) (Reason, error) {
 	default:
 		return r, fmt.Errorf("a reason must be a code string or {code, msg}, got %s", describe(v))
 	}
-	if !reasonCodeRE.MatchString(r.Code) {
-		return r, fmt.Errorf("reason code %q must match %s", r.Code, reasonCodeRE)
+	if !reasonCodeRE().MatchString(r.Code) {
+		return r, fmt.Errorf("reason code %q must match %s", r.Code, reasonCodeRE())
 	}
 	return r, nil
 }

@@ -21,8 +21,8 @@ var scaffoldFS embed.FS
 // to root. It refuses a bad name (ErrUsage), and a gate or directory that
 // already exists (ErrExists), and writes nothing then.
 func Scaffold(root, name, lang string, builtin fs.FS) ([]string, error) {
-	if !gateNameRE.MatchString(name) {
-		return nil, fmt.Errorf("%w: gate name %q must match %s", ErrUsage, name, gateNameRE)
+	if !gateNameRE().MatchString(name) {
+		return nil, fmt.Errorf("%w: gate name %q must match %s", ErrUsage, name, gateNameRE())
 	}
 	if lang != LangRego && lang != LangCEL {
 		return nil, fmt.Errorf("%w: --lang must be rego or cel, got %q", ErrUsage, lang)

@@ -37,6 +37,17 @@ type Request struct {
 	// for --no-changelog); a gate that honours a bypass passes, and the
 	// decision log records that it was asked for.
 	Bypass []string `json:"bypass"`
+	// UnknownWrites are writes of the tool call being judged whose target
+	// cannot be known before it runs (a path from a variable, eval, inline
+	// interpreter code); scope_write refuses them inside a scoped task.
+	UnknownWrites []UnknownWrite `json:"unknown_writes,omitempty"`
+}
+
+// UnknownWrite is one write whose target cannot be known statically: the
+// part of the command and why.
+type UnknownWrite struct {
+	Text   string `json:"text"`
+	Reason string `json:"reason"`
 }
 
 // Plain implements Plainer: the files namespace is the largest one and is

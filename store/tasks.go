@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -55,12 +56,12 @@ const (
 // Valid reports whether s is one of the three statuses.
 func (s TaskStatus) Valid() bool { return s == TaskActive || s == TaskDone || s == TaskAbandoned }
 
-// slugPattern is the task slug grammar: short, lower-case, shell- and
+// slugPattern() is the task slug grammar: short, lower-case, shell- and
 // path-safe, so a slug can appear in a command line or a file name unquoted.
-var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var slugPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 // ValidSlug reports whether s is a well-formed task slug.
-func ValidSlug(s string) bool { return slugPattern.MatchString(s) }
+func ValidSlug(s string) bool { return slugPattern().MatchString(s) }
 
 // Task is the record the workflow gates read.
 //
@@ -88,7 +89,7 @@ func validateTask(t *Task) error {
 		return fmt.Errorf("%w: %s", ErrInvalidTask, fmt.Sprintf(format, args...))
 	}
 	if !ValidSlug(t.Slug) {
-		return bad("slug %q must match %s", t.Slug, slugPattern)
+		return bad("slug %q must match %s", t.Slug, slugPattern())
 	}
 	if !t.Tier.Valid() {
 		return bad("tier %q is not one of lightweight, standard, substantial, deep", t.Tier)

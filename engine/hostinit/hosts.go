@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"io/fs"
+	"sort"
 	"strings"
 )
 
@@ -42,14 +43,14 @@ var Hosts = []Host{
 		}
 	}},
 	{Name: "qwen", Detect: []string{".qwen"}, files: func(cmd []string) []fileGen {
-		return []fileGen{grouped(".qwen/settings.json", true, "qwen", cmd, "PreToolUse", "write_file|edit|run_shell_command", "PostToolUse", "*", false, stdioServer(cmd, false))}
+		return []fileGen{grouped(".qwen/settings.json", true, "qwen", cmd, "PreToolUse", "write_file|edit|replace|run_shell_command", "PostToolUse", "*", false, stdioServer(cmd, false))}
 	}},
 	{Name: "gemini", Detect: []string{".gemini"}, files: func(cmd []string) []fileGen {
 		return []fileGen{grouped(".gemini/settings.json", true, "gemini", cmd, "BeforeTool", "write_file|replace|run_shell_command", "AfterTool", "*", true, stdioServer(cmd, false))}
 	}},
 	{Name: "codex", Detect: []string{".codex"}, files: func(cmd []string) []fileGen {
 		return []fileGen{
-			grouped(".codex/hooks.json", false, "codex", cmd, "PreToolUse", "Bash|apply_patch", "PostToolUse", "", false, nil),
+			grouped(".codex/hooks.json", false, "codex", cmd, "PreToolUse", "*", "PostToolUse", "", false, nil),
 			{rel: ".codex/config.toml", mode: 0o644, gen: func(rel string, old []byte, _ bool) ([]byte, error) {
 				return mergeCodexTOML(rel, old, cmd)
 			}},
@@ -57,8 +58,7 @@ var Hosts = []Host{
 	}},
 	{Name: "cursor", Detect: []string{".cursor"}, files: func(cmd []string) []fileGen {
 		return []fileGen{
-			flat(".cursor/hooks.json", "cursor", cmd, "command", map[string]string{"preToolUse": Pre, "postToolUse": Post},
-				map[string]ordered{"preToolUse": {{"matcher", "Write|StrReplace|Delete|Shell"}}}, true),
+			flat(".cursor/hooks.json", "cursor", cmd, "command", map[string]string{"preToolUse": Pre, "beforeShellExecution": Pre, "postToolUse": Post}, nil, true),
 			mcpJSON(".cursor/mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd, false), nil),
 		}
 	}},
@@ -193,8 +193,8 @@ func sortedEvents(events map[string]string) []string {
 			post = append(post, ev)
 		}
 	}
-	sortStrings(pre)
-	sortStrings(post)
+	sort.Strings(pre)
+	sort.Strings(post)
 	return append(pre, post...)
 }
 

@@ -237,5 +237,3 @@ func (p *Plan) Apply() error {
 func conflictErr(rel, command string) error {
 	return fmt.Errorf("%w: %s:1: this hook script is not tausik's; add `%s` to it by hand, or move it away and rerun init", ErrConflict, rel, command)
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

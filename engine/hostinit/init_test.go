@@ -214,7 +214,8 @@ func TestMergeKeepsWhatIsNotTausiks(t *testing.T) {
 		t.Errorf("opencode.jsonc: %v\n%s", err, o)
 	}
 	cu := read(".cursor/hooks.json")
-	if !strings.Contains(cu, `{"command": "./guard.sh", "matcher": "Shell"}`) || strings.Count(cu, "hook cursor pre-tool-use") != 1 {
+	if !strings.Contains(cu, `{"command": "./guard.sh", "matcher": "Shell"}, {"command": "tausik hook cursor pre-tool-use"}],`) ||
+		strings.Count(cu, "hook cursor pre-tool-use") != 2 || strings.Contains(strings.TrimSpace(cu), "\n") {
 		t.Errorf("cursor hooks:\n%s", cu)
 	}
 	if ch := build(t, Options{Root: root, Hosts: []string{"claude", "opencode", "cursor"}}).Changed(); len(ch) != 0 {

@@ -121,6 +121,9 @@ type node struct {
 	v     *hujson.Value
 	depth int
 	path  string
+	// inline says the composite holding v is written on one line, so an
+	// empty v filled by init is written on one line too.
+	inline bool
 }
 
 func (d *jsonDoc) top() node { return node{v: &d.root, path: ""} }
@@ -150,7 +153,7 @@ func (n node) get(key string) (node, bool) {
 	}
 	for i := range o.Members {
 		if name, ok := o.Members[i].Name.Value.(hujson.Literal); ok && name.String() == key {
-			return node{v: &o.Members[i].Value, depth: n.depth + 1, path: n.child(key)}, true
+			return node{v: &o.Members[i].Value, depth: n.depth + 1, path: n.child(key), inline: !multiline(n)}, true
 		}
 	}
 	return node{}, false
@@ -194,7 +197,7 @@ func (d *jsonDoc) set(n node, key string, val any) (node, error) {
 		return c, nil
 	}
 	name := hujson.Value{BeforeExtra: d.lead(n, len(o.Members)), Value: hujson.String(key)}
-	v := d.encode(val, n.depth+1)
+	v := d.encodeFor(n, val)
 	v.BeforeExtra, v.AfterExtra = hujson.Extra(" "), nil
 	trailing := len(o.Members) > 0 && o.Members[len(o.Members)-1].Value.AfterExtra != nil
 	o.Members = append(o.Members, hujson.ObjectMember{Name: name, Value: v})
@@ -202,12 +205,19 @@ func (d *jsonDoc) set(n node, key string, val any) (node, error) {
 		o.Members[len(o.Members)-1].Value.AfterExtra = hujson.Extra{}
 	}
 	d.closeEmpty(n, &o.AfterExtra, len(o.Members) == 1)
-	return node{v: &o.Members[len(o.Members)-1].Value, depth: n.depth + 1, path: n.child(key)}, nil
+	return node{v: &o.Members[len(o.Members)-1].Value, depth: n.depth + 1, path: n.child(key), inline: !multiline(n)}, nil
 }
 
 // replace makes n equal to val, unless it already is (as data).
 func (d *jsonDoc) replace(n node, val any) {
 	if sameJSON(n.v, val) {
+		return
+	}
+	if !bytes.ContainsAny(hujson.Value{Value: n.v.Value}.Pack(), "\n") {
+		raw, _ := json.Marshal(val)
+		nv, _ := hujson.Parse(raw)
+		spaceOut(&nv)
+		n.v.Value = nv.Value
 		return
 	}
 	nv := d.encode(val, n.depth)
@@ -217,7 +227,7 @@ func (d *jsonDoc) replace(n node, val any) {
 // appendElem appends val to array n.
 func (d *jsonDoc) appendElem(n node, val any) {
 	a, _ := n.array()
-	v := d.encode(val, n.depth+1)
+	v := d.encodeFor(n, val)
 	v.BeforeExtra, v.AfterExtra = d.lead(n, len(a.Elements)), nil
 	trailing := len(a.Elements) > 0 && a.Elements[len(a.Elements)-1].AfterExtra != nil
 	a.Elements = append(a.Elements, v)
@@ -248,28 +258,66 @@ func removeElem(n node, i int) {
 // index i: a fresh line at the child's depth, or a space where the
 // composite is written on one line.
 func (d *jsonDoc) lead(n node, i int) hujson.Extra {
-	if i > 0 && !d.multiline(n) {
+	switch {
+	case !multiline(n) && i == 0:
+		return hujson.Extra{}
+	case !multiline(n):
 		return hujson.Extra(" ")
 	}
 	return hujson.Extra("\n" + strings.Repeat(d.indent, n.depth+1))
 }
 
-// multiline reports whether composite n spreads its members over lines.
-func (d *jsonDoc) multiline(n node) bool {
+// multiline reports whether composite n spreads its members over lines; an
+// empty composite follows the one it sits in.
+func multiline(n node) bool {
 	if o, ok := n.object(); ok && len(o.Members) > 0 {
 		return bytes.Contains(o.Members[0].Name.BeforeExtra, []byte("\n"))
 	}
 	if a, ok := n.array(); ok && len(a.Elements) > 0 {
 		return bytes.Contains(a.Elements[0].BeforeExtra, []byte("\n"))
 	}
-	return true
+	return !n.inline
 }
 
 // closeEmpty puts the closing brace of a composite that was empty on its
 // own line.
 func (d *jsonDoc) closeEmpty(n node, after *hujson.Extra, wasEmpty bool) {
-	if wasEmpty && !bytes.Contains(*after, []byte("\n")) {
+	if wasEmpty && multiline(n) && !bytes.Contains(*after, []byte("\n")) {
 		*after = hujson.Extra("\n" + strings.Repeat(d.indent, n.depth))
+	}
+}
+
+// encodeFor renders val as a new child of composite n: on one line where n
+// is written on one line, else indented for the child's depth.
+func (d *jsonDoc) encodeFor(n node, val any) hujson.Value {
+	if multiline(n) {
+		return d.encode(val, n.depth+1)
+	}
+	raw, _ := json.Marshal(val)
+	v, _ := hujson.Parse(raw)
+	spaceOut(&v)
+	return v
+}
+
+// spaceOut puts one space after each colon and comma of a compact value,
+// as one-line JSON is usually written.
+func spaceOut(v *hujson.Value) {
+	switch c := v.Value.(type) {
+	case *hujson.Object:
+		for i := range c.Members {
+			if i > 0 {
+				c.Members[i].Name.BeforeExtra = hujson.Extra(" ")
+			}
+			c.Members[i].Value.BeforeExtra = hujson.Extra(" ")
+			spaceOut(&c.Members[i].Value)
+		}
+	case *hujson.Array:
+		for i := range c.Elements {
+			if i > 0 {
+				c.Elements[i].BeforeExtra = hujson.Extra(" ")
+			}
+			spaceOut(&c.Elements[i])
+		}
 	}
 }
 

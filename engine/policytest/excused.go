@@ -12,6 +12,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/internal/yamlread"
+	"sync"
 )
 
 // Excused is a gate's excused.yaml: why no synthetic fixture can drive it, and
@@ -25,7 +26,7 @@ type Excused struct {
 // minExcuseLen is the shortest reason accepted: "hard to test" is not a reason.
 const minExcuseLen = 21
 
-var goTestFuncRE = regexp.MustCompile(`^func (Test[A-Za-z0-9_]*)\(`)
+var goTestFuncRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^func (Test[A-Za-z0-9_]*)\(`) })
 
 // checkExcused validates g's excused.yaml against the Go test sources: the
 // built-in test index for built-in gates, the project's *_test.go files
@@ -128,7 +129,7 @@ func scanTestFuncs(p string, known map[string]bool) error {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		if m := goTestFuncRE.FindStringSubmatch(sc.Text()); m != nil {
+		if m := goTestFuncRE().FindStringSubmatch(sc.Text()); m != nil {
 			known[m[1]] = true
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tausik/tausik/facts"
 )
@@ -137,14 +138,14 @@ func testCase(c *junitCase, root string) facts.TestCase {
 }
 
 // tracebackLine matches pytest's "path:line: ..." traceback entries.
-var tracebackLine = regexp.MustCompile(`(?m)^([^\s:][^:\n]*):(\d+): `)
+var tracebackLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^([^\s:][^:\n]*):(\d+): `) })
 
 // failLocation returns the last traceback entry that names a file inside the
 // project: where the failing assertion or the import error is.
 func failLocation(body, root string) (string, int64) {
 	var file string
 	var line int64
-	for _, m := range tracebackLine.FindAllStringSubmatch(body, -1) {
+	for _, m := range tracebackLine().FindAllStringSubmatch(body, -1) {
 		p := relPath(root, m[1])
 		if path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") {
 			continue

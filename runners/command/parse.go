@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tausik/tausik/facts"
 )
@@ -73,8 +74,10 @@ func ParseRuff(stdout []byte, root string) ([]facts.Diagnostic, error) {
 }
 
 var (
-	mypyLine  = regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?(?::\d+:\d+)?: (error|warning|note): (.*?)(?:  \[([a-z0-9-]+)\])?$`)
-	plainLine = regexp.MustCompile(`^(?:vet: )?([^\s:][^:]*?):(\d+)(?::(\d+))?: (.+)$`)
+	mypyLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?(?::\d+:\d+)?: (error|warning|note): (.*?)(?:  \[([a-z0-9-]+)\])?$`)
+	})
+	plainLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:vet: )?([^\s:][^:]*?):(\d+)(?::(\d+))?: (.+)$`) })
 )
 
 // ParseMypy reads mypy's "file:line[:col]: severity: message  [code]" lines;
@@ -82,7 +85,7 @@ var (
 func ParseMypy(out []byte, root string) []facts.Diagnostic {
 	diags := []facts.Diagnostic{}
 	for _, line := range lines(out) {
-		m := mypyLine.FindStringSubmatch(line)
+		m := mypyLine().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -99,7 +102,7 @@ func ParseMypy(out []byte, root string) []facts.Diagnostic {
 func ParseLines(out []byte, root string) []facts.Diagnostic {
 	diags := []facts.Diagnostic{}
 	for _, line := range lines(out) {
-		m := plainLine.FindStringSubmatch(line)
+		m := plainLine().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -130,14 +131,14 @@ var reserved = []string{"schema", "request", "files", "python", "git", "verify",
 	"session", "hosts", "renar", "config", "store", "decision"}
 
 var (
-	namePattern        = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,62}$`)
-	placeholderPattern = regexp.MustCompile(`\{[A-Za-z_]+\}`)
-	envKeyPattern      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	namePattern        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,62}$`) })
+	placeholderPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[A-Za-z_]+\}`) })
+	envKeyPattern      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 // validate checks spec against the allow-list and the argv rules.
 func validate(spec Spec, allow []string) error {
-	if !namePattern.MatchString(spec.Name) {
+	if !namePattern().MatchString(spec.Name) {
 		return fmt.Errorf("%w: gate name %q must be lower case letters, digits, '-' or '_'", ErrBadSpec, spec.Name)
 	}
 	if slices.Contains(reserved, spec.Name) {
@@ -160,7 +161,7 @@ func validate(spec Spec, allow []string) error {
 	}
 	for _, kv := range spec.Env {
 		key, _, ok := strings.Cut(kv, "=")
-		if !ok || !envKeyPattern.MatchString(key) {
+		if !ok || !envKeyPattern().MatchString(key) {
 			return fmt.Errorf("%w: command gate %q: env entry %q is not KEY=VALUE", ErrBadSpec, spec.Name, kv)
 		}
 		if strings.HasPrefix(key, "LD_") || strings.HasPrefix(key, "DYLD_") {
@@ -205,7 +206,7 @@ func checkArgv(what string, argv, known, allow []string) error {
 				"so pipes, redirects, substitutions and command lists are refused: write each argument as its own list item",
 				ErrMetachar, what, i, arg, arg[j:j+1])
 		}
-		for _, ph := range placeholderPattern.FindAllString(arg, -1) {
+		for _, ph := range placeholderPattern().FindAllString(arg, -1) {
 			if !slices.Contains(known, ph) {
 				return fmt.Errorf("%w: %s: argument %d %q: unknown placeholder %s (known: %s)",
 					ErrBadSpec, what, i, arg, ph, strings.Join(known, ", "))

@@ -1,0 +1,97 @@
+package hosts
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tausik/tausik/engine"
+)
+
+// answer is how a host reads a hook's verdict.
+type answer struct {
+	// exit2: the host reads exit 2 as a refusal with the reason on stderr
+	// (Claude Code and the hosts that copied its protocol). Otherwise the
+	// verdict is JSON on stdout with exit 0.
+	exit2 bool
+	// allowJSON and denyJSON give the JSON answers of a JSON host; allowJSON
+	// is also written after a post event (nil: nothing is written).
+	allowJSON func(Phase) any
+	denyJSON  func(reason string) any
+}
+
+// denyPrefix starts every refusal, whatever the host.
+const denyPrefix = "tausik blocked this tool call: "
+
+func (a answer) allow(p Phase, env Env) int {
+	if a.allowJSON != nil {
+		if v := a.allowJSON(p); v != nil {
+			writeJSON(env, v)
+		}
+	}
+	return 0
+}
+
+func (a answer) deny(reason string, env Env) int {
+	reason = denyPrefix + reason
+	if a.exit2 {
+		fmt.Fprintln(env.Stderr, reason)
+		return 2
+	}
+	writeJSON(env, a.denyJSON(reason))
+	// The reason on stderr too: a host log or a human running the hook by
+	// hand sees it without decoding JSON.
+	fmt.Fprintln(env.Stderr, reason)
+	return 0
+}
+
+func writeJSON(env Env, v any) {
+	b, _ := json.Marshal(v) // maps of strings and bools: never fails
+	fmt.Fprintf(env.Stdout, "%s\n", b)
+}
+
+// exit2Answer is Claude Code's protocol: exit 0 allows, exit 2 refuses with
+// the reason on stderr, which the model reads.
+var exit2Answer = answer{exit2: true}
+
+// reason says why d refused c: the call, then each blocking gate's
+// violations or failure, then the decision to look up.
+func reason(c engine.ToolCall, d *engine.Decision) string {
+	var msg strings.Builder
+	what := strings.Join(c.Writes, ", ")
+	if c.Kind == engine.KindShell || (c.Kind == engine.KindWrite && len(c.Writes) == 0) {
+		cmd, _, _ := strings.Cut(c.Command, "\n")
+		if len(cmd) > 120 {
+			cmd = cmd[:120] + "…"
+		}
+		if what != "" {
+			cmd += " → " + what
+		}
+		what = cmd
+	}
+	fmt.Fprintf(&msg, "%s %s\n", c.Tool, what)
+	for _, v := range d.Gates {
+		if !v.Blocks {
+			continue
+		}
+		for _, vi := range v.Violations {
+			fmt.Fprintf(&msg, "- %s: %s\n", v.Name, violationLine(vi))
+		}
+		for _, r := range v.Reasons {
+			first, _, _ := strings.Cut(r.Msg, "\n")
+			fmt.Fprintf(&msg, "- %s could not run (%s): %s\n", v.Name, r.Code, first)
+		}
+	}
+	fmt.Fprintf(&msg, "(decision %s)", d.ID)
+	return msg.String()
+}
+
+func violationLine(v engine.Violation) string {
+	if v.File == "" || strings.HasPrefix(v.Msg, v.File) {
+		return v.Msg
+	}
+	if v.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", v.File, v.Line, v.Msg)
+	}
+	return v.File + ": " + v.Msg
+}

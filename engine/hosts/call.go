@@ -1,0 +1,204 @@
+package hosts
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/hosts/shellwrites"
+	"github.com/tausik/tausik/facts"
+)
+
+// call is a tool call as an adapter read it, before paths are resolved and
+// commands parsed.
+type call struct {
+	tool    string
+	kind    string
+	paths   []string // written paths, as the host gave them
+	command string   // shell command text
+	argv    []string // shell command as argv (Codex)
+	patch   string   // apply_patch text
+	cwd     string
+	session string
+}
+
+// tool describes one host tool: its kind and the input fields that hold what
+// it writes or runs. The first field present wins, so a host's old and new
+// spellings (path, file_path) both work.
+type tool struct {
+	kind    string
+	paths   []string
+	command []string
+	patch   []string
+}
+
+// Shorthands for tool tables.
+func writes(fields ...string) tool  { return tool{kind: engine.KindWrite, paths: fields} }
+func patches(fields ...string) tool { return tool{kind: engine.KindWrite, patch: fields} }
+func runs(fields ...string) tool    { return tool{kind: engine.KindShell, command: fields} }
+
+var reads = tool{kind: engine.KindRead}
+
+// object decodes a payload that must be one JSON object.
+func object(b []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, fmt.Errorf("%w: empty input (expected the host's hook JSON on stdin)", ErrPayload)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPayload, err)
+	}
+	if m == nil {
+		return nil, fmt.Errorf("%w: null instead of an object", ErrPayload)
+	}
+	return m, nil
+}
+
+func str(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+func obj(m map[string]any, key string) map[string]any {
+	o, _ := m[key].(map[string]any)
+	return o
+}
+
+// firstString is the first of keys holding a string in m.
+func firstString(m map[string]any, keys []string) (string, bool) {
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && s != "" {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// fromInput fills c from the tool's input object according to t. A writing
+// or shell tool whose input lacks what it writes or runs is ErrPayload.
+func fromInput(c call, t tool, in map[string]any, where string) (call, error) {
+	c.kind = t.kind
+	if t.kind != engine.KindWrite && t.kind != engine.KindShell {
+		return c, nil
+	}
+	if in == nil {
+		return c, fmt.Errorf("%w: %s without a %s object", ErrPayload, c.tool, where)
+	}
+	if p, ok := firstString(in, t.paths); ok {
+		c.paths = append(c.paths, p)
+		// Claude's MultiEdit may name further files in its edits.
+		if edits, ok := in["edits"].([]any); ok {
+			for _, e := range edits {
+				if m, ok := e.(map[string]any); ok {
+					if p, ok := firstString(m, t.paths); ok {
+						c.paths = append(c.paths, p)
+					}
+				}
+			}
+		}
+		return c, nil
+	}
+	if p, ok := firstString(in, t.patch); ok {
+		c.patch = p
+		return c, nil
+	}
+	for _, k := range t.command {
+		switch v := in[k].(type) {
+		case string:
+			if v != "" {
+				c.command = v
+				return c, nil
+			}
+		case []any:
+			for _, a := range v {
+				s, ok := a.(string)
+				if !ok {
+					return c, fmt.Errorf("%w: %s.%s holds a non-string argument", ErrPayload, where, k)
+				}
+				c.argv = append(c.argv, s)
+			}
+			if len(c.argv) > 0 {
+				return c, nil
+			}
+		}
+	}
+	fields := append(append(append([]string{}, t.paths...), t.patch...), t.command...)
+	return c, fmt.Errorf("%w: %s without %s.%s", ErrPayload, c.tool, where, strings.Join(fields, " or "))
+}
+
+// normalise resolves c's paths against its cwd and parses its command or
+// patch into the paths it would write: the engine.ToolCall every host yields.
+func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
+	tc := engine.ToolCall{Host: h.Name, Tool: c.tool, Kind: c.kind, CWD: c.cwd, Session: c.session, Command: c.command}
+	if tc.CWD == "" && h.workspaceCWD {
+		tc.CWD = env.WD
+	}
+	if tc.CWD != "" && !filepath.IsAbs(tc.CWD) {
+		return tc, fmt.Errorf("%w: cwd %q is not absolute", ErrPayload, tc.CWD)
+	}
+	var targets []shellwrites.Write
+	for _, p := range c.paths {
+		targets = append(targets, shellwrites.Write{Path: p})
+	}
+	if len(c.argv) > 0 && filepath.Base(c.argv[0]) == "apply_patch" && len(c.argv) > 1 {
+		c.patch, c.argv = c.argv[1], nil // Codex's shell form of apply_patch
+	}
+	var r shellwrites.Result
+	switch {
+	case c.patch != "":
+		var err error
+		if r, err = shellwrites.Patch(c.patch); err != nil {
+			return tc, fmt.Errorf("%w: %s: %v", ErrPayload, c.tool, err)
+		}
+		tc.Command = c.patch
+	case len(c.argv) > 0:
+		r = shellwrites.Argv(c.argv)
+		tc.Command = strings.Join(c.argv, " ")
+	case c.command != "":
+		r = shellwrites.Shell(c.command)
+	}
+	targets = append(targets, r.Writes...)
+	for _, u := range r.Unknown {
+		tc.Unknown = append(tc.Unknown, facts.UnknownWrite{Text: u.Text, Reason: u.Reason})
+	}
+	for _, t := range targets {
+		p, err := resolve(t, tc.CWD, env)
+		if err != nil {
+			return tc, err
+		}
+		tc.Writes = append(tc.Writes, p)
+	}
+	return tc, nil
+}
+
+// resolve makes t absolute: ~ is $HOME, a relative path is read from cwd, and
+// a destination that is an existing directory receives t.Into inside it.
+func resolve(t shellwrites.Write, cwd string, env Env) (string, error) {
+	p := t.Path
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home := ""
+		if env.Getenv != nil {
+			home = env.Getenv("HOME")
+		}
+		if home == "" {
+			return "", fmt.Errorf("%w: %s names the home directory and HOME is not set", ErrPayload, p)
+		}
+		p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+	}
+	if !filepath.IsAbs(p) {
+		if cwd == "" {
+			return "", fmt.Errorf("%w: relative path %q and no cwd", ErrPayload, p)
+		}
+		p = filepath.Join(cwd, p)
+	}
+	if t.Into != "" {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			p = filepath.Join(p, t.Into)
+		}
+	}
+	return p, nil
+}

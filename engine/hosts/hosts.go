@@ -1,0 +1,168 @@
+// Package hosts holds the agent-host adapters: one small file per host reads
+// that host's hook payload into one normalised engine.ToolCall, and renders
+// the verdict in that host's protocol (exit code, JSON shape, where the reason
+// goes). No adapter holds a rule: every verdict comes from
+// engine.JudgeToolCall. Shell commands and patches become the paths they
+// would write through the shellwrites subpackage.
+package hosts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/tausik/tausik/engine"
+)
+
+// ErrPayload marks a hook payload that cannot be trusted: empty, not a JSON
+// object, no tool, or a writing or shell tool without what it writes or runs.
+// A pre-tool-use hook refuses the call on it (fail closed).
+var ErrPayload = errors.New("malformed hook payload")
+
+// Phase is when a hook runs: before a tool call (it may refuse it) or after
+// (it counts it).
+type Phase int
+
+// The two phases, as the CLI names them.
+const (
+	Pre  Phase = iota // pre-tool-use
+	Post              // post-tool-use
+)
+
+// Host is one agent host's hook protocol.
+type Host struct {
+	// Name is the CLI's name for the host (`tausik hook NAME …`).
+	Name string
+	// Title is the host's product name, for help text.
+	Title string
+	// parse reads a payload into a call; on ErrPayload it still returns the
+	// tool name when it found one, so a post hook can count the call.
+	parse func(b []byte) (call, error)
+	// answer renders verdicts in the host's protocol.
+	answer answer
+	// workspaceCWD: the host runs hooks in the workspace and its payload may
+	// carry no cwd; relative paths are read from the hook's own directory.
+	workspaceCWD bool
+}
+
+// registry lists every host; aliases name the same adapter.
+var registry = map[string]*Host{}
+
+var aliases = map[string]string{"kilo": "opencode"}
+
+func register(h *Host) *Host {
+	registry[h.Name] = h
+	return h
+}
+
+// Lookup returns the host named name (an alias such as kilo included).
+func Lookup(name string) (*Host, bool) {
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
+	h, ok := registry[name]
+	return h, ok
+}
+
+// Names lists the hosts and aliases, sorted.
+func Names() []string {
+	var out []string
+	for n := range registry {
+		out = append(out, n)
+	}
+	for a := range aliases {
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Env is what a hook process is given.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Getenv reads the environment (HOME for ~ in shell paths).
+	Getenv func(string) string
+	// WD is the hook process's working directory.
+	WD string
+	// Open opens the engine for the project cwd is in.
+	Open func(ctx context.Context, cwd string) (*engine.Engine, error)
+}
+
+// maxPayload bounds what a hook reads from stdin.
+const maxPayload = 8 << 20
+
+// Run answers one hook event and returns the process's exit code. Before a
+// tool call it judges the call and allows or refuses it in the host's
+// protocol; any error (unreadable or malformed payload, an engine that does
+// not open, a decision that cannot be logged) refuses it. After a tool call
+// it counts the call into the open session and never refuses; an error there
+// is reported with exit 1, which hosts show without blocking.
+func Run(ctx context.Context, h *Host, phase Phase, env Env) int {
+	b, err := io.ReadAll(io.LimitReader(env.Stdin, maxPayload+1))
+	if err == nil && len(b) > maxPayload {
+		err = fmt.Errorf("payload over %d bytes", maxPayload)
+	}
+	if phase == Post {
+		return post(ctx, h, b, err, env)
+	}
+	deny := func(format string, args ...any) int {
+		return h.answer.deny(fmt.Sprintf(format, args...), env)
+	}
+	if err != nil {
+		return deny("cannot read the hook payload: %v", err)
+	}
+	c, err := h.parse(b)
+	if err != nil {
+		return deny("%v", err)
+	}
+	tc, err := normalise(h, c, env)
+	if err != nil {
+		return deny("%v", err)
+	}
+	if !tc.Judged() {
+		return h.answer.allow(Pre, env)
+	}
+	e, err := env.Open(ctx, tc.CWD)
+	if err != nil {
+		return deny("%v", err)
+	}
+	defer e.Close()
+	d, err := e.JudgeToolCall(ctx, tc)
+	if err != nil {
+		return deny("%v", err)
+	}
+	if !d.Blocked {
+		return h.answer.allow(Pre, env)
+	}
+	return deny("%s", reason(tc, d))
+}
+
+func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {
+	fail := func(err error) int {
+		fmt.Fprintf(env.Stderr, "tausik: post-tool-use: %v\n", err)
+		return 1
+	}
+	if readErr != nil {
+		return fail(readErr)
+	}
+	c, err := h.parse(b)
+	if c.tool == "" {
+		return fail(err)
+	}
+	cwd := c.cwd
+	if cwd == "" && h.workspaceCWD {
+		cwd = env.WD
+	}
+	e, err := env.Open(ctx, cwd)
+	if err != nil {
+		return fail(err)
+	}
+	defer e.Close()
+	if err := e.CountToolCall(ctx, c.tool); err != nil {
+		return fail(err)
+	}
+	return h.answer.allow(Post, env)
+}

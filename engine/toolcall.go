@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/store"
+)
+
+// Kinds of tool call, as a host adapter (engine/hosts) classifies them: what
+// a tool does decides whether the pre-write gates judge it.
+const (
+	KindWrite = "write" // edits or creates the files in Writes
+	KindShell = "shell" // runs Command; Writes and Unknown are what it would write
+	KindRead  = "read"  // reads only
+	KindOther = "other" // anything else (web fetches, MCP tools, todo lists)
+)
+
+// ToolCall is one agent tool call normalised from its host's hook payload:
+// every adapter produces this shape, and JudgeToolCall is the one function
+// that turns it into a verdict, so no host holds a rule.
+type ToolCall struct {
+	Host    string // "claude", "cursor", …
+	Tool    string // the host's own tool name
+	Kind    string // KindWrite, KindShell, KindRead, KindOther
+	Writes  []string
+	Unknown []facts.UnknownWrite
+	Command string // the shell command, or the patch, as the host gave it
+	CWD     string
+	Session string
+}
+
+// ToolRecord is what a decision records of the tool call it judged: the
+// targets parsed out of a command or patch, so an auditor sees why a shell
+// call was refused.
+type ToolRecord struct {
+	Host    string               `json:"host"`
+	Tool    string               `json:"tool"`
+	Kind    string               `json:"kind"`
+	Command string               `json:"command,omitempty"`
+	Targets []string             `json:"targets"`
+	Unknown []facts.UnknownWrite `json:"unknown,omitempty"`
+}
+
+// maxRecordedCommand bounds the command text kept in a decision.
+const maxRecordedCommand = 4096
+
+// Judged reports whether the pre-write gates have anything to judge in c: a
+// write or shell call that names a target or one that cannot be known.
+// Reads, other tools and commands that write nothing pass unjudged.
+func (c ToolCall) Judged() bool {
+	return (c.Kind == KindWrite || c.Kind == KindShell) && (len(c.Writes) > 0 || len(c.Unknown) > 0)
+}
+
+// JudgeToolCall evaluates the pre-write gates for c and returns the
+// decision, logged with the call's parsed targets. A call with nothing to
+// judge (see Judged) returns a nil decision and no error: it passes.
+func (e *Engine) JudgeToolCall(ctx context.Context, c ToolCall) (*Decision, error) {
+	if !c.Judged() {
+		return nil, nil
+	}
+	return e.Evaluate(ctx, Request{Trigger: "pre-write", Files: c.Writes, Tool: &c})
+}
+
+// record is c as a decision keeps it.
+func (c *ToolCall) record() *ToolRecord {
+	cmd := c.Command
+	if len(cmd) > maxRecordedCommand {
+		cmd = cmd[:maxRecordedCommand] + "…"
+	}
+	return &ToolRecord{Host: c.Host, Tool: c.Tool, Kind: c.Kind, Command: cmd, Targets: nonNil(c.Writes), Unknown: c.Unknown}
+}
+
+// CountToolCall records one tool call of an agent into the open session, the
+// count session_capacity budgets against. With no open session it records
+// nothing: a call outside a session is not billed to a later one.
+func (e *Engine) CountToolCall(ctx context.Context, tool string) error {
+	if e.store == nil {
+		return fmt.Errorf("%w: no store", ErrStore)
+	}
+	if _, err := e.store.RecordToolCall(ctx, tool); err != nil && !errors.Is(err, store.ErrNoOpenSession) {
+		return fmt.Errorf("%w: %v", ErrStore, err)
+	}
+	return nil
+}
