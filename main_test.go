@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -178,4 +179,33 @@ func BenchmarkMCPPolicyEval(b *testing.B) {
 		samples = append(samples, time.Since(t0))
 	}
 	reportPercentiles(b, samples)
+}
+
+// BenchmarkParityThisRepo is the wall time of a whole `tausik policy eval
+// --gate cross_model_parity` process on this repository, which runs
+// `tausik init` as the generator of ten hosts: cold (a fresh store, so every
+// generator runs in a fresh temp copy of the repository) and warm (the
+// generators' results kept from the previous run of an unchanged tree).
+func BenchmarkParityThisRepo(b *testing.B) {
+	bin := buildBinary(b)
+	for _, warm := range []bool{false, true} {
+		name := map[bool]string{false: "cold", true: "warm"}[warm]
+		b.Run(name, func(b *testing.B) {
+			db := filepath.Join(b.TempDir(), "warm.db")
+			var samples []time.Duration
+			for i := 0; b.Loop(); i++ {
+				if !warm {
+					db = filepath.Join(b.TempDir(), fmt.Sprintf("cold%d.db", i))
+				}
+				t0 := time.Now()
+				cmd := exec.Command(bin, "policy", "eval", "--trigger", "commit", "--gate", "cross_model_parity")
+				cmd.Env = append(os.Environ(), "TAUSIK_DB="+db)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("eval: %v\n%s", err, out)
+				}
+				samples = append(samples, time.Since(t0))
+			}
+			reportPercentiles(b, samples)
+		})
+	}
 }

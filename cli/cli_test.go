@@ -282,6 +282,42 @@ description: a tree without empty files passes
 expect: {outcome: PASSED}
 -- tausik/policies/no_empty/fixtures/clean/tree/docs/full.md --
 # full
+-- tausik/policies/host_wired/gate.yaml --
+name: host_wired
+description: fails unless the claude generator wires a Stop hook
+prevents: a host wiring without its Stop hook
+phase: scoped
+triggers: [commit]
+severity: warn
+enabled: true
+language: rego
+facts: [hosts]
+-- tausik/policies/host_wired/policy.rego --
+package tausik.gates.host_wired
+
+violations contains {"msg": "no Stop hook"} if {
+	not input.hosts.hosts.claude.generated.capabilities["hook:Stop:done.py"]
+}
+-- tausik/policies/host_wired/fixtures/wired/case.yaml --
+description: a generator that writes its wiring, and tries HOME, TMPDIR and its working directory too
+expect: {outcome: PASSED}
+-- tausik/policies/host_wired/fixtures/wired/tree/tausik/gates.json --
+{"generators": {"claude": {"argv": ["python3", "gen.py", "{out}"], "format": "claude-settings"}}}
+-- tausik/policies/host_wired/fixtures/wired/tree/gen.py --
+import json, os, sys
+os.makedirs(os.path.join(sys.argv[1], ".claude"))
+json.dump({"hooks": {"Stop": [{"hooks": [{"command": "python3 done.py"}]}]}}, open(os.path.join(sys.argv[1], ".claude", "settings.json"), "w"))
+for d in (os.path.expanduser("~"), os.environ.get("TMPDIR", "/tmp"), os.getcwd()):
+    open(os.path.join(d, "generator-was-here"), "w").write("x")
+-- tausik/policies/host_wired/fixtures/unwired/case.yaml --
+description: a generator that wires nothing the gate wants
+expect: {outcome: FAILED}
+-- tausik/policies/host_wired/fixtures/unwired/tree/tausik/gates.json --
+{"generators": {"claude": {"argv": ["python3", "gen.py", "{out}"], "format": "claude-settings"}}}
+-- tausik/policies/host_wired/fixtures/unwired/tree/gen.py --
+import json, os, sys
+os.makedirs(os.path.join(sys.argv[1], ".claude"))
+json.dump({"hooks": {}}, open(os.path.join(sys.argv[1], ".claude", "settings.json"), "w"))
 -- tausik/policies/net_check/gate.yaml --
 name: net_check
 description: checks a live service that no fixture can stand in for
@@ -307,7 +343,9 @@ green_test: TestNetGreen
 // hermetic: afterwards the project tree, HOME and the working directory are
 // byte-identical (paths, modes, contents) and TMPDIR, where the fixture
 // copies go, is empty again. A fixture runner that forgot to remove its
-// temporary copy, or wrote into the project or HOME, fails this test.
+// temporary copy, or wrote into the project or HOME, fails this test; so
+// does a host generator (host_wired's fixtures run one that writes into
+// HOME, TMPDIR and its working directory) that is not kept in its temp dir.
 func TestPolicyTestIsHermetic(t *testing.T) {
 	base := t.TempDir()
 	dirs := map[string]string{}
@@ -343,6 +381,7 @@ func TestPolicyTestIsHermetic(t *testing.T) {
 		"ok    no_tmp/violating (FAILED)", "ok    no_tmp/clean (PASSED)",
 		"ok    no_empty/violating (FAILED)", "ok    no_empty/clean (PASSED)",
 		"ok    net_check (EXCUSED: TestNetRed, TestNetGreen)",
+		"ok    host_wired/wired (PASSED)", "ok    host_wired/unwired (FAILED)",
 		"ok    filesize/over_limit (FAILED)",
 	} {
 		if !strings.Contains(stdout.String(), want) {

@@ -15,6 +15,7 @@ import (
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
+	"github.com/tausik/tausik/runners/hosts"
 )
 
 // commandBundle is the generic policy every config-defined command gate
@@ -215,7 +216,8 @@ func (e *Engine) isCommand(ns string) bool {
 // built for a fixture copied to dir: the built-in spec, the case's params,
 // the default allow-list, and an environment that keeps every tool's
 // config, caches and telemetry inside dir (see fixtureToolEnv). A fixture
-// never runs a config-defined command.
+// never runs a config-defined command; a gate reading the hosts namespace
+// gets the generators of the fixture's own tree (see fixtureHosts).
 func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]runners.Runner, error) {
 	var rs []runners.Runner
 	for _, ns := range g.Facts {
@@ -230,6 +232,13 @@ func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]
 		r, err := command.New(s)
 		if err != nil {
 			return nil, fmt.Errorf("command %s: %w", ns, err)
+		}
+		rs = append(rs, r)
+	}
+	if slices.Contains(g.Facts, hosts.Namespace) {
+		r, err := fixtureHosts(params, dir)
+		if err != nil {
+			return nil, fmt.Errorf("generators: %w", err)
 		}
 		rs = append(rs, r)
 	}

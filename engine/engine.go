@@ -177,6 +177,9 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if err := e.registerMCPSurface(tiers); err != nil {
 		return nil, err
 	}
+	if err := e.registerHosts(tiers); err != nil {
+		return nil, err
+	}
 	e.configDigest = configDigest(tiers)
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)

@@ -13,6 +13,7 @@ import (
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/runners/git"
 	"github.com/tausik/tausik/runners/golang"
+	"github.com/tausik/tausik/runners/hosts"
 	"github.com/tausik/tausik/runners/imports"
 	"github.com/tausik/tausik/runners/mcpsurface"
 	"github.com/tausik/tausik/runners/python"
@@ -154,7 +155,7 @@ func EnsureStateDir(root string) (string, error) {
 // (BenchmarkGather10k, docs/performance.md).
 func DefaultRunners(st *store.Store) *runners.Registry {
 	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), mcpsurface.New(nil, 0),
-		content.New(), documents.New(cached(st)...), imports.New(cached(st)...)}, work.New(st)...)...)
+		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil)}, work.New(st)...)...)
 }
 
 // cached is the source option that keeps a runner's facts in st, none when

@@ -149,17 +149,6 @@ func validate(spec Spec, allow []string) error {
 		return fmt.Errorf("%w: command gate %q has no command", ErrBadSpec, spec.Name)
 	}
 	for i, arg := range spec.Argv {
-		if j := strings.IndexAny(arg, metachars); j >= 0 {
-			return fmt.Errorf("%w: command gate %q: argument %d %q holds %q; commands run without a shell, "+
-				"so pipes, redirects, substitutions and command lists are refused: write each argument as its own list item",
-				ErrMetachar, spec.Name, i, arg, arg[j:j+1])
-		}
-		for _, ph := range placeholderPattern().FindAllString(arg, -1) {
-			if ph != FilesArg && ph != JUnitArg {
-				return fmt.Errorf("%w: command gate %q: argument %d %q: unknown placeholder %s (known: %s, %s)",
-					ErrBadSpec, spec.Name, i, arg, ph, FilesArg, JUnitArg)
-			}
-		}
 		if strings.Contains(arg, FilesArg) && arg != FilesArg {
 			return fmt.Errorf("%w: command gate %q: argument %d %q: %s must stand alone, it expands to one argument per file",
 				ErrBadSpec, spec.Name, i, arg, FilesArg)
@@ -168,9 +157,8 @@ func validate(spec Spec, allow []string) error {
 	if i := slices.Index(spec.Argv, FilesArg); i == 0 {
 		return fmt.Errorf("%w: command gate %q: the executable cannot be %s", ErrBadSpec, spec.Name, FilesArg)
 	}
-	if !allowed(spec.Argv[0], allow) {
-		return fmt.Errorf("%w: command gate %q: executable %q is not on the allow-list [%s]; add it to the allow-list in the config to let the gate run it",
-			ErrNotAllowed, spec.Name, spec.Argv[0], strings.Join(allow, ", "))
+	if err := checkArgv(fmt.Sprintf("command gate %q", spec.Name), spec.Argv, []string{FilesArg, JUnitArg}, allow); err != nil {
+		return err
 	}
 	for _, kv := range spec.Env {
 		key, _, ok := strings.Cut(kv, "=")
@@ -196,6 +184,39 @@ func validate(spec Spec, allow []string) error {
 	}
 	if spec.Timeout < 0 {
 		return fmt.Errorf("%w: command gate %q: negative timeout", ErrBadSpec, spec.Name)
+	}
+	return nil
+}
+
+// CheckArgv applies the rules a command gate's argv lives under to any
+// command tausik starts from configuration (a generator, an MCP server):
+// no shell metacharacter in any argument, no placeholder outside known, and
+// an executable the allow-list permits. what names the command in errors
+// ("generator claude"). It returns ErrMetachar, ErrBadSpec or ErrNotAllowed.
+func CheckArgv(what string, argv, known, allow []string) error {
+	return checkArgv(what, argv, known, allow)
+}
+
+func checkArgv(what string, argv, known, allow []string) error {
+	if len(argv) == 0 || argv[0] == "" {
+		return fmt.Errorf("%w: %s has no command", ErrBadSpec, what)
+	}
+	for i, arg := range argv {
+		if j := strings.IndexAny(arg, metachars); j >= 0 {
+			return fmt.Errorf("%w: %s: argument %d %q holds %q; commands run without a shell, "+
+				"so pipes, redirects, substitutions and command lists are refused: write each argument as its own list item",
+				ErrMetachar, what, i, arg, arg[j:j+1])
+		}
+		for _, ph := range placeholderPattern().FindAllString(arg, -1) {
+			if !slices.Contains(known, ph) {
+				return fmt.Errorf("%w: %s: argument %d %q: unknown placeholder %s (known: %s)",
+					ErrBadSpec, what, i, arg, ph, strings.Join(known, ", "))
+			}
+		}
+	}
+	if !allowed(argv[0], allow) {
+		return fmt.Errorf("%w: %s: executable %q is not on the allow-list [%s]; add it to the allow-list in the config to let it run",
+			ErrNotAllowed, what, argv[0], strings.Join(allow, ", "))
 	}
 	return nil
 }
