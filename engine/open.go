@@ -13,6 +13,7 @@ import (
 	"github.com/tausik/tausik/runners/golang"
 	"github.com/tausik/tausik/runners/mcpsurface"
 	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/renar"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
@@ -129,7 +130,7 @@ func EnsureStateDir(root string) (string, error) {
 // workflow state from st and keeping file-derived facts (fs, python, go) in its
 // fact cache.
 func DefaultRunners(st *store.Store) *runners.Registry {
-	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), mcpsurface.New(nil, 0)}, work.New(st)...)...)
+	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), mcpsurface.New(nil, 0), renar.New(st)}, work.New(st)...)...)
 }
 
 // fsRunner is the files runner, caching file facts in st when there is one.
