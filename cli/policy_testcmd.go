@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/policytest"
 )
 
 type testOptions struct {
@@ -48,7 +49,7 @@ func runPolicyTest(ctx context.Context, g *globals, opts *testOptions) error {
 		return err
 	}
 	defer e.Close()
-	rep, err := e.Test(ctx, engine.TestOptions{Gates: opts.gates, RequireTools: opts.requireTools})
+	rep, err := policytest.Run(ctx, e, policytest.Options{Gates: opts.gates, RequireTools: opts.requireTools})
 	if err != nil {
 		return err
 	}
@@ -66,7 +67,7 @@ func runPolicyTest(ctx context.Context, g *globals, opts *testOptions) error {
 	return nil
 }
 
-func renderTestText(w io.Writer, rep *engine.TestReport, verbose bool) error {
+func renderTestText(w io.Writer, rep *policytest.Report, verbose bool) error {
 	var b strings.Builder
 	for _, gr := range rep.Gates {
 		for _, c := range gr.Cases {

@@ -27,11 +27,14 @@ const (
 
 // Bundle file names.
 const (
-	fileGate    = "gate.yaml"
-	fileRego    = "policy.rego"
-	fileCEL     = "policy.cel.yaml"
-	fileExcused = "excused.yaml"
-	dirFixtures = "fixtures"
+	fileGate = "gate.yaml"
+	fileRego = "policy.rego"
+	fileCEL  = "policy.cel.yaml"
+	// FileExcused is the closed list's excuse: why no fixture can drive
+	// the gate, and the Go tests that prove it red and green instead.
+	FileExcused = "excused.yaml"
+	// DirFixtures holds one directory per fixture case.
+	DirFixtures = "fixtures"
 )
 
 // Gate is one loaded gate bundle: its metadata, its prepared policy and where
@@ -75,14 +78,14 @@ func (g *Gate) Table() string {
 }
 
 // allowedFiles are the entries a bundle directory may hold.
-var allowedFiles = []string{fileGate, fileRego, fileCEL, fileExcused, dirFixtures, "README.md"}
+var allowedFiles = []string{fileGate, fileRego, fileCEL, FileExcused, DirFixtures, "README.md"}
 
 // loadBundles loads every bundle directory in fsys. prefix is the directory
 // shown in messages; source is SourceBuiltin or the team directory.
 func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known func(string) bool, lazy bool, d *Diagnostics) []*Gate {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		d.add(prefix, 0, "read bundles: %v", err)
+		d.Add(prefix, 0, "read bundles: %v", err)
 		return nil
 	}
 	var gates []*Gate
@@ -90,13 +93,13 @@ func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known f
 		dir := path.Join(prefix, e.Name())
 		if !e.IsDir() {
 			if source != SourceBuiltin {
-				d.add(dir, 0, "only gate bundle directories belong in %s", prefix)
+				d.Add(dir, 0, "only gate bundle directories belong in %s", prefix)
 			}
 			continue
 		}
 		sub, err := fs.Sub(fsys, e.Name())
 		if err != nil {
-			d.add(dir, 0, "%v", err)
+			d.Add(dir, 0, "%v", err)
 			continue
 		}
 		src := source
@@ -116,20 +119,20 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	n0 := len(d.Items)
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		d.add(dir, 0, "%v", err)
+		d.Add(dir, 0, "%v", err)
 		return nil
 	}
 	present := map[string]bool{}
 	for _, e := range entries {
 		present[e.Name()] = true
 		if !slices.Contains(allowedFiles, e.Name()) {
-			d.add(path.Join(dir, e.Name()), 0, "unexpected file in a gate bundle (allowed: %v)", allowedFiles)
+			d.Add(path.Join(dir, e.Name()), 0, "unexpected file in a gate bundle (allowed: %v)", allowedFiles)
 		}
 	}
 	gateFile := path.Join(dir, fileGate)
 	raw, err := fs.ReadFile(fsys, fileGate)
 	if err != nil {
-		d.add(gateFile, 0, "every gate bundle needs a gate.yaml: %v", errors.Unwrap(err))
+		d.Add(gateFile, 0, "every gate bundle needs a gate.yaml: %v", errors.Unwrap(err))
 		return nil
 	}
 	g := &Gate{Meta: parseMeta(gateFile, name, raw, known, d), Source: source, Dir: dir, fsys: fsys}
@@ -142,11 +145,11 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	}
 	g.PolicyFile = path.Join(dir, policyName)
 	if present[other] {
-		d.add(path.Join(dir, other), 0, "language is %s, so this bundle's policy is %s; remove %s", g.Language, policyName, other)
+		d.Add(path.Join(dir, other), 0, "language is %s, so this bundle's policy is %s; remove %s", g.Language, policyName, other)
 	}
 	src, err := fs.ReadFile(fsys, policyName)
 	if err != nil {
-		d.add(g.PolicyFile, 0, "missing policy file for language %s", g.Language)
+		d.Add(g.PolicyFile, 0, "missing policy file for language %s", g.Language)
 		return nil
 	}
 	g.PolicyDigest = facts.DigestBytes(src)
@@ -161,17 +164,17 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	} else {
 		g.policy = compilePolicy(ctx, g, src, d)
 	}
-	g.HasExcused = present[fileExcused]
-	if present[dirFixtures] {
-		fx, err := fs.ReadDir(fsys, dirFixtures)
+	g.HasExcused = present[FileExcused]
+	if present[DirFixtures] {
+		fx, err := fs.ReadDir(fsys, DirFixtures)
 		if err != nil {
-			d.add(path.Join(dir, dirFixtures), 0, "%v", err)
+			d.Add(path.Join(dir, DirFixtures), 0, "%v", err)
 		}
 		for _, e := range fx {
 			if e.IsDir() {
 				g.Fixtures = append(g.Fixtures, e.Name())
 			} else {
-				d.add(path.Join(dir, dirFixtures, e.Name()), 0, "fixtures/ holds one directory per case")
+				d.Add(path.Join(dir, DirFixtures, e.Name()), 0, "fixtures/ holds one directory per case")
 			}
 		}
 		sort.Strings(g.Fixtures)

@@ -12,6 +12,8 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/ext"
 	"gopkg.in/yaml.v3"
+
+	"github.com/tausik/tausik/engine/internal/yamlread"
 )
 
 // A CEL gate policy (policy.cel.yaml) is a set of named expressions over the
@@ -61,24 +63,24 @@ func celBaseEnv() (*cel.Env, error) {
 // compileCEL parses and compiles a gate's policy.cel.yaml.
 func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
 	n0 := len(d.Items)
-	r := yamlReader{file: file, d: d}
-	root := r.parse(src)
+	r := yamlread.Reader{File: file, D: d}
+	root := r.Parse(src)
 	if root == nil {
 		return nil
 	}
-	f := r.fields(root, "policy.cel.yaml", "let", "could_not_run", "not_applicable", "violations")
-	r.require(root, f, "policy.cel.yaml", "violations")
+	f := r.Fields(root, "policy.cel.yaml", "let", "could_not_run", "not_applicable", "violations")
+	r.Require(root, f, "policy.cel.yaml", "violations")
 	env, err := celBaseEnv()
 	if err != nil {
-		d.add(file, 0, "cel environment: %v", err)
+		d.Add(file, 0, "cel environment: %v", err)
 		return nil
 	}
 	c := celCompiler{r: r, file: file, use: &useCollector{}}
 	p := &celPolicy{}
-	for _, kv := range r.pairs(f["let"], "let") {
+	for _, kv := range r.Pairs(f["let"], "let") {
 		k, v := kv[0], kv[1]
 		if !celNameRE.MatchString(k.Value) || k.Value == "input" {
-			d.add(file, k.Line, "let name %q must match %s and not be \"input\"", k.Value, celNameRE)
+			d.Add(file, k.Line, "let name %q must match %s and not be \"input\"", k.Value, celNameRE)
 			continue
 		}
 		e, ok := c.compile(env, v, "let."+k.Value, nil)
@@ -88,22 +90,22 @@ func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
 		e.name = k.Value
 		p.lets = append(p.lets, e)
 		if env, err = env.Extend(cel.Variable(k.Value, cel.DynType)); err != nil {
-			d.add(file, k.Line, "let %s: %v", k.Value, err)
+			d.Add(file, k.Line, "let %s: %v", k.Value, err)
 		}
 	}
 	p.couldNotRun = c.reasons(env, f["could_not_run"], "could_not_run")
 	p.notApplicable = c.reasons(env, f["not_applicable"], "not_applicable")
 	if n := f["violations"]; n != nil {
 		if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-			d.add(file, n.Line, "violations must be a non-empty list of {rule, expr}")
+			d.Add(file, n.Line, "violations must be a non-empty list of {rule, expr}")
 		} else {
 			for i, item := range n.Content {
 				what := fmt.Sprintf("violations[%d]", i)
-				vf := r.fields(item, what, "rule", "expr")
-				r.require(item, vf, what, "rule", "expr")
-				rule := r.str(vf["rule"], what+".rule")
+				vf := r.Fields(item, what, "rule", "expr")
+				r.Require(item, vf, what, "rule", "expr")
+				rule := r.Str(vf["rule"], what+".rule")
 				if vf["rule"] != nil && !celNameRE.MatchString(rule) {
-					d.add(file, vf["rule"].Line, "%s.rule %q must match %s", what, rule, celNameRE)
+					d.Add(file, vf["rule"].Line, "%s.rule %q must match %s", what, rule, celNameRE)
 				}
 				if vf["expr"] == nil {
 					continue
@@ -124,7 +126,7 @@ func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
 }
 
 type celCompiler struct {
-	r    yamlReader
+	r    yamlread.Reader
 	file string
 	use  *useCollector // what the compiled expressions read of input
 }
@@ -134,17 +136,17 @@ func (c celCompiler) reasons(env *cel.Env, n *yaml.Node, what string) []celReaso
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		c.r.d.add(c.file, n.Line, "%s must be a list of {code, when, msg?}", what)
+		c.r.D.Add(c.file, n.Line, "%s must be a list of {code, when, msg?}", what)
 		return nil
 	}
 	var out []celReason
 	for i, item := range n.Content {
 		w := fmt.Sprintf("%s[%d]", what, i)
-		f := c.r.fields(item, w, "code", "when", "msg")
-		c.r.require(item, f, w, "code", "when")
-		code := c.r.str(f["code"], w+".code")
+		f := c.r.Fields(item, w, "code", "when", "msg")
+		c.r.Require(item, f, w, "code", "when")
+		code := c.r.Str(f["code"], w+".code")
 		if f["code"] != nil && !reasonCodeRE.MatchString(code) {
-			c.r.d.add(c.file, f["code"].Line, "%s.code %q must match %s", w, code, reasonCodeRE)
+			c.r.D.Add(c.file, f["code"].Line, "%s.code %q must match %s", w, code, reasonCodeRE)
 		}
 		if f["when"] == nil {
 			continue
@@ -166,7 +168,7 @@ func (c celCompiler) reasons(env *cel.Env, n *yaml.Node, what string) []celReaso
 // compile compiles the CEL text in node n, checks its type with check, and
 // records problems at the YAML line where the expression's line lies.
 func (c celCompiler) compile(env *cel.Env, n *yaml.Node, what string, check func(*cel.Type) bool) (celExpr, bool) {
-	src := c.r.str(n, what)
+	src := c.r.Str(n, what)
 	if n.Kind != yaml.ScalarNode {
 		return celExpr{}, false
 	}
@@ -177,18 +179,18 @@ func (c celCompiler) compile(env *cel.Env, n *yaml.Node, what string, check func
 	ast, iss := env.Compile(src)
 	if iss.Err() != nil {
 		for _, e := range iss.Errors() {
-			c.r.d.add(c.file, base+e.Location.Line()-1, "%s: %s", what, e.Message)
+			c.r.D.Add(c.file, base+e.Location.Line()-1, "%s: %s", what, e.Message)
 		}
 		return celExpr{}, false
 	}
 	celInputUse(c.use, ast.NativeRep().Expr())
 	if check != nil && !check(ast.OutputType()) {
-		c.r.d.add(c.file, base, "%s: wrong result type %s", what, ast.OutputType())
+		c.r.D.Add(c.file, base, "%s: wrong result type %s", what, ast.OutputType())
 		return celExpr{}, false
 	}
 	prg, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(256))
 	if err != nil {
-		c.r.d.add(c.file, base, "%s: %v", what, err)
+		c.r.D.Add(c.file, base, "%s: %v", what, err)
 		return celExpr{}, false
 	}
 	return celExpr{prg: prg, where: fmt.Sprintf("%s:%d: %s", c.file, base, what)}, true

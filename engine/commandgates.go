@@ -72,7 +72,7 @@ func loadGenericCommand(ctx context.Context) (genericCommand, error) {
 			return
 		}
 		generic.policy, generic.digest, generic.fsys = p, facts.DigestBytes(src), sub
-		entries, _ := fs.ReadDir(sub, dirFixtures)
+		entries, _ := fs.ReadDir(sub, DirFixtures)
 		for _, e := range entries {
 			if e.IsDir() {
 				generic.fixtures = append(generic.fixtures, e.Name())
@@ -152,12 +152,12 @@ func (e *Engine) registerCommands(tiers []*tierFile) error {
 		if tc := e.teamCommand(g.Name); tc != nil {
 			allow = e.cmds.allowFor(tc)
 		} else if spec.Parser == command.ParserPytest {
-			spec.Argv = append([]string{e.python()}, spec.Argv[1:]...)
+			spec.Argv = append([]string{e.Python()}, spec.Argv[1:]...)
 		}
 		r, err := command.New(spec, command.WithAllowlist(allow...))
 		if err != nil {
 			file, line, key := e.blame(tiers, g.Name, eff)
-			d.add(file, line, "%s: %v", key, err)
+			d.Add(file, line, "%s: %v", key, err)
 			continue
 		}
 		rs = append(rs, r)

@@ -63,7 +63,7 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 		if v, ok := t.top[keyPython]; ok {
 			s, isStr := v.(string)
 			if !isStr || strings.TrimSpace(s) == "" {
-				d.add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, describe(v))
+				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, describe(v))
 			} else {
 				cs.python, cs.pythonTier = s, t
 			}
@@ -74,7 +74,7 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 		}
 		entries, isObj := v.(map[string]any)
 		if !isObj {
-			d.add(t.display, t.doc.line(keyCommands), "%s: want an object of command gates, got %s", keyCommands, describe(v))
+			d.Add(t.display, t.doc.line(keyCommands), "%s: want an object of command gates, got %s", keyCommands, describe(v))
 			continue
 		}
 		for _, name := range sortedKeys(entries) {
@@ -84,7 +84,7 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 		}
 	}
 	if cs.python != "" && cs.pythonTier.tier == TierProject && !command.Allowed(cs.python, cs.allow) {
-		d.add(cs.pythonTier.display, cs.pythonTier.doc.line(keyPython),
+		d.Add(cs.pythonTier.display, cs.pythonTier.doc.line(keyPython),
 			"%s: interpreter %q is not on the allow-list [%s]; only the user or managed tier may allow it (%q)",
 			keyPython, cs.python, strings.Join(cs.allow, ", "), keyAllowlist)
 	}
@@ -114,19 +114,19 @@ func (cs *commandSetup) allowFor(c *commandGate) []string {
 func (cs *commandSetup) readAllowlist(t *tierFile, v any, d *Diagnostics) {
 	line := t.doc.line(keyAllowlist)
 	if t.tier == TierProject {
-		d.add(t.display, line, "%s: refused: only the user or managed tier may extend the allow-list of executables; "+
+		d.Add(t.display, line, "%s: refused: only the user or managed tier may extend the allow-list of executables; "+
 			"a committed project config must not choose which programs tausik runs (move it to ~/.tausik/config.json)", keyAllowlist)
 		return
 	}
 	list, ok := v.([]any)
 	if !ok {
-		d.add(t.display, line, "%s: want a list of executable names or paths, got %s", keyAllowlist, describe(v))
+		d.Add(t.display, line, "%s: want a list of executable names or paths, got %s", keyAllowlist, describe(v))
 		return
 	}
 	for i, e := range list {
 		s, ok := e.(string)
 		if !ok || strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\x00\n") {
-			d.add(t.display, line, "%s[%d]: want an executable name or path, got %s", keyAllowlist, i, describe(e))
+			d.Add(t.display, line, "%s[%d]: want an executable name or path, got %s", keyAllowlist, i, describe(e))
 			continue
 		}
 		if !slices.Contains(cs.allow, s) {
@@ -141,13 +141,13 @@ func (cs *commandSetup) refuse(c *commandGate, err error, d *Diagnostics) {
 	line := c.tier.doc.line(keyCommands, name, "argv")
 	switch {
 	case errors.Is(err, command.ErrNotAllowed) && !command.Allowed(c.spec.Argv[0], cs.allowFor(c)):
-		d.add(c.tier.display, line, "%s.%s.argv: refused: executable %q is not on the allow-list [%s]; a project config may only run "+
+		d.Add(c.tier.display, line, "%s.%s.argv: refused: executable %q is not on the allow-list [%s]; a project config may only run "+
 			"allowed executables, and only the user or managed tier may allow more (%q: [%q] in ~/.tausik/config.json)",
 			keyCommands, name, c.spec.Argv[0], strings.Join(cs.allow, ", "), keyAllowlist, c.spec.Argv[0])
 	case errors.Is(err, command.ErrMetachar):
-		d.add(c.tier.display, line, "%s.%s.argv: %v", keyCommands, name, err)
+		d.Add(c.tier.display, line, "%s.%s.argv: %v", keyCommands, name, err)
 	default:
-		d.add(c.tier.display, c.tier.doc.line(keyCommands, name), "%s.%s: %v", keyCommands, name, err)
+		d.Add(c.tier.display, c.tier.doc.line(keyCommands, name), "%s.%s: %v", keyCommands, name, err)
 	}
 }
 
@@ -160,7 +160,7 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 		if k != "" {
 			at, what = line(k), key+"."+k
 		}
-		d.add(t.display, at, "%s: %s", what, fmt.Sprintf(format, args...))
+		d.Add(t.display, at, "%s: %s", what, fmt.Sprintf(format, args...))
 	}
 	n0 := len(d.Items)
 	if !gateNameRE.MatchString(name) {

@@ -53,7 +53,7 @@ func loadTier(tier, path, display string, required bool) (*tierFile, error) {
 	}
 	if err != nil {
 		d := &Diagnostics{Kind: ErrConfig}
-		d.add(display, 0, "%v", err)
+		d.Add(display, 0, "%v", err)
 		return nil, d
 	}
 	return parseTier(tier, display, b)
@@ -66,21 +66,21 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 	if err != nil {
 		var le *lineError
 		if errors.As(err, &le) {
-			d.add(display, le.line, "invalid JSON: %s", le.msg)
+			d.Add(display, le.line, "invalid JSON: %s", le.msg)
 		} else {
-			d.add(display, 0, "invalid JSON: %v", err)
+			d.Add(display, 0, "invalid JSON: %v", err)
 		}
 		return nil, d
 	}
 	top, ok := doc.value.(map[string]any)
 	if !ok {
-		d.add(display, 1, "the config must be a JSON object")
+		d.Add(display, 1, "the config must be a JSON object")
 		return nil, d
 	}
 	t := &tierFile{tier: tier, display: display, doc: doc, gates: map[string]map[string]any{}, top: top}
 	for _, k := range sortedKeys(top) {
 		if !slices.Contains(configSections, k) {
-			d.add(display, doc.line(k), "%s: unknown key (known: %s)", k, strings.Join(configSections[1:], ", "))
+			d.Add(display, doc.line(k), "%s: unknown key (known: %s)", k, strings.Join(configSections[1:], ", "))
 			continue
 		}
 		if k != "gates" {
@@ -88,18 +88,18 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 		}
 		gates, ok := top[k].(map[string]any)
 		if !ok {
-			d.add(display, doc.line(k), "gates: want an object of gate overrides, got %s", describe(top[k]))
+			d.Add(display, doc.line(k), "gates: want an object of gate overrides, got %s", describe(top[k]))
 			continue
 		}
 		for _, name := range sortedKeys(gates) {
 			o, ok := gates[name].(map[string]any)
 			if !ok {
-				d.add(display, doc.line("gates", name), "gates.%s: want an object, got %s", name, describe(gates[name]))
+				d.Add(display, doc.line("gates", name), "gates.%s: want an object, got %s", name, describe(gates[name]))
 				continue
 			}
 			for _, ok := range sortedKeys(o) {
 				if !slices.Contains(overrideKeys, ok) {
-					d.add(display, doc.line("gates", name, ok), "gates.%s.%s: unknown key (known: %s)", name, ok, strings.Join(overrideKeys, ", "))
+					d.Add(display, doc.line("gates", name, ok), "gates.%s.%s: unknown key (known: %s)", name, ok, strings.Join(overrideKeys, ", "))
 				}
 			}
 			t.gates[name] = o
@@ -146,7 +146,7 @@ func resolveConfig(gates []*Gate, tiers []*tierFile) (map[string]*Effective, []s
 			g := byName[name]
 			if g == nil {
 				if t.tier == TierProject {
-					d.add(t.display, t.doc.line("gates", name), "gates.%s: no such gate", name)
+					d.Add(t.display, t.doc.line("gates", name), "gates.%s: no such gate", name)
 				}
 				continue // a user or managed file serves many projects
 			}
@@ -176,7 +176,7 @@ func (a *applier) key(parts ...string) string {
 
 func (a *applier) bad(parts []string, format string, args ...any) {
 	line := a.t.doc.line(append([]string{"gates", a.g.Name}, parts...)...)
-	a.d.add(a.t.display, line, "%s: %s", a.key(parts...), fmt.Sprintf(format, args...))
+	a.d.Add(a.t.display, line, "%s: %s", a.key(parts...), fmt.Sprintf(format, args...))
 }
 
 // refuse records a weakening the project tier may not make.
@@ -270,7 +270,7 @@ func (a *applier) param(name string, v any) {
 		a.bad(path, "no such param (known: %s)", strings.Join(known, ", "))
 		return
 	}
-	nv, err := coerceParam(p.Type, v)
+	nv, err := CoerceParam(p.Type, v)
 	if err != nil {
 		a.bad(path, "%v", err)
 		return

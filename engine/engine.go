@@ -132,7 +132,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	for _, g := range gates {
 		if prev := e.byName[g.Name]; prev != nil {
-			d.add(g.Dir, 0, "gate %q is already defined by %s", g.Name, prev.Dir)
+			d.Add(g.Dir, 0, "gate %q is already defined by %s", g.Name, prev.Dir)
 			continue
 		}
 		e.byName[g.Name] = g

@@ -57,7 +57,8 @@ type Diagnostics struct {
 	Items []Diagnostic
 }
 
-func (d *Diagnostics) add(file string, line int, format string, args ...any) {
+// Add records one problem at file:line (line 0 when unknown).
+func (d *Diagnostics) Add(file string, line int, format string, args ...any) {
 	d.Items = append(d.Items, Diagnostic{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 

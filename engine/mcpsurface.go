@@ -48,7 +48,7 @@ func (e *Engine) registerMCPSurface(tiers []*tierFile) error {
 			file, line = f, l
 		}
 		d := &Diagnostics{Kind: ErrConfig}
-		d.add(file, line, "gates.%s.params.server: %q is neither %s nor on the allow-list (%s); add it to %s in the user or managed tier",
+		d.Add(file, line, "gates.%s.params.server: %q is neither %s nor on the allow-list (%s); add it to %s in the user or managed tier",
 			g.Name, argv[0], SelfExecutable, strings.Join(e.Allowlist(), ", "), keyAllowlist)
 		return d
 	}

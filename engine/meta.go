@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tausik/tausik/engine/internal/yamlread"
 )
 
 // Triggers are the moments a gate can be asked to judge, in workflow order.
@@ -88,96 +90,96 @@ func (m *Meta) Param(name string) (Param, bool) {
 // parseMeta reads gate.yaml. dirName is the bundle directory's name, which
 // the gate's name must equal so a gate is found where its name says.
 func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Diagnostics) Meta {
-	r := yamlReader{file: file, d: d}
-	root := r.parse(b)
+	r := yamlread.Reader{File: file, D: d}
+	root := r.Parse(b)
 	if root == nil {
 		return Meta{}
 	}
-	f := r.fields(root, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
+	f := r.Fields(root, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
 		"severity", "enabled", "language", "facts", "params")
-	r.require(root, f, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
+	r.Require(root, f, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
 		"severity", "enabled", "language", "facts")
 	m := Meta{
-		Name:        r.str(f["name"], "name"),
-		Description: r.str(f["description"], "description"),
-		Prevents:    r.str(f["prevents"], "prevents"),
-		Phase:       r.str(f["phase"], "phase"),
-		Triggers:    r.strs(f["triggers"], "triggers"),
-		Severity:    r.str(f["severity"], "severity"),
-		Enabled:     r.boolean(f["enabled"], "enabled"),
-		Language:    r.str(f["language"], "language"),
-		Facts:       r.strs(f["facts"], "facts"),
+		Name:        r.Str(f["name"], "name"),
+		Description: r.Str(f["description"], "description"),
+		Prevents:    r.Str(f["prevents"], "prevents"),
+		Phase:       r.Str(f["phase"], "phase"),
+		Triggers:    r.Strs(f["triggers"], "triggers"),
+		Severity:    r.Str(f["severity"], "severity"),
+		Enabled:     r.Bool(f["enabled"], "enabled"),
+		Language:    r.Str(f["language"], "language"),
+		Facts:       r.Strs(f["facts"], "facts"),
 	}
-	line := func(k string) int { return lineOf(f[k], root) }
+	line := func(k string) int { return yamlread.LineOf(f[k], root) }
 	if f["name"] != nil {
 		switch {
 		case !gateNameRE.MatchString(m.Name):
-			d.add(file, line("name"), "name %q must match %s", m.Name, gateNameRE)
+			d.Add(file, line("name"), "name %q must match %s", m.Name, gateNameRE)
 		case m.Name != dirName:
-			d.add(file, line("name"), "name %q must equal the bundle directory name %q", m.Name, dirName)
+			d.Add(file, line("name"), "name %q must equal the bundle directory name %q", m.Name, dirName)
 		}
 	}
 	for _, k := range []struct{ key, desc string }{{"description", m.Description}, {"prevents", m.Prevents}} {
 		if f[k.key] != nil && len(k.desc) < 10 {
-			d.add(file, line(k.key), "%s must say something (at least 10 characters)", k.key)
+			d.Add(file, line(k.key), "%s must say something (at least 10 characters)", k.key)
 		}
 	}
 	if f["phase"] != nil && !slices.Contains(Phases, m.Phase) {
-		d.add(file, line("phase"), "unknown phase %q (known: %v)", m.Phase, Phases)
+		d.Add(file, line("phase"), "unknown phase %q (known: %v)", m.Phase, Phases)
 	}
 	if f["triggers"] != nil && len(m.Triggers) == 0 {
-		d.add(file, line("triggers"), "triggers must name at least one trigger")
+		d.Add(file, line("triggers"), "triggers must name at least one trigger")
 	}
 	for i, t := range m.Triggers {
 		if !slices.Contains(Triggers, t) {
-			d.add(file, f["triggers"].Content[i].Line, "unknown trigger %q (known: %v)", t, Triggers)
+			d.Add(file, f["triggers"].Content[i].Line, "unknown trigger %q (known: %v)", t, Triggers)
 		}
 	}
 	if f["severity"] != nil && m.Severity != SeverityBlock && m.Severity != SeverityWarn {
-		d.add(file, line("severity"), "unknown severity %q (known: block, warn)", m.Severity)
+		d.Add(file, line("severity"), "unknown severity %q (known: block, warn)", m.Severity)
 	}
 	if f["language"] != nil && m.Language != LangRego && m.Language != LangCEL {
-		d.add(file, line("language"), "unknown language %q (known: rego, cel)", m.Language)
+		d.Add(file, line("language"), "unknown language %q (known: rego, cel)", m.Language)
 	}
 	for i, ns := range m.Facts {
 		if !known(ns) {
-			d.add(file, f["facts"].Content[i].Line, "unknown facts namespace %q", ns)
+			d.Add(file, f["facts"].Content[i].Line, "unknown facts namespace %q", ns)
 		}
 	}
 	m.Params = parseParams(r, f["params"])
 	return m
 }
 
-func parseParams(r yamlReader, n *yaml.Node) []Param {
+func parseParams(r yamlread.Reader, n *yaml.Node) []Param {
 	var out []Param
-	for _, kv := range r.pairs(n, "params") {
+	for _, kv := range r.Pairs(n, "params") {
 		k, v := kv[0], kv[1]
 		what := "params." + k.Value
-		f := r.fields(v, what, "type", "default", "description", "project_may")
-		r.require(v, f, what, "type", "default", "description")
+		f := r.Fields(v, what, "type", "default", "description", "project_may")
+		r.Require(v, f, what, "type", "default", "description")
 		p := Param{
 			Name:        k.Value,
-			Type:        r.str(f["type"], what+".type"),
-			Description: r.str(f["description"], what+".description"),
+			Type:        r.Str(f["type"], what+".type"),
+			Description: r.Str(f["description"], what+".description"),
 			ProjectMay:  MaySet,
 		}
 		if !gateNameRE.MatchString(p.Name) {
-			r.d.add(r.file, k.Line, "param name %q must match %s", p.Name, gateNameRE)
+			r.D.Add(r.File, k.Line, "param name %q must match %s", p.Name, gateNameRE)
 		}
 		if f["type"] != nil && !slices.Contains(paramTypes, p.Type) {
-			r.d.add(r.file, f["type"].Line, "%s.type: unknown type %q (known: %v)", what, p.Type, paramTypes)
+			r.D.Add(r.File, f["type"].Line, "%s.type: unknown type %q (known: %v)", what, p.Type, paramTypes)
 		}
 		if f["project_may"] != nil {
-			p.ProjectMay = r.str(f["project_may"], what+".project_may")
+			p.ProjectMay = r.Str(f["project_may"], what+".project_may")
 			if err := checkProjectMay(p.Type, p.ProjectMay); err != nil {
-				r.d.add(r.file, f["project_may"].Line, "%s.project_may: %v", what, err)
+				r.D.Add(r.File, f["project_may"].Line, "%s.project_may: %v", what, err)
 			}
 		}
 		if f["default"] != nil {
-			def := r.value(f["default"], what+".default")
-			norm, err := coerceParam(p.Type, def)
+			def := r.Value(f["default"], what+".default")
+			norm, err := CoerceParam(p.Type, def)
 			if err != nil && slices.Contains(paramTypes, p.Type) {
-				r.d.add(r.file, f["default"].Line, "%s.default: %v", what, err)
+				r.D.Add(r.File, f["default"].Line, "%s.default: %v", what, err)
 			}
 			p.Default = norm
 		}
@@ -205,9 +207,9 @@ func checkProjectMay(typ, may string) error {
 	return fmt.Errorf("%q does not apply to a param of type %s", may, typ)
 }
 
-// coerceParam checks v against typ and returns it in the engine's plain form
+// CoerceParam checks v against typ and returns it in the engine's plain form
 // (int64, float64, string, bool, []any of strings, map[string]any).
-func coerceParam(typ string, v any) (any, error) {
+func CoerceParam(typ string, v any) (any, error) {
 	switch typ {
 	case TypeInt:
 		switch x := v.(type) {

@@ -46,7 +46,7 @@ func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnost
 	}
 	want := "data." + RegoPackage(gate)
 	if got := mod.Package.Path.String(); got != want {
-		d.add(file, mod.Package.Location.Row, "package must be %s, got %s", strings.TrimPrefix(want, "data."), strings.TrimPrefix(got, "data."))
+		d.Add(file, mod.Package.Location.Row, "package must be %s, got %s", strings.TrimPrefix(want, "data."), strings.TrimPrefix(got, "data."))
 		return nil
 	}
 	c := ast.NewCompiler().WithUnsafeBuiltins(unsafeRego)
@@ -63,7 +63,7 @@ func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnost
 			continue
 		}
 		if r.Head.RuleKind() != ast.MultiValue || len(r.Head.Ref()) != 1 {
-			d.add(file, r.Location.Row, "%s must be a multi-value rule (%s contains x if { … })", name, name)
+			d.Add(file, r.Location.Row, "%s must be a multi-value rule (%s contains x if { … })", name, name)
 			continue
 		}
 		if p.rules[name] == nil {
@@ -71,7 +71,7 @@ func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnost
 		}
 	}
 	if p.rules[ruleViolations] == nil {
-		d.add(file, mod.Package.Location.Row, "the policy must define %q (violations contains v if { … })", ruleViolations)
+		d.Add(file, mod.Package.Location.Row, "the policy must define %q (violations contains v if { … })", ruleViolations)
 	}
 	if len(d.Items) > 0 {
 		return nil
@@ -107,12 +107,12 @@ func checkRegoShapes(c *ast.Compiler, gate string, p *regoPolicy, d *Diagnostics
 		elem := set.Of()
 		if name == ruleViolations {
 			if msg := violationTypeProblem(elem); msg != "" {
-				d.add(p.file, loc.Row, "%s: %s", name, msg)
+				d.Add(p.file, loc.Row, "%s: %s", name, msg)
 			}
 			continue
 		}
 		if msg := reasonTypeProblem(elem); msg != "" {
-			d.add(p.file, loc.Row, "%s: %s", name, msg)
+			d.Add(p.file, loc.Row, "%s: %s", name, msg)
 		}
 	}
 }
@@ -176,11 +176,11 @@ func addRegoErrors(d *Diagnostics, file string, err error) {
 				}
 				line = e.Location.Row
 			}
-			d.add(f, line, "%s: %s", e.Code, e.Message)
+			d.Add(f, line, "%s: %s", e.Code, e.Message)
 		}
 		return
 	}
-	d.add(file, 0, "%v", err)
+	d.Add(file, 0, "%v", err)
 }
 
 // Eval implements Policy.

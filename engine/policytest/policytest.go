@@ -1,4 +1,9 @@
-package engine
+// Package policytest is tausik's policy harness: it loads each gate's
+// fixtures (facts-level, tree/ and git cases), runs them hermetically
+// against the engine, and checks the closed list (every gate COVERED by a
+// red and a green fixture, or EXCUSED by Go tests that exist). It uses the
+// engine's public API only, so engine/ stays the evaluation core.
+package policytest
 
 import (
 	"context"
@@ -13,22 +18,21 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
-	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/command"
 )
 
-// TestReport is the result of `tausik policy test`: every gate's closed-list
+// Report is the result of `tausik policy test`: every gate's closed-list
 // standing and every fixture's verdict.
-type TestReport struct {
+type Report struct {
 	Gates   []GateReport `json:"gates"`
 	Passed  int          `json:"passed"`
 	Failed  int          `json:"failed"`
 	Skipped int          `json:"skipped"`
 }
 
-// TestOptions selects what `policy test` runs.
-type TestOptions struct {
+// Options selects what `policy test` runs.
+type Options struct {
 	// Gates limits the run to these gates (all when empty).
 	Gates []string
 	// RequireTools makes a case whose tools are missing (case.yaml
@@ -37,7 +41,7 @@ type TestOptions struct {
 	RequireTools bool
 }
 
-// GateReport is one gate's part of a TestReport. Problems are closed-list
+// GateReport is one gate's part of a Report. Problems are closed-list
 // violations (no fixtures, no failing case, a missing excuse test…); each
 // counts as one failure.
 type GateReport struct {
@@ -61,24 +65,24 @@ type CaseReport struct {
 }
 
 // OK reports whether nothing failed.
-func (r *TestReport) OK() bool { return r.Failed == 0 }
+func (r *Report) OK() bool { return r.Failed == 0 }
 
-// Test runs the fixtures of the named gates (all when names is empty) and
-// checks the closed list. Each fixture runs hermetically: a tree/ case is
+// Run runs the fixtures of the named gates (all when opts.Gates is empty)
+// and checks the closed list. Each fixture runs hermetically: a tree/ case is
 // copied into a fresh temporary directory that is removed afterwards, its
 // facts come from runners built for that directory, and nothing else is
-// written. An unknown gate name is ErrUsage.
-func (e *Engine) Test(ctx context.Context, opts TestOptions) (*TestReport, error) {
+// written. An unknown gate name is engine.ErrUsage.
+func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 	names := opts.Gates
 	for _, n := range names {
-		if _, ok := e.byName[n]; !ok {
-			return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", ErrUsage, n)
+		if _, ok := e.Gate(n); !ok {
+			return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", engine.ErrUsage, n)
 		}
 	}
-	rep := &TestReport{Gates: []GateReport{}}
-	cases := e.runCases(ctx, names, opts.RequireTools)
-	projectTests := sync.OnceValues(e.projectGoTests)
-	for _, g := range e.gates {
+	rep := &Report{Gates: []GateReport{}}
+	cases := runCases(ctx, e, names, opts.RequireTools)
+	projectTests := sync.OnceValues(func() (map[string]bool, error) { return projectGoTests(e.Root()) })
+	for _, g := range e.Gates() {
 		if len(names) > 0 && !slices.Contains(names, g.Name) {
 			continue
 		}
@@ -88,15 +92,15 @@ func (e *Engine) Test(ctx context.Context, opts TestOptions) (*TestReport, error
 			gr.Problems = append(gr.Problems, "in neither table: add fixtures/ with a violating and a clean case, or an excused.yaml")
 		case "BOTH":
 			gr.Problems = append(gr.Problems, "in both tables: a gate has fixtures/ or an excused.yaml, not both")
-		case TableExcused:
-			ex, problems := e.checkExcused(g, projectTests)
+		case engine.TableExcused:
+			ex, problems := checkExcused(e, g, projectTests)
 			gr.Excused = ex
 			gr.Problems = append(gr.Problems, problems...)
-		case TableCovered:
+		case engine.TableCovered:
 			var red, green bool
 			for _, cr := range cases[g.Name] {
-				red = red || (cr.Expect == Failed)
-				green = green || (cr.Expect == Passed)
+				red = red || (cr.Expect == engine.Failed)
+				green = green || (cr.Expect == engine.Passed)
 				gr.Cases = append(gr.Cases, cr)
 				switch {
 				case cr.Skipped != "":
@@ -116,7 +120,7 @@ func (e *Engine) Test(ctx context.Context, opts TestOptions) (*TestReport, error
 		}
 		if len(gr.Problems) > 0 {
 			rep.Failed++
-		} else if gr.Table == TableExcused {
+		} else if gr.Table == engine.TableExcused {
 			rep.Passed++
 		}
 		rep.Gates = append(rep.Gates, gr)
@@ -127,15 +131,15 @@ func (e *Engine) Test(ctx context.Context, opts TestOptions) (*TestReport, error
 // runCases runs the fixtures of the named COVERED gates (all when names is
 // empty), several at a time: a fixture of a command gate mostly waits for its
 // tool. The result lists each gate's cases in fixture order.
-func (e *Engine) runCases(ctx context.Context, names []string, requireTools bool) map[string][]CaseReport {
+func runCases(ctx context.Context, e *engine.Engine, names []string, requireTools bool) map[string][]CaseReport {
 	type job struct {
-		g *Gate
+		g *engine.Gate
 		i int
 	}
 	out := map[string][]CaseReport{}
 	var jobs []job
-	for _, g := range e.gates {
-		if (len(names) > 0 && !slices.Contains(names, g.Name)) || g.Table() != TableCovered {
+	for _, g := range e.Gates() {
+		if (len(names) > 0 && !slices.Contains(names, g.Name)) || g.Table() != engine.TableCovered {
 			continue
 		}
 		out[g.Name] = make([]CaseReport, len(g.Fixtures))
@@ -148,7 +152,7 @@ func (e *Engine) runCases(ctx context.Context, names []string, requireTools bool
 	for range min(runtime.GOMAXPROCS(0)*2, len(jobs)) {
 		wg.Go(func() {
 			for j := range next {
-				out[j.g.Name][j.i] = e.runCase(ctx, j.g, j.g.Fixtures[j.i], requireTools)
+				out[j.g.Name][j.i] = runCase(ctx, e, j.g, j.g.Fixtures[j.i], requireTools)
 			}
 		})
 	}
@@ -161,7 +165,7 @@ func (e *Engine) runCases(ctx context.Context, names []string, requireTools bool
 }
 
 // runCase loads and evaluates one fixture.
-func (e *Engine) runCase(ctx context.Context, g *Gate, name string, requireTools bool) CaseReport {
+func runCase(ctx context.Context, e *engine.Engine, g *engine.Gate, name string, requireTools bool) CaseReport {
 	cr := CaseReport{Name: name, Problems: []string{}}
 	c, d := loadCase(g, name)
 	if d != nil {
@@ -171,7 +175,7 @@ func (e *Engine) runCase(ctx context.Context, g *Gate, name string, requireTools
 		return cr
 	}
 	cr.Expect = c.Expect.Outcome
-	if missing := missingTool(ctx, c.Requires, e.python()); missing != "" {
+	if missing := missingTool(ctx, c.Requires, e.Python()); missing != "" {
 		if !requireTools {
 			cr.Skipped = missing
 			return cr
@@ -179,7 +183,7 @@ func (e *Engine) runCase(ctx context.Context, g *Gate, name string, requireTools
 		cr.Problems = append(cr.Problems, missing+" (required by this case; without --require-tools it would be skipped)")
 		return cr
 	}
-	v, err := e.evalCase(ctx, g, c)
+	v, err := evalCase(ctx, e, g, c)
 	if err != nil {
 		cr.Problems = append(cr.Problems, err.Error())
 		return cr
@@ -191,7 +195,7 @@ func (e *Engine) runCase(ctx context.Context, g *Gate, name string, requireTools
 }
 
 // evalCase produces the case's verdict, from its facts or from its tree.
-func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (_ Verdict, retErr error) {
+func evalCase(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (_ engine.Verdict, retErr error) {
 	req := facts.Request{Trigger: c.Trigger, Task: c.Task, Requester: "policy-test", Files: []string{}, Outside: []string{},
 		Time: c.Time, Bypass: nonNil(c.Bypass), ChangedSince: c.ChangedSince}
 	if len(c.Files) > 0 {
@@ -202,7 +206,7 @@ func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (_ Verdict, ret
 	if c.tree != nil {
 		dir, err := os.MkdirTemp("", "tausik-fixture-")
 		if err != nil {
-			return Verdict{}, fmt.Errorf("fixture temp dir: %w", err)
+			return engine.Verdict{}, fmt.Errorf("fixture temp dir: %w", err)
 		}
 		defer func() {
 			if rmErr := removeFixtureDir(dir); rmErr != nil && retErr == nil {
@@ -210,37 +214,23 @@ func (e *Engine) evalCase(ctx context.Context, g *Gate, c *Case) (_ Verdict, ret
 			}
 		}()
 		if err := copyTree(c.tree, dir); err != nil {
-			return Verdict{}, fmt.Errorf("copy %s/tree: %w", c.Dir, err)
+			return engine.Verdict{}, fmt.Errorf("copy %s/tree: %w", c.Dir, err)
 		}
 		if dir, err = filepath.EvalSymlinks(dir); err != nil {
-			return Verdict{}, err
+			return engine.Verdict{}, err
 		}
 		if c.Git != nil {
 			if err := buildRepo(ctx, dir, c.caseFS, c.Git); err != nil {
-				return Verdict{}, fmt.Errorf("%s: %w", c.Dir, err)
+				return engine.Verdict{}, fmt.Errorf("%s: %w", c.Dir, err)
 			}
 		}
-		reg, done, err := e.fixtureRunners(ctx, dir)
-		if err != nil {
-			return Verdict{}, fmt.Errorf("fixture runners: %w", err)
+		if doc, err = e.GatherFixture(ctx, g, c.Params, dir, req); err != nil {
+			return engine.Verdict{}, err
 		}
-		defer done()
-		cmds, err := e.fixtureCommands(g, c.Params, dir)
-		if err != nil {
-			return Verdict{}, fmt.Errorf("fixture runners: %w", err)
-		}
-		reg = reg.With(cmds...)
-		sub := &Engine{root: dir, runners: reg}
-		doc, _ = sub.gather(ctx, runners.NewScope(dir, req), g.Facts)
-	} else if _, ok := doc.Namespaces[NamespaceRequest]; !ok {
-		doc.Set(NamespaceRequest, facts.OK(req))
+	} else if _, ok := doc.Namespaces[engine.NamespaceRequest]; !ok {
+		doc.Set(engine.NamespaceRequest, facts.OK(req))
 	}
-	plain, err := doc.Generic()
-	if err != nil {
-		return Verdict{}, fmt.Errorf("facts: %w", err)
-	}
-	v, _ := evalGate(ctx, g, g.Severity, c.Params, NewInput(plain, nil), doc)
-	return v, nil
+	return engine.EvalGate(ctx, g, c.Params, doc)
 }
 
 // copyTree copies every file of src into dir, keeping modes' executable bit.
@@ -305,14 +295,9 @@ func missingTool(ctx context.Context, requires []string, python string) string {
 	return ""
 }
 
-// python is the interpreter the pytest gate runs: $TAUSIK_PYTHON, else the
-// config's "python" key, else python3.
-func (e *Engine) python() string {
-	if p := command.PythonFromEnv(); p != "" {
-		return p
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	if e.cmds != nil && e.cmds.python != "" {
-		return e.cmds.python
-	}
-	return command.Python()
+	return s
 }

@@ -1,4 +1,4 @@
-package engine
+package policytest
 
 import (
 	"bufio"
@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/internal/yamlread"
 )
 
 // Excused is a gate's excused.yaml: why no synthetic fixture can drive it, and
@@ -27,21 +30,21 @@ var goTestFuncRE = regexp.MustCompile(`^func (Test[A-Za-z0-9_]*)\(`)
 // checkExcused validates g's excused.yaml against the Go test sources: the
 // built-in test index for built-in gates, the project's *_test.go files
 // (projectTests, see projectGoTests) for team gates.
-func (e *Engine) checkExcused(g *Gate, projectTests func() (map[string]bool, error)) (*Excused, []string) {
-	file := path.Join(g.Dir, fileExcused)
-	d := &Diagnostics{Kind: ErrBundle}
-	raw, err := fs.ReadFile(g.fsys, fileExcused)
+func checkExcused(e *engine.Engine, g *engine.Gate, projectTests func() (map[string]bool, error)) (*Excused, []string) {
+	file := path.Join(g.Dir, engine.FileExcused)
+	d := &engine.Diagnostics{Kind: engine.ErrBundle}
+	raw, err := fs.ReadFile(g.FS(), engine.FileExcused)
 	if err != nil {
 		return nil, []string{fmt.Sprintf("%s: %v", file, err)}
 	}
-	r := yamlReader{file: file, d: d}
+	r := yamlread.Reader{File: file, D: d}
 	var ex Excused
-	if root := r.parse(raw); root != nil {
-		f := r.fields(root, "excused.yaml", "reason", "red_test", "green_test")
-		r.require(root, f, "excused.yaml", "reason", "red_test", "green_test")
-		ex = Excused{Reason: r.str(f["reason"], "reason"), RedTest: r.str(f["red_test"], "red_test"), GreenTest: r.str(f["green_test"], "green_test")}
+	if root := r.Parse(raw); root != nil {
+		f := r.Fields(root, "excused.yaml", "reason", "red_test", "green_test")
+		r.Require(root, f, "excused.yaml", "reason", "red_test", "green_test")
+		ex = Excused{Reason: r.Str(f["reason"], "reason"), RedTest: r.Str(f["red_test"], "red_test"), GreenTest: r.Str(f["green_test"], "green_test")}
 		if f["reason"] != nil && len(strings.TrimSpace(ex.Reason)) < minExcuseLen {
-			d.add(file, f["reason"].Line, "reason must explain in more than 20 characters why no fixture can drive the gate")
+			d.Add(file, f["reason"].Line, "reason must explain in more than 20 characters why no fixture can drive the gate")
 		}
 	}
 	var problems []string
@@ -51,13 +54,13 @@ func (e *Engine) checkExcused(g *Gate, projectTests func() (map[string]bool, err
 	if len(problems) > 0 {
 		return &ex, problems
 	}
-	known, err := e.goTests(g, projectTests)
+	known, err := goTests(e, g, projectTests)
 	if err != nil {
 		return &ex, []string{fmt.Sprintf("%s: list Go tests: %v", file, err)}
 	}
 	for _, t := range []struct{ role, name string }{{"red_test", ex.RedTest}, {"green_test", ex.GreenTest}} {
 		if !known[t.name] {
-			problems = append(problems, fmt.Sprintf("%s: %s %q names no Go test function in %s", file, t.role, t.name, e.testSourceName(g)))
+			problems = append(problems, fmt.Sprintf("%s: %s %q names no Go test function in %s", file, t.role, t.name, testSourceName(g)))
 		}
 	}
 	if ex.RedTest == ex.GreenTest && ex.RedTest != "" {
@@ -66,20 +69,20 @@ func (e *Engine) checkExcused(g *Gate, projectTests func() (map[string]bool, err
 	return &ex, problems
 }
 
-func (e *Engine) testSourceName(g *Gate) string {
-	if g.Source == SourceBuiltin {
+func testSourceName(g *engine.Gate) string {
+	if g.Source == engine.SourceBuiltin {
 		return "tausik's test sources"
 	}
 	return "the project's *_test.go files"
 }
 
 // goTests returns the Go test function names that can back g's excuse.
-func (e *Engine) goTests(g *Gate, projectTests func() (map[string]bool, error)) (map[string]bool, error) {
-	if g.Source != SourceBuiltin {
+func goTests(e *engine.Engine, g *engine.Gate, projectTests func() (map[string]bool, error)) (map[string]bool, error) {
+	if g.Source != engine.SourceBuiltin {
 		return projectTests()
 	}
 	known := map[string]bool{}
-	for _, n := range e.builtinTests {
+	for _, n := range e.BuiltinTests() {
 		known[n] = true
 	}
 	return known, nil
@@ -88,14 +91,14 @@ func (e *Engine) goTests(g *Gate, projectTests func() (map[string]bool, error)) 
 // projectGoTests returns the names of the Test functions in the project's
 // *_test.go files. It walks the whole project, so `policy test` does it at
 // most once, however many team gates are excused.
-func (e *Engine) projectGoTests() (map[string]bool, error) {
+func projectGoTests(root string) (map[string]bool, error) {
 	known := map[string]bool{}
-	err := filepath.WalkDir(e.root, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			if p != e.root && skipForTests(d.Name()) {
+			if p != root && skipForTests(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -1,9 +1,14 @@
-package engine
+package policytest
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/policies"
 )
 
 // TestFixtureRequiresTools: a tree case whose tool is missing is skipped and
@@ -23,7 +28,7 @@ func TestFixtureRequiresTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := e.Test(context.Background(), TestOptions{})
+	rep, err := Run(context.Background(), e, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +42,34 @@ func TestFixtureRequiresTools(t *testing.T) {
 	if cases[2].Skipped != "needs tausik-no-such-tool on PATH" {
 		t.Errorf("red case: %+v", cases[2])
 	}
-	rep, err = e.Test(context.Background(), TestOptions{RequireTools: true})
+	rep, err = Run(context.Background(), e, Options{RequireTools: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Passed != 1 || rep.Failed != 2 || rep.Skipped != 0 {
 		t.Fatalf("with RequireTools: %+v", rep)
+	}
+}
+
+// A config-defined command gate is proven by the generic command policy's
+// fixtures, run against its own namespace.
+func TestCommandGateFixtures(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "tausik", "gates.json")
+	if err := os.MkdirAll(filepath.Dir(project), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := `{"commands": {"go_version": {"argv": ["go", "version"], "triggers": ["commit"], "severity": "warn"}}}`
+	if err := os.WriteFile(project, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := engine.New(context.Background(), engine.Deps{Root: root, Builtin: policies.FS, Runners: engine.DefaultRunners(nil),
+		Config: engine.ConfigPaths{Project: project}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), e, Options{Gates: []string{"go_version"}, RequireTools: true})
+	if err != nil || !rep.OK() || rep.Passed < 6 {
+		t.Fatalf("policy test: %v %+v", err, rep)
 	}
 }

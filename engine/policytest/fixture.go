@@ -1,4 +1,4 @@
-package engine
+package policytest
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/internal/yamlread"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -31,7 +31,7 @@ type Case struct {
 	Params       map[string]any
 	// Requires names what a tree/ case's real tools need: executables on
 	// PATH ("ruff") or "python:MODULE" for a module the configured Python
-	// interpreter must import. See TestOptions.RequireTools.
+	// interpreter must import. See Options.RequireTools.
 	Requires []string
 	Expect   Expectation
 	// Git, when case.yaml has a git: list, makes the copied tree a git
@@ -53,75 +53,72 @@ type Expectation struct {
 
 // loadCase reads one fixture of g. Problems are returned as diagnostics, and
 // make the case fail rather than the whole run.
-func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
-	d := &Diagnostics{Kind: ErrBundle}
-	dir := path.Join(g.Dir, dirFixtures, name)
+func loadCase(g *engine.Gate, name string) (*Case, *engine.Diagnostics) {
+	d := &engine.Diagnostics{Kind: engine.ErrBundle}
+	dir := path.Join(g.Dir, engine.DirFixtures, name)
 	c := &Case{Name: name, Dir: dir, Expect: Expectation{Violations: -1}}
-	caseFS, err := fs.Sub(g.fsys, path.Join(dirFixtures, name))
+	caseFS, err := fs.Sub(g.FS(), path.Join(engine.DirFixtures, name))
 	if err != nil {
-		d.add(dir, 0, "%v", err)
+		d.Add(dir, 0, "%v", err)
 		return nil, d
 	}
 	file := path.Join(dir, "case.yaml")
 	raw, err := fs.ReadFile(caseFS, "case.yaml")
 	if err != nil {
-		d.add(file, 0, "every fixture needs a case.yaml")
+		d.Add(file, 0, "every fixture needs a case.yaml")
 		return nil, d
 	}
-	r := yamlReader{file: file, d: d}
-	root := r.parse(raw)
+	r := yamlread.Reader{File: file, D: d}
+	root := r.Parse(raw)
 	if root == nil {
 		return nil, d
 	}
-	f := r.fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires")
-	r.require(root, f, "case.yaml", "description", "expect")
-	c.Description = r.str(f["description"], "description")
-	c.Trigger = r.str(f["trigger"], "trigger")
+	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires")
+	r.Require(root, f, "case.yaml", "description", "expect")
+	c.Description = r.Str(f["description"], "description")
+	c.Trigger = r.Str(f["trigger"], "trigger")
 	if c.Trigger == "" && len(g.Triggers) > 0 {
 		c.Trigger = g.Triggers[0]
 	}
-	if !slices.Contains(Triggers, c.Trigger) {
-		d.add(file, lineOf(f["trigger"], root), "unknown trigger %q", c.Trigger)
+	if !slices.Contains(engine.Triggers, c.Trigger) {
+		d.Add(file, yamlread.LineOf(f["trigger"], root), "unknown trigger %q", c.Trigger)
 	}
-	c.Files = r.strs(f["files"], "files")
-	c.Task = r.str(f["task"], "task")
-	c.Time = r.str(f["time"], "time")
+	c.Files = r.Strs(f["files"], "files")
+	c.Task = r.Str(f["task"], "task")
+	c.Time = r.Str(f["time"], "time")
 	if c.Time == "" {
 		c.Time = "2026-01-01T00:00:00Z"
 	} else if _, err := time.Parse(time.RFC3339Nano, c.Time); err != nil {
-		d.add(file, f["time"].Line, "time: want an RFC 3339 time, got %q", c.Time)
+		d.Add(file, f["time"].Line, "time: want an RFC 3339 time, got %q", c.Time)
 	}
-	c.Bypass = r.strs(f["bypass"], "bypass")
-	c.ChangedSince = r.str(f["changed_since"], "changed_since")
-	c.Params = map[string]any{}
-	for _, p := range g.Params {
-		c.Params[p.Name] = cloneValue(p.Default)
-	}
-	for _, kv := range r.pairs(f["params"], "params") {
+	c.Bypass = r.Strs(f["bypass"], "bypass")
+	c.ChangedSince = r.Str(f["changed_since"], "changed_since")
+	c.Params = g.DefaultParams()
+	for _, kv := range r.Pairs(f["params"], "params") {
 		p, ok := g.Param(kv[0].Value)
 		if !ok {
-			d.add(file, kv[0].Line, "params.%s: the gate has no such param", kv[0].Value)
+			d.Add(file, kv[0].Line, "params.%s: the gate has no such param", kv[0].Value)
 			continue
 		}
-		v, err := coerceParam(p.Type, r.value(kv[1], "params."+p.Name))
+		v, err := engine.CoerceParam(p.Type, r.Value(kv[1], "params."+p.Name))
 		if err != nil {
-			d.add(file, kv[1].Line, "params.%s: %v", p.Name, err)
+			d.Add(file, kv[1].Line, "params.%s: %v", p.Name, err)
 			continue
 		}
 		c.Params[p.Name] = v
 	}
-	ef := r.fields(f["expect"], "expect", "outcome", "violations", "messages", "reasons")
-	r.require(f["expect"], ef, "expect", "outcome")
-	c.Expect.Outcome = r.str(ef["outcome"], "expect.outcome")
-	if ef["outcome"] != nil && !slices.Contains([]string{Passed, Failed, NotApplicable, CouldNotRun}, c.Expect.Outcome) {
-		d.add(file, ef["outcome"].Line, "expect.outcome %q is not PASSED, FAILED, NOT_APPLICABLE or COULD_NOT_RUN", c.Expect.Outcome)
+	ef := r.Fields(f["expect"], "expect", "outcome", "violations", "messages", "reasons")
+	r.Require(f["expect"], ef, "expect", "outcome")
+	c.Expect.Outcome = r.Str(ef["outcome"], "expect.outcome")
+	if ef["outcome"] != nil && !slices.Contains([]string{engine.Passed, engine.Failed, engine.NotApplicable, engine.CouldNotRun}, c.Expect.Outcome) {
+		d.Add(file, ef["outcome"].Line, "expect.outcome %q is not PASSED, FAILED, NOT_APPLICABLE or COULD_NOT_RUN", c.Expect.Outcome)
 	}
 	if ef["violations"] != nil {
-		c.Expect.Violations = r.integer(ef["violations"], "expect.violations")
+		c.Expect.Violations = r.Int(ef["violations"], "expect.violations")
 	}
-	c.Expect.Messages = r.strs(ef["messages"], "expect.messages")
-	c.Expect.Reasons = r.strs(ef["reasons"], "expect.reasons")
-	c.Requires = r.strs(f["requires"], "requires")
+	c.Expect.Messages = r.Strs(ef["messages"], "expect.messages")
+	c.Expect.Reasons = r.Strs(ef["reasons"], "expect.reasons")
+	c.Requires = r.Strs(f["requires"], "requires")
 	c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
 
 	hasFacts := fileExists(caseFS, "facts.json")
@@ -129,46 +126,33 @@ func loadCase(g *Gate, name string) (*Case, *Diagnostics) {
 	hasTree := treeErr == nil && dirExists(caseFS, "tree")
 	switch {
 	case hasFacts && hasTree:
-		d.add(dir, 0, "a fixture has either facts.json or tree/, not both")
+		d.Add(dir, 0, "a fixture has either facts.json or tree/, not both")
 	case hasFacts:
 		b, _ := fs.ReadFile(caseFS, "facts.json")
 		doc, err := facts.Parse(b)
 		if err != nil {
-			d.add(path.Join(dir, "facts.json"), 0, "%v", err)
+			d.Add(path.Join(dir, "facts.json"), 0, "%v", err)
 			break
 		}
-		for from, to := range g.factsAlias {
-			if ns, ok := doc.Namespaces[from]; ok {
-				delete(doc.Namespaces, from)
-				doc.Namespaces[to] = ns
-			}
-		}
+		g.AliasFacts(doc)
 		if f["git"] != nil {
-			d.add(file, f["git"].Line, "git: only a tree/ fixture can become a git repository")
+			d.Add(file, f["git"].Line, "git: only a tree/ fixture can become a git repository")
 		}
 		for _, ns := range g.Facts {
 			if _, ok := doc.Namespaces[ns]; !ok {
-				d.add(path.Join(dir, "facts.json"), 0, "the gate reads namespace %q, which this fixture does not give (give it, with a status)", ns)
+				d.Add(path.Join(dir, "facts.json"), 0, "the gate reads namespace %q, which this fixture does not give (give it, with a status)", ns)
 			}
 		}
 		c.facts = doc
 	case hasTree:
 		c.tree = tree
 	default:
-		d.add(dir, 0, "a fixture needs a facts.json or a tree/ directory")
+		d.Add(dir, 0, "a fixture needs a facts.json or a tree/ directory")
 	}
 	if len(d.Items) > 0 {
 		return nil, d
 	}
 	return c, nil
-}
-
-// lineOf returns n's line, or fallback's when n is absent.
-func lineOf(n, fallback *yaml.Node) int {
-	if n != nil {
-		return n.Line
-	}
-	return fallback.Line
 }
 
 func fileExists(fsys fs.FS, name string) bool {
@@ -182,7 +166,7 @@ func dirExists(fsys fs.FS, name string) bool {
 }
 
 // check compares a verdict with the expectation and lists what differs.
-func (x Expectation) check(v Verdict) []string {
+func (x Expectation) check(v engine.Verdict) []string {
 	var out []string
 	if v.Outcome != x.Outcome {
 		out = append(out, fmt.Sprintf("outcome %s, want %s%s", v.Outcome, x.Outcome, summarize(v)))
@@ -196,14 +180,14 @@ func (x Expectation) check(v Verdict) []string {
 		}
 	}
 	for _, code := range x.Reasons {
-		if !slices.ContainsFunc(v.Reasons, func(r Reason) bool { return r.Code == code }) {
+		if !slices.ContainsFunc(v.Reasons, func(r engine.Reason) bool { return r.Code == code }) {
 			out = append(out, fmt.Sprintf("no reason with code %q%s", code, summarize(v)))
 		}
 	}
 	return out
 }
 
-func mentions(v Verdict, s string) bool {
+func mentions(v engine.Verdict, s string) bool {
 	for _, vi := range v.Violations {
 		if strings.Contains(vi.Msg, s) {
 			return true
@@ -218,7 +202,7 @@ func mentions(v Verdict, s string) bool {
 }
 
 // summarize shows what a verdict said, for a failed expectation.
-func summarize(v Verdict) string {
+func summarize(v engine.Verdict) string {
 	var parts []string
 	for i, vi := range v.Violations {
 		if i == 3 {

@@ -1,4 +1,4 @@
-package engine
+package policytest
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/tausik/tausik/engine/internal/yamlread"
 )
 
 // GitStep is one step of a fixture's `git:` list, which turns its copied
@@ -46,45 +48,45 @@ type GitStep struct {
 var FixtureCommitBase = time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)
 
 // parseGitSteps reads case.yaml's git list. Paths must stay inside the tree.
-func parseGitSteps(r yamlReader, n *yaml.Node, caseFS fs.FS, dir string) []GitStep {
+func parseGitSteps(r yamlread.Reader, n *yaml.Node, caseFS fs.FS, dir string) []GitStep {
 	if n == nil {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		r.d.add(r.file, n.Line, "git: want a list of steps (commit, write, apply, stage, remove)")
+		r.D.Add(r.File, n.Line, "git: want a list of steps (commit, write, apply, stage, remove)")
 		return nil
 	}
 	steps := []GitStep{}
 	for i, item := range n.Content {
 		what := fmt.Sprintf("git[%d]", i)
-		f := r.fields(item, what, "commit", "write", "apply", "stage", "remove")
+		f := r.Fields(item, what, "commit", "write", "apply", "stage", "remove")
 		if len(f) != 1 {
-			r.d.add(r.file, item.Line, "%s: a step has exactly one of commit, write, apply, stage, remove", what)
+			r.D.Add(r.File, item.Line, "%s: a step has exactly one of commit, write, apply, stage, remove", what)
 			continue
 		}
 		for op, v := range f {
 			s := GitStep{Op: op, line: item.Line}
 			switch op {
 			case "commit":
-				s.Message = r.gitCommit(v, what, &s)
+				s.Message = gitCommit(r, v, what, &s)
 			case "write":
 				s.Files = map[string]string{}
-				for _, kv := range r.pairs(v, what+".write") {
-					s.Files[kv[0].Value] = r.str(kv[1], what+".write."+kv[0].Value)
-					r.localPath(kv[0].Value, kv[0].Line, what)
+				for _, kv := range r.Pairs(v, what+".write") {
+					s.Files[kv[0].Value] = r.Str(kv[1], what+".write."+kv[0].Value)
+					localPath(r, kv[0].Value, kv[0].Line, what)
 				}
 			case "apply":
-				s.Dir = r.str(v, what+".apply")
+				s.Dir = r.Str(v, what+".apply")
 				if s.Dir == "tree" || !dirExists(caseFS, s.Dir) || !fs.ValidPath(s.Dir) || strings.Contains(s.Dir, "/") {
-					r.d.add(r.file, v.Line, "%s.apply: %q is not a directory of %s next to tree/", what, s.Dir, dir)
+					r.D.Add(r.File, v.Line, "%s.apply: %q is not a directory of %s next to tree/", what, s.Dir, dir)
 				}
 			case "stage", "remove":
-				s.Paths = r.strs(v, what+"."+op)
+				s.Paths = r.Strs(v, what+"."+op)
 				for _, p := range s.Paths {
-					r.localPath(p, v.Line, what)
+					localPath(r, p, v.Line, what)
 				}
 				if len(s.Paths) == 0 {
-					r.d.add(r.file, v.Line, "%s.%s: name at least one path", what, op)
+					r.D.Add(r.File, v.Line, "%s.%s: name at least one path", what, op)
 				}
 			}
 			steps = append(steps, s)
@@ -93,26 +95,26 @@ func parseGitSteps(r yamlReader, n *yaml.Node, caseFS fs.FS, dir string) []GitSt
 	return steps
 }
 
-func (r yamlReader) gitCommit(v *yaml.Node, what string, s *GitStep) string {
+func gitCommit(r yamlread.Reader, v *yaml.Node, what string, s *GitStep) string {
 	if v.Kind == yaml.ScalarNode {
-		return r.str(v, what+".commit")
+		return r.Str(v, what+".commit")
 	}
-	f := r.fields(v, what+".commit", "message", "date")
-	r.require(v, f, what+".commit", "message")
+	f := r.Fields(v, what+".commit", "message", "date")
+	r.Require(v, f, what+".commit", "message")
 	if f["date"] != nil {
-		raw := r.str(f["date"], what+".commit.date")
+		raw := r.Str(f["date"], what+".commit.date")
 		t, err := time.Parse(time.RFC3339, raw)
 		if err != nil {
-			r.d.add(r.file, f["date"].Line, "%s.commit.date: want an RFC 3339 time, got %q", what, raw)
+			r.D.Add(r.File, f["date"].Line, "%s.commit.date: want an RFC 3339 time, got %q", what, raw)
 		}
 		s.Date = t
 	}
-	return r.str(f["message"], what+".commit.message")
+	return r.Str(f["message"], what+".commit.message")
 }
 
-func (r yamlReader) localPath(p string, line int, what string) {
+func localPath(r yamlread.Reader, p string, line int, what string) {
 	if !filepath.IsLocal(filepath.FromSlash(p)) || p == ".git" || strings.HasPrefix(p, ".git/") {
-		r.d.add(r.file, line, "%s: path %q must stay inside the tree (and out of .git)", what, p)
+		r.D.Add(r.File, line, "%s: path %q must stay inside the tree (and out of .git)", what, p)
 	}
 }
 

@@ -1,4 +1,4 @@
-package engine
+package policytest
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/tausik/tausik/engine"
 )
 
 // gitFixtureGate is a team gate reading git facts, whose fixtures build
@@ -60,11 +62,11 @@ expect:
 }
 
 func TestGitFixtureSteps(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: bundleFS(gitFixtureGate), Runners: DefaultRunners(nil)})
+	e, err := engine.New(context.Background(), engine.Deps{Root: t.TempDir(), Builtin: bundleFS(gitFixtureGate), Runners: engine.DefaultRunners(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := e.Test(context.Background(), TestOptions{RequireTools: true})
+	rep, err := Run(context.Background(), e, Options{RequireTools: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"slices"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/command"
+)
+
+// This file is the engine's surface for its policy harness
+// (engine/policytest): what fixture runs need from a loaded gate, and a way
+// to gather and evaluate a fixture without the decision log.
+
+// FS returns the gate's bundle directory (gate.yaml, the policy, fixtures/).
+func (g *Gate) FS() fs.FS { return g.fsys }
+
+// AliasFacts renames the namespaces of a facts.json fixture to the ones the
+// gate reads: a config-defined command gate runs the generic command
+// policy's fixtures, which give their facts under one shared namespace.
+func (g *Gate) AliasFacts(doc *facts.Document) {
+	for from, to := range g.factsAlias {
+		if ns, ok := doc.Namespaces[from]; ok {
+			delete(doc.Namespaces, from)
+			doc.Namespaces[to] = ns
+		}
+	}
+}
+
+// DefaultParams returns a fresh copy of the gate's param defaults, which a
+// caller may change without touching the gate.
+func (g *Gate) DefaultParams() map[string]any {
+	out := make(map[string]any, len(g.Params))
+	for _, p := range g.Params {
+		out[p.Name] = cloneValue(p.Default)
+	}
+	return out
+}
+
+// BuiltinTests returns the names of the Go test functions in tausik's own
+// sources (Deps.BuiltinTests), which a built-in gate's excuse may name.
+func (e *Engine) BuiltinTests() []string { return slices.Clone(e.builtinTests) }
+
+// Python is the interpreter the pytest gate runs: $TAUSIK_PYTHON, else the
+// config's "python" key, else python3.
+func (e *Engine) Python() string {
+	if p := command.PythonFromEnv(); p != "" {
+		return p
+	}
+	if e.cmds != nil && e.cmds.python != "" {
+		return e.cmds.python
+	}
+	return command.Python()
+}
+
+// GatherFixture gathers the namespaces gate g reads for a fixture tree copied
+// to dir: the fixture runners (Deps.FixtureRunners) rooted at dir, plus the
+// command runners of g's built-in command namespaces with params' exclusions
+// and an environment kept inside dir. A runner's failure becomes a namespace
+// with an error status, as in any evaluation; the error is for runners that
+// could not be built.
+func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]any, dir string, req facts.Request) (*facts.Document, error) {
+	reg, done, err := e.fixtureRunners(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("fixture runners: %w", err)
+	}
+	defer done()
+	cmds, err := e.fixtureCommands(g, params, dir)
+	if err != nil {
+		return nil, fmt.Errorf("fixture runners: %w", err)
+	}
+	sub := &Engine{root: dir, runners: reg.With(cmds...)}
+	doc, _ := sub.gather(ctx, runners.NewScope(dir, req), g.Facts)
+	return doc, nil
+}
+
+// EvalGate evaluates g's policy with params against doc, at g's own
+// severity, as a fixture run does: no config tiers, no decision log, no
+// verdict cache. A policy that errors or panics comes out COULD_NOT_RUN
+// with the error as a reason; the error is only for a document that cannot
+// be read.
+func EvalGate(ctx context.Context, g *Gate, params map[string]any, doc *facts.Document) (Verdict, error) {
+	plain, err := doc.Generic()
+	if err != nil {
+		return Verdict{}, fmt.Errorf("facts: %w", err)
+	}
+	v, _ := evalGate(ctx, g, g.Severity, params, NewInput(plain, nil), doc)
+	return v, nil
+}
