@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"time"
 
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
@@ -74,10 +76,22 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 		Log:          log,
 		Store:        st,
 		BuiltinTests: policies.GoTests(),
-		FixtureRunners: func(ctx context.Context, root string) (*runners.Registry, func(), error) {
-			mem, err := store.OpenMemory(ctx)
+		FixtureRunners: func(ctx context.Context, root string, seed FixtureSeed) (*runners.Registry, func(), error) {
+			var opts []store.Option
+			var clock atomic.Pointer[time.Time]
+			if seed != nil {
+				opts = append(opts, store.WithClock(func() time.Time { return *clock.Load() }))
+				clock.Store(&time.Time{})
+			}
+			mem, err := store.OpenMemory(ctx, opts...)
 			if err != nil {
 				return nil, nil, err
+			}
+			if seed != nil {
+				if err := seed(ctx, mem, func(t time.Time) { clock.Store(&t) }); err != nil {
+					mem.Close()
+					return nil, nil, fmt.Errorf("seed the fixture store: %w", err)
+				}
 			}
 			return DefaultRunners(mem), func() { mem.Close() }, nil
 		},

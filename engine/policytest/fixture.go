@@ -37,6 +37,9 @@ type Case struct {
 	// Git, when case.yaml has a git: list, makes the copied tree a git
 	// repository built by these steps before the runners look.
 	Git []GitStep
+	// Store, when case.yaml has a store: section, seeds a tree/ case's
+	// in-memory store with tasks and verify runs (see fixture_store.go).
+	Store engine.FixtureSeed
 
 	facts  *facts.Document // facts-level case
 	tree   fs.FS           // end-to-end case, rooted at tree/
@@ -73,7 +76,7 @@ func loadCase(g *engine.Gate, name string) (*Case, *engine.Diagnostics) {
 	if root == nil {
 		return nil, d
 	}
-	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires")
+	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires", "store")
 	r.Require(root, f, "case.yaml", "description", "expect")
 	c.Description = r.Str(f["description"], "description")
 	c.Trigger = r.Str(f["trigger"], "trigger")
@@ -120,6 +123,7 @@ func loadCase(g *engine.Gate, name string) (*Case, *engine.Diagnostics) {
 	c.Expect.Reasons = r.Strs(ef["reasons"], "expect.reasons")
 	c.Requires = r.Strs(f["requires"], "requires")
 	c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
+	c.Store = parseStoreSeed(r, f["store"], c.Time)
 
 	hasFacts := fileExists(caseFS, "facts.json")
 	tree, treeErr := fs.Sub(caseFS, "tree")
@@ -137,6 +141,9 @@ func loadCase(g *engine.Gate, name string) (*Case, *engine.Diagnostics) {
 		g.AliasFacts(doc)
 		if f["git"] != nil {
 			d.Add(file, f["git"].Line, "git: only a tree/ fixture can become a git repository")
+		}
+		if f["store"] != nil {
+			d.Add(file, f["store"].Line, "store: only a tree/ fixture has a store to seed")
 		}
 		for _, ns := range g.Facts {
 			if _, ok := doc.Namespaces[ns]; !ok {

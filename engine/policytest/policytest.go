@@ -224,7 +224,7 @@ func evalCase(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (_
 				return engine.Verdict{}, fmt.Errorf("%s: %w", c.Dir, err)
 			}
 		}
-		if doc, err = e.GatherFixture(ctx, g, c.Params, dir, req); err != nil {
+		if doc, err = e.GatherFixture(ctx, g, c.Params, dir, req, c.Store); err != nil {
 			return engine.Verdict{}, err
 		}
 	} else if _, ok := doc.Namespaces[engine.NamespaceRequest]; !ok {

@@ -39,7 +39,25 @@ type Doc struct {
 	Body []byte
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+var (
+	yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
+	// parserErrRE matches the yaml.v3 parser's (not scanner's) errors, whose
+	// line is 0-based and left out on the first line.
+	parserErrRE = regexp.MustCompile(`did not find expected (<stream-start>|<document start>|node content|'-' indicator|key|',' or '[\]}]')|found undefined tag handle|found duplicate %TAG|found incompatible YAML document`)
+)
+
+// yamlLine is the 1-based front matter line a yaml.v3 error names, 1 when
+// it names none.
+func yamlLine(msg string) int {
+	line := 0
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+	}
+	if parserErrRE.MatchString(msg) {
+		line++
+	}
+	return max(line, 1)
+}
 
 // Parse splits data into front matter and body. The file must open with a
 // "---" line and close the front matter with a "---" (or "...") line, and the
@@ -76,10 +94,7 @@ func Parse(file string, data []byte) (d *Doc, err error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(front, &root); err != nil {
-		at := 1
-		if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-			at, _ = strconv.Atoi(m[1])
-		}
+		at := yamlLine(err.Error())
 		msg := err.Error()
 		var te *yaml.TypeError
 		if errors.As(err, &te) && len(te.Errors) > 0 {
