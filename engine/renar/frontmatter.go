@@ -47,7 +47,9 @@ var (
 )
 
 // yamlLine is the 1-based front matter line a yaml.v3 error names, 1 when
-// it names none.
+// it names none. A parser error names where the construct it gave up on
+// opened, except on the first line, where yaml.v3 names the problem's own
+// line: one line late, the best the message tells.
 func yamlLine(msg string) int {
 	line := 0
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
