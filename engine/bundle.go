@@ -35,6 +35,9 @@ const (
 	FileExcused = "excused.yaml"
 	// DirFixtures holds one directory per fixture case.
 	DirFixtures = "fixtures"
+	// FileMutants declares the policy's equivalent mutants (see
+	// engine/policytest's mutation testing).
+	FileMutants = "mutants.yaml"
 )
 
 // Gate is one loaded gate bundle: its metadata, its prepared policy and where
@@ -78,7 +81,7 @@ func (g *Gate) Table() string {
 }
 
 // allowedFiles are the entries a bundle directory may hold.
-var allowedFiles = []string{fileGate, fileRego, fileCEL, FileExcused, DirFixtures, "README.md"}
+var allowedFiles = []string{fileGate, fileRego, fileCEL, FileExcused, FileMutants, DirFixtures, "README.md"}
 
 // loadBundles loads every bundle directory in fsys. prefix is the directory
 // shown in messages; source is SourceBuiltin or the team directory.
@@ -151,6 +154,9 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	if err != nil {
 		d.Add(g.PolicyFile, 0, "missing policy file for language %s", g.Language)
 		return nil
+	}
+	if mutated, ok := mutantOverride(name, policyName); ok {
+		src = mutated
 	}
 	g.PolicyDigest = facts.DigestBytes(src)
 	if source == SourceBuiltin && lazy {

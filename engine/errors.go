@@ -14,6 +14,9 @@ var (
 	ErrBundle = errors.New("malformed gate bundle")
 	// ErrConfig marks a configuration file that cannot be trusted.
 	ErrConfig = errors.New("malformed config")
+	// ErrShape marks a policy result of the wrong shape (a violation that is
+	// not {msg, file?, line?, rule?}, a condition that is not a boolean).
+	ErrShape = errors.New("policy result of the wrong shape")
 	// ErrUsage marks a request that names something that does not exist (an
 	// unknown gate or trigger) or is otherwise malformed.
 	ErrUsage = errors.New("bad request")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"time"
 
@@ -82,15 +83,37 @@ func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]a
 // EvalGate evaluates g's policy with params against doc, at g's own
 // severity, as a fixture run does: no config tiers, no decision log, no
 // verdict cache. A policy that errors or panics comes out COULD_NOT_RUN
-// with the error as a reason; the error is only for a document that cannot
-// be read.
+// with the error as a reason, and the error is returned too (errors.Is
+// ErrShape for a result of the wrong shape). A document that cannot be read
+// is an error with a zero Verdict.
 func EvalGate(ctx context.Context, g *Gate, params map[string]any, doc *facts.Document) (Verdict, error) {
 	plain, err := doc.Generic()
 	if err != nil {
 		return Verdict{}, fmt.Errorf("facts: %w", err)
 	}
-	v, _ := evalGate(ctx, g, g.Severity, params, NewInput(plain, nil), doc)
-	return v, nil
+	return evalGate(ctx, g, g.Severity, params, NewInput(plain, nil), doc)
+}
+
+// PolicySource returns the bytes of g's policy file.
+func (g *Gate) PolicySource() ([]byte, error) {
+	return fs.ReadFile(g.fsys, path.Base(g.PolicyFile))
+}
+
+// WithPolicySource returns a copy of g whose policy is compiled from src
+// instead of its bundle's file (a mutant, in mutation testing); g itself is
+// not changed. A source that does not compile, or whose rules return the
+// wrong shape, is refused as ErrBundle diagnostics.
+func (g *Gate) WithPolicySource(ctx context.Context, src []byte) (*Gate, error) {
+	cp := *g
+	cp.PolicyDigest = facts.DigestBytes(src)
+	d := &Diagnostics{Kind: ErrBundle}
+	if cp.policy = compilePolicy(ctx, &cp, src, d); cp.policy == nil {
+		if len(d.Items) == 0 {
+			d.Add(g.PolicyFile, 0, "the policy did not compile")
+		}
+		return nil, d
+	}
+	return &cp, nil
 }
 
 // FixtureSeed fills a tree fixture's in-memory store before its runners

@@ -188,6 +188,9 @@ type shapeError struct {
 
 func (e *shapeError) Error() string { return e.where + ": " + e.msg }
 
+// Is makes a shapeError match ErrShape.
+func (e *shapeError) Is(target error) bool { return target == ErrShape }
+
 // violationKeys are the keys a violation may have.
 const violationKeys = "msg, file, line, rule, detector, kind, ref"
 

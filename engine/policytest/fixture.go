@@ -3,10 +3,13 @@ package policytest
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/internal/yamlread"
@@ -41,9 +44,15 @@ type Case struct {
 	// in-memory store with tasks and verify runs (see fixture_store.go).
 	Store engine.FixtureSeed
 
-	facts  *facts.Document // facts-level case
-	tree   fs.FS           // end-to-end case, rooted at tree/
-	caseFS fs.FS           // the case directory (for git apply steps)
+	// Base names the case a mutation fixture changes ("" for none), and
+	// Mutate lists its changes, applied to the base's tree or facts.
+	Base   string
+	Mutate []MutateStep
+
+	facts    *facts.Document // facts-level case
+	factsRaw []byte          // its facts.json, which a mutation fixture patches
+	tree     fs.FS           // end-to-end case, rooted at tree/
+	caseFS   fs.FS           // the case directory (for git apply steps)
 }
 
 // Expectation is what a case must come out as.
@@ -57,6 +66,12 @@ type Expectation struct {
 // loadCase reads one fixture of g. Problems are returned as diagnostics, and
 // make the case fail rather than the whole run.
 func loadCase(g *engine.Gate, name string) (*Case, *engine.Diagnostics) {
+	return loadCaseFrom(g, name, nil)
+}
+
+// loadCaseFrom reads fixture name; chain lists the mutation fixtures whose
+// base it is being read as, to refuse a cycle.
+func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.Diagnostics) {
 	d := &engine.Diagnostics{Kind: engine.ErrBundle}
 	dir := path.Join(g.Dir, engine.DirFixtures, name)
 	c := &Case{Name: name, Dir: dir, Expect: Expectation{Violations: -1}}
@@ -76,27 +91,53 @@ func loadCase(g *engine.Gate, name string) (*Case, *engine.Diagnostics) {
 	if root == nil {
 		return nil, d
 	}
-	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires", "store")
+	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires", "store", "base", "mutate")
 	r.Require(root, f, "case.yaml", "description", "expect")
+	var base *Case
+	if f["base"] != nil {
+		base = loadBase(g, r, f["base"], append(chain, name))
+		if base == nil {
+			return nil, d
+		}
+		*c = *base
+		c.Name, c.Dir, c.Base, c.Expect = name, dir, base.Name, Expectation{Violations: -1}
+		c.Params = maps.Clone(base.Params)
+	}
+	// A mutation fixture inherits every field of its base it does not set.
+	set := func(key string) bool { return base == nil || f[key] != nil }
 	c.Description = r.Str(f["description"], "description")
-	c.Trigger = r.Str(f["trigger"], "trigger")
-	if c.Trigger == "" && len(g.Triggers) > 0 {
-		c.Trigger = g.Triggers[0]
+	if set("trigger") {
+		c.Trigger = r.Str(f["trigger"], "trigger")
+		if c.Trigger == "" && len(g.Triggers) > 0 {
+			c.Trigger = g.Triggers[0]
+		}
+		if !slices.Contains(engine.Triggers, c.Trigger) {
+			d.Add(file, yamlread.LineOf(f["trigger"], root), "unknown trigger %q", c.Trigger)
+		}
 	}
-	if !slices.Contains(engine.Triggers, c.Trigger) {
-		d.Add(file, yamlread.LineOf(f["trigger"], root), "unknown trigger %q", c.Trigger)
+	if set("files") {
+		c.Files = r.Strs(f["files"], "files")
 	}
-	c.Files = r.Strs(f["files"], "files")
-	c.Task = r.Str(f["task"], "task")
-	c.Time = r.Str(f["time"], "time")
-	if c.Time == "" {
-		c.Time = "2026-01-01T00:00:00Z"
-	} else if _, err := time.Parse(time.RFC3339Nano, c.Time); err != nil {
-		d.Add(file, f["time"].Line, "time: want an RFC 3339 time, got %q", c.Time)
+	if set("task") {
+		c.Task = r.Str(f["task"], "task")
 	}
-	c.Bypass = r.Strs(f["bypass"], "bypass")
-	c.ChangedSince = r.Str(f["changed_since"], "changed_since")
-	c.Params = g.DefaultParams()
+	if set("time") {
+		c.Time = r.Str(f["time"], "time")
+		if c.Time == "" {
+			c.Time = "2026-01-01T00:00:00Z"
+		} else if _, err := time.Parse(time.RFC3339Nano, c.Time); err != nil {
+			d.Add(file, f["time"].Line, "time: want an RFC 3339 time, got %q", c.Time)
+		}
+	}
+	if set("bypass") {
+		c.Bypass = r.Strs(f["bypass"], "bypass")
+	}
+	if set("changed_since") {
+		c.ChangedSince = r.Str(f["changed_since"], "changed_since")
+	}
+	if base == nil {
+		c.Params = g.DefaultParams()
+	}
 	for _, kv := range r.Pairs(f["params"], "params") {
 		p, ok := g.Param(kv[0].Value)
 		if !ok {
@@ -121,45 +162,68 @@ func loadCase(g *engine.Gate, name string) (*Case, *engine.Diagnostics) {
 	}
 	c.Expect.Messages = r.Strs(ef["messages"], "expect.messages")
 	c.Expect.Reasons = r.Strs(ef["reasons"], "expect.reasons")
-	c.Requires = r.Strs(f["requires"], "requires")
-	c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
-	c.Store = parseStoreSeed(r, f["store"], c.Time)
-
-	hasFacts := fileExists(caseFS, "facts.json")
-	tree, treeErr := fs.Sub(caseFS, "tree")
-	hasTree := treeErr == nil && dirExists(caseFS, "tree")
-	switch {
-	case hasFacts && hasTree:
-		d.Add(dir, 0, "a fixture has either facts.json or tree/, not both")
-	case hasFacts:
-		b, _ := fs.ReadFile(caseFS, "facts.json")
-		doc, err := facts.Parse(b)
-		if err != nil {
-			d.Add(path.Join(dir, "facts.json"), 0, "%v", err)
-			break
+	if set("requires") {
+		c.Requires = r.Strs(f["requires"], "requires")
+	}
+	if set("git") {
+		c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
+	}
+	if set("store") {
+		c.Store = parseStoreSeed(r, f["store"], c.Time)
+	}
+	if base != nil {
+		mutateCase(g, r, d, c, f["mutate"], caseFS, dir)
+	} else {
+		if f["mutate"] != nil {
+			d.Add(file, f["mutate"].Line, "mutate: a mutation fixture names the case it changes (base: <case>)")
 		}
-		g.AliasFacts(doc)
-		if f["git"] != nil {
-			d.Add(file, f["git"].Line, "git: only a tree/ fixture can become a git repository")
-		}
-		if f["store"] != nil {
+		loadContent(g, r, c, f["git"], caseFS, dir)
+		if c.facts != nil && f["store"] != nil {
 			d.Add(file, f["store"].Line, "store: only a tree/ fixture has a store to seed")
 		}
-		for _, ns := range g.Facts {
-			if _, ok := doc.Namespaces[ns]; !ok {
-				d.Add(path.Join(dir, "facts.json"), 0, "the gate reads namespace %q, which this fixture does not give (give it, with a status)", ns)
-			}
-		}
-		c.facts = doc
-	case hasTree:
-		c.tree = tree
-	default:
-		d.Add(dir, 0, "a fixture needs a facts.json or a tree/ directory")
 	}
 	if len(d.Items) > 0 {
 		return nil, d
 	}
 	return c, nil
+}
+
+// loadContent reads the facts.json or tree/ of a case that has no base.
+func loadContent(g *engine.Gate, r yamlread.Reader, c *Case, git *yaml.Node, caseFS fs.FS, dir string) {
+	hasFacts := fileExists(caseFS, "facts.json")
+	tree, treeErr := fs.Sub(caseFS, "tree")
+	hasTree := treeErr == nil && dirExists(caseFS, "tree")
+	switch {
+	case hasFacts && hasTree:
+		r.D.Add(dir, 0, "a fixture has either facts.json or tree/, not both")
+	case hasFacts:
+		if git != nil {
+			r.D.Add(r.File, git.Line, "git: only a tree/ fixture can become a git repository")
+		}
+		c.factsRaw, _ = fs.ReadFile(caseFS, "facts.json")
+		c.facts = parseFacts(g, r.D, path.Join(dir, "facts.json"), c.factsRaw)
+	case hasTree:
+		c.tree = tree
+	default:
+		r.D.Add(dir, 0, "a fixture needs a facts.json or a tree/ directory (or a base: to mutate)")
+	}
+}
+
+// parseFacts parses a facts.json fixture and checks it gives every
+// namespace the gate reads.
+func parseFacts(g *engine.Gate, d yamlread.Sink, file string, b []byte) *facts.Document {
+	doc, err := facts.Parse(b)
+	if err != nil {
+		d.Add(file, 0, "%v", err)
+		return nil
+	}
+	g.AliasFacts(doc)
+	for _, ns := range g.Facts {
+		if _, ok := doc.Namespaces[ns]; !ok {
+			d.Add(file, 0, "the gate reads namespace %q, which this fixture does not give (give it, with a status)", ns)
+		}
+	}
+	return doc
 }
 
 func fileExists(fsys fs.FS, name string) bool {

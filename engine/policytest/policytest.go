@@ -195,42 +195,56 @@ func runCase(ctx context.Context, e *engine.Engine, g *engine.Gate, name string,
 }
 
 // evalCase produces the case's verdict, from its facts or from its tree.
-func evalCase(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (_ engine.Verdict, retErr error) {
+func evalCase(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (engine.Verdict, error) {
+	doc, err := caseFacts(ctx, e, g, c)
+	if err != nil {
+		return engine.Verdict{}, err
+	}
+	v, err := engine.EvalGate(ctx, g, c.Params, doc)
+	if v.Outcome == "" {
+		return v, err // the facts could not be read
+	}
+	return v, nil // a policy error is the verdict's COULD_NOT_RUN
+}
+
+// caseFacts returns the facts the case's verdict is judged on: its
+// facts.json, or what the runners gather from a temp copy of its tree
+// (removed before it returns).
+func caseFacts(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (_ *facts.Document, retErr error) {
 	req := facts.Request{Trigger: c.Trigger, Task: c.Task, Requester: "policy-test", Files: []string{}, Outside: []string{},
 		Time: c.Time, Bypass: nonNil(c.Bypass), ChangedSince: c.ChangedSince}
 	if len(c.Files) > 0 {
 		req.Explicit = true
 		req.Files = slices.Sorted(slices.Values(c.Files))
 	}
-	doc := c.facts
-	if c.tree != nil {
-		dir, err := os.MkdirTemp("", "tausik-fixture-")
-		if err != nil {
-			return engine.Verdict{}, fmt.Errorf("fixture temp dir: %w", err)
+	if c.tree == nil {
+		doc := c.facts
+		if _, ok := doc.Namespaces[engine.NamespaceRequest]; !ok {
+			doc.Set(engine.NamespaceRequest, facts.OK(req))
 		}
-		defer func() {
-			if rmErr := removeFixtureDir(dir); rmErr != nil && retErr == nil {
-				retErr = fmt.Errorf("remove the fixture's temp copy: %w", rmErr)
-			}
-		}()
-		if err := copyTree(c.tree, dir); err != nil {
-			return engine.Verdict{}, fmt.Errorf("copy %s/tree: %w", c.Dir, err)
-		}
-		if dir, err = filepath.EvalSymlinks(dir); err != nil {
-			return engine.Verdict{}, err
-		}
-		if c.Git != nil {
-			if err := buildRepo(ctx, dir, c.caseFS, c.Git); err != nil {
-				return engine.Verdict{}, fmt.Errorf("%s: %w", c.Dir, err)
-			}
-		}
-		if doc, err = e.GatherFixture(ctx, g, c.Params, dir, req, c.Store); err != nil {
-			return engine.Verdict{}, err
-		}
-	} else if _, ok := doc.Namespaces[engine.NamespaceRequest]; !ok {
-		doc.Set(engine.NamespaceRequest, facts.OK(req))
+		return doc, nil
 	}
-	return engine.EvalGate(ctx, g, c.Params, doc)
+	dir, err := os.MkdirTemp("", "tausik-fixture-")
+	if err != nil {
+		return nil, fmt.Errorf("fixture temp dir: %w", err)
+	}
+	defer func() {
+		if rmErr := removeFixtureDir(dir); rmErr != nil && retErr == nil {
+			retErr = fmt.Errorf("remove the fixture's temp copy: %w", rmErr)
+		}
+	}()
+	if err := copyTree(c.tree, dir); err != nil {
+		return nil, fmt.Errorf("copy %s/tree: %w", c.Dir, err)
+	}
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
+		return nil, err
+	}
+	if c.Git != nil {
+		if err := buildRepo(ctx, dir, c.caseFS, c.Git); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Dir, err)
+		}
+	}
+	return e.GatherFixture(ctx, g, c.Params, dir, req, c.Store)
 }
 
 // copyTree copies every file of src into dir, keeping modes' executable bit.
