@@ -4,32 +4,23 @@ package tausik.gates.renar_adapt_supersession
 
 could_not_run contains {"code": "renar_unavailable", "msg": msg} if {
 	input.renar.status != "ok"
-	msg := sprintf("could not read the RENAR artifacts: %s", [input.renar.reason])
+	msg := sprintf("could not read the RENAR artifacts: %s", [object.get(input.renar, "reason", "")])
 }
 
+# present is false only in an ok namespace; the adapts the rules below walk
+# are empty unless the namespace is ok and present.
 not_applicable contains {"code": "no_artifacts", "msg": "the project has no renar/ directory: no ADAPT to judge"} if {
-	input.renar.status == "ok"
-	not input.renar.present
-}
-
-judged if {
-	input.renar.status == "ok"
-	input.renar.present
+	input.renar.present == false
 }
 
 adapts := {a.slug: a | some a in input.renar.adapts}
 
-line_of(a, f) := a.lines[f]
-
-line_of(a, f) := a.line if not a.lines[f]
-
 finding(kind, a, field, msg) := {
 	"detector": "renar_adapt_supersession", "kind": kind, "ref": a.slug, "rule": kind,
-	"file": a.file, "line": line_of(a, field), "msg": sprintf("%s: %s", [kind, msg]),
+	"file": a.file, "line": a.lines[field], "msg": sprintf("%s: %s", [kind, msg]),
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	p := adapts[a.parent_adapt]
 	p.status == "superseded"
@@ -37,7 +28,6 @@ violations contains v if {
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	a.status == "superseded"
 	trim_space(a.supersession_rationale) == ""

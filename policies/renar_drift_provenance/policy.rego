@@ -4,25 +4,18 @@ package tausik.gates.renar_drift_provenance
 
 could_not_run contains {"code": "renar_unavailable", "msg": msg} if {
 	input.renar.status != "ok"
-	msg := sprintf("could not read the RENAR artifacts: %s", [input.renar.reason])
+	msg := sprintf("could not read the RENAR artifacts: %s", [object.get(input.renar, "reason", "")])
 }
 
 could_not_run contains {"code": "tasks_unavailable", "msg": msg} if {
-	input.renar.status == "ok"
-	input.renar.present
 	input.renar.tasks_error != ""
 	msg := sprintf("could not read the linked tasks: %s", [input.renar.tasks_error])
 }
 
+# present is false only in an ok namespace; the links and tasks the rules
+# below walk are empty unless it is ok, present and the store was read.
 not_applicable contains {"code": "no_artifacts", "msg": "the project has no renar/ directory: no SPEC to prove tasks against"} if {
-	input.renar.status == "ok"
-	not input.renar.present
-}
-
-judged if {
-	input.renar.status == "ok"
-	input.renar.present
-	input.renar.tasks_error == ""
+	input.renar.present == false
 }
 
 specs := {s.slug: s | some s in input.renar.specs}
@@ -56,7 +49,6 @@ line_of(s) := s.lines.updated_at
 line_of(s) := s.line if not s.lines.updated_at
 
 violations contains v if {
-	judged
 	some [t, s] in pairs
 	t.status == "done"
 	s.status == "active"
@@ -70,7 +62,6 @@ proven_at(t) := t.verified_at if t.verified_at != ""
 proven_at(t) := sprintf("%s (closed; no green verify)", [t.done_at]) if t.verified_at == ""
 
 violations contains v if {
-	judged
 	some [t, s] in pairs
 	t.status == "done"
 	t.verified_ns == null
@@ -79,7 +70,6 @@ violations contains v if {
 }
 
 violations contains v if {
-	judged
 	some [t, s] in pairs
 	t.status != "done"
 	s.status == "deprecated"

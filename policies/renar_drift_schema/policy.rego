@@ -4,17 +4,13 @@ package tausik.gates.renar_drift_schema
 
 could_not_run contains {"code": "renar_unavailable", "msg": msg} if {
 	input.renar.status != "ok"
-	msg := sprintf("could not read the RENAR artifacts: %s", [input.renar.reason])
+	msg := sprintf("could not read the RENAR artifacts: %s", [object.get(input.renar, "reason", "")])
 }
 
+# present is false only in an ok namespace; the lists the rules below walk
+# are empty unless the namespace is ok and present.
 not_applicable contains {"code": "no_artifacts", "msg": "the project has no renar/ directory: no SPEC or ADAPT to judge"} if {
-	input.renar.status == "ok"
-	not input.renar.present
-}
-
-judged if {
-	input.renar.status == "ok"
-	input.renar.present
+	input.renar.present == false
 }
 
 spec_types := {"ARCH", "API", "DATA", "INT", "PROC", "UI", "AI", "SEC", "OPS", "TEST", "DOC"}
@@ -42,89 +38,74 @@ finding(kind, ref, file, line, msg) := {
 }
 
 violations contains v if {
-	judged
 	some f in input.renar.files
 	not f.parsed
 	v := finding("artifact-unparsable", f.file, f.file, f.line, sprintf("%s:%d: %s; fix the YAML front matter between the two '---' lines", [f.file, f.line, f.error]))
 }
 
 violations contains v if {
-	judged
 	some s in input.renar.specs
 	not s.type in spec_types
 	v := finding("spec-type-invalid", s.slug, s.file, line_of(s, "type"), sprintf("SPEC %s has type %q; set type to one of %s", [s.slug, s.type, listed(spec_types)]))
 }
 
 violations contains v if {
-	judged
 	some s in input.renar.specs
 	not s.status in spec_statuses
 	v := finding("spec-status-invalid", s.slug, s.file, line_of(s, "status"), sprintf("SPEC %s has status %q; set status to one of %s (`tausik spec status %s STATUS`)", [s.slug, s.status, listed(spec_statuses), s.slug]))
 }
 
 violations contains v if {
-	judged
 	some s in input.renar.specs
 	trim_space(s.version) == ""
 	v := finding("spec-version-missing", s.slug, s.file, line_of(s, "version"), sprintf("SPEC %s has no version; add `version: 1` to its front matter", [s.slug]))
 }
 
 violations contains v if {
-	judged
 	some s in input.renar.specs
 	trim_space(s.title) == ""
 	v := finding("spec-title-missing", s.slug, s.file, line_of(s, "title"), sprintf("SPEC %s has no title; add `title:` to its front matter or a '# ' heading to its body", [s.slug]))
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	not a.status in adapt_statuses
 	v := finding("adapt-status-invalid", a.slug, a.file, line_of(a, "status"), sprintf("ADAPT %s has status %q; set status to one of %s (`tausik adapt status %s STATUS`)", [a.slug, a.status_raw, listed(adapt_statuses), a.slug]))
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	a.delta_int == null
 	v := finding("adapt-delta-invalid", a.slug, a.file, line_of(a, "delta_n"), sprintf("ADAPT %s has delta_n %q, not an integer; set delta_n to 0 for a base ADAPT or its parent's delta_n + 1", [a.slug, a.delta_n]))
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	a.delta_int != null
 	a.delta_int < 0
-	v := finding("adapt-delta-negative", a.slug, a.file, line_of(a, "delta_n"), sprintf("ADAPT %s has delta_n %d; a delta count is 0 (base) or more", [a.slug, a.delta_int]))
+	v := finding("adapt-delta-negative", a.slug, a.file, line_of(a, "delta_n"), sprintf("ADAPT %s has delta_n %v; a delta count is 0 (base) or more", [a.slug, a.delta_int]))
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	a.delta_int != null
 	a.delta_int > 0
 	a.parent_adapt == ""
-	v := finding("adapt-delta-orphan", a.slug, a.file, line_of(a, "delta_n"), sprintf("ADAPT %s is delta %d but names no parent_adapt; name the ADAPT it extends, or set delta_n to 0", [a.slug, a.delta_int]))
+	v := finding("adapt-delta-orphan", a.slug, a.file, line_of(a, "delta_n"), sprintf("ADAPT %s is delta %v but names no parent_adapt; name the ADAPT it extends, or set delta_n to 0", [a.slug, a.delta_int]))
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	a.delta_int == 0
 	a.parent_adapt != ""
 	v := finding("adapt-base-has-parent", a.slug, a.file, line_of(a, "parent_adapt"), sprintf("ADAPT %s is a base (delta_n 0) but names parent_adapt %q; set parent_adapt to null, or delta_n to the parent's + 1", [a.slug, a.parent_adapt]))
 }
 
-# on_disk are the ADAPT slugs with a file, whether it parsed or not.
-on_disk contains a.slug if some a in input.renar.adapts
-
-on_disk contains trim_suffix(trim_prefix(f.file, "renar/adapts/"), ".md") if {
-	some f in input.renar.files
-	f.kind == "adapt"
-}
+# on_disk are the ADAPT slugs with a file, whether it parsed or not (a SPEC
+# file keeps its "renar/specs/" prefix here, which no slug matches).
+on_disk contains trim_suffix(trim_prefix(f.file, "renar/adapts/"), ".md") if some f in input.renar.files
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	a.parent_adapt != ""
 	not a.parent_adapt in on_disk
@@ -132,7 +113,6 @@ violations contains v if {
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	a.status in {"approved", "frozen"}
 	count([s | some s in a.signatures; s.role == "architect"]) == 0
@@ -140,7 +120,6 @@ violations contains v if {
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	some s in a.signatures
 	not s.role in roles
@@ -149,7 +128,6 @@ violations contains v if {
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	some s in a.signatures
 	s.role in withdrawn_roles
@@ -157,7 +135,6 @@ violations contains v if {
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	some s in a.signatures
 	not s.valid
@@ -165,7 +142,6 @@ violations contains v if {
 }
 
 violations contains v if {
-	judged
 	some a in input.renar.adapts
 	some f in a.findings
 	not f.category in categories
