@@ -226,7 +226,16 @@ func toViolation(v any) (Violation, error) {
 			if !ok {
 				return out, fmt.Errorf("violation %s must be a string, got %s", k, describe(e))
 			}
-			*map[string]*string{"rule": &out.Rule, "detector": &out.Detector, "kind": &out.Kind, "ref": &out.Ref}[k] = s
+			switch k {
+			case "rule":
+				out.Rule = s
+			case "detector":
+				out.Detector = s
+			case "kind":
+				out.Kind = s
+			default:
+				out.Ref = s
+			}
 		default:
 			return out, fmt.Errorf("violation has unknown key %q (known: %s)", k, violationKeys)
 		}

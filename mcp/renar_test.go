@@ -33,7 +33,7 @@ func TestTaskStartShowsRenarAdvisory(t *testing.T) {
 		if g.Name != "renar_qg0_advisory" {
 			continue
 		}
-		if g.Outcome != "FAILED" || len(g.Violations) != 1 || g.Violations[0].Detector != "renar_qg0_advisory" || g.Violations[0].Ref != "big" ||
+		if g.Outcome != "FAILED" || len(g.Violations) != 1 || g.Violations[0].Detector != "renar_qg0_advisory" || g.Violations[0].Ref != "big" || g.Violations[0].Kind != "qg0-no-reasoning" ||
 			!strings.HasPrefix(g.Violations[0].Msg, "RENAR (advisory): 'big' is deep but has no linked SPEC or ADAPT") {
 			t.Errorf("renar_qg0_advisory: %+v", g)
 		}
