@@ -3,6 +3,9 @@ GO       ?= go
 BIN      ?= bin/tausik
 FUZZTIME ?= 10s
 PKGS     ?= ./...
+# Built-in gates held to a mutation score of 1 (docs/mutation.md); a gate
+# joins once `tausik policy mutate --gate G` reports no survivor.
+MUTATE_GATES ?= changelog filesize mcp_surface memory_route session_capacity session_overtime tdd_order
 
 .DEFAULT_GOAL := help
 
@@ -26,9 +29,10 @@ test: build ## all tests (race, shuffled), then tausik judges its own repo
 	$(MAKE) --no-print-directory dogfood
 
 .PHONY: dogfood
-dogfood: ## tausik runs its own gates on this repo and its fixtures
+dogfood: ## tausik runs its own gates on this repo, its fixtures and mutants
 	$(BIN) policy eval --trigger commit
 	$(BIN) policy test --require-tools
+	$(BIN) policy mutate --min-score 1 $(addprefix --gate ,$(MUTATE_GATES))
 
 .PHONY: lint
 lint: ## go vet and gofmt

@@ -58,7 +58,7 @@ func celMutants(src []byte) ([]Mutant, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, ed := range celSites(k, a.Expr(), a.Expr(), whens[n.Line]) {
+		for _, ed := range celSites(k, a.Expr(), whens[n.Line]) {
 			fresh, _ := parse(n.Value)
 			m, ok := applyCEL(fresh, ed)
 			if !ok {
@@ -203,7 +203,7 @@ func celLine(n *yaml.Node, lines []string, info *celast.SourceInfo, id int64) in
 
 // celSites lists the edits of e in pre-order. boolPos says e stands where a
 // condition is expected (so negating it makes sense).
-func celSites(k int, root, e celast.Expr, boolPos bool) []celEdit {
+func celSites(k int, e celast.Expr, boolPos bool) []celEdit {
 	var out []celEdit
 	add := func(id, show int64, op string, variant int) {
 		out = append(out, celEdit{expr: k, id: id, show: show, op: op, variant: variant})
@@ -234,7 +234,7 @@ func celSites(k int, root, e celast.Expr, boolPos bool) []celEdit {
 			}
 		}
 		if c.IsMemberFunction() {
-			out = append(out, celSites(k, root, c.Target(), false)...)
+			out = append(out, celSites(k, c.Target(), false)...)
 		}
 		for i, a := range c.Args() {
 			pred := fn == operators.LogicalAnd || fn == operators.LogicalOr || fn == operators.LogicalNot ||
@@ -243,18 +243,18 @@ func celSites(k int, root, e celast.Expr, boolPos bool) []celEdit {
 			if fn == operators.LogicalNot {
 				pred = false // negating under a ! is the same as removing it
 			}
-			out = append(out, celSites(k, root, a, pred)...)
+			out = append(out, celSites(k, a, pred)...)
 		}
 	case celast.ListKind:
 		for _, x := range e.AsList().Elements() {
-			out = append(out, celSites(k, root, x, false)...)
+			out = append(out, celSites(k, x, false)...)
 		}
 	case celast.MapKind:
 		for _, en := range e.AsMap().Entries() {
-			out = append(out, celSites(k, root, en.AsMapEntry().Value(), false)...)
+			out = append(out, celSites(k, en.AsMapEntry().Value(), false)...)
 		}
 	case celast.SelectKind:
-		out = append(out, celSites(k, root, e.AsSelect().Operand(), false)...)
+		out = append(out, celSites(k, e.AsSelect().Operand(), false)...)
 	}
 	return out
 }

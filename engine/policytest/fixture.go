@@ -172,7 +172,7 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 		c.Store = parseStoreSeed(r, f["store"], c.Time)
 	}
 	if base != nil {
-		mutateCase(g, r, d, c, f["mutate"], caseFS, dir)
+		mutateCase(g, r, d, c, f["mutate"], overrides(f), caseFS, dir)
 	} else {
 		if f["mutate"] != nil {
 			d.Add(file, f["mutate"].Line, "mutate: a mutation fixture names the case it changes (base: <case>)")
@@ -186,6 +186,17 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 		return nil, d
 	}
 	return c, nil
+}
+
+// overrides reports whether a case sets a field it would otherwise inherit
+// from its base: such a mutation fixture needs no mutate steps.
+func overrides(f map[string]*yaml.Node) bool {
+	for _, k := range []string{"trigger", "files", "task", "time", "bypass", "changed_since", "params", "git"} {
+		if f[k] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // loadContent reads the facts.json or tree/ of a case that has no base.

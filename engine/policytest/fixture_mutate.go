@@ -77,7 +77,7 @@ func parseMutateSteps(r yamlread.Reader, n *yaml.Node) []MutateStep {
 		if n != nil {
 			line = n.Line
 		}
-		r.D.Add(r.File, line, "mutate: want a non-empty list of steps (%s)", strings.Join(mutateOps, ", "))
+		r.D.Add(r.File, line, "mutate: want a non-empty list of steps (%s), or fields (params, bypass…) that differ from the base's", strings.Join(mutateOps, ", "))
 		return nil
 	}
 	var steps []MutateStep
@@ -131,9 +131,13 @@ func parseMutateSteps(r yamlread.Reader, n *yaml.Node) []MutateStep {
 }
 
 // mutateCase applies the mutate steps to c, a copy of its base.
-func mutateCase(g *engine.Gate, r yamlread.Reader, d *engine.Diagnostics, c *Case, n *yaml.Node, caseFS fs.FS, dir string) {
+// A case that changes a field of its base (params, bypass…) needs no steps.
+func mutateCase(g *engine.Gate, r yamlread.Reader, d *engine.Diagnostics, c *Case, n *yaml.Node, overrides bool, caseFS fs.FS, dir string) {
 	if fileExists(caseFS, "facts.json") || dirExists(caseFS, "tree") {
 		r.D.Add(dir, 0, "a mutation fixture takes its facts or tree from its base; remove facts.json / tree/")
+	}
+	if n == nil && overrides {
+		return
 	}
 	c.Mutate = parseMutateSteps(r, n)
 	if len(d.Items) > 0 {

@@ -144,7 +144,10 @@ func Mutate(ctx context.Context, e *engine.Engine, opts MutateOptions) (*Mutatio
 				Survived: []Survivor{}, Problems: []string{}}})
 		}
 	}
-	parallel(len(runs), workers, func(i int) { prepareGate(ctx, e, runs[i]) })
+	// Gathering fixture facts mostly waits for tools (pytest, git), so every
+	// gate prepares at once, with as many fixtures in flight as `policy test`.
+	gather := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+	parallel(len(runs), len(runs), func(i int) { prepareGate(ctx, e, runs[i], gather) })
 	type job struct{ run, mutant int }
 	var jobs []job
 	for i, r := range runs {
@@ -204,7 +207,7 @@ func score(killed, survived int) float64 {
 
 // prepareGate generates the gate's mutants and readies what kills them, or
 // says why the gate cannot be mutated.
-func prepareGate(ctx context.Context, e *engine.Engine, r *gateRun) {
+func prepareGate(ctx context.Context, e *engine.Engine, r *gateRun, gather chan struct{}) {
 	g := r.g
 	if g.Dir == engine.CommandPolicyDir {
 		r.rep.NotMutated = "a config-defined command gate runs the generic command policy (" + engine.CommandPolicyDir +
@@ -213,7 +216,7 @@ func prepareGate(ctx context.Context, e *engine.Engine, r *gateRun) {
 	}
 	switch g.Table() {
 	case engine.TableCovered:
-		r.kill, r.names = fixtureKiller(ctx, e, g, r.rep)
+		r.kill, r.names = fixtureKiller(ctx, e, g, r.rep, gather)
 	case engine.TableExcused:
 		r.kill, r.names = excusedKiller(ctx, e, g, r)
 	default:
@@ -246,10 +249,12 @@ type preparedCase struct {
 
 // fixtureKiller gathers every fixture's facts once and checks that the
 // unmutated policy passes them all; its killer runs a mutant against them.
-func fixtureKiller(ctx context.Context, e *engine.Engine, g *engine.Gate, rep *GateMutation) (func(context.Context, []byte) mutantResult, []string) {
+func fixtureKiller(ctx context.Context, e *engine.Engine, g *engine.Gate, rep *GateMutation, gather chan struct{}) (func(context.Context, []byte) mutantResult, []string) {
 	cases := make([]preparedCase, len(g.Fixtures))
 	problems := make([][]string, len(g.Fixtures))
-	parallel(len(g.Fixtures), 2*runtime.GOMAXPROCS(0), func(i int) {
+	parallel(len(g.Fixtures), cap(gather), func(i int) {
+		gather <- struct{}{}
+		defer func() { <-gather }()
 		name := g.Fixtures[i]
 		c, d := loadCase(g, name)
 		if d != nil {
