@@ -52,7 +52,8 @@ func newRootCmd(g *globals) *cobra.Command {
 	root.PersistentFlags().StringVar(&g.root, "root", "", "project root (default: the nearest directory above the current one with tausik/ or .git)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	root.AddCommand(newPolicyCmd(g), newFactsCmd(g), newVersionCmd(g), newMCPCmd(g), newHookCmd(g),
-		newTaskCmd(g), newSessionCmd(g), newVerifyCmd(g), newKeyCmd(g), newReceiptCmd(g), newLogCmd(g), newInitCmd(g))
+		newTaskCmd(g), newSessionCmd(g), newVerifyCmd(g), newKeyCmd(g), newReceiptCmd(g), newLogCmd(g), newInitCmd(g),
+		newSpecCmd(g), newAdaptCmd(g))
 	return root
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/renar"
 )
 
 // errBlocked and errTestsFailed carry a verdict, already rendered, out of a
@@ -55,7 +56,8 @@ func exitCode(err error) int {
 		return engine.ExitBlocked
 	case errors.Is(err, errTestsFailed):
 		return engine.ExitTestsFailed
-	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage), errors.Is(err, engine.ErrExists), isCobraUsage(err):
+	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage), errors.Is(err, engine.ErrExists), isCobraUsage(err),
+		errors.Is(err, renar.ErrUsage), errors.Is(err, renar.ErrNotFound), errors.Is(err, renar.ErrExists):
 		return engine.ExitUsage
 	}
 	return engine.ExitError

@@ -7,6 +7,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -40,8 +41,10 @@ type Deps struct {
 	BuiltinTests []string
 	// FixtureRunners builds the runners for a tree/ fixture copied to root,
 	// with whatever private state (an in-memory store) they need, and a
-	// function that releases it. Nil reuses Runners.
-	FixtureRunners func(ctx context.Context, root string) (*runners.Registry, func(), error)
+	// function that releases it; seed, when not nil, fills that store first
+	// (a fixture's store: section). Nil reuses Runners, and a seeded fixture
+	// then fails: there is no private store to fill.
+	FixtureRunners func(ctx context.Context, root string, seed FixtureSeed) (*runners.Registry, func(), error)
 	// Store holds tasks, sessions and verify runs for the workflow flows, and
 	// is closed by Close; nil for an engine without workflow state.
 	Store *store.Store
@@ -76,7 +79,7 @@ type Engine struct {
 	store          *store.Store
 	requester      string
 	builtinTests   []string
-	fixtureRunners func(ctx context.Context, root string) (*runners.Registry, func(), error)
+	fixtureRunners func(ctx context.Context, root string, seed FixtureSeed) (*runners.Registry, func(), error)
 
 	// builtinCommands are the built-in command gates' specs
 	// (command.Defaults()); a runner is registered for each whose gate is
@@ -125,7 +128,12 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	if e.fixtureRunners == nil {
 		reg := e.runners
-		e.fixtureRunners = func(context.Context, string) (*runners.Registry, func(), error) { return reg, func() {}, nil }
+		e.fixtureRunners = func(_ context.Context, _ string, seed FixtureSeed) (*runners.Registry, func(), error) {
+			if seed != nil {
+				return nil, nil, errors.New("this engine has no fixture store to seed")
+			}
+			return reg, func() {}, nil
+		}
 	}
 	known := func(ns string) bool {
 		_, ok := e.runners.Get(ns)

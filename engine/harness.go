@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
+	"github.com/tausik/tausik/store"
 )
 
 // This file is the engine's surface for its policy harness
@@ -62,9 +64,9 @@ func (e *Engine) Python() string {
 // command runners of g's built-in command namespaces with params' exclusions
 // and an environment kept inside dir. A runner's failure becomes a namespace
 // with an error status, as in any evaluation; the error is for runners that
-// could not be built.
-func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]any, dir string, req facts.Request) (*facts.Document, error) {
-	reg, done, err := e.fixtureRunners(ctx, dir)
+// could not be built, or whose store seed failed.
+func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed) (*facts.Document, error) {
+	reg, done, err := e.fixtureRunners(ctx, dir, seed)
 	if err != nil {
 		return nil, fmt.Errorf("fixture runners: %w", err)
 	}
@@ -115,3 +117,10 @@ func (g *Gate) WithPolicySource(ctx context.Context, src []byte) (*Gate, error) 
 	}
 	return &cp, nil
 }
+
+// FixtureSeed fills a tree fixture's in-memory store before its runners
+// look: the tasks and verify runs a workflow fixture needs. The store runs on
+// a clock the seed sets (setClock), so the times the store stamps itself (a
+// task's start and close) are the fixture's, not the wall clock's. Each
+// fixture run gets its own store and clock: a seed may run concurrently.
+type FixtureSeed func(ctx context.Context, st *store.Store, setClock func(time.Time)) error

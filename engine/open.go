@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
+	"time"
 
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
@@ -17,6 +19,7 @@ import (
 	"github.com/tausik/tausik/runners/imports"
 	"github.com/tausik/tausik/runners/mcpsurface"
 	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/renar"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
@@ -94,10 +97,22 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 		Log:          log,
 		Store:        st,
 		BuiltinTests: policies.GoTests(),
-		FixtureRunners: func(ctx context.Context, root string) (*runners.Registry, func(), error) {
-			mem, err := store.OpenMemory(ctx)
+		FixtureRunners: func(ctx context.Context, root string, seed FixtureSeed) (*runners.Registry, func(), error) {
+			var opts []store.Option
+			var clock atomic.Pointer[time.Time]
+			if seed != nil {
+				opts = append(opts, store.WithClock(func() time.Time { return *clock.Load() }))
+				clock.Store(&time.Time{})
+			}
+			mem, err := store.OpenMemory(ctx, opts...)
 			if err != nil {
 				return nil, nil, err
+			}
+			if seed != nil {
+				if err := seed(ctx, mem, func(t time.Time) { clock.Store(&t) }); err != nil {
+					mem.Close()
+					return nil, nil, fmt.Errorf("seed the fixture store: %w", err)
+				}
 			}
 			return DefaultRunners(mem), func() { mem.Close() }, nil
 		},
@@ -155,7 +170,7 @@ func EnsureStateDir(root string) (string, error) {
 // (BenchmarkGather10k, docs/performance.md).
 func DefaultRunners(st *store.Store) *runners.Registry {
 	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), mcpsurface.New(nil, 0),
-		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil)}, work.New(st)...)...)
+		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil), renar.New(st)}, work.New(st)...)...)
 }
 
 // cached is the source option that keeps a runner's facts in st, none when

@@ -39,6 +39,12 @@ type Violation struct {
 	File string `json:"file,omitempty"`
 	Line int    `json:"line,omitempty"`
 	Rule string `json:"rule,omitempty"`
+	// Detector, Kind and Ref are a finding's shape (GATES.md RENAR
+	// advisories): which check found it, which kind of problem it is and
+	// the artifact or task it is about. Optional for every other gate.
+	Detector string `json:"detector,omitempty"`
+	Kind     string `json:"kind,omitempty"`
+	Ref      string `json:"ref,omitempty"`
 }
 
 // Reason is a machine-readable code with an optional human message.
@@ -223,6 +229,9 @@ func (e *shapeError) Error() string { return e.where + ": " + e.msg }
 // Is makes a shapeError match ErrShape.
 func (e *shapeError) Is(target error) bool { return target == ErrShape }
 
+// violationKeys are the keys a violation may have.
+const violationKeys = "msg, file, line, rule, detector, kind, ref"
+
 // toViolation checks one plain violation value.
 func toViolation(v any) (Violation, error) {
 	m, ok := v.(map[string]any)
@@ -250,14 +259,23 @@ func toViolation(v any) (Violation, error) {
 				return out, fmt.Errorf("violation line must be a non-negative integer, got %s", describe(e))
 			}
 			out.Line = n
-		case "rule":
+		case "rule", "detector", "kind", "ref":
 			s, ok := e.(string)
 			if !ok {
-				return out, fmt.Errorf("violation rule must be a string, got %s", describe(e))
+				return out, fmt.Errorf("violation %s must be a string, got %s", k, describe(e))
 			}
-			out.Rule = s
+			switch k {
+			case "rule":
+				out.Rule = s
+			case "detector":
+				out.Detector = s
+			case "kind":
+				out.Kind = s
+			default:
+				out.Ref = s
+			}
 		default:
-			return out, fmt.Errorf("violation has unknown key %q (known: msg, file, line, rule)", k)
+			return out, fmt.Errorf("violation has unknown key %q (known: %s)", k, violationKeys)
 		}
 	}
 	if out.Msg == "" {
@@ -324,6 +342,9 @@ func sortResult(r *Result) {
 		}
 		if a.Rule != b.Rule {
 			return a.Rule < b.Rule
+		}
+		if a.Ref != b.Ref {
+			return a.Ref < b.Ref
 		}
 		return a.Msg < b.Msg
 	})

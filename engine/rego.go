@@ -127,12 +127,12 @@ func violationTypeProblem(t types.Type) string {
 		}
 		return ""
 	case *types.Object:
-		known := map[string]bool{"msg": true, "file": true, "line": true, "rule": true}
+		known := map[string]bool{"msg": true, "file": true, "line": true, "rule": true, "detector": true, "kind": true, "ref": true}
 		hasMsg := false
 		for _, sp := range x.StaticProperties() {
 			k, _ := sp.Key.(string)
 			if !known[k] {
-				return fmt.Sprintf("a violation has unknown key %q (known: msg, file, line, rule)", k)
+				return fmt.Sprintf("a violation has unknown key %q (known: %s)", k, violationKeys)
 			}
 			hasMsg = hasMsg || k == "msg"
 		}

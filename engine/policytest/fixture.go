@@ -40,6 +40,9 @@ type Case struct {
 	// Git, when case.yaml has a git: list, makes the copied tree a git
 	// repository built by these steps before the runners look.
 	Git []GitStep
+	// Store, when case.yaml has a store: section, seeds a tree/ case's
+	// in-memory store with tasks and verify runs (see fixture_store.go).
+	Store engine.FixtureSeed
 
 	// Base names the case a mutation fixture changes ("" for none), and
 	// Mutate lists its changes, applied to the base's tree or facts.
@@ -88,7 +91,7 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 	if root == nil {
 		return nil, d
 	}
-	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires", "base", "mutate")
+	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires", "store", "base", "mutate")
 	r.Require(root, f, "case.yaml", "description", "expect")
 	var base *Case
 	if f["base"] != nil {
@@ -165,6 +168,9 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 	if set("git") {
 		c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
 	}
+	if set("store") {
+		c.Store = parseStoreSeed(r, f["store"], c.Time)
+	}
 	if base != nil {
 		mutateCase(g, r, d, c, f["mutate"], overrides(f), caseFS, dir)
 	} else {
@@ -172,6 +178,9 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 			d.Add(file, f["mutate"].Line, "mutate: a mutation fixture names the case it changes (base: <case>)")
 		}
 		loadContent(g, r, c, f["git"], caseFS, dir)
+		if c.facts != nil && f["store"] != nil {
+			d.Add(file, f["store"].Line, "store: only a tree/ fixture has a store to seed")
+		}
 	}
 	if len(d.Items) > 0 {
 		return nil, d

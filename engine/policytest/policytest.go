@@ -244,7 +244,7 @@ func caseFacts(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (
 			return nil, fmt.Errorf("%s: %w", c.Dir, err)
 		}
 	}
-	return e.GatherFixture(ctx, g, c.Params, dir, req)
+	return e.GatherFixture(ctx, g, c.Params, dir, req, c.Store)
 }
 
 // copyTree copies every file of src into dir, keeping modes' executable bit.

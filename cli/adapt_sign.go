@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine/renar"
+)
+
+type adaptSignOptions struct {
+	slug, role, by, key string
+}
+
+func newAdaptSignCmd(g *globals) *cobra.Command {
+	opts := &adaptSignOptions{}
+	cmd := &cobra.Command{
+		Use:   "sign SLUG --role architect [--by NAME] [--key PATH]",
+		Short: "Sign an ADAPT's canonical content with ed25519",
+		Long: "Signs with the project key (.tausik/keys/, `tausik key init`) or the PEM private key at\n" +
+			"--key, replacing an earlier signature of the same role and key, and commits the public\n" +
+			"key under renar/keys/ so anyone can check it. Editing the ADAPT afterwards (anything but\n" +
+			"status, links and supersession) breaks the signature: renar_drift_schema reports\n" +
+			"signature-invalid until it is signed again. Roles: " + strings.Join(renar.Roles, ", ") + ".\n" +
+			"Exit codes: 0 signed, 2 a bad role, signer or ADAPT, 3 a key that cannot be loaded.",
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.slug = args[0]
+			if !cmd.Flags().Changed("by") {
+				opts.by = g.getenv("USER")
+			}
+			return runAdaptSign(g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.role, "role", "", "the signer's role: "+strings.Join(renar.Roles, ", "))
+	cmd.Flags().StringVar(&opts.by, "by", "", "who signs (default $USER)")
+	cmd.Flags().StringVar(&opts.key, "key", "", "a PEM ed25519 private key (default: the project key)")
+	_ = cmd.MarkFlagRequired("role")
+	return cmd
+}
+
+func runAdaptSign(g *globals, opts *adaptSignOptions) error {
+	repo, err := g.renarRepo()
+	if err != nil {
+		return err
+	}
+	var key ed25519.PrivateKey
+	if opts.key != "" {
+		key, err = renar.LoadPrivateKey(opts.key)
+	} else {
+		key, err = renar.ProjectKey(repo.Root)
+	}
+	if err != nil {
+		return err
+	}
+	s, err := repo.Sign(opts.slug, opts.role, opts.by, key)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "ADAPT %s signed as %s by %s with %s\n", opts.slug, s.Signature.Role, s.Signature.SignedBy, s.Signature.Fingerprint)
+	if s.Published != "" {
+		fmt.Fprintf(g.stdout, "public key written to %s: commit it so others can check the signature\n", s.Published)
+	}
+	return nil
+}

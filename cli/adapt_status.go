@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine/renar"
+)
+
+type adaptStatusOptions struct {
+	slug, status string
+}
+
+func newAdaptStatusCmd(g *globals) *cobra.Command {
+	opts := &adaptStatusOptions{}
+	return &cobra.Command{
+		Use:   "status SLUG " + strings.Join(renar.AdaptStatuses, "|"),
+		Short: "Move an ADAPT to a status",
+		Long: "approved and frozen need a valid architect signature (`tausik adapt sign`);\n" +
+			"superseded goes through `tausik adapt supersede`, which records the successor and why.\n" +
+			"Exit codes: 0 done, 2 a bad or refused status, no such ADAPT.",
+		Args: usageArgs(cobra.ExactArgs(2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.slug, opts.status = args[0], args[1]
+			return runAdaptStatus(g, opts)
+		},
+	}
+}
+
+func runAdaptStatus(g *globals, opts *adaptStatusOptions) error {
+	repo, err := g.renarRepo()
+	if err != nil {
+		return err
+	}
+	changed, err := repo.SetAdaptStatus(opts.slug, opts.status)
+	if err != nil {
+		return err
+	}
+	if !changed {
+		_, err = fmt.Fprintf(g.stdout, "ADAPT %s is already %s\n", opts.slug, opts.status)
+		return err
+	}
+	_, err = fmt.Fprintf(g.stdout, "ADAPT %s is now %s\n", opts.slug, opts.status)
+	return err
+}

@@ -1,0 +1,23 @@
+package cli
+
+import (
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine/renar"
+)
+
+func newSpecCmd(g *globals) *cobra.Command {
+	return newGroupCmd("spec", "Write and read SPECs: requirements kept as files under renar/specs/",
+		newSpecNewCmd(g), newSpecListCmd(g), newSpecShowCmd(g), newSpecStatusCmd(g))
+}
+
+// renarRepo is the project's RENAR artifacts, stamped by the wall clock.
+func (g *globals) renarRepo() (renar.Repo, error) {
+	root, err := g.projectRoot()
+	if err != nil {
+		return renar.Repo{}, err
+	}
+	return renar.Repo{Root: root, Now: time.Now}, nil
+}

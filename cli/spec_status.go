@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine/renar"
+)
+
+type specStatusOptions struct {
+	slug, status string
+}
+
+func newSpecStatusCmd(g *globals) *cobra.Command {
+	opts := &specStatusOptions{}
+	return &cobra.Command{
+		Use:   "status SLUG " + strings.Join(renar.SpecStatuses, "|"),
+		Short: "Move a SPEC to a status; updated_at moves with it",
+		Long: "A changed status bumps updated_at, so tasks verified before it read as stale\n" +
+			"(renar_drift_provenance). Exit codes: 0 done, 2 a bad status or no such SPEC.",
+		Args: usageArgs(cobra.ExactArgs(2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.slug, opts.status = args[0], args[1]
+			return runSpecStatus(g, opts)
+		},
+	}
+}
+
+func runSpecStatus(g *globals, opts *specStatusOptions) error {
+	repo, err := g.renarRepo()
+	if err != nil {
+		return err
+	}
+	changed, err := repo.SetSpecStatus(opts.slug, opts.status)
+	if err != nil {
+		return err
+	}
+	if !changed {
+		_, err = fmt.Fprintf(g.stdout, "SPEC %s is already %s\n", opts.slug, opts.status)
+		return err
+	}
+	_, err = fmt.Fprintf(g.stdout, "SPEC %s is now %s\n", opts.slug, opts.status)
+	return err
+}
