@@ -70,7 +70,7 @@ func TestOpenCreatesPrivateFileAndMigrates(t *testing.T) {
 	for _, c := range conns {
 		c.Close()
 	}
-	v, _ := s.userVersion(ctx)
+	v, _ := s.d.readVersion(ctx, s.conn())
 	if v != SchemaVersion() {
 		t.Fatalf("user_version %d", v)
 	}
@@ -335,7 +335,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 	if err := s.applyMigrations(ctx, broken); err == nil || !strings.Contains(err.Error(), "y_broken.sql") {
 		t.Fatalf("broken migration: %v", err)
 	}
-	if v, _ := s.userVersion(ctx); v != len(ms) {
+	if v, _ := s.d.readVersion(ctx, s.conn()); v != len(ms) {
 		t.Fatalf("user_version %d after a failed migration, want %d", v, len(ms))
 	}
 	var n int
@@ -345,7 +345,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 	if err := s.applyMigrations(ctx, broken[:next]); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := s.userVersion(ctx); v != next {
+	if v, _ := s.d.readVersion(ctx, s.conn()); v != next {
 		t.Fatalf("user_version %d, want %d", v, next)
 	}
 }

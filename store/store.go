@@ -43,7 +43,9 @@ const DefaultBusyTimeout = 5 * time.Second
 // goroutines, and many Stores (in many processes) may share one file.
 type Store struct {
 	db       *sql.DB
+	d        *dialect
 	pin      *sql.Conn // keeps an in-memory database alive while the pool recycles connections
+	cache    *Store    // the machine-local fact cache of a server-backed store; nil: this one
 	clock    func() time.Time
 	path     string
 	readOnly bool
@@ -56,6 +58,7 @@ type config struct {
 	clock       func() time.Time
 	busyTimeout time.Duration
 	readOnly    bool
+	factCache   string // OpenPostgres: the local fact cache's file, "" = memory
 }
 
 // WithClock sets the clock used for every timestamp the store generates
@@ -136,7 +139,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
-	s := &Store{db: db, clock: cfg.clock, path: abs, readOnly: cfg.readOnly}
+	s := &Store{db: db, d: sqliteDialect, clock: cfg.clock, path: abs, readOnly: cfg.readOnly}
 	if err := s.init(ctx, !cfg.readOnly); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
@@ -166,7 +169,7 @@ func OpenMemory(ctx context.Context, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open memory store: %w", err)
 	}
-	s := &Store{db: db, pin: pin, clock: cfg.clock, path: ":memory:"}
+	s := &Store{db: db, d: sqliteDialect, pin: pin, clock: cfg.clock, path: ":memory:"}
 	if err := s.init(ctx, false); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open memory store: %w", err)
@@ -174,22 +177,30 @@ func OpenMemory(ctx context.Context, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// Path returns the absolute database path, or ":memory:", for messages.
+// Path returns the absolute database path, ":memory:", or the server's URL
+// without its password, for messages.
 func (s *Store) Path() string { return s.path }
 
-// Close releases the database. Further calls fail.
+// Backend names the store's backend: "sqlite" or "postgres".
+func (s *Store) Backend() string { return s.d.name }
+
+// Close releases the database (and a server-backed store's local fact
+// cache). Further calls fail.
 func (s *Store) Close() error {
 	if s.pin != nil {
 		s.pin.Close()
+	}
+	if s.cache != nil {
+		s.cache.Close()
 	}
 	return s.db.Close()
 }
 
 // init checks the schema version, switches a writable file to WAL and migrates.
 func (s *Store) init(ctx context.Context, wal bool) error {
-	v, err := s.userVersion(ctx)
+	v, err := s.d.readVersion(ctx, s.conn())
 	if err != nil {
-		return err
+		return classify(fmt.Errorf("read schema version: %w", err))
 	}
 	latest := latestVersion()
 	if v > latest {
@@ -214,12 +225,17 @@ func (s *Store) init(ctx context.Context, wal bool) error {
 	return s.migrate(ctx)
 }
 
-func (s *Store) userVersion(ctx context.Context) (int, error) {
+// SQLite keeps the schema version in the file header's user_version.
+func sqliteReadVersion(ctx context.Context, q querier) (int, error) {
 	var v int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return 0, classify(fmt.Errorf("read schema version: %w", err))
-	}
-	return v, nil
+	err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+func sqliteSetVersion(ctx context.Context, q querier, v int) error {
+	// PRAGMA takes no bound parameters; the version is an int we own.
+	_, err := q.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
+	return err
 }
 
 // prepareFile creates the parent directory (0700) and an empty database file
@@ -258,7 +274,7 @@ func sqliteCode(err error) int {
 
 func isBusy(err error) bool {
 	c := sqliteCode(err)
-	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED || pgBusy(err)
 }
 
 // classify wraps SQLite failures that callers must tell apart in the matching
@@ -268,6 +284,8 @@ func classify(err error) error {
 		return nil
 	}
 	switch sqliteCode(err) {
+	case 0:
+		return classifyPostgres(err)
 	case sqlite3.SQLITE_READONLY:
 		if !errors.Is(err, ErrReadOnly) {
 			return fmt.Errorf("%w: %w", ErrReadOnly, err)
