@@ -196,7 +196,9 @@ func testConcurrentStoresAppend(t *testing.T, p string) {
 	}
 }
 
-func TestConcurrentToolCallsLoseNothing(t *testing.T) { eachBackend(t, testConcurrentToolCallsLoseNothing) }
+func TestConcurrentToolCallsLoseNothing(t *testing.T) {
+	eachBackend(t, testConcurrentToolCallsLoseNothing)
+}
 
 func testConcurrentToolCallsLoseNothing(t *testing.T, p string) {
 	const procs, each, goroutines = 8, 100, 8
