@@ -151,6 +151,13 @@ func mustVerify(t *testing.T, s *Store) ChainReport {
 	if !rep.OK {
 		t.Fatalf("chain broken: %v", rep.Break)
 	}
+	lrep, err := s.VerifyLog(context.Background())
+	if err != nil {
+		t.Fatalf("VerifyLog: %v", err)
+	}
+	if !lrep.OK || lrep.Size != rep.Rows {
+		t.Fatalf("log broken or of another size (%d, chain %d): %v", lrep.Size, rep.Rows, lrep.Break)
+	}
 	return rep
 }
 

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/tausik/tausik/store/merkle"
 )
 
 // Outcome is a gate's verdict as the decision log indexes it.
@@ -107,7 +109,8 @@ type record struct {
 
 // AppendDecision adds d to the end of the log in one BEGIN IMMEDIATE
 // transaction: it reads the chain head, links the new row to it, hashes the
-// row, inserts it with its gate rows and moves the head. Concurrent writers
+// row, inserts it with its gate rows, adds its body as the next leaf of the
+// Merkle tree and moves the head. Concurrent writers
 // in any number of processes queue on the write lock and each gets its own
 // seq; none is lost. Errors: ErrInvalidDecision, ErrDecisionExists,
 // ErrChainBroken (head missing), ErrReadOnly, ErrCorrupt, or an I/O error.
@@ -178,6 +181,9 @@ func appendRecord(ctx context.Context, q querier, rec *record) (Appended, error)
 		if err != nil {
 			return Appended{}, fmt.Errorf("insert gate %s: %w", g.Name, err)
 		}
+	}
+	if _, err := merkle.Append(ctx, sqlHashes{q}, rec.seq-1, rec.body); err != nil {
+		return Appended{}, err
 	}
 	if _, err := q.ExecContext(ctx, "UPDATE chain_head SET count = ?, hash = ? WHERE id = 1", rec.seq, rec.hash); err != nil {
 		return Appended{}, fmt.Errorf("move chain head: %w", err)

@@ -24,6 +24,12 @@ type migration struct {
 	sql     string
 }
 
+// backfills are Go steps that run right after a version's SQL, in the same
+// transaction, for what SQL alone cannot compute (tree hashes of old rows).
+var backfills = map[int]func(context.Context, querier) error{
+	2: backfillTree,
+}
+
 // migrations returns the embedded migrations in version order. The embedded
 // set is fixed at build time, so a malformed name is a build mistake that
 // tests catch; at run time it yields an error, never a panic.
@@ -99,6 +105,11 @@ func (s *Store) applyMigrations(ctx context.Context, ms []migration) error {
 		for _, m := range ms[v:] {
 			if _, err := q.ExecContext(ctx, m.sql); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
+			if fill := backfills[m.version]; fill != nil {
+				if err := fill(ctx, q); err != nil {
+					return fmt.Errorf("migration %s: %w", m.name, err)
+				}
 			}
 			if err := s.d.setVersion(ctx, q, m.version); err != nil {
 				return fmt.Errorf("migration %s: set version: %w", m.name, err)

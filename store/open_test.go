@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,7 +134,7 @@ func TestOpenRefusesNewerSchemaUntouched(t *testing.T) {
 		if !errors.Is(err, ErrSchemaTooNew) {
 			t.Fatalf("err = %v, want ErrSchemaTooNew", err)
 		}
-		if msg := err.Error(); !strings.Contains(msg, "99") || !strings.Contains(msg, "up to 1") {
+		if msg := err.Error(); !strings.Contains(msg, "99") || !strings.Contains(msg, fmt.Sprintf("up to %d", SchemaVersion())) {
 			t.Fatalf("message does not name the versions: %s", msg)
 		}
 	}

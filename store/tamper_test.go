@@ -14,6 +14,7 @@ import (
 var guardTriggers = []string{
 	"decisions_no_update", "decisions_no_delete", "decision_gates_no_update",
 	"decision_gates_no_delete", "chain_head_forward_only", "chain_head_no_delete",
+	"tree_hashes_no_update", "tree_hashes_no_delete",
 }
 
 func tamper(t *testing.T, s *Store, stmts ...string) {
@@ -70,6 +71,13 @@ func expectBreak(t *testing.T, s *Store, name string, kinds []BreakKind, column 
 	}
 	if column != "" && rep.Break.Column != column {
 		t.Errorf("%s: column %q, want %q (%s)", name, rep.Break.Column, column, rep.Break)
+	}
+	lrep, err := s.VerifyLog(context.Background())
+	if err != nil {
+		t.Fatalf("%s: VerifyLog error: %v", name, err)
+	}
+	if lrep.OK || lrep.Break == nil {
+		t.Fatalf("%s: VerifyLog did not detect the tampering", name)
 	}
 	return rep.Break
 }
