@@ -117,13 +117,20 @@ func URLHasPassword(rawURL string) bool {
 }
 
 // PostgreSQL keeps the schema version in a one-row table of the schema.
+// Whether it exists is asked of pg_class with a query, not to_regclass: a
+// name lookup that misses is cached by the backend, and the migration, which
+// reads the version again after waiting for another process's migration to
+// commit, would then still see no table (TestOpenConcurrentFirstOpen).
 func postgresReadVersion(ctx context.Context, q querier) (int, error) {
 	var exists bool
-	if err := q.QueryRowContext(ctx, "SELECT to_regclass('tausik_schema') IS NOT NULL").Scan(&exists); err != nil || !exists {
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
+		JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = current_schema() AND c.relname = 'tausik_schema')`).Scan(&exists)
+	if err != nil || !exists {
 		return 0, err
 	}
 	var v int
-	err := q.QueryRowContext(ctx, "SELECT version FROM tausik_schema WHERE id = 1").Scan(&v)
+	err = q.QueryRowContext(ctx, "SELECT version FROM tausik_schema WHERE id = 1").Scan(&v)
 	if isNoRows(err) {
 		return 0, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"net/url"
 	"os"
 	"strings"
@@ -134,5 +135,48 @@ func TestRedactURL(t *testing.T) {
 		if URLHasPassword(in) != strings.Contains(in, "secret") {
 			t.Errorf("URLHasPassword(%q) wrong", in)
 		}
+	}
+}
+
+func TestOpenPostgresUnreachable(t *testing.T) {
+	// Port 1 on the loopback refuses at once; no server is needed.
+	_, err := OpenPostgres(context.Background(), "postgres://u:secret@127.0.0.1:1/db?sslmode=disable&connect_timeout=5")
+	if !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("err = %v, want ErrUnreachable", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "secret") || !strings.Contains(msg, "postgres://u:xxxxx@127.0.0.1:1/db") {
+		t.Fatalf("message must name the server without its password: %s", msg)
+	}
+	if _, err := OpenPostgres(context.Background(), "/var/db/tausik.db"); err == nil || errors.Is(err, ErrUnreachable) {
+		t.Fatalf("a path is not a server URL: %v", err)
+	}
+}
+
+func TestOpenPostgresRefusesNewerSchemaUntouched(t *testing.T) {
+	ctx := context.Background()
+	u := newPostgresSchema(t)
+	db := adminDB(t, u)
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE future (x int);
+		CREATE TABLE tausik_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
+		INSERT INTO tausik_schema VALUES (1, 99)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range [][]Option{nil, {WithReadOnly()}} {
+		_, err := OpenPostgres(ctx, u, opts...)
+		if !errors.Is(err, ErrSchemaTooNew) || !strings.Contains(err.Error(), "99") {
+			t.Fatalf("err = %v, want ErrSchemaTooNew naming 99", err)
+		}
+	}
+	var tables int
+	if err := db.QueryRowContext(ctx, "SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema()").Scan(&tables); err != nil || tables != 2 {
+		t.Fatalf("a too-new schema was touched: %d tables (%v)", tables, err)
+	}
+}
+
+func TestOpenPostgresReadOnlyRefusesEmptySchema(t *testing.T) {
+	_, err := OpenPostgres(context.Background(), newPostgresSchema(t), WithReadOnly())
+	if !errors.Is(err, ErrSchemaOutdated) {
+		t.Fatalf("err = %v, want ErrSchemaOutdated", err)
 	}
 }

@@ -121,11 +121,11 @@ func newPostgresDB(t *testing.T) string {
 }
 
 // openTarget opens a file path or a postgres:// URL, as the helpers get them.
-func openTarget(ctx context.Context, target string) (*Store, error) {
+func openTarget(ctx context.Context, target string, opts ...Option) (*Store, error) {
 	if IsPostgresURL(target) {
-		return OpenPostgres(ctx, target)
+		return OpenPostgres(ctx, target, opts...)
 	}
-	return Open(ctx, target)
+	return Open(ctx, target, opts...)
 }
 
 // eachBackend runs test once per backend on a fresh, migrated database whose
