@@ -1,6 +1,9 @@
 // Package store is tausik's persistence layer: one SQLite file per repository
 // (.tausik/tausik.db) holding the hash-chained decision log, tasks, sessions,
-// verify runs with their signed receipts, and the fact cache.
+// verify runs with their signed receipts, and the fact cache — or, opened
+// with OpenPostgres, one PostgreSQL schema that a fleet of machines shares,
+// with the fact cache left on each machine (see dialect.go for how one set of
+// queries serves both).
 //
 // The store holds transactions, not rules: it validates shapes (enums, slugs,
 // JSON) so nothing malformed is ever recorded, and leaves every judgement to
