@@ -50,7 +50,8 @@ func exitCode(err error) int {
 		return engine.ExitPassed
 	case errors.As(err, &he):
 		return he.code
-	case errors.Is(err, errBlocked), errors.Is(err, errCheckFailed), errors.Is(err, engine.ErrInvalidReceipt):
+	case errors.Is(err, errBlocked), errors.Is(err, errCheckFailed), errors.Is(err, engine.ErrInvalidReceipt),
+		errors.Is(err, engine.ErrInvalidProof):
 		return engine.ExitBlocked
 	case errors.Is(err, errTestsFailed):
 		return engine.ExitTestsFailed

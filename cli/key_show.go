@@ -39,10 +39,18 @@ func runKeyShow(g *globals, opts *keyShowOptions) error {
 		return err
 	}
 	pub := base64.StdEncoding.EncodeToString(k.Public)
-	if opts.format == "json" {
-		return writeJSON(g.stdout, map[string]string{"fingerprint": k.Fingerprint, "public_key": pub, "public_file": k.PublicFile})
+	// The note verifier key auditors pin to check checkpoints: the one
+	// checkpoints are signed with here ($TAUSIK_LOG_KEY… or this key).
+	ck, err := engine.LoadCheckpointKey(root, "", g.getenv)
+	if err != nil {
+		return err
 	}
-	return writeLines(g, "fingerprint "+k.Fingerprint, "public key  "+pub, "file        "+k.PublicFile)
+	if opts.format == "json" {
+		return writeJSON(g.stdout, map[string]string{"fingerprint": k.Fingerprint, "public_key": pub, "public_file": k.PublicFile,
+			"checkpoint_verifier_key": ck.VerifierKey, "checkpoint_key_source": ck.Source})
+	}
+	return writeLines(g, "fingerprint "+k.Fingerprint, "public key  "+pub, "file        "+k.PublicFile,
+		"checkpoints "+ck.VerifierKey+" ("+ck.Source+")")
 }
 
 func writeLines(g *globals, lines ...string) error {

@@ -11,8 +11,9 @@ import (
 )
 
 func newLogCmd(g *globals) *cobra.Command {
-	return newGroupCmd("log", "Read, export and verify the hash-chained decision log",
-		newLogListCmd(g), newLogShowCmd(g), newLogExportCmd(g), newLogVerifyCmd(g))
+	return newGroupCmd("log", "Read, export, verify, checkpoint and prove the decision log",
+		newLogListCmd(g), newLogShowCmd(g), newLogExportCmd(g), newLogVerifyCmd(g),
+		newLogCheckpointCmd(g), newLogProveCmd(g), newLogVerifyProofCmd(g))
 }
 
 // logFilterFlags registers the filters list and export share.

@@ -3,42 +3,98 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/store/merkle"
 )
 
-func newLogVerifyCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "verify",
-		Short: "Check the decision log's hash chain end to end",
-		Long: "Recomputes every row's hash and link. Prints `ok N decisions` and the head hash\n" +
-			"(publish it to anchor the log), or the first broken row and why: content changed,\n" +
-			"rows missing, inserted or reordered, or the tail truncated.\n" +
-			"Exit codes: 0 intact, 1 broken, 3 the log cannot be read.",
-		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runLogVerify(cmd.Context(), g)
-		},
-	}
+type logVerifyOptions struct {
+	checkpoints []string
+	pub         string
 }
 
-func runLogVerify(ctx context.Context, g *globals) error {
+func newLogVerifyCmd(g *globals) *cobra.Command {
+	opts := &logVerifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify [--checkpoint FILE]... [--pub KEY]",
+		Short: "Check the decision log end to end, and that it still extends each checkpoint",
+		Long: "Rebuilds the Merkle tree from every decision's stored bytes and compares it with the\n" +
+			"stored hashes; checks the chain links and head and that every column agrees with its\n" +
+			"decision. Prints `ok N decisions` and the heads, or the first broken row and why.\n" +
+			"Then, per --checkpoint (from `log checkpoint`, kept outside the database): the log must\n" +
+			"still have its size and its root at that size, and checkpoints must agree with each\n" +
+			"other; --pub (a note verifier key, or a public key file) checks their signatures.\n" +
+			"Decisions after the newest checkpoint are protected by nothing outside the database.\n" +
+			"Exit codes: 0 intact, 1 broken, 2 usage (not a checkpoint), 3 the log cannot be read.",
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLogVerify(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().StringArrayVar(&opts.checkpoints, "checkpoint", nil, "a checkpoint the log must extend (repeatable)")
+	cmd.Flags().StringVar(&opts.pub, "pub", "", "check checkpoint signatures against this key")
+	return cmd
+}
+
+func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error {
+	var trusted []merkle.Trusted
+	var err error
+	if opts.pub != "" {
+		if trusted, err = engine.ParseTrustedKeys(opts.pub); err != nil {
+			return err
+		}
+	}
+	var files []engine.CheckpointFile
+	for _, name := range opts.checkpoints {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return usageErr(fmt.Errorf("--checkpoint: %w", err))
+		}
+		files = append(files, engine.CheckpointFile{Name: name, Data: data})
+	}
 	st, _, err := g.openLog(ctx, engine.LogQuery{})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	rep, err := engine.VerifyLog(ctx, st)
+	v, err := engine.VerifyLog(ctx, st, files, trusted)
 	if err != nil {
 		return err
 	}
+	rep := v.Log
 	if rep.OK {
-		_, err := fmt.Fprintf(g.stdout, "ok %d decisions, head %s\n", rep.Rows, orDash(rep.Head))
-		return err
+		fmt.Fprintf(g.stdout, "ok %d decisions, head %s\n", rep.Size, orDash(rep.Head))
+		fmt.Fprintf(g.stdout, "tree root %s at size %d\n", rep.Root, rep.Size)
+	} else {
+		fmt.Fprintf(g.stdout, "broken: %s\n", rep.Break)
+		fmt.Fprintf(g.stdout, "%d decision(s) verified intact before the break\n", rep.Verified)
 	}
-	fmt.Fprintf(g.stdout, "broken: %s\n", rep.Break)
-	fmt.Fprintf(g.stdout, "%d decision(s) verified intact before the break\n", rep.Rows)
-	return errCheckFailed
+	for _, a := range v.Anchors {
+		line := fmt.Sprintf("checkpoint %s: %s (%s, size %d", a.Name, a.Kind, a.Origin, a.Size)
+		switch {
+		case a.Kind == merkle.AnchorBadSignature:
+		case v.Pinned:
+			line += ", signature checked"
+		default:
+			line += ", signature not checked: pass --pub"
+		}
+		line += ")"
+		if a.Detail != "" {
+			line += ": " + a.Detail
+		}
+		fmt.Fprintln(g.stdout, line)
+	}
+	switch {
+	case len(files) == 0:
+		fmt.Fprintln(g.stdout, "unprotected: every decision (no --checkpoint: whoever can write the database can rewrite it whole)")
+	case v.Covered < rep.Size:
+		fmt.Fprintf(g.stdout, "unprotected: decisions %d..%d, after the newest checkpoint the log extends\n", v.Covered+1, rep.Size)
+	}
+	if !v.OK() {
+		return errCheckFailed
+	}
+	return nil
 }

@@ -17,6 +17,9 @@ type evalOptions struct {
 	gates   []string
 	task    string
 	format  string
+	// checkpoint is "" (none), "-" (stderr) or a file to write the signed
+	// checkpoint to after the decision is logged.
+	checkpoint string
 }
 
 func newPolicyEvalCmd(g *globals) *cobra.Command {
@@ -44,6 +47,8 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 	f.StringArrayVar(&opts.gates, "gate", nil, "evaluate only this gate, enabled or not (repeatable)")
 	f.StringVar(&opts.task, "task", "", "the task the evaluation is for")
 	f.StringVar(&opts.format, "format", "text", "output format: text, json, sarif, junit or github")
+	f.StringVar(&opts.checkpoint, "checkpoint", "", "after the decision, sign a checkpoint of the log to stderr (or =FILE), an anchor for CI logs")
+	f.Lookup("checkpoint").NoOptDefVal = "-"
 	_ = cmd.MarkFlagRequired("trigger")
 	return cmd
 }
@@ -67,7 +72,39 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	if rerr := renderDecision(g, e, opts.format, dec); rerr != nil {
 		return rerr
 	}
-	return verdictErr(err, dec.Blocked)
+	verdict := verdictErr(err, dec.Blocked)
+	if opts.checkpoint != "" {
+		if cerr := writeEvalCheckpoint(ctx, g, e, opts.checkpoint); cerr != nil && verdict == nil {
+			// A checkpoint asked for and not made fails the run, but never
+			// hides a block: the blocked exit code does not depend on flags.
+			return cerr
+		} else if cerr != nil {
+			fmt.Fprintf(g.stderr, "tausik: checkpoint: %v\n", cerr)
+		}
+	}
+	return verdict
+}
+
+// writeEvalCheckpoint signs the log's tree head, which now includes the
+// decision just made, to stderr (so stdout stays the decision in any
+// format) or to a file.
+func writeEvalCheckpoint(ctx context.Context, g *globals, e *engine.Engine, dest string) error {
+	if e.Store() == nil {
+		return fmt.Errorf("%w: no decision log to checkpoint", engine.ErrStore)
+	}
+	key, err := engine.LoadCheckpointKey(e.Root(), "", g.getenv)
+	if err != nil {
+		return err
+	}
+	msg, err := engine.SignCheckpoint(ctx, e.Store(), e.Root(), key, g.getenv)
+	if err != nil {
+		return err
+	}
+	if dest == "-" {
+		_, err = g.stderr.Write(msg)
+		return err
+	}
+	return writeOut(g, dest, msg)
 }
 
 // absPaths resolves command-line paths against the working directory, which

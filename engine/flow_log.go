@@ -150,10 +150,3 @@ func ExportLog(ctx context.Context, st *store.Store, f store.Filter, w io.Writer
 	n, err := st.ExportDecisions(ctx, f, w)
 	return n, storeErr(err)
 }
-
-// VerifyLog checks the whole chain. A broken chain is a report with OK false;
-// an error means the check could not run.
-func VerifyLog(ctx context.Context, st *store.Store) (store.ChainReport, error) {
-	rep, err := st.VerifyChain(ctx)
-	return rep, storeErr(err)
-}

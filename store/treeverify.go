@@ -22,6 +22,7 @@ type LogReport struct {
 	Size     int64       // decisions in the log, in seq order
 	Verified int64       // decisions verified intact before the first break (Size when OK)
 	Root     tlog.Hash   // tree head over all Size decisions, recomputed from their stored bodies
+	Head     string      // the last row's chain hash
 	Break    *ChainBreak // the first problem; nil when OK
 	tree     *merkle.Builder
 }
@@ -144,7 +145,7 @@ func verifyLog(ctx context.Context, q querier) (LogReport, error) {
 	if err := rows.Err(); err != nil {
 		return p.slow(ctx, q, err)
 	}
-	p.rep.Size = p.rep.tree.Size()
+	p.rep.Size, p.rep.Head = p.rep.tree.Size(), p.prevHash
 	if p.gi < len(p.gates) {
 		p.fail(&ChainBreak{Kind: BreakContent, Seq: p.gates[p.gi].seq, Column: "decision_gates",
 			Detail: "gate rows belong to a decision that is not in the log"}, p.rep.Size+1)

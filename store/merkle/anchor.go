@@ -33,6 +33,9 @@ const (
 	// AnchorFork: the checkpoint contradicts another checkpoint of the
 	// same log: both cannot describe one append-only history.
 	AnchorFork AnchorKind = "fork"
+	// AnchorBadSignature: no signature on the checkpoint verifies against
+	// the trusted keys; it is not compared with the log.
+	AnchorBadSignature AnchorKind = "bad_signature"
 )
 
 // Anchor is one checkpoint as the verifier got it.

@@ -119,7 +119,7 @@ func ParseSignerKey(skey string) (note.Signer, string, error) {
 		return nil, "", fmt.Errorf("note signer key: %w", err)
 	}
 	// The encoded key is "PRIVATE+KEY+name+hash+base64(alg || seed)".
-	parts := strings.Split(strings.TrimSpace(skey), "+")
+	parts := strings.SplitN(strings.TrimSpace(skey), "+", 5) // base64 may hold '+' too
 	raw, err := base64.StdEncoding.DecodeString(parts[len(parts)-1])
 	if err != nil || len(raw) != 1+ed25519.SeedSize {
 		return nil, "", errors.New("note signer key: not an ed25519 key")
@@ -170,6 +170,7 @@ func Sign(c Checkpoint, s note.Signer) ([]byte, error) {
 // whatever name the signature line gives.
 type Trusted struct {
 	Verifier note.Verifier
+	Key      string // Verifier's encoded key ("name+hash+key")
 	Public   ed25519.PublicKey
 }
 
@@ -180,23 +181,23 @@ func ParseTrusted(vkey string) (Trusted, error) {
 	if err != nil {
 		return Trusted{}, fmt.Errorf("note verifier key: %w", err)
 	}
-	return Trusted{Verifier: v}, nil
+	return Trusted{Verifier: v, Key: strings.TrimSpace(vkey)}, nil
 }
 
 // Opened is a parsed checkpoint and who signed it.
 type Opened struct {
 	Checkpoint
 	Note *note.Note
-	// Signers names the keys whose signature verified ("name+hash"); empty
-	// when the checkpoint was opened without trusted keys.
-	Signers []string
+	// VerifierKeys are the encoded keys ("name+hash+key") whose signature
+	// verified; empty when the checkpoint was opened without trusted keys.
+	VerifierKeys []string
 }
 
 // Open parses a signed checkpoint. With trusted keys, at least one of its
 // signatures must verify against one of them (else ErrBadSignature); with
 // none, the signatures are parsed but not checked.
 func Open(msg []byte, trusted ...Trusted) (Opened, error) {
-	unverified, err := note.Open(msg, note.VerifierList())
+	_, err := note.Open(msg, note.VerifierList())
 	var uv *note.UnverifiedNoteError
 	if !errors.As(err, &uv) {
 		return Opened{}, fmt.Errorf("%w: %v", ErrNotCheckpoint, err)
@@ -209,45 +210,38 @@ func Open(msg []byte, trusted ...Trusted) (Opened, error) {
 		return Opened{Checkpoint: c, Note: uv.Note}, nil
 	}
 	var vs []note.Verifier
+	keys := map[string]string{} // name+hash → encoded key
+	add := func(v note.Verifier, key string) {
+		id := fmt.Sprintf("%s+%08x", v.Name(), v.KeyHash())
+		if _, dup := keys[id]; !dup { // note.VerifierList calls two equal keys ambiguous
+			keys[id] = key
+			vs = append(vs, v)
+		}
+	}
 	for _, t := range trusted {
 		if t.Verifier != nil {
-			vs = append(vs, t.Verifier)
+			add(t.Verifier, t.Key)
 		}
 		if t.Public == nil {
 			continue
 		}
-		for _, sig := range unverified.UnverifiedSigs {
+		for _, sig := range uv.Note.UnverifiedSigs {
 			vkey, err := note.NewEd25519VerifierKey(sig.Name, t.Public)
 			if err != nil {
 				return Opened{}, fmt.Errorf("checkpoint: %w", err)
 			}
 			if v, err := note.NewVerifier(vkey); err == nil {
-				vs = append(vs, v)
+				add(v, vkey)
 			}
 		}
 	}
-	n, err := note.Open(msg, note.VerifierList(dedupe(vs)...))
+	n, err := note.Open(msg, note.VerifierList(vs...))
 	if err != nil {
 		return Opened{Checkpoint: c, Note: uv.Note}, fmt.Errorf("%w: %v", ErrBadSignature, err)
 	}
 	o := Opened{Checkpoint: c, Note: n}
 	for _, s := range n.Sigs {
-		o.Signers = append(o.Signers, fmt.Sprintf("%s+%08x", s.Name, s.Hash))
+		o.VerifierKeys = append(o.VerifierKeys, keys[fmt.Sprintf("%s+%08x", s.Name, s.Hash)])
 	}
 	return o, nil
-}
-
-// dedupe drops verifiers with the same name and key hash: note.VerifierList
-// treats two of them as ambiguous.
-func dedupe(vs []note.Verifier) []note.Verifier {
-	seen := map[string]bool{}
-	var out []note.Verifier
-	for _, v := range vs {
-		k := fmt.Sprintf("%s+%08x", v.Name(), v.KeyHash())
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, v)
-		}
-	}
-	return out
 }

@@ -130,17 +130,9 @@ func LoadKey(dir string) (Key, error) {
 	if err != nil {
 		return Key{}, fmt.Errorf("load key: %w", err)
 	}
-	block, _ := pem.Decode(data)
-	if block == nil || block.Type != "PRIVATE KEY" {
-		return Key{}, fmt.Errorf("load key %s: %w: no PRIVATE KEY block", privPath, ErrBadKey)
-	}
-	parsed, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	priv, err := ParsePrivateKey(data)
 	if err != nil {
-		return Key{}, fmt.Errorf("load key %s: %w: %v", privPath, ErrBadKey, err)
-	}
-	priv, ok := parsed.(ed25519.PrivateKey)
-	if !ok {
-		return Key{}, fmt.Errorf("load key %s: %w: not ed25519", privPath, ErrBadKey)
+		return Key{}, fmt.Errorf("load key %s: %w", privPath, err)
 	}
 	k := Key{Private: priv, Public: priv.Public().(ed25519.PublicKey)}
 	pub, err := LoadPublicKey(dir)
@@ -152,6 +144,25 @@ func LoadKey(dir string) (Key, error) {
 		return Key{}, fmt.Errorf("load key: %s does not match %s: %w", PublicKeyFile, PrivateKeyFile, ErrKeyMismatch)
 	}
 	return k, nil
+}
+
+// ParsePrivateKey reads an ed25519 private key in the PEM form InitKey
+// writes (PKCS#8 "PRIVATE KEY"), for keys that live outside the key
+// directory (a CI secret). Anything else is ErrBadKey.
+func ParsePrivateKey(data []byte) (ed25519.PrivateKey, error) {
+	block, _ := pem.Decode(data)
+	if block == nil || block.Type != "PRIVATE KEY" {
+		return nil, fmt.Errorf("%w: no PRIVATE KEY block", ErrBadKey)
+	}
+	parsed, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadKey, err)
+	}
+	priv, ok := parsed.(ed25519.PrivateKey)
+	if !ok {
+		return nil, fmt.Errorf("%w: not ed25519", ErrBadKey)
+	}
+	return priv, nil
 }
 
 // LoadPublicKey reads only the public key from dir, for verifying receipts

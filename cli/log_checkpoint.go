@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+)
+
+type logCheckpointOptions struct {
+	out string
+	key string
+}
+
+func newLogCheckpointCmd(g *globals) *cobra.Command {
+	opts := &logCheckpointOptions{}
+	cmd := &cobra.Command{
+		Use:   "checkpoint [--out FILE] [--key KEYFILE]",
+		Short: "Sign the log's tree head as a C2SP checkpoint, to keep outside the database",
+		Long: "Prints (or writes to --out) a signed note: origin, size and root hash of the log's\n" +
+			"Merkle tree. Kept elsewhere (a CI log, an artifact, a commit), it lets `log verify\n" +
+			"--checkpoint` prove later that nothing before it was edited, dropped, inserted,\n" +
+			"reordered or truncated. Signing key: --key, else $" + engine.EnvLogKeyFile + ", else $" +
+			engine.EnvLogKey + ",\nelse the project key (.tausik/keys). Origin: $" + engine.EnvLogOrigin +
+			", else the repository's remote.\nExit codes: 0 written, 3 no key or the log cannot be read.",
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLogCheckpoint(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.out, "out", "", "write the checkpoint to this file instead of stdout")
+	cmd.Flags().StringVar(&opts.key, "key", "", "sign with this private key file (PEM, or a note signer key)")
+	return cmd
+}
+
+func runLogCheckpoint(ctx context.Context, g *globals, opts *logCheckpointOptions) error {
+	st, _, err := g.openLog(ctx, engine.LogQuery{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	root, err := g.projectRoot()
+	if err != nil {
+		return err
+	}
+	key, err := engine.LoadCheckpointKey(root, opts.key, g.getenv)
+	if err != nil {
+		return err
+	}
+	msg, err := engine.SignCheckpoint(ctx, st, root, key, g.getenv)
+	if err != nil {
+		return err
+	}
+	return writeOut(g, opts.out, msg)
+}
+
+// writeOut writes data to the file named, or to stdout when none is.
+func writeOut(g *globals, path string, data []byte) error {
+	if path == "" {
+		_, err := g.stdout.Write(data)
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("%w: %v", engine.ErrConfig, err)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/store/merkle"
+)
+
+type logProveOptions struct {
+	id         string
+	checkpoint string
+	pub        string
+	key        string
+	out        string
+}
+
+func newLogProveCmd(g *globals) *cobra.Command {
+	opts := &logProveOptions{}
+	cmd := &cobra.Command{
+		Use:   "prove ID [--checkpoint FILE] > bundle.json",
+		Short: "Write one decision with its inclusion proof, to check offline with verify-proof",
+		Long: "Writes a JSON bundle: the decision's stored bytes, its index, the Merkle inclusion\n" +
+			"proof and a signed checkpoint. With --checkpoint the proof leads to that checkpoint\n" +
+			"(the log must extend it; its signer is --pub, else the project key); without, a\n" +
+			"checkpoint of the current log is signed now (key as for `log checkpoint`).\n" +
+			"Exit codes: 0 written, 1 the log does not extend the checkpoint, 2 usage, 3 error.",
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.id = args[0]
+			return runLogProve(cmd.Context(), g, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.checkpoint, "checkpoint", "", "prove against this checkpoint instead of a fresh one")
+	f.StringVar(&opts.pub, "pub", "", "the key that signed --checkpoint (note verifier key, or a public key file)")
+	f.StringVar(&opts.key, "key", "", "sign the fresh checkpoint with this private key file")
+	f.StringVar(&opts.out, "out", "", "write the bundle to this file instead of stdout")
+	return cmd
+}
+
+func runLogProve(ctx context.Context, g *globals, opts *logProveOptions) error {
+	var trusted []merkle.Trusted
+	var err error
+	if opts.pub != "" {
+		if trusted, err = engine.ParseTrustedKeys(opts.pub); err != nil {
+			return err
+		}
+	}
+	var cp *engine.CheckpointFile
+	if opts.checkpoint != "" {
+		data, err := os.ReadFile(opts.checkpoint)
+		if err != nil {
+			return usageErr(err)
+		}
+		cp = &engine.CheckpointFile{Name: opts.checkpoint, Data: data}
+	}
+	st, _, err := g.openLog(ctx, engine.LogQuery{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	root, err := g.projectRoot()
+	if err != nil {
+		return err
+	}
+	key := func() (engine.CheckpointKey, error) { return engine.LoadCheckpointKey(root, opts.key, g.getenv) }
+	b, err := engine.ProveLog(ctx, st, root, opts.id, cp, trusted, key, g.getenv)
+	if err != nil {
+		return err
+	}
+	return writeOut(g, opts.out, b)
+}

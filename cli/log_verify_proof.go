@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/store/merkle"
+)
+
+type logVerifyProofOptions struct {
+	file string
+	pub  string
+}
+
+func newLogVerifyProofCmd(g *globals) *cobra.Command {
+	opts := &logVerifyProofOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify-proof BUNDLE [--pub KEY]",
+		Short: "Check a `log prove` bundle offline (no database, no project needed)",
+		Long: "Checks that the decision's bytes lead, through the inclusion proof, to the root of the\n" +
+			"signed checkpoint. The signature is checked against --pub (a note verifier key, or a\n" +
+			"public key file), or else only against the key the bundle embeds: without --pub it\n" +
+			"proves the bundle is intact, not who signed it. BUNDLE - reads stdin.\n" +
+			"Exit codes: 0 valid, 1 invalid or signed by another key, 2 not a bundle (or bad --pub).",
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.file = args[0]
+			return runLogVerifyProof(g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.pub, "pub", "", "pin the checkpoint signer's key")
+	return cmd
+}
+
+func runLogVerifyProof(g *globals, opts *logVerifyProofOptions) error {
+	var trusted []merkle.Trusted
+	var err error
+	if opts.pub != "" {
+		if trusted, err = engine.ParseTrustedKeys(opts.pub); err != nil {
+			return err
+		}
+	}
+	var data []byte
+	if opts.file == "-" {
+		data, err = io.ReadAll(g.stdin)
+	} else {
+		data, err = os.ReadFile(opts.file)
+	}
+	if err != nil {
+		return usageErr(fmt.Errorf("read %s: %w", opts.file, err))
+	}
+	v, err := engine.VerifyProofBundle(data, trusted)
+	if errors.Is(err, engine.ErrInvalidProof) {
+		fmt.Fprintf(g.stdout, "INVALID: %s: %v\n", opts.file, err)
+		return errCheckFailed
+	}
+	if err != nil {
+		return err
+	}
+	trust := "pinned key"
+	if !v.Pinned {
+		trust = "the key it embeds (not pinned: pass --pub to check it is the log's)"
+	}
+	fmt.Fprintf(g.stdout, "valid: decision %s (seq %d) is in log %s of %d decisions\n", v.DecisionID, v.Index+1, v.Checkpoint.Origin, v.Checkpoint.Size)
+	fmt.Fprintf(g.stdout, "root      %s\nsigned by %s, checked against %s\n", v.Checkpoint.Root, v.Checkpoint.VerifierKeys[0], trust)
+	return nil
+}
