@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/tausik/tausik/store"
+	"github.com/tausik/tausik/store/merkle"
 )
 
 // EnvStore names the store for one process or CI job: a postgres:// URL (it
@@ -116,4 +117,19 @@ func userConfigPath(getenv func(string) string) string {
 		return filepath.Join(home, ".tausik", "config.json")
 	}
 	return ""
+}
+
+// postgresOrigin is a shared log's checkpoint origin: host:port/database,
+// plus /schema when the URL picks one, with what the URL leaves out filled
+// in from the PG* environment as the connection does. Never the user or
+// password.
+func postgresOrigin(rawURL string) (string, error) {
+	origin, err := store.PostgresOrigin(rawURL)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	if !merkle.ValidOrigin(origin) {
+		return "", fmt.Errorf("%w: the store's origin %q is not a valid checkpoint origin; set %s", ErrConfig, origin, EnvLogOrigin)
+	}
+	return origin, nil
 }

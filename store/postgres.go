@@ -104,6 +104,23 @@ func RedactURL(rawURL string) string {
 	return u.String()
 }
 
+// PostgresOrigin names the log at rawURL for checkpoints:
+// host:port/database, plus /schema when a search_path parameter picks one.
+// It holds neither user nor password, so every machine writing to the log
+// names it alike.
+func PostgresOrigin(rawURL string) (string, error) {
+	pc, err := pgx.ParseConfig(rawURL)
+	if err != nil {
+		return "", fmt.Errorf("store %s: %w", RedactURL(rawURL), err)
+	}
+	origin := fmt.Sprintf("%s:%d/%s", pc.Host, pc.Port, pc.Database)
+	if sp := strings.TrimSpace(pc.RuntimeParams["search_path"]); sp != "" {
+		first, _, _ := strings.Cut(sp, ",")
+		origin += "/" + strings.Trim(strings.TrimSpace(first), `"`)
+	}
+	return origin, nil
+}
+
 // URLHasPassword reports whether rawURL carries a password itself (in its
 // user info or a password parameter), which a committed or shared config
 // file must never hold.

@@ -180,3 +180,15 @@ func TestOpenPostgresReadOnlyRefusesEmptySchema(t *testing.T) {
 		t.Fatalf("err = %v, want ErrSchemaOutdated", err)
 	}
 }
+
+func TestPostgresOrigin(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://ci:pw@db.internal/tausik":                     "db.internal:5432/tausik",
+		"postgres://ci@db.internal:6432/tausik?search_path=team_a": "db.internal:6432/tausik/team_a",
+		"postgres://ci@db/t?search_path=a,public&sslmode=disable":  "db:5432/t/a",
+	} {
+		if got, err := PostgresOrigin(in); err != nil || got != want {
+			t.Errorf("PostgresOrigin(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
