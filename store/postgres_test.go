@@ -183,7 +183,7 @@ func TestOpenPostgresReadOnlyRefusesEmptySchema(t *testing.T) {
 
 func TestPostgresOrigin(t *testing.T) {
 	for in, want := range map[string]string{
-		"postgres://ci:pw@db.internal/tausik":                     "db.internal:5432/tausik",
+		"postgres://ci:pw@db.internal/tausik":                      "db.internal:5432/tausik",
 		"postgres://ci@db.internal:6432/tausik?search_path=team_a": "db.internal:6432/tausik/team_a",
 		"postgres://ci@db/t?search_path=a,public&sslmode=disable":  "db:5432/t/a",
 	} {
