@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -56,14 +57,7 @@ func newPostgresSchema(t testing.TB) string {
 		admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
 		admin.Close()
 	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	return withSearchPath(t, base, schema)
 }
 
 func adminDB(t testing.TB, rawURL string) *sql.DB {
@@ -75,9 +69,136 @@ func adminDB(t testing.TB, rawURL string) *sql.DB {
 	return stdlib.OpenDB(*pc)
 }
 
+// migrated is a pool of migrated schemas: creating and migrating one costs
+// half a second of DDL on a busy machine, emptying one a few milliseconds,
+// and the contract suite opens hundreds.
+var migrated struct {
+	sync.Mutex
+	free []string // URLs of migrated schemas holding only what migrations write
+	all  []string // every schema the pool made, dropped by dropMigrated
+	db   *sql.DB
+}
+
+// migratedPostgres returns the URL of a migrated schema of the test's own,
+// as fresh as a new one: when the test ends, every row it wrote is deleted
+// (triggers and foreign keys off, as a superuser may), the chain head is back
+// at genesis and the identity counters restart, before another test gets it.
+func migratedPostgres(t testing.TB) string {
+	t.Helper()
+	base := testPostgresURL(t)
+	migrated.Lock()
+	var u string
+	if n := len(migrated.free); n > 0 {
+		u, migrated.free = migrated.free[n-1], migrated.free[:n-1]
+	}
+	if migrated.db == nil {
+		migrated.db = adminDB(t, base)
+	}
+	migrated.Unlock()
+	if u == "" {
+		u = newPoolSchema(t, base)
+	}
+	t.Cleanup(func() {
+		if err := emptySchema(u); err != nil {
+			t.Errorf("empty test schema: %v", err)
+			return
+		}
+		migrated.Lock()
+		migrated.free = append(migrated.free, u)
+		migrated.Unlock()
+	})
+	return u
+}
+
+func newPoolSchema(t testing.TB, base string) string {
+	t.Helper()
+	var b [8]byte
+	rand.Read(b[:])
+	schema := "tausik_test_" + hex.EncodeToString(b[:])
+	if _, err := migrated.db.ExecContext(context.Background(), "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	migrated.Lock()
+	migrated.all = append(migrated.all, schema)
+	migrated.Unlock()
+	u := withSearchPath(t, base, schema)
+	s, err := OpenPostgres(context.Background(), u)
+	if err != nil {
+		t.Fatalf("migrate test schema: %v", err)
+	}
+	s.Close()
+	return u
+}
+
+// emptySchema deletes every row but the schema version's and puts the chain
+// head back, so the schema is as its migrations left it.
+func emptySchema(u string) error {
+	ctx := context.Background()
+	pc, err := pgx.ParseConfig(u)
+	if err != nil {
+		return err
+	}
+	db := stdlib.OpenDB(*pc)
+	defer db.Close()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	rows, err := c.QueryContext(ctx, `SELECT tablename FROM pg_tables
+		WHERE schemaname = current_schema() AND tablename <> 'tausik_schema'`)
+	if err != nil {
+		return err
+	}
+	var stmts []string
+	for rows.Next() {
+		var tbl string
+		if err := rows.Scan(&tbl); err != nil {
+			rows.Close()
+			return err
+		}
+		stmts = append(stmts, "DELETE FROM "+tbl)
+	}
+	rows.Close()
+	stmts = append(stmts,
+		"INSERT INTO chain_head (id, count, hash) VALUES (1, 0, '"+GenesisHash+"')",
+		"SELECT setval(pg_get_serial_sequence('handoffs', 'id'), 1, false)",
+		"SELECT setval(pg_get_serial_sequence('verify_runs', 'id'), 1, false)")
+	if _, err := c.ExecContext(ctx, "SET session_replication_role = replica; BEGIN; "+
+		strings.Join(stmts, "; ")+"; COMMIT"); err != nil {
+		return err
+	}
+	return nil
+}
+
+// dropMigrated drops the pool's schemas; TestMain calls it after the tests.
+func dropMigrated() {
+	migrated.Lock()
+	defer migrated.Unlock()
+	if migrated.db == nil {
+		return
+	}
+	for _, schema := range migrated.all {
+		migrated.db.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+	}
+	migrated.db.Close()
+}
+
+func withSearchPath(t testing.TB, base, schema string) string {
+	t.Helper()
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
 func openPostgres(t *testing.T, opts ...Option) *Store {
 	t.Helper()
-	s, err := OpenPostgres(context.Background(), newPostgresSchema(t), opts...)
+	s, err := OpenPostgres(context.Background(), migratedPostgres(t), opts...)
 	if err != nil {
 		t.Fatalf("OpenPostgres: %v", err)
 	}

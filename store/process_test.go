@@ -23,7 +23,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(runHelper(mode, os.Getenv("TAUSIK_STORE_DB"), os.Getenv("TAUSIK_STORE_N"), os.Getenv("TAUSIK_STORE_TAG")))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	dropMigrated()
+	os.Exit(code)
 }
 
 func runHelper(mode, path, nStr, tag string) int {
@@ -109,16 +111,7 @@ func newFileDB(t *testing.T) string {
 	return p
 }
 
-func newPostgresDB(t *testing.T) string {
-	t.Helper()
-	u := newPostgresSchema(t)
-	s, err := OpenPostgres(context.Background(), u) // create and migrate once up front
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	return u
-}
+func newPostgresDB(t *testing.T) string { return migratedPostgres(t) }
 
 // openTarget opens a file path or a postgres:// URL, as the helpers get them.
 func openTarget(ctx context.Context, target string, opts ...Option) (*Store, error) {

@@ -10,7 +10,9 @@
 # /usr/lib/postgresql/*/bin; PG_BIN overrides). initdb refuses to run as
 # root, so under root the server runs as the postgres user in a temporary
 # directory it owns. The server trusts local TCP connections: it is a test
-# fixture that lives as long as CMD, never a place for real data.
+# fixture that lives as long as CMD, never a place for real data, so it
+# skips fsync (a commit then costs no disk flush on a shared machine);
+# PG_DURABLE=1 keeps PostgreSQL's defaults, for benchmarks.
 set -euo pipefail
 
 if [ $# -eq 0 ]; then
@@ -46,12 +48,16 @@ trap 'exit 130' INT TERM
 # A free port: one nothing answers on. Another process may take it between
 # the probe and the start, so a failed start tries the next candidate.
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+opts="-c max_connections=200"
+if [ "${PG_DURABLE:-}" != 1 ]; then
+  opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+fi
 started=""
 for _ in 1 2 3 4 5 6 7 8; do
   port=$((20000 + RANDOM % 30000))
   port_free "$port" || continue
   if "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200" start >/dev/null; then
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir $opts" start >/dev/null; then
     started=1
     break
   fi
