@@ -184,9 +184,6 @@ func OpenMemory(ctx context.Context, opts ...Option) (*Store, error) {
 // without its password, for messages.
 func (s *Store) Path() string { return s.path }
 
-// Backend names the store's backend: "sqlite" or "postgres".
-func (s *Store) Backend() string { return s.d.name }
-
 // Close releases the database (and a server-backed store's local fact
 // cache). Further calls fail.
 func (s *Store) Close() error {
