@@ -22,7 +22,6 @@ import (
 
 // dialect is what differs between the backends.
 type dialect struct {
-	name string
 	// rebind turns ? placeholders into $n.
 	rebind bool
 	// fragments are swapped in every statement, SQLite's spelling first.
@@ -52,7 +51,6 @@ type fragment struct{ sqlite, other string }
 const gateRowsSQL = `json_group_array(json_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)`
 
 var sqliteDialect = &dialect{
-	name:        "sqlite",
 	readTx:      &sql.TxOptions{ReadOnly: true},
 	migrations:  "migrations",
 	readVersion: sqliteReadVersion,
@@ -65,7 +63,6 @@ var sqliteDialect = &dialect{
 // REPEATABLE READ gives readers the one snapshot SQLite's read
 // transaction gives them.
 var postgresDialect = &dialect{
-	name:   "postgres",
 	rebind: true,
 	fragments: []fragment{
 		{gateRowsSQL, `COALESCE(json_agg(json_build_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)::text, '[]')`},
