@@ -17,6 +17,9 @@
 // one-row chain head written in the same transaction witnesses the length, so
 // VerifyChain (and VerifyExport, for an NDJSON export with no database) can
 // tell an edit from a deletion, an insertion, a reordering or a truncation.
+// The log is also a Merkle tree over the bodies (tree.go, store/merkle):
+// VerifyLog rebuilds it, and signed checkpoints of its head, kept outside the
+// database, catch the rewrites no hash inside the file can.
 //
 // Errors wrap the sentinels in errors.go; the CLI maps them to exit codes.
 package store

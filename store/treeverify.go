@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"golang.org/x/mod/sumdb/tlog"
 
@@ -63,40 +65,11 @@ func (s *Store) VerifyLog(ctx context.Context) (LogReport, error) {
 	return rep, nil
 }
 
-type gateRow struct {
-	seq, idx int64
-	g        GateVerdict
-}
-
-func readGateRows(ctx context.Context, q querier) ([]gateRow, error) {
-	rows, err := q.QueryContext(ctx, "SELECT seq, idx, name, outcome, severity, blocks FROM decision_gates ORDER BY seq, idx")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []gateRow
-	for rows.Next() {
-		var r gateRow
-		var outcome, severity string
-		var blocks int64
-		if err := rows.Scan(&r.seq, &r.idx, &r.g.Name, &outcome, &severity, &blocks); err != nil {
-			return nil, err
-		}
-		r.g.Outcome, r.g.Severity, r.g.Blocks = Outcome(outcome), Severity(severity), blocks == 1
-		if blocks != 0 && blocks != 1 {
-			r.idx = -1 // never matches a position: reported as a damaged gate row
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 // logPass is the state of one pass over the decisions.
 type logPass struct {
 	rep      LogReport
 	breakPos int64 // 1-based position of the row the break is reported at
-	gates    []gateRow
-	gi       int
+	gateRows int64 // gate rows seen with their decisions
 	prevHash string
 	mirror   fastMirror
 }
@@ -113,51 +86,55 @@ func (p *logPass) fail(b *ChainBreak, pos int64) {
 func verifyLog(ctx context.Context, q querier) (LogReport, error) {
 	p := &logPass{prevHash: GenesisHash, rep: LogReport{tree: &merkle.Builder{}}}
 	var err error
-	if p.gates, err = readGateRows(ctx, q); err != nil {
-		return p.slow(ctx, q, err)
-	}
-	rows, err := q.QueryContext(ctx, `SELECT seq, id, time, trigger, task, requester, git_head,
-		exit_code, blocked, body, prev_hash, hash FROM decisions ORDER BY seq`)
-	if err != nil {
-		return LogReport{}, err
-	}
-	var lastSeq int64
-	for rows.Next() {
-		rec := &record{}
-		var blocked int64
-		var body sql.RawBytes
-		if err := rows.Scan(&rec.seq, &rec.id, &rec.time, &rec.trigger, &rec.task, &rec.requester, &rec.gitHead,
-			&rec.exitCode, &blocked, &body, &rec.prevHash, &rec.hash); err != nil {
-			rows.Close()
-			return p.slow(ctx, q, err)
+	// One goroutine steps SQLite through the decisions and then the tree
+	// table while this one hashes and checks: on two cores the pass takes
+	// about as long as reading alone. Only the reader uses q until done.
+	batches, free := make(chan *rowBatch, 4), make(chan *rowBatch, 4)
+	var stored storedHashes
+	done := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		err := readRows(ctx, q, batches, free)
+		if err == nil {
+			stored, err = readStoredHashes(ctx, q)
 		}
-		rec.blocked, rec.body = blocked == 1, body
-		if _, err := p.rep.tree.Add(body); err != nil {
-			rows.Close()
+		done <- err
+	}()
+	var lastSeq int64
+	var addErr error
+	for b := range batches {
+		for i := range b.recs {
+			rec := &b.recs[i]
+			if _, err := p.rep.tree.Add(rec.body); err != nil && addErr == nil {
+				addErr = err
+			}
+			p.row(rec, b.blocked[i], b.gates[i])
+			lastSeq = rec.seq
+		}
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	if err := <-done; err != nil {
+		if stored.err {
 			return LogReport{}, err
 		}
-		p.row(rec, blocked)
-		lastSeq = rec.seq
-	}
-	if err := rows.Close(); err != nil {
-		return LogReport{}, err
-	}
-	if err := rows.Err(); err != nil {
 		return p.slow(ctx, q, err)
 	}
+	if addErr != nil {
+		return LogReport{}, addErr
+	}
 	p.rep.Size, p.rep.Head = p.rep.tree.Size(), p.prevHash
-	if p.gi < len(p.gates) {
-		p.fail(&ChainBreak{Kind: BreakContent, Seq: p.gates[p.gi].seq, Column: "decision_gates",
-			Detail: "gate rows belong to a decision that is not in the log"}, p.rep.Size+1)
+	if err := p.orphanGates(ctx, q); err != nil {
+		return LogReport{}, err
 	}
 	if b, err := checkHead(ctx, q, lastSeq, p.prevHash); err != nil {
 		return LogReport{}, err
 	} else if b != nil {
 		p.fail(b, p.rep.Size+1)
 	}
-	if err := p.compareTree(ctx, q); err != nil {
-		return LogReport{}, err
-	}
+	p.compareTree(stored)
 	if p.rep.Root, err = p.rep.tree.Root(p.rep.Size); err != nil {
 		return LogReport{}, err
 	}
@@ -168,8 +145,110 @@ func verifyLog(ctx context.Context, q querier) (LogReport, error) {
 	return p.explain(ctx, q)
 }
 
+// rowsQuery reads each decision with its gate rows folded into one string:
+// per gate idx, name, outcome, severity and blocks joined by fieldSep, gates
+// joined by rowSep in idx order, so the gate rows travel with their decision
+// through the pipeline. string_agg with ORDER BY is standard-shaped and
+// means the same in SQLite (3.44+) and PostgreSQL.
+const rowsQuery = `SELECT d.seq, d.id, d.time, d.trigger, d.task, d.requester, d.git_head,
+	d.exit_code, d.blocked, d.body, d.prev_hash, d.hash,
+	(SELECT string_agg(CAST(g.idx AS TEXT) || ? || g.name || ? || g.outcome || ? || g.severity || ? || CAST(g.blocks AS TEXT), ? ORDER BY g.idx)
+	   FROM decision_gates g WHERE g.seq = d.seq)
+	FROM decisions d ORDER BY d.seq`
+
+// The separators are ASCII unit and record separators, bound as parameters;
+// a gate name holding one shows as a malformed gate row.
+const fieldSep, rowSep = "\x1f", "\x1e"
+
+// rowBatch is a run of decision rows handed from the reader to the checker;
+// the bodies live in buf so a batch costs a few allocations, not one per row.
+type rowBatch struct {
+	recs    []record
+	blocked []int64
+	gates   []string
+	buf     []byte
+}
+
+const batchRows = 256
+
+func readRows(ctx context.Context, q querier, out, free chan *rowBatch) error {
+	rows, err := q.QueryContext(ctx, rowsQuery, fieldSep, fieldSep, fieldSep, fieldSep, rowSep)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var b *rowBatch
+	ends := make([]int, 0, batchRows)
+	flush := func() {
+		start := 0
+		for i, end := range ends {
+			b.recs[i].body = b.buf[start:end:end]
+			start = end
+		}
+		out <- b
+		b, ends = nil, ends[:0]
+	}
+	for rows.Next() {
+		if b == nil {
+			select {
+			case b = <-free:
+				b.recs, b.blocked, b.gates, b.buf = b.recs[:0], b.blocked[:0], b.gates[:0], b.buf[:0]
+			default:
+				b = &rowBatch{recs: make([]record, 0, batchRows), blocked: make([]int64, 0, batchRows),
+					gates: make([]string, 0, batchRows)}
+			}
+		}
+		b.recs = append(b.recs, record{})
+		rec := &b.recs[len(b.recs)-1]
+		var blocked int64
+		var body sql.RawBytes
+		var gates sql.NullString
+		if err := rows.Scan(&rec.seq, &rec.id, &rec.time, &rec.trigger, &rec.task, &rec.requester, &rec.gitHead,
+			&rec.exitCode, &blocked, &body, &rec.prevHash, &rec.hash, &gates); err != nil {
+			return err
+		}
+		rec.blocked = blocked == 1
+		b.blocked, b.gates = append(b.blocked, blocked), append(b.gates, gates.String)
+		b.buf = append(b.buf, body...)
+		ends = append(ends, len(b.buf))
+		if len(b.recs) == batchRows {
+			flush()
+		}
+	}
+	if b != nil {
+		flush()
+	}
+	return rows.Err()
+}
+
+// storedHashes is the tree table as read, in index order.
+type storedHashes struct {
+	idx    []int64
+	hashes []string
+	err    bool // reading it failed (an I/O error, not a damaged row)
+}
+
+func readStoredHashes(ctx context.Context, q querier) (storedHashes, error) {
+	st := storedHashes{err: true}
+	rows, err := q.QueryContext(ctx, "SELECT idx, hash FROM tree_hashes ORDER BY idx")
+	if err != nil {
+		return st, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var idx int64
+		var h string
+		if err := rows.Scan(&idx, &h); err != nil {
+			return st, err
+		}
+		st.idx, st.hashes = append(st.idx, idx), append(st.hashes, h)
+	}
+	st.err = false
+	return st, rows.Err()
+}
+
 // row checks one decision's position, link, gate rows and columns.
-func (p *logPass) row(rec *record, blocked int64) {
+func (p *logPass) row(rec *record, blocked int64, gates string) {
 	pos := p.rep.tree.Size() // 1-based position of this row
 	defer func() { p.prevHash = rec.hash }()
 	if p.rep.Break != nil {
@@ -187,20 +266,12 @@ func (p *logPass) row(rec *record, blocked int64) {
 		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: "blocked", Detail: "not 0 or 1"}, pos)
 		return
 	}
-	if p.gi < len(p.gates) && p.gates[p.gi].seq < rec.seq {
-		p.fail(&ChainBreak{Kind: BreakContent, Seq: p.gates[p.gi].seq, Column: "decision_gates",
-			Detail: "gate rows belong to a decision that is not in the log"}, pos)
+	var bad *mismatch
+	rec.gates, bad = parseGateField(gates)
+	p.gateRows += int64(len(rec.gates))
+	if bad != nil {
+		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: bad.column, Detail: bad.detail}, pos)
 		return
-	}
-	start := p.gi
-	for p.gi < len(p.gates) && p.gates[p.gi].seq == rec.seq {
-		if p.gates[p.gi].idx != int64(p.gi-start) {
-			p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: "decision_gates.idx",
-				Detail: "gate rows are not numbered 0, 1, … or a blocks value is not 0 or 1"}, pos)
-			return
-		}
-		rec.gates = append(rec.gates, p.gates[p.gi].g)
-		p.gi++
 	}
 	m, complete := p.mirror.check(rec)
 	if m == nil && !complete {
@@ -215,43 +286,74 @@ func (p *logPass) row(rec *record, blocked int64) {
 	}
 }
 
-// compareTree compares the stored tree hashes, in index order, with the
-// tree rebuilt from the bodies.
-func (p *logPass) compareTree(ctx context.Context, q querier) error {
-	want := p.rep.tree.Stored
-	rows, err := q.QueryContext(ctx, "SELECT idx, hash FROM tree_hashes ORDER BY idx")
-	if err != nil {
+// parseGateField splits the gate rows rowsQuery folded into one string.
+func parseGateField(s string) ([]GateVerdict, *mismatch) {
+	if s == "" {
+		return nil, nil
+	}
+	rows := strings.Split(s, rowSep)
+	out := make([]GateVerdict, len(rows))
+	for i, r := range rows {
+		f := strings.Split(r, fieldSep)
+		if len(f) != 5 {
+			return nil, &mismatch{"decision_gates", fmt.Sprintf("gate row %d is malformed", i)}
+		}
+		if f[0] != strconv.Itoa(i) {
+			return nil, &mismatch{"decision_gates.idx", fmt.Sprintf("gate rows are not numbered 0..%d (found %s at position %d)", len(rows)-1, f[0], i)}
+		}
+		if f[4] != "0" && f[4] != "1" {
+			return nil, &mismatch{"decision_gates.blocks", fmt.Sprintf("gate row %d: blocks is %s, not 0 or 1", i, f[4])}
+		}
+		out[i] = GateVerdict{Name: f[1], Outcome: Outcome(f[2]), Severity: Severity(f[3]), Blocks: f[4] == "1"}
+		if !out[i].Outcome.Valid() || !out[i].Severity.Valid() {
+			return nil, &mismatch{"decision_gates", fmt.Sprintf("gate row %d: unknown outcome or severity", i)}
+		}
+	}
+	return out, nil
+}
+
+// orphanGates reports gate rows that belong to no decision: rare, so a count
+// decides whether the slower query naming the first one runs.
+func (p *logPass) orphanGates(ctx context.Context, q querier) error {
+	var n int64
+	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM decision_gates").Scan(&n); err != nil {
 		return err
 	}
-	defer rows.Close()
-	var j int64
-	for ; rows.Next(); j++ {
-		var idx int64
-		var s string
-		if err := rows.Scan(&idx, &s); err != nil {
-			return err
-		}
-		if j >= int64(len(want)) {
+	if n == p.gateRows {
+		return nil
+	}
+	var seq sql.NullInt64
+	if err := q.QueryRowContext(ctx, `SELECT MIN(seq) FROM decision_gates
+		WHERE seq NOT IN (SELECT seq FROM decisions)`).Scan(&seq); err != nil {
+		return err
+	}
+	p.fail(&ChainBreak{Kind: BreakContent, Seq: seq.Int64, Column: "decision_gates",
+		Detail: "gate rows belong to a decision that is not in the log"}, p.rep.Size+1)
+	return nil
+}
+
+// compareTree compares the stored tree hashes, in index order, with the
+// tree rebuilt from the bodies.
+func (p *logPass) compareTree(stored storedHashes) {
+	want := p.rep.tree.Stored
+	for j, idx := range stored.idx {
+		if j >= len(want) {
 			p.fail(&ChainBreak{Kind: BreakTruncated, Seq: p.rep.Size + 1,
 				Detail: fmt.Sprintf("the tree holds hashes past the log's %d decisions: decisions after seq %d were deleted", p.rep.Size, p.rep.Size)},
 				p.rep.Size+1)
-			return rows.Err()
+			return
 		}
-		h, herr := parseHexHash(s)
-		if idx != j || herr != nil || h != want[j] {
-			b := treeBreak(j, idx != j)
+		h, herr := parseHexHash(stored.hashes[j])
+		if idx != int64(j) || herr != nil || h != want[j] {
+			b := treeBreak(int64(j), idx != int64(j))
 			p.fail(b, b.Seq)
-			return rows.Err()
+			return
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if j < int64(len(want)) {
-		b := treeBreak(j, true)
+	if len(stored.idx) < len(want) {
+		b := treeBreak(int64(len(stored.idx)), true)
 		p.fail(b, b.Seq)
 	}
-	return nil
 }
 
 // treeBreak describes a stored hash at index j that is wrong or missing; its

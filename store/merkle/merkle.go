@@ -131,10 +131,3 @@ func (b *Builder) Root(n int64) (tlog.Hash, error) {
 	}
 	return tlog.TreeHash(n, b)
 }
-
-// LeafIndex returns the leaf index a stored-hash index belongs to when it is
-// a leaf hash (level 0), and ok false for an interior hash.
-func LeafIndex(stored int64) (int64, bool) {
-	level, n := tlog.SplitStoredHashIndex(stored)
-	return n, level == 0
-}

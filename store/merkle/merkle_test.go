@@ -100,7 +100,7 @@ func TestAppendMatchesBuilderAndProofsCheck(t *testing.T) {
 	}
 }
 
-func testSigner(t *testing.T, name string) (*Signer, ed25519.PublicKey) {
+func testSigner(t testing.TB, name string) (*Signer, ed25519.PublicKey) {
 	t.Helper()
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -181,7 +181,7 @@ func TestNoteSignerKey(t *testing.T) {
 }
 
 // bundleFixture proves record 3 of 10 against a checkpoint signed by s.
-func bundleFixture(t *testing.T, s *Signer) []byte {
+func bundleFixture(t testing.TB, s *Signer) []byte {
 	t.Helper()
 	ctx := context.Background()
 	m := memHashes{}
@@ -286,5 +286,19 @@ func TestAnchorsAgainstTree(t *testing.T) {
 	res, _ = CheckAnchors(&b, []Anchor{anchor(&forged, 9), anchor(&b, 12)})
 	if res[0].Kind != AnchorFork || res[1].Kind != AnchorOK {
 		t.Errorf("a checkpoint of another history: %+v", res)
+	}
+}
+
+// BenchmarkVerifyBundle measures `log verify-proof`'s work: parse the
+// bundle, check the checkpoint's signature and the inclusion proof.
+func BenchmarkVerifyBundle(b *testing.B) {
+	s, _ := testSigner(b, "example.com/log")
+	data := bundleFixture(b, s)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := VerifyBundle(data, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
