@@ -40,7 +40,6 @@ stop() {
   rm -rf "$dir"
 }
 trap stop EXIT
-trap 'exit 130' INT TERM
 
 "${as_owner[@]}" "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --no-locale -E UTF8 >"$dir/initdb.log" 2>&1 ||
   { cat "$dir/initdb.log" >&2; exit 3; }
@@ -70,8 +69,15 @@ fi
 
 export TAUSIK_TEST_POSTGRES="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 echo "with-server.sh: PostgreSQL $("$bin/postgres" -V | awk '{print $3}') on 127.0.0.1:$port (TAUSIK_TEST_POSTGRES)" >&2
+# CMD runs in the background so that a signal (a CI timeout, ^C) reaches
+# this shell at once: it is passed on to CMD, and the EXIT trap stops the
+# server, instead of both waiting for CMD to finish on its own.
+"$@" <&0 &
+child=$!
+trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 143' TERM
+trap 'kill -INT "$child" 2>/dev/null; wait "$child"; exit 130' INT
 set +e
-"$@"
+wait "$child"
 status=$?
 set -e
 exit "$status"
