@@ -25,8 +25,13 @@ build: ## build the static binary into bin/tausik
 
 .PHONY: test
 test: build ## all tests (race, shuffled), then tausik judges its own repo
+	@[ -n "$$TAUSIK_TEST_POSTGRES" ] || echo "WARNING: TAUSIK_TEST_POSTGRES is not set: the PostgreSQL store is NOT TESTED (make test-pg runs the tests with a throwaway server)" >&2
 	$(GO) test -race -shuffle=on -count=1 $(PKGS)
 	$(MAKE) --no-print-directory dogfood
+
+.PHONY: test-pg
+test-pg: ## make test with a throwaway PostgreSQL server (testdata/postgres/with-server.sh)
+	testdata/postgres/with-server.sh $(MAKE) --no-print-directory test
 
 .PHONY: dogfood
 dogfood: ## tausik runs its own gates on this repo, its fixtures and mutants

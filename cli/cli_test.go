@@ -71,6 +71,8 @@ func recordExit(file string, code int) {
 //	genlines N FILE   write FILE with N lines, creating its directories
 //	[!] emptydir DIR  DIR exists and holds nothing (or, negated, something)
 //	decisionid VAR    set VAR to the decision id the last command printed
+//	pgschema VAR      set VAR to the URL of a fresh schema on the test server
+//	[postgres]        a test server is there (TAUSIK_TEST_POSTGRES)
 //
 // and the program `sqlexec DB STATEMENT...` (for exec), which tampers with a
 // database the way anyone with write access to the file could.
@@ -82,6 +84,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                filepath.Join("testdata", "script"),
 		RequireUniqueNames: true,
+		Condition:          scriptCondition,
 		Setup: func(env *testscript.Env) error {
 			return setupScript(env, filepath.Join(exitDir, filepath.Base(env.WorkDir)+".exit"))
 		},
@@ -91,6 +94,7 @@ func TestScripts(t *testing.T) {
 			"emptydir":   cmdEmptydir,
 			"decisionid": cmdDecisionID,
 			"expand":     cmdExpand,
+			"pgschema":   cmdPGSchema,
 		},
 	})
 }
@@ -109,6 +113,7 @@ func setupScript(env *testscript.Env, exitFile string) error {
 		"XDG_CONFIG_HOME":       filepath.Join(home, ".config"),
 		"TAUSIK_USER_CONFIG":    "", // default: $HOME/.tausik/config.json
 		"TAUSIK_MANAGED_CONFIG": "", // no managed tier
+		"TAUSIK_STORE":          "", // the project's SQLite file unless a script names a server
 		"GIT_CONFIG_GLOBAL":     os.DevNull,
 		"GIT_CONFIG_NOSYSTEM":   "1",
 		"GIT_CONFIG_COUNT":      "2",

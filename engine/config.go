@@ -41,7 +41,7 @@ type tierFile struct {
 }
 
 // configSections are the top-level keys a config file may have.
-var configSections = []string{"$schema", "gates", keyCommands, keyAllowlist, keyGenerators, keyPython}
+var configSections = []string{"$schema", "gates", keyCommands, keyAllowlist, keyGenerators, keyPython, keyStore}
 
 var overrideKeys = []string{"enabled", "severity", "triggers", "params"}
 
@@ -101,6 +101,12 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 	for _, k := range sortedKeys(top) {
 		if !slices.Contains(configSections, k) {
 			d.Add(display, doc.line(k), "%s: unknown key (known: %s)", k, strings.Join(configSections[1:], ", "))
+			continue
+		}
+		if k == keyStore {
+			if msg := checkStoreKey(tier, top[k]); msg != "" {
+				d.Add(display, doc.line(k), "%s: %s", k, msg)
+			}
 			continue
 		}
 		if k != "gates" {

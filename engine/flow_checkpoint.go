@@ -30,15 +30,22 @@ const (
 // not verify (exit 1, like a bad receipt).
 var ErrInvalidProof = errors.New("proof does not verify")
 
-// LogOrigin names the log in checkpoints: $TAUSIK_LOG_ORIGIN, else the
-// repository's origin remote as a schema-less URL (github.com/acme/app),
-// else local/<directory name>.
+// LogOrigin names the log in checkpoints: $TAUSIK_LOG_ORIGIN, else a shared
+// PostgreSQL log's server, database and schema (db.internal:5432/tausik/team_a:
+// one log, one name, whichever repository signs), else the repository's
+// origin remote as a schema-less URL (github.com/acme/app), else
+// local/<directory name>.
 func LogOrigin(root string, getenv func(string) string) (string, error) {
 	if o := strings.TrimSpace(getenv(EnvLogOrigin)); o != "" {
 		if !merkle.ValidOrigin(o) {
 			return "", fmt.Errorf("%w: %s=%q: an origin has no spaces and no '+'", ErrConfig, EnvLogOrigin, o)
 		}
 		return o, nil
+	}
+	if loc, err := LocateStore(root, getenv); err != nil {
+		return "", err
+	} else if loc.URL != "" {
+		return postgresOrigin(loc.URL)
 	}
 	out, err := exec.Command("git", "-C", root, "config", "--get", "remote.origin.url").Output()
 	if err == nil {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -110,10 +109,18 @@ func OpenLogStore(ctx context.Context, root string, getenv func(string) string) 
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	path := getenv(EnvDB)
-	if path == "" {
-		path = filepath.Join(root, StateDir, "tausik.db")
+	loc, err := LocateStore(root, getenv)
+	if err != nil {
+		return nil, err
 	}
+	if loc.URL != "" {
+		st, err := store.OpenPostgres(ctx, loc.URL, store.WithReadOnly())
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v (the store named by %s)", ErrStore, err, loc.From)
+		}
+		return st, nil
+	}
+	path := loc.Path
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: no decision log at %s (nothing was evaluated here yet)", ErrStore, path)
 	}

@@ -60,13 +60,7 @@ func (s Setup) ConfigPaths() ConfigPaths {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	user := getenv(EnvUserConfig)
-	if user == "" {
-		if home := getenv("HOME"); home != "" {
-			user = filepath.Join(home, ".tausik", "config.json")
-		}
-	}
-	return ConfigPaths{Project: filepath.Join(s.Root, "tausik", "gates.json"), User: user, Managed: getenv(EnvManagedConfig)}
+	return ConfigPaths{Project: filepath.Join(s.Root, "tausik", "gates.json"), User: userConfigPath(getenv), Managed: getenv(EnvManagedConfig)}
 }
 
 // Open builds the engine for a project exactly as every front end runs it:
@@ -128,21 +122,36 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 	return e, nil
 }
 
-// OpenStore opens the project's store: $TAUSIK_DB, else .tausik/tausik.db
-// under root. The state directory gets a .gitignore so its files are never
-// committed or judged as project files.
+// OpenStore opens the project's store where LocateStore says it lives: a
+// PostgreSQL server (its fact cache in .tausik/cache.db), else the SQLite
+// file $TAUSIK_DB or .tausik/tausik.db. The state directory gets a
+// .gitignore so its files are never committed or judged as project files.
+// A server that cannot be reached is ErrStore: there is no fall-back to a
+// local file, which would split the log.
 func OpenStore(ctx context.Context, root string, getenv func(string) string) (*store.Store, error) {
-	path := getenv(EnvDB)
-	if path == "" {
-		dir, err := EnsureStateDir(root)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrStore, err)
-		}
-		path = filepath.Join(dir, "tausik.db")
-	}
-	st, err := store.Open(ctx, path)
+	loc, err := LocateStore(root, getenv)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrStore, path, err)
+		return nil, err
+	}
+	if loc.URL == "" {
+		if getenv(EnvDB) == "" {
+			if _, err := EnsureStateDir(root); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrStore, err)
+			}
+		}
+		st, err := store.Open(ctx, loc.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrStore, loc.Path, err)
+		}
+		return st, nil
+	}
+	dir, err := EnsureStateDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrStore, err)
+	}
+	st, err := store.OpenPostgres(ctx, loc.URL, store.WithFactCache(filepath.Join(dir, "cache.db")))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", ErrStore, err, loc.From)
 	}
 	return st, nil
 }

@@ -55,6 +55,9 @@ func (s *Store) CacheGet(ctx context.Context, key CacheKey) (json.RawMessage, bo
 // returns the hits keyed by sha256; misses (including stale or corrupt rows)
 // are simply absent.
 func (s *Store) CacheGetMany(ctx context.Context, runner, version string, shas []string) (map[string]json.RawMessage, error) {
+	if s.cache != nil {
+		return s.cache.CacheGetMany(ctx, runner, version, shas)
+	}
 	out := map[string]json.RawMessage{}
 	var valid []any
 	for _, sha := range shas {
@@ -69,7 +72,7 @@ func (s *Store) CacheGetMany(ctx context.Context, runner, version string, shas [
 		valid = valid[n:]
 		q := `SELECT content_sha256, runner_version, value FROM fact_cache WHERE runner = ? AND content_sha256 IN (?` +
 			strings.Repeat(",?", len(part)-1) + ")"
-		rows, err := s.db.QueryContext(ctx, q, append([]any{runner}, part...)...)
+		rows, err := s.conn().QueryContext(ctx, q, append([]any{runner}, part...)...)
 		if err != nil {
 			return nil, fmt.Errorf("cache get: %w", classify(err))
 		}
@@ -102,6 +105,9 @@ func (s *Store) CachePut(ctx context.Context, key CacheKey, value json.RawMessag
 // thousand files pays for one commit, not a thousand. Either all are stored
 // or, on an invalid entry, none.
 func (s *Store) CachePutMany(ctx context.Context, entries []CacheEntry) error {
+	if s.cache != nil {
+		return s.cache.CachePutMany(ctx, entries)
+	}
 	for _, e := range entries {
 		if err := e.Key.validate(); err != nil {
 			return fmt.Errorf("cache put: %w", err)

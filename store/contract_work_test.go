@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -364,7 +365,7 @@ var _ = contract("fact_cache", func(t *testing.T, open opener) {
 		t.Fatal("served a value from another runner")
 	}
 	// Corrupt row: never trusted.
-	if _, err := s.db.ExecContext(ctx, "UPDATE fact_cache SET value = '{broken' WHERE runner = 'python'"); err != nil {
+	if _, err := factCacheDB(s).ExecContext(ctx, "UPDATE fact_cache SET value = '{broken' WHERE runner = 'python'"); err != nil {
 		t.Fatal(err)
 	}
 	if _, hit, err := s.CacheGet(ctx, k); hit || err != nil {
@@ -374,7 +375,7 @@ var _ = contract("fact_cache", func(t *testing.T, open opener) {
 	if err := s.CachePut(ctx, k, json.RawMessage(`1`)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.db.ExecContext(ctx, "UPDATE fact_cache SET runner_version = '0'"); err != nil {
+	if _, err := factCacheDB(s).ExecContext(ctx, "UPDATE fact_cache SET runner_version = '0'"); err != nil {
 		t.Fatal(err)
 	}
 	if _, hit, _ := s.CacheGet(ctx, k); hit {
@@ -411,4 +412,13 @@ func hex4(i int) string {
 func itoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)
+}
+
+// factCacheDB is the database holding s's fact cache: its own, or the local
+// SQLite one of a server-backed store.
+func factCacheDB(s *Store) *sql.DB {
+	if s.cache != nil {
+		return s.cache.db
+	}
+	return s.db
 }

@@ -28,7 +28,7 @@ type Filter struct {
 // [idx, name, outcome, severity, blocks] in idx order) in one pass.
 const entryColumns = `d.seq, d.id, d.time, d.trigger, d.task, d.requester, d.git_head,
 	d.exit_code, d.blocked, d.body, d.prev_hash, d.hash,
-	(SELECT json_group_array(json_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)
+	(SELECT ` + gateRowsSQL + `
 	   FROM decision_gates g WHERE g.seq = d.seq)`
 
 func (f Filter) query() (string, []any, error) {
@@ -72,7 +72,7 @@ func (f Filter) query() (string, []any, error) {
 	}
 	switch {
 	case f.Tail > 0:
-		q = "SELECT * FROM (" + q + " ORDER BY d.seq DESC LIMIT ?) ORDER BY 1"
+		q = "SELECT * FROM (" + q + " ORDER BY d.seq DESC LIMIT ?) AS tail ORDER BY 1"
 		args = append(args, f.Tail)
 	case f.Limit > 0:
 		q += " ORDER BY d.seq LIMIT ?"

@@ -18,6 +18,10 @@ var (
 	// ErrReadOnly is returned when a write reaches a database opened read-only
 	// or whose file cannot be written.
 	ErrReadOnly = errors.New("store is read-only")
+	// ErrUnreachable is returned when a PostgreSQL store's server cannot be
+	// reached or refuses the connection; the store never falls back to a
+	// local file, which would split the log.
+	ErrUnreachable = errors.New("store server unreachable")
 
 	// ErrNotFound is returned by single-row lookups that match nothing.
 	ErrNotFound = errors.New("not found")

@@ -11,10 +11,11 @@ import (
 )
 
 // migrationFiles holds the schema, one numbered SQL file per version
-// (0001_init.sql is version 1). A file is never edited once released; a schema
-// change is a new file.
+// (0001_init.sql is version 1), SQLite's in migrations/ and PostgreSQL's in
+// migrations/postgres/ under the same numbers. A file is never edited once
+// released; a schema change is a new file in both directories.
 //
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrationFiles embed.FS
 
 type migration struct {
@@ -32,20 +33,25 @@ var backfills = map[int]func(context.Context, querier) error{
 // migrations returns the embedded migrations in version order. The embedded
 // set is fixed at build time, so a malformed name is a build mistake that
 // tests catch; at run time it yields an error, never a panic.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
+func migrations() ([]migration, error) { return migrationsIn("migrations") }
+
+func migrationsIn(dir string) ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []migration
 	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
 		name := e.Name()
 		num, _, ok := strings.Cut(name, "_")
 		v, err := strconv.Atoi(num)
 		if !ok || err != nil || v <= 0 {
 			return nil, fmt.Errorf("migration %s: name must start with a positive version number", name)
 		}
-		b, err := migrationFiles.ReadFile("migrations/" + name)
+		b, err := migrationFiles.ReadFile(dir + "/" + name)
 		if err != nil {
 			return nil, err
 		}
@@ -77,7 +83,7 @@ func SchemaVersion() int { return latestVersion() }
 // version is re-read under the write lock, so processes opening a new file at
 // the same moment migrate it exactly once.
 func (s *Store) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	ms, err := migrationsIn(s.d.migrations)
 	if err != nil {
 		return err
 	}
@@ -87,9 +93,9 @@ func (s *Store) migrate(ctx context.Context) error {
 // applyMigrations brings the database to len(ms); a failing migration rolls
 // back every migration of this open, version included.
 func (s *Store) applyMigrations(ctx context.Context, ms []migration) error {
-	return s.write(ctx, func(q querier) error {
-		var v int
-		if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+	return s.writeLocked(ctx, s.d.migrationLock, func(q querier) error {
+		v, err := s.d.readVersion(ctx, q)
+		if err != nil {
 			return fmt.Errorf("read schema version: %w", err)
 		}
 		if v > len(ms) {
@@ -105,8 +111,7 @@ func (s *Store) applyMigrations(ctx context.Context, ms []migration) error {
 					return fmt.Errorf("migration %s: %w", m.name, err)
 				}
 			}
-			// PRAGMA takes no bound parameters; the version is an int we own.
-			if _, err := q.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version)); err != nil {
+			if err := s.d.setVersion(ctx, q, m.version); err != nil {
 				return fmt.Errorf("migration %s: set version: %w", m.name, err)
 			}
 		}

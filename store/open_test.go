@@ -71,7 +71,7 @@ func TestOpenCreatesPrivateFileAndMigrates(t *testing.T) {
 	for _, c := range conns {
 		c.Close()
 	}
-	v, _ := s.userVersion(ctx)
+	v, _ := s.d.readVersion(ctx, s.conn())
 	if v != SchemaVersion() {
 		t.Fatalf("user_version %d", v)
 	}
@@ -85,14 +85,18 @@ func TestOpenCreatesPrivateFileAndMigrates(t *testing.T) {
 }
 
 func TestOpenConcurrentFirstOpen(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "tausik.db")
+	t.Run("sqlite", func(t *testing.T) { testOpenConcurrentFirstOpen(t, filepath.Join(t.TempDir(), "tausik.db")) })
+	t.Run("postgres", func(t *testing.T) { testOpenConcurrentFirstOpen(t, newPostgresSchema(t)) })
+}
+
+func testOpenConcurrentFirstOpen(t *testing.T, p string) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := Open(context.Background(), p)
+			s, err := openTarget(context.Background(), p)
 			if err == nil {
 				_, err = s.AppendDecision(context.Background(), mkDecision(time.Now(), "commit", ""))
 				s.Close()
@@ -107,7 +111,7 @@ func TestOpenConcurrentFirstOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s, err := Open(context.Background(), p)
+	s, err := openTarget(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,17 +152,18 @@ func TestOpenRefusesNewerSchemaUntouched(t *testing.T) {
 	}
 }
 
-func TestReadOnlyStoreRefusesWrites(t *testing.T) {
+func TestReadOnlyStoreRefusesWrites(t *testing.T) { eachBackend(t, testReadOnlyStoreRefusesWrites) }
+
+func testReadOnlyStoreRefusesWrites(t *testing.T, p string) {
 	ctx := context.Background()
-	p := filepath.Join(t.TempDir(), "tausik.db")
-	s, err := Open(ctx, p)
+	s, err := openTarget(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mustAppend(t, s, mkDecision(time.Now(), "commit", ""))
 	s.Close()
 
-	ro, err := Open(ctx, p, WithReadOnly())
+	ro, err := openTarget(ctx, p, WithReadOnly())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,6 +179,9 @@ func TestReadOnlyStoreRefusesWrites(t *testing.T) {
 	}
 	if _, err := ro.StartSession(ctx); !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("start session on read-only store: %v", err)
+	}
+	if IsPostgresURL(p) {
+		return
 	}
 	if _, err := Open(ctx, filepath.Join(t.TempDir(), "absent.db"), WithReadOnly()); err == nil {
 		t.Fatal("read-only open created or accepted a missing file")
@@ -336,7 +344,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 	if err := s.applyMigrations(ctx, broken); err == nil || !strings.Contains(err.Error(), "y_broken.sql") {
 		t.Fatalf("broken migration: %v", err)
 	}
-	if v, _ := s.userVersion(ctx); v != len(ms) {
+	if v, _ := s.d.readVersion(ctx, s.conn()); v != len(ms) {
 		t.Fatalf("user_version %d after a failed migration, want %d", v, len(ms))
 	}
 	var n int
@@ -346,7 +354,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 	if err := s.applyMigrations(ctx, broken[:next]); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := s.userVersion(ctx); v != next {
+	if v, _ := s.d.readVersion(ctx, s.conn()); v != next {
 		t.Fatalf("user_version %d, want %d", v, next)
 	}
 }

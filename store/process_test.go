@@ -23,13 +23,15 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
 		os.Exit(runHelper(mode, os.Getenv("TAUSIK_STORE_DB"), os.Getenv("TAUSIK_STORE_N"), os.Getenv("TAUSIK_STORE_TAG")))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	dropMigrated()
+	os.Exit(code)
 }
 
 func runHelper(mode, path, nStr, tag string) int {
 	ctx := context.Background()
 	n, _ := strconv.Atoi(nStr)
-	s, err := Open(ctx, path)
+	s, err := openTarget(ctx, path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "helper open:", err)
 		return 1
@@ -109,11 +111,29 @@ func newFileDB(t *testing.T) string {
 	return p
 }
 
-func TestConcurrentProcessesAppend(t *testing.T) {
+func newPostgresDB(t *testing.T) string { return migratedPostgres(t) }
+
+// openTarget opens a file path or a postgres:// URL, as the helpers get them.
+func openTarget(ctx context.Context, target string, opts ...Option) (*Store, error) {
+	if IsPostgresURL(target) {
+		return OpenPostgres(ctx, target, opts...)
+	}
+	return Open(ctx, target, opts...)
+}
+
+// eachBackend runs test once per backend on a fresh, migrated database whose
+// path or URL it is given, so the multi-process guarantees are held on both.
+func eachBackend(t *testing.T, test func(t *testing.T, target string)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, newFileDB(t)) })
+	t.Run("postgres", func(t *testing.T) { test(t, newPostgresDB(t)) })
+}
+
+func TestConcurrentProcessesAppend(t *testing.T) { eachBackend(t, testConcurrentProcessesAppend) }
+
+func testConcurrentProcessesAppend(t *testing.T, p string) {
 	const procs, each = 8, 500
-	p := newFileDB(t)
 	runHelpers(t, "append", p, procs, each)
-	s, err := Open(context.Background(), p)
+	s, err := openTarget(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,16 +150,17 @@ func TestConcurrentProcessesAppend(t *testing.T) {
 	}
 }
 
-func TestConcurrentStoresAppend(t *testing.T) {
+func TestConcurrentStoresAppend(t *testing.T) { eachBackend(t, testConcurrentStoresAppend) }
+
+func testConcurrentStoresAppend(t *testing.T, p string) {
 	const workers, each = 8, 250
-	p := newFileDB(t)
 	var wg sync.WaitGroup
 	errs := make(chan error, workers)
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := Open(context.Background(), p)
+			s, err := openTarget(context.Background(), p)
 			if err != nil {
 				errs <- err
 				return
@@ -158,7 +179,7 @@ func TestConcurrentStoresAppend(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	s, err := Open(context.Background(), p)
+	s, err := openTarget(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,10 +190,13 @@ func TestConcurrentStoresAppend(t *testing.T) {
 }
 
 func TestConcurrentToolCallsLoseNothing(t *testing.T) {
+	eachBackend(t, testConcurrentToolCallsLoseNothing)
+}
+
+func testConcurrentToolCallsLoseNothing(t *testing.T, p string) {
 	const procs, each, goroutines = 8, 100, 8
 	ctx := context.Background()
-	p := newFileDB(t)
-	s, err := Open(ctx, p)
+	s, err := openTarget(ctx, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +210,7 @@ func TestConcurrentToolCallsLoseNothing(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			other, err := Open(ctx, p)
+			other, err := openTarget(ctx, p)
 			if err != nil {
 				t.Error(err)
 				return
@@ -207,7 +231,7 @@ func TestConcurrentToolCallsLoseNothing(t *testing.T) {
 		t.Fatalf("tool calls %d, want %d (%v)", sess.ToolCalls, want, err)
 	}
 	var rows int64
-	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM session_calls WHERE session_id = ?", sess.ID).Scan(&rows); err != nil || rows != want {
+	if err := s.conn().QueryRowContext(ctx, "SELECT COUNT(*) FROM session_calls WHERE session_id = ?", sess.ID).Scan(&rows); err != nil || rows != want {
 		t.Fatalf("call rows %d, want %d (%v)", rows, want, err)
 	}
 }
@@ -216,9 +240,10 @@ func TestConcurrentToolCallsLoseNothing(t *testing.T) {
 // point, three times over the same file: each time the database must open,
 // the chain must verify, and the row count must be what the child reported
 // committed, or one more (committed but killed before it could say so).
-func TestCrashMidAppend(t *testing.T) {
+func TestCrashMidAppend(t *testing.T) { eachBackend(t, testCrashMidAppend) }
+
+func testCrashMidAppend(t *testing.T, p string) {
 	ctx := context.Background()
-	p := newFileDB(t)
 	var reported int64
 	for round, waitFor := range []int{50, 137, 10} {
 		cmd := helperCmd(t, "crash", p, 0, fmt.Sprintf("crash%d", round))
@@ -250,7 +275,7 @@ func TestCrashMidAppend(t *testing.T) {
 		}
 		reported += int64(lines)
 
-		s, err := Open(ctx, p)
+		s, err := openTarget(ctx, p)
 		if err != nil {
 			t.Fatalf("round %d: open after crash: %v", round, err)
 		}

@@ -93,7 +93,7 @@ func (s *Store) EndSession(ctx context.Context) (Session, error) {
 
 // OpenSession returns the open session, or ErrNoOpenSession.
 func (s *Store) OpenSession(ctx context.Context) (Session, error) {
-	sess, err := openSession(ctx, s.db)
+	sess, err := openSession(ctx, s.conn())
 	return sess, classify(err)
 }
 

@@ -1,6 +1,9 @@
 // Package store is tausik's persistence layer: one SQLite file per repository
 // (.tausik/tausik.db) holding the hash-chained decision log, tasks, sessions,
-// verify runs with their signed receipts, and the fact cache.
+// verify runs with their signed receipts, and the fact cache — or, opened
+// with OpenPostgres, one PostgreSQL schema that a fleet of machines shares,
+// with the fact cache left on each machine (see dialect.go for how one set of
+// queries serves both).
 //
 // The store holds transactions, not rules: it validates shapes (enums, slugs,
 // JSON) so nothing malformed is ever recorded, and leaves every judgement to
@@ -46,7 +49,9 @@ const DefaultBusyTimeout = 5 * time.Second
 // goroutines, and many Stores (in many processes) may share one file.
 type Store struct {
 	db       *sql.DB
+	d        *dialect
 	pin      *sql.Conn // keeps an in-memory database alive while the pool recycles connections
+	cache    *Store    // the machine-local fact cache of a server-backed store; nil: this one
 	clock    func() time.Time
 	path     string
 	readOnly bool
@@ -59,6 +64,7 @@ type config struct {
 	clock       func() time.Time
 	busyTimeout time.Duration
 	readOnly    bool
+	factCache   string // OpenPostgres: the local fact cache's file, "" = memory
 }
 
 // WithClock sets the clock used for every timestamp the store generates
@@ -139,7 +145,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
-	s := &Store{db: db, clock: cfg.clock, path: abs, readOnly: cfg.readOnly}
+	s := &Store{db: db, d: sqliteDialect, clock: cfg.clock, path: abs, readOnly: cfg.readOnly}
 	if err := s.init(ctx, !cfg.readOnly); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
@@ -169,7 +175,7 @@ func OpenMemory(ctx context.Context, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open memory store: %w", err)
 	}
-	s := &Store{db: db, pin: pin, clock: cfg.clock, path: ":memory:"}
+	s := &Store{db: db, d: sqliteDialect, pin: pin, clock: cfg.clock, path: ":memory:"}
 	if err := s.init(ctx, false); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open memory store: %w", err)
@@ -177,22 +183,27 @@ func OpenMemory(ctx context.Context, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// Path returns the absolute database path, or ":memory:", for messages.
+// Path returns the absolute database path, ":memory:", or the server's URL
+// without its password, for messages.
 func (s *Store) Path() string { return s.path }
 
-// Close releases the database. Further calls fail.
+// Close releases the database (and a server-backed store's local fact
+// cache). Further calls fail.
 func (s *Store) Close() error {
 	if s.pin != nil {
 		s.pin.Close()
+	}
+	if s.cache != nil {
+		s.cache.Close()
 	}
 	return s.db.Close()
 }
 
 // init checks the schema version, switches a writable file to WAL and migrates.
 func (s *Store) init(ctx context.Context, wal bool) error {
-	v, err := s.userVersion(ctx)
+	v, err := s.d.readVersion(ctx, s.conn())
 	if err != nil {
-		return err
+		return classify(fmt.Errorf("read schema version: %w", err))
 	}
 	latest := latestVersion()
 	if v > latest {
@@ -217,12 +228,17 @@ func (s *Store) init(ctx context.Context, wal bool) error {
 	return s.migrate(ctx)
 }
 
-func (s *Store) userVersion(ctx context.Context) (int, error) {
+// SQLite keeps the schema version in the file header's user_version.
+func sqliteReadVersion(ctx context.Context, q querier) (int, error) {
 	var v int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return 0, classify(fmt.Errorf("read schema version: %w", err))
-	}
-	return v, nil
+	err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+func sqliteSetVersion(ctx context.Context, q querier, v int) error {
+	// PRAGMA takes no bound parameters; the version is an int we own.
+	_, err := q.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
+	return err
 }
 
 // prepareFile creates the parent directory (0700) and an empty database file
@@ -261,7 +277,7 @@ func sqliteCode(err error) int {
 
 func isBusy(err error) bool {
 	c := sqliteCode(err)
-	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED || pgBusy(err)
 }
 
 // classify wraps SQLite failures that callers must tell apart in the matching
@@ -271,6 +287,8 @@ func classify(err error) error {
 		return nil
 	}
 	switch sqliteCode(err) {
+	case 0:
+		return classifyPostgres(err)
 	case sqlite3.SQLITE_READONLY:
 		if !errors.Is(err, ErrReadOnly) {
 			return fmt.Errorf("%w: %w", ErrReadOnly, err)

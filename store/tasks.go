@@ -172,7 +172,7 @@ func jsonList(l []string) string {
 
 // GetTask returns the task with this slug, or ErrNotFound.
 func (s *Store) GetTask(ctx context.Context, slug string) (Task, error) {
-	return getTask(ctx, s.db, slug)
+	return getTask(ctx, s.conn(), slug)
 }
 
 // GetTask reads a task inside the transaction, seeing its uncommitted writes.
@@ -200,13 +200,13 @@ func getTask(ctx context.Context, q querier, slug string) (Task, error) {
 
 // ListTasks returns the tasks with status st ("" for all), oldest first.
 func (s *Store) ListTasks(ctx context.Context, st TaskStatus) ([]Task, error) {
-	return listTasks(ctx, s.db, st)
+	return listTasks(ctx, s.conn(), st)
 }
 
 // ActiveTasks returns the active tasks, oldest first: the set whose scopes
 // and budgets the workflow gates combine.
 func (s *Store) ActiveTasks(ctx context.Context) ([]Task, error) {
-	return listTasks(ctx, s.db, TaskActive)
+	return listTasks(ctx, s.conn(), TaskActive)
 }
 
 // ActiveTasks lists active tasks inside the transaction.

@@ -183,7 +183,7 @@ var _ = contract("tamper_caught_against_checkpoint", func(t *testing.T, open ope
 func truncateTo(t *testing.T, s *Store, n int64) {
 	t.Helper()
 	var hash string
-	if err := s.db.QueryRowContext(context.Background(), "SELECT hash FROM decisions WHERE seq = ?", n).Scan(&hash); err != nil {
+	if err := s.conn().QueryRowContext(context.Background(), "SELECT hash FROM decisions WHERE seq = ?", n).Scan(&hash); err != nil {
 		t.Fatal(err)
 	}
 	tamper(t, s, fmt.Sprintf("DELETE FROM decision_gates WHERE seq > %d", n),
@@ -299,7 +299,7 @@ func TestMigrationBackfillsTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if v, _ := s.userVersion(ctx); v != 2 {
+	if v, _ := s.d.readVersion(ctx, s.conn()); v != 2 {
 		t.Fatalf("user_version %d", v)
 	}
 	if rep := mustVerify(t, s); rep.Rows != 7 {

@@ -22,11 +22,17 @@ type querier interface {
 // before a write gives up.
 const busyRetries = 8
 
-// begin starts a write transaction (BEGIN IMMEDIATE, via the DSN's _txlock),
-// retrying with jittered backoff while another writer holds the lock.
-func (s *Store) begin(ctx context.Context) (*sql.Tx, error) {
+// begin starts a write transaction (BEGIN IMMEDIATE, via the DSN's _txlock,
+// or the dialect's write lock), retrying with jittered backoff while another
+// writer holds the lock.
+func (s *Store) begin(ctx context.Context, lock string) (*sql.Tx, error) {
 	for attempt := 0; ; attempt++ {
 		tx, err := s.db.BeginTx(ctx, nil)
+		if err == nil && lock != "" {
+			if _, err = tx.ExecContext(ctx, lock); err != nil {
+				tx.Rollback()
+			}
+		}
 		if err == nil {
 			return tx, nil
 		}
@@ -43,8 +49,13 @@ func (s *Store) begin(ctx context.Context) (*sql.Tx, error) {
 // when SQLite reports the database busy mid-transaction the whole transaction
 // is rolled back and fn runs again.
 func (s *Store) write(ctx context.Context, fn func(q querier) error) error {
+	return s.writeLocked(ctx, s.d.writeLock, fn)
+}
+
+// writeLocked is write with lock as the dialect's write lock.
+func (s *Store) writeLocked(ctx context.Context, lock string, fn func(q querier) error) error {
 	for attempt := 0; ; attempt++ {
-		err := s.writeOnce(ctx, fn)
+		err := s.writeOnce(ctx, lock, fn)
 		if err == nil || !isBusy(err) || attempt >= busyRetries {
 			return classify(err)
 		}
@@ -54,12 +65,12 @@ func (s *Store) write(ctx context.Context, fn func(q querier) error) error {
 	}
 }
 
-func (s *Store) writeOnce(ctx context.Context, fn func(q querier) error) error {
-	tx, err := s.begin(ctx)
+func (s *Store) writeOnce(ctx context.Context, lock string, fn func(q querier) error) error {
+	tx, err := s.begin(ctx, lock)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(conn{tx, s.d}); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -69,12 +80,12 @@ func (s *Store) writeOnce(ctx context.Context, fn func(q querier) error) error {
 // read runs fn in one read transaction so that it sees a single snapshot even
 // while other processes append (VerifyChain compares rows with the chain head).
 func (s *Store) read(ctx context.Context, fn func(q querier) error) error {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := s.db.BeginTx(ctx, s.d.readTx)
 	if err != nil {
 		return classify(err)
 	}
 	defer tx.Rollback()
-	if err := fn(tx); err != nil {
+	if err := fn(conn{tx, s.d}); err != nil {
 		return classify(err)
 	}
 	return nil
@@ -111,7 +122,7 @@ type Tx struct {
 // should be appended after WithTx returns, through the Store, so the refusal
 // is logged even though its effects were rolled back.
 func (s *Store) WithTx(ctx context.Context, fn func(tx *Tx) error) error {
-	sqlTx, err := s.begin(ctx)
+	sqlTx, err := s.begin(ctx, s.d.writeLock)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
@@ -121,7 +132,7 @@ func (s *Store) WithTx(ctx context.Context, fn func(tx *Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{q: sqlTx, clock: s.clock}); err != nil {
+	if err := fn(&Tx{q: conn{sqlTx, s.d}, clock: s.clock}); err != nil {
 		done = true
 		if rbErr := sqlTx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
 			return errors.Join(err, fmt.Errorf("rollback: %w", rbErr))

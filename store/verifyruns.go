@@ -48,14 +48,12 @@ func (s *Store) RecordVerifyRun(ctx context.Context, r VerifyRun) (VerifyRun, er
 		if _, err := getTask(ctx, q, r.Task); err != nil {
 			return err
 		}
-		res, err := q.ExecContext(ctx, `INSERT INTO verify_runs (task, ran_at, git_sha, files_hash, gate_signature,
-			exit_code, passed, receipt, signature, key_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		// RETURNING, not LastInsertId: both backends have it, pgx has no LastInsertId.
+		err := q.QueryRowContext(ctx, `INSERT INTO verify_runs (task, ran_at, git_sha, files_hash, gate_signature,
+			exit_code, passed, receipt, signature, key_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			r.Task, formatTime(r.RanAt), r.GitSHA, r.FilesHash, r.GateSignature, int64(r.ExitCode),
-			boolInt(r.Passed), string(r.Receipt), nonNil(r.Signature), r.KeyFingerprint)
+			boolInt(r.Passed), string(r.Receipt), nonNil(r.Signature), r.KeyFingerprint).Scan(&r.ID)
 		if err != nil {
-			return err
-		}
-		if r.ID, err = res.LastInsertId(); err != nil {
 			return err
 		}
 		for i, g := range r.Gates {

@@ -1,0 +1,152 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// One store, two backends. The store's SQL is written once, in SQLite's
+// spelling, and a dialect turns it into the other backend's at the last
+// moment: ? placeholders become $1, $2 … and the few fragments the two
+// spell differently are swapped whole. Everything else — schema versions,
+// the write lock, read snapshots, error codes — is a field of the dialect.
+//
+// Why not store/sqlite and store/postgres behind an interface: *store.Store
+// is used by the engine, every runner and both front ends, and its methods
+// are the same transactions on both backends. A second implementation of
+// each would be two copies of every query and every invariant, free to
+// drift; the dialect keeps one copy, and the contract suite runs it on both.
+
+// dialect is what differs between the backends.
+type dialect struct {
+	// rebind turns ? placeholders into $n.
+	rebind bool
+	// fragments are swapped in every statement, SQLite's spelling first.
+	fragments []fragment
+	// writeLock runs first in every write transaction, so writers queue the
+	// way SQLite's BEGIN IMMEDIATE makes them queue; "" when BEGIN does it.
+	writeLock string
+	// migrationLock runs first in the migration transaction, before any
+	// table (the chain head included) may exist.
+	migrationLock string
+	// readTx is the read transaction: one snapshot for all its statements.
+	readTx *sql.TxOptions
+	// migrations is the embedded directory of the dialect's schema files.
+	migrations string
+	// readVersion and setVersion keep the schema version (0: empty database).
+	readVersion func(ctx context.Context, q querier) (int, error)
+	setVersion  func(ctx context.Context, q querier, v int) error
+
+	mu    sync.Mutex
+	cache map[string]string
+}
+
+type fragment struct{ sqlite, other string }
+
+// gateRowsSQL selects a decision's gate rows as one JSON array text (see
+// entryColumns); SQLite's json_group_array gives "[]" for no rows.
+const gateRowsSQL = `json_group_array(json_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)`
+
+var sqliteDialect = &dialect{
+	readTx:      &sql.TxOptions{ReadOnly: true},
+	migrations:  "migrations",
+	readVersion: sqliteReadVersion,
+	setVersion:  sqliteSetVersion,
+}
+
+// postgresDialect: the head row's lock serialises every write transaction
+// (appends first among them) across all processes and machines; seq's
+// primary key is the safety net should a writer ever skip the lock.
+// REPEATABLE READ gives readers the one snapshot SQLite's read
+// transaction gives them.
+var postgresDialect = &dialect{
+	rebind: true,
+	fragments: []fragment{
+		{gateRowsSQL, `COALESCE(json_agg(json_build_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)::text, '[]')`},
+	},
+	writeLock:     "SELECT count FROM chain_head WHERE id = 1 FOR UPDATE",
+	migrationLock: "SELECT pg_advisory_xact_lock(7400361296) -- 'tausik', any constant both sides agree on",
+	readTx:        &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
+	migrations:    "migrations/postgres",
+	readVersion:   postgresReadVersion,
+	setVersion:    postgresSetVersion,
+}
+
+// sql returns query in the dialect's spelling, memoised: the store's
+// statements are a fixed set, built from constants.
+func (d *dialect) sql(query string) string {
+	if !d.rebind && len(d.fragments) == 0 {
+		return query
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if q, ok := d.cache[query]; ok {
+		return q
+	}
+	q := query
+	for _, f := range d.fragments {
+		q = strings.ReplaceAll(q, f.sqlite, f.other)
+	}
+	if d.rebind {
+		q = rebind(q)
+	}
+	if d.cache == nil {
+		d.cache = map[string]string{}
+	}
+	if len(d.cache) < 4096 { // IN lists of many lengths must not grow it forever
+		d.cache[query] = q
+	}
+	return q
+}
+
+// rebind numbers the ? placeholders outside quoted strings and identifiers.
+func rebind(q string) string {
+	var b strings.Builder
+	b.Grow(len(q) + 16)
+	n := 0
+	var quote byte
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '?':
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// conn is a querier that speaks the dialect; every statement the store runs
+// goes through one.
+type conn struct {
+	q querier
+	d *dialect
+}
+
+func (c conn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return c.q.ExecContext(ctx, c.d.sql(query), args...)
+}
+
+func (c conn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return c.q.QueryContext(ctx, c.d.sql(query), args...)
+}
+
+func (c conn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return c.q.QueryRowContext(ctx, c.d.sql(query), args...)
+}
+
+// conn returns the store's pool speaking its dialect, for statements outside
+// a transaction.
+func (s *Store) conn() querier { return conn{s.db, s.d} }
