@@ -5,11 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 type adaptNewOptions struct {
-	renar.NewAdapt
+	artifacts.NewAdapt
 }
 
 func newAdaptNewCmd(g *globals) *cobra.Command {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 type adaptSignOptions struct {
@@ -23,7 +23,7 @@ func newAdaptSignCmd(g *globals) *cobra.Command {
 			"--key, replacing an earlier signature of the same role and key, and commits the public\n" +
 			"key under renar/keys/ so anyone can check it. Editing the ADAPT afterwards (anything but\n" +
 			"status, links and supersession) breaks the signature: renar_drift_schema reports\n" +
-			"signature-invalid until it is signed again. Roles: " + strings.Join(renar.Roles, ", ") + ".\n" +
+			"signature-invalid until it is signed again. Roles: " + strings.Join(artifacts.Roles, ", ") + ".\n" +
 			"Exit codes: 0 signed, 2 a bad role, signer or ADAPT, 3 a key that cannot be loaded.",
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -34,7 +34,7 @@ func newAdaptSignCmd(g *globals) *cobra.Command {
 			return runAdaptSign(g, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.role, "role", "", "the signer's role: "+strings.Join(renar.Roles, ", "))
+	cmd.Flags().StringVar(&opts.role, "role", "", "the signer's role: "+strings.Join(artifacts.Roles, ", "))
 	cmd.Flags().StringVar(&opts.by, "by", "", "who signs (default $USER)")
 	cmd.Flags().StringVar(&opts.key, "key", "", "a PEM ed25519 private key (default: the project key)")
 	_ = cmd.MarkFlagRequired("role")
@@ -48,9 +48,9 @@ func runAdaptSign(g *globals, opts *adaptSignOptions) error {
 	}
 	var key ed25519.PrivateKey
 	if opts.key != "" {
-		key, err = renar.LoadPrivateKey(opts.key)
+		key, err = artifacts.LoadPrivateKey(opts.key)
 	} else {
-		key, err = renar.ProjectKey(repo.Root)
+		key, err = artifacts.ProjectKey(repo.Root)
 	}
 	if err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 type adaptStatusOptions struct {
@@ -16,7 +16,7 @@ type adaptStatusOptions struct {
 func newAdaptStatusCmd(g *globals) *cobra.Command {
 	opts := &adaptStatusOptions{}
 	return &cobra.Command{
-		Use:   "status SLUG " + strings.Join(renar.AdaptStatuses, "|"),
+		Use:   "status SLUG " + strings.Join(artifacts.AdaptStatuses, "|"),
 		Short: "Move an ADAPT to a status",
 		Long: "approved and frozen need a valid architect signature (`tausik adapt sign`);\n" +
 			"superseded goes through `tausik adapt supersede`, which records the successor and why.\n" +

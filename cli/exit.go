@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 // errBlocked and errTestsFailed carry a verdict, already rendered, out of a
@@ -57,7 +57,7 @@ func exitCode(err error) int {
 	case errors.Is(err, errTestsFailed):
 		return engine.ExitTestsFailed
 	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage), errors.Is(err, engine.ErrExists), isCobraUsage(err),
-		errors.Is(err, renar.ErrUsage), errors.Is(err, renar.ErrNotFound), errors.Is(err, renar.ErrExists):
+		errors.Is(err, artifacts.ErrUsage), errors.Is(err, artifacts.ErrNotFound), errors.Is(err, artifacts.ErrExists):
 		return engine.ExitUsage
 	}
 	return engine.ExitError

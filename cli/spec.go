@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 func newSpecCmd(g *globals) *cobra.Command {
@@ -14,10 +14,10 @@ func newSpecCmd(g *globals) *cobra.Command {
 }
 
 // renarRepo is the project's RENAR artifacts, stamped by the wall clock.
-func (g *globals) renarRepo() (renar.Repo, error) {
+func (g *globals) renarRepo() (artifacts.Repo, error) {
 	root, err := g.projectRoot()
 	if err != nil {
-		return renar.Repo{}, err
+		return artifacts.Repo{}, err
 	}
-	return renar.Repo{Root: root, Now: time.Now}, nil
+	return artifacts.Repo{Root: root, Now: time.Now}, nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 type specListOptions struct {
@@ -32,7 +32,7 @@ func newSpecListCmd(g *globals) *cobra.Command {
 
 // specRow is one SPEC as listed: its fields, or why its file did not parse.
 type specRow struct {
-	renar.Spec
+	artifacts.Spec
 	Error string `json:"error,omitempty"`
 }
 
@@ -41,7 +41,7 @@ func runSpecList(g *globals, opts *specListOptions) error {
 	if err != nil {
 		return err
 	}
-	slugs, err := repo.Slugs(renar.KindSpec)
+	slugs, err := repo.Slugs(artifacts.KindSpec)
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func runSpecList(g *globals, opts *specListOptions) error {
 		_, s, err := repo.LoadSpec(slug)
 		row := specRow{Spec: s}
 		if err != nil {
-			row.Spec = renar.Spec{File: renar.Rel(renar.KindSpec, slug), Slug: slug}
+			row.Spec = artifacts.Spec{File: artifacts.Rel(artifacts.KindSpec, slug), Slug: slug}
 			row.Error = err.Error()
 		}
 		rows = append(rows, row)
@@ -59,7 +59,7 @@ func runSpecList(g *globals, opts *specListOptions) error {
 		return writeJSON(g.stdout, rows)
 	}
 	if len(rows) == 0 {
-		_, err := fmt.Fprintf(g.stdout, "no SPECs in %s/ (`tausik spec new` writes one)\n", renar.SpecsDir)
+		_, err := fmt.Fprintf(g.stdout, "no SPECs in %s/ (`tausik spec new` writes one)\n", artifacts.SpecsDir)
 		return err
 	}
 	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)

@@ -6,11 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 type specNewOptions struct {
-	renar.NewSpec
+	artifacts.NewSpec
 }
 
 func newSpecNewCmd(g *globals) *cobra.Command {
@@ -19,7 +19,7 @@ func newSpecNewCmd(g *globals) *cobra.Command {
 		Use:   "new SLUG --type TYPE --title TEXT [--status draft|active] [--task SLUG]...",
 		Short: "Write a new SPEC (renar/specs/SLUG.md), version 1",
 		Long: "Writes renar/specs/SLUG.md with its front matter and a body to fill in.\n" +
-			"Types: " + strings.Join(renar.SpecTypes, " ") + ". Statuses: " + strings.Join(renar.SpecStatuses, " ") + ".\n" +
+			"Types: " + strings.Join(artifacts.SpecTypes, " ") + ". Statuses: " + strings.Join(artifacts.SpecStatuses, " ") + ".\n" +
 			"Exit codes: 0 written, 2 a bad value or an existing SPEC.",
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -28,9 +28,9 @@ func newSpecNewCmd(g *globals) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Type, "type", "", "one of "+strings.Join(renar.SpecTypes, ", "))
+	f.StringVar(&opts.Type, "type", "", "one of "+strings.Join(artifacts.SpecTypes, ", "))
 	f.StringVar(&opts.Title, "title", "", "the requirement in one line")
-	f.StringVar(&opts.Status, "status", "draft", "one of "+strings.Join(renar.SpecStatuses, ", "))
+	f.StringVar(&opts.Status, "status", "draft", "one of "+strings.Join(artifacts.SpecStatuses, ", "))
 	f.StringArrayVar(&opts.Tasks, "task", nil, "a task this SPEC is linked to (repeatable)")
 	_ = cmd.MarkFlagRequired("type")
 	_ = cmd.MarkFlagRequired("title")

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 type specStatusOptions struct {
@@ -16,7 +16,7 @@ type specStatusOptions struct {
 func newSpecStatusCmd(g *globals) *cobra.Command {
 	opts := &specStatusOptions{}
 	return &cobra.Command{
-		Use:   "status SLUG " + strings.Join(renar.SpecStatuses, "|"),
+		Use:   "status SLUG " + strings.Join(artifacts.SpecStatuses, "|"),
 		Short: "Move a SPEC to a status; updated_at moves with it",
 		Long: "A changed status bumps updated_at, so tasks verified before it read as stale\n" +
 			"(renar_drift_provenance). Exit codes: 0 done, 2 a bad status or no such SPEC.",

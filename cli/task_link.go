@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 type taskLinkOptions struct {
@@ -46,9 +46,9 @@ func runTaskLink(ctx context.Context, g *globals, opts *taskLinkOptions) error {
 		return err
 	}
 	defer st.Close()
-	kind, slug := renar.KindSpec, opts.spec
+	kind, slug := artifacts.KindSpec, opts.spec
 	if opts.adapt != "" {
-		kind, slug = renar.KindAdapt, opts.adapt
+		kind, slug = artifacts.KindAdapt, opts.adapt
 	}
 	l, err := repo.LinkTask(ctx, st, opts.task, kind, slug)
 	if err != nil {

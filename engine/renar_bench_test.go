@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tausik/tausik/engine/renar"
 	"github.com/tausik/tausik/facts"
 	renarrunner "github.com/tausik/tausik/runners"
 	runner "github.com/tausik/tausik/runners/renar"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 	"github.com/tausik/tausik/store"
 )
 
@@ -26,7 +26,7 @@ var renarGates = []string{"renar_qg0_advisory", "renar_drift_schema", "renar_dri
 func syntheticRenar(b *testing.B, root string, n int) *store.Store {
 	b.Helper()
 	ctx := context.Background()
-	r := renar.Repo{Root: root, Now: func() time.Time { return time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC) }}
+	r := artifacts.Repo{Root: root, Now: func() time.Time { return time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC) }}
 	_, key, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		b.Fatal(err)
@@ -42,7 +42,7 @@ func syntheticRenar(b *testing.B, root string, n int) *store.Store {
 		if i%5 == 0 {
 			tasks = []string{task}
 		}
-		if _, err := r.CreateSpec(renar.NewSpec{Slug: spec, Type: renar.SpecTypes[i%len(renar.SpecTypes)], Title: "requirement " + spec, Status: "active", Tasks: tasks}); err != nil {
+		if _, err := r.CreateSpec(artifacts.NewSpec{Slug: spec, Type: artifacts.SpecTypes[i%len(artifacts.SpecTypes)], Title: "requirement " + spec, Status: "active", Tasks: tasks}); err != nil {
 			b.Fatal(err)
 		}
 		if i%10 == 9 {
@@ -50,7 +50,7 @@ func syntheticRenar(b *testing.B, root string, n int) *store.Store {
 				b.Fatal(err)
 			}
 		}
-		in := renar.NewAdapt{Slug: fmt.Sprintf("adapt-%04d", i), Spec: spec, Tasks: []string{task}}
+		in := artifacts.NewAdapt{Slug: fmt.Sprintf("adapt-%04d", i), Spec: spec, Tasks: []string{task}}
 		if i%2 == 1 {
 			in.Parent = fmt.Sprintf("adapt-%04d", i-1)
 		}

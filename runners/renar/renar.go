@@ -21,9 +21,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tausik/tausik/engine/renar"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/renar/artifacts"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
@@ -35,10 +35,10 @@ const Namespace = "renar"
 type Facts struct {
 	// Present is false when the project has no renar/ directory: nothing
 	// to judge, and every other list is empty.
-	Present bool          `json:"present"`
-	Files   []File        `json:"files"`
-	Specs   []renar.Spec  `json:"specs"`
-	Adapts  []renar.Adapt `json:"adapts"`
+	Present bool              `json:"present"`
+	Files   []File            `json:"files"`
+	Specs   []artifacts.Spec  `json:"specs"`
+	Adapts  []artifacts.Adapt `json:"adapts"`
 	// KeyProblems lists the key files under renar/keys/ that could not be
 	// read; the signatures naming them do not check.
 	KeyProblems []string `json:"key_problems"`
@@ -94,18 +94,18 @@ func (*Runner) Namespace() string { return Namespace }
 
 // Gather implements runners.Runner.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
-	out := Facts{Files: []File{}, Specs: []renar.Spec{}, Adapts: []renar.Adapt{}, KeyProblems: []string{}, Links: []Link{}, Tasks: []Task{}}
-	info, err := os.Stat(filepath.Join(s.Root, renar.Dir))
+	out := Facts{Files: []File{}, Specs: []artifacts.Spec{}, Adapts: []artifacts.Adapt{}, KeyProblems: []string{}, Links: []Link{}, Tasks: []Task{}}
+	info, err := os.Stat(filepath.Join(s.Root, artifacts.Dir))
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || err == nil && !info.IsDir():
 		return facts.OK(out)
 	case err != nil:
-		return facts.Error(fmt.Sprintf("read %s/: %v", renar.Dir, err))
+		return facts.Error(fmt.Sprintf("read %s/: %v", artifacts.Dir, err))
 	}
 	out.Present = true
-	ring, problems := renar.LoadKeyring(s.Root)
+	ring, problems := artifacts.LoadKeyring(s.Root)
 	out.KeyProblems = append(out.KeyProblems, problems...)
-	for _, kind := range []string{renar.KindSpec, renar.KindAdapt} {
+	for _, kind := range []string{artifacts.KindSpec, artifacts.KindAdapt} {
 		if err := read(s.Root, kind, ring, &out); err != nil {
 			return facts.Error(err.Error())
 		}
@@ -117,10 +117,10 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 }
 
 // read parses every <dir>/*.md of kind into out.
-func read(root, kind string, ring renar.Keyring, out *Facts) error {
-	dir := renar.SpecsDir
-	if kind == renar.KindAdapt {
-		dir = renar.AdaptsDir
+func read(root, kind string, ring artifacts.Keyring, out *Facts) error {
+	dir := artifacts.SpecsDir
+	if kind == artifacts.KindAdapt {
+		dir = artifacts.AdaptsDir
 	}
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -151,17 +151,17 @@ func read(root, kind string, ring renar.Keyring, out *Facts) error {
 }
 
 // parse reads one file into out, or says where it does not parse.
-func parse(kind, stem, rel string, data []byte, ring renar.Keyring, out *Facts) *renar.ParseError {
-	var pe *renar.ParseError
-	d, err := renar.Parse(rel, data)
+func parse(kind, stem, rel string, data []byte, ring artifacts.Keyring, out *Facts) *artifacts.ParseError {
+	var pe *artifacts.ParseError
+	d, err := artifacts.Parse(rel, data)
 	if errors.As(err, &pe) {
 		return pe
 	}
 	if art := d.Get("artifact"); art != nil && art.Value != kind {
-		return &renar.ParseError{File: rel, Line: d.KeyLine("artifact"), Msg: fmt.Sprintf("artifact is %q in %s/: want %q", art.Value, filepath.Dir(rel), kind)}
+		return &artifacts.ParseError{File: rel, Line: d.KeyLine("artifact"), Msg: fmt.Sprintf("artifact is %q in %s/: want %q", art.Value, filepath.Dir(rel), kind)}
 	}
-	if kind == renar.KindSpec {
-		sp, err := renar.ReadSpec(d)
+	if kind == artifacts.KindSpec {
+		sp, err := artifacts.ReadSpec(d)
 		if errors.As(err, &pe) {
 			return pe
 		}
@@ -170,11 +170,11 @@ func parse(kind, stem, rel string, data []byte, ring renar.Keyring, out *Facts) 
 		}
 		out.Specs = append(out.Specs, sp)
 		for _, t := range sp.LinkedTasks {
-			out.Links = append(out.Links, Link{Task: t, TargetSlug: sp.Slug, TargetType: renar.KindSpec, Via: renar.KindSpec, File: rel, Line: sp.Lines["linked_tasks"]})
+			out.Links = append(out.Links, Link{Task: t, TargetSlug: sp.Slug, TargetType: artifacts.KindSpec, Via: artifacts.KindSpec, File: rel, Line: sp.Lines["linked_tasks"]})
 		}
 		return nil
 	}
-	a, err := renar.ReadAdapt(d)
+	a, err := artifacts.ReadAdapt(d)
 	if errors.As(err, &pe) {
 		return pe
 	}
@@ -185,7 +185,7 @@ func parse(kind, stem, rel string, data []byte, ring renar.Keyring, out *Facts) 
 	out.Adapts = append(out.Adapts, a)
 	for _, l := range a.Links {
 		if l.TargetType == "task" {
-			out.Links = append(out.Links, Link{Task: l.TargetSlug, TargetSlug: a.Slug, TargetType: renar.KindAdapt, Via: renar.KindAdapt, File: rel, Line: l.Line})
+			out.Links = append(out.Links, Link{Task: l.TargetSlug, TargetSlug: a.Slug, TargetType: artifacts.KindAdapt, Via: artifacts.KindAdapt, File: rel, Line: l.Line})
 		}
 	}
 	return nil
@@ -204,10 +204,10 @@ func (r *Runner) tasks(ctx context.Context, out *Facts) error {
 	for _, t := range all {
 		byslug[t.Slug] = t
 		for _, sp := range t.Specs {
-			out.Links = append(out.Links, Link{Task: t.Slug, TargetSlug: sp, TargetType: renar.KindSpec, Via: "task"})
+			out.Links = append(out.Links, Link{Task: t.Slug, TargetSlug: sp, TargetType: artifacts.KindSpec, Via: "task"})
 		}
 		for _, a := range t.Adapts {
-			out.Links = append(out.Links, Link{Task: t.Slug, TargetSlug: a, TargetType: renar.KindAdapt, Via: "task"})
+			out.Links = append(out.Links, Link{Task: t.Slug, TargetSlug: a, TargetType: artifacts.KindAdapt, Via: "task"})
 		}
 	}
 	named := map[string]bool{}
@@ -221,7 +221,7 @@ func (r *Runner) tasks(ctx context.Context, out *Facts) error {
 			continue
 		}
 		t := Task{Task: work.FactsTask(st), Found: true}
-		t.DoneNS = renar.UnixNS(t.DoneAt)
+		t.DoneNS = artifacts.UnixNS(t.DoneAt)
 		runs, err := r.st.VerifyRuns(ctx, slug)
 		if err != nil {
 			return fmt.Errorf("read verify runs of %s: %w", slug, err)
@@ -229,7 +229,7 @@ func (r *Runner) tasks(ctx context.Context, out *Facts) error {
 		for i := len(runs) - 1; i >= 0; i-- {
 			if runs[i].Passed {
 				t.VerifiedAt = runs[i].RanAt.UTC().Format(time.RFC3339Nano)
-				t.VerifiedNS = renar.UnixNS(t.VerifiedAt)
+				t.VerifiedNS = artifacts.UnixNS(t.VerifiedAt)
 				break
 			}
 		}

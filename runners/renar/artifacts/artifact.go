@@ -1,4 +1,4 @@
-package renar
+package artifacts
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package hostinit_test
+package cli_test
 
 import (
 	"bytes"

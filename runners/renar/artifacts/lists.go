@@ -1,4 +1,4 @@
-// Package renar keeps RENAR reasoning artifacts as committed files: a SPEC
+// Package artifacts keeps RENAR reasoning artifacts as committed files: a SPEC
 // (renar/specs/<slug>.md) states a requirement, an ADAPT (renar/adapts/<slug>.md)
 // records how the team reads one and who signed that reading. Each is a
 // markdown file with YAML front matter, the shape the reference framework
@@ -10,7 +10,7 @@
 // it with ed25519, and writes through a temp file and a rename. The renar
 // runner reads with it; the spec and adapt commands write with it. Judging
 // an artifact set is the policies' business, not this package's.
-package renar
+package artifacts
 
 import (
 	"fmt"

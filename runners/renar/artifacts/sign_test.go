@@ -1,4 +1,4 @@
-package renar
+package artifacts
 
 import (
 	"crypto/ed25519"
