@@ -182,15 +182,15 @@ multi_resolved := {id: {k | some pair in r; count(pair[1]) == 1; some k in pair[
 # edges[id]: the resolved bases of every class, the graph graph.reachable
 # walks. Every class is a key, even with no base: graph.reachable reports
 # only nodes that are keys of the graph. A Python base naming a unique name
-# resolves by lookup; multi_resolved holds the few resolved among multi
-# names; go_resolution the Go structs'.
+# resolves by lookup (class Foo(Foo) to itself: a self-edge adds nothing);
+# multi_resolved holds those among multi names, go_resolution the Go structs'.
 edges := object.union(
 	{id: ts |
 		mu := multi
 		ni := name_index
 		mr := multi_resolved
 		some id, c in classes
-		ts := {k | some b in c.bases; not mu[b]; some k in ni[b]; k != id} | {k | some b in c.bases; mu[b]; some k in mr[id]}
+		ts := {k | some b in c.bases; not mu[b]; some k in ni[b]} | object.get(mr, id, set())
 	},
 	{id: {k | some pair in r; count(pair[1]) == 1; some k in pair[1]} | some id, r in go_resolution},
 )
@@ -308,7 +308,7 @@ closure_ambiguous := {id: amb |
 
 # writers[id]: the classes in id's closure that wrote an ambiguous base.
 writers := object.union(
-	{id: w | count(ambiguous_ids) > 0; some id, r in reach; w := r[2]; count(w) > 0},
+	{id: w | some id, r in reach; w := r[2]; count(w) > 0},
 	{id: {id} | some id in ambiguous_ids; not reach[id]},
 )
 
@@ -342,8 +342,8 @@ bare_ambiguous(key) if {
 	count(matches[key]) > 1
 }
 
-# usable[key]: the classes a well-formed, unambiguous entry holds.
-usable := {key: ids | some key, ids in matches; count(ids) > 0; not bare_ambiguous(key)}
+# usable[key]: the classes a well-formed, unambiguous entry holds (maybe none).
+usable := {key: ids | some key, ids in matches; not bare_ambiguous(key)}
 
 held := {id: keys |
 	some ids in usable
