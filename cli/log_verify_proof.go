@@ -3,8 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -45,14 +43,9 @@ func runLogVerifyProof(g *globals, opts *logVerifyProofOptions) error {
 			return err
 		}
 	}
-	var data []byte
-	if opts.file == "-" {
-		data, err = io.ReadAll(g.stdin)
-	} else {
-		data, err = os.ReadFile(opts.file)
-	}
+	data, err := readBundle(g, opts.file)
 	if err != nil {
-		return usageErr(fmt.Errorf("read %s: %w", opts.file, err))
+		return err
 	}
 	v, err := engine.VerifyProofBundle(data, trusted)
 	if errors.Is(err, engine.ErrInvalidProof) {

@@ -49,15 +49,9 @@ func runReceiptVerify(g *globals, opts *receiptVerifyOptions) error {
 			return usageErr(fmt.Errorf("--pub %s: %w", opts.pub, err))
 		}
 	}
-	var data []byte
-	var err error
-	if opts.file == "-" {
-		data, err = io.ReadAll(g.stdin)
-	} else {
-		data, err = os.ReadFile(opts.file)
-	}
+	data, err := readBundle(g, opts.file)
 	if err != nil {
-		return usageErr(fmt.Errorf("read %s: %w", opts.file, err))
+		return err
 	}
 	r, err := engine.VerifyReceiptExport(data, pinned)
 	if errors.Is(err, engine.ErrInvalidReceipt) {
@@ -75,4 +69,20 @@ func runReceiptVerify(g *globals, opts *receiptVerifyOptions) error {
 	fmt.Fprintf(g.stdout, "files hash     %s\ngate signature %s\nsigned by      %s, checked against %s\n",
 		r.FilesHash, r.GateSignature, r.KeyFingerprint, trust)
 	return nil
+}
+
+// readBundle reads the file a verify command checks, or stdin for "-"; a
+// file that cannot be read is a usage error (exit 2), as both commands say.
+func readBundle(g *globals, file string) ([]byte, error) {
+	var data []byte
+	var err error
+	if file == "-" {
+		data, err = io.ReadAll(g.stdin)
+	} else {
+		data, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return nil, usageErr(fmt.Errorf("read %s: %w", file, err))
+	}
+	return data, nil
 }
