@@ -95,7 +95,14 @@ func goTests(e *engine.Engine, g *engine.Gate, projectTests func() (map[string]b
 // most once, however many team gates are excused.
 func projectGoTests(root string) (map[string]bool, error) {
 	known := map[string]bool{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := walkTestFiles(root, func(p string) error { return scanTestFuncs(p, known) })
+	return known, err
+}
+
+// walkTestFiles calls fn with every *_test.go file below root that is one of
+// the project's own (see skipForTests), stopping at the first error.
+func walkTestFiles(root string, fn func(p string) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -108,9 +115,8 @@ func projectGoTests(root string) (map[string]bool, error) {
 		if !strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
-		return scanTestFuncs(p, known)
+		return fn(p)
 	})
-	return known, err
 }
 
 // skipForTests names directories whose *_test.go files are not the

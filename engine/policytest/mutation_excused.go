@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -93,19 +92,7 @@ func excusedKiller(ctx context.Context, e *engine.Engine, g *engine.Gate, r *gat
 // declares both tests.
 func testPackage(root, red, green string) (string, error) {
 	found := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != root && skipForTests(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
+	err := walkTestFiles(root, func(p string) error {
 		known := map[string]bool{}
 		if err := scanTestFuncs(p, known); err != nil {
 			return err
