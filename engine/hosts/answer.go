@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tausik/tausik/engine"
 )
@@ -62,7 +63,13 @@ func reason(c engine.ToolCall, d *engine.Decision) string {
 	if c.Kind == engine.KindShell || (c.Kind == engine.KindWrite && len(c.Writes) == 0) {
 		cmd, _, _ := strings.Cut(c.Command, "\n")
 		if len(cmd) > 120 {
-			cmd = cmd[:120] + "…"
+			// Cut on a rune boundary: half a rune is invalid UTF-8, which
+			// a JSON host gets as U+FFFD.
+			cut := 120
+			for cut > 0 && !utf8.RuneStart(cmd[cut]) {
+				cut--
+			}
+			cmd = cmd[:cut] + "…"
 		}
 		if what != "" {
 			cmd += " → " + what
