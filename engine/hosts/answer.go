@@ -27,7 +27,7 @@ const denyPrefix = "tausik blocked this tool call: "
 func (a answer) allow(p Phase, env Env) int {
 	if a.allowJSON != nil {
 		if v := a.allowJSON(p); v != nil {
-			writeJSON(env, v)
+			_ = writeJSON(env, v) // an allow that is not heard leaves the host's default, never a wider one
 		}
 	}
 	return 0
@@ -39,16 +39,23 @@ func (a answer) deny(reason string, env Env) int {
 		fmt.Fprintln(env.Stderr, reason)
 		return 2
 	}
-	writeJSON(env, a.denyJSON(reason))
+	err := writeJSON(env, a.denyJSON(reason))
 	// The reason on stderr too: a host log or a human running the hook by
 	// hand sees it without decoding JSON.
 	fmt.Fprintln(env.Stderr, reason)
+	if err != nil {
+		// The host would read exit 0 with no JSON as "no objection": a
+		// refusal that cannot be written exits 2, the hook exit code the
+		// hosts read as a block, so it fails closed.
+		return 2
+	}
 	return 0
 }
 
-func writeJSON(env Env, v any) {
+func writeJSON(env Env, v any) error {
 	b, _ := json.Marshal(v) // maps of strings and bools: never fails
-	fmt.Fprintf(env.Stdout, "%s\n", b)
+	_, err := fmt.Fprintf(env.Stdout, "%s\n", b)
+	return err
 }
 
 // exit2Answer is Claude Code's protocol: exit 0 allows, exit 2 refuses with

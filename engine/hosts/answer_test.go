@@ -1,6 +1,7 @@
 package hosts
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -18,5 +19,27 @@ func TestReasonCutsLongCommandOnARune(t *testing.T) {
 	}
 	if want := "Bash " + strings.Repeat("a", 119) + "…\n(decision d1)"; got != want {
 		t.Errorf("reason = %q, want %q", got, want)
+	}
+}
+
+// failingWriter refuses every write, as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// A JSON host's refusal that cannot be written must not exit 0, which the
+// host would read as no objection; an exit-2 host's refusal is unchanged.
+func TestDenyFailsClosedWhenTheJSONIsLost(t *testing.T) {
+	var stderr strings.Builder
+	json := answer{denyJSON: func(r string) any { return map[string]string{"permission": "deny", "reason": r} }}
+	if code := json.deny("no", Env{Stdout: failingWriter{}, Stderr: &stderr}); code != 2 {
+		t.Errorf("lost JSON refusal exits %d, want 2", code)
+	}
+	var out strings.Builder
+	if code := json.deny("no", Env{Stdout: &out, Stderr: &stderr}); code != 0 || !strings.Contains(out.String(), `"deny"`) {
+		t.Errorf("written JSON refusal: exit %d, stdout %q", code, out.String())
+	}
+	if code := exit2Answer.deny("no", Env{Stdout: failingWriter{}, Stderr: &stderr}); code != 2 {
+		t.Errorf("exit-2 refusal exits %d, want 2", code)
 	}
 }
