@@ -13,3 +13,9 @@ var ErrConflict = errors.New("file not written by tausik init")
 
 // ErrUnknownHost marks a --host name init does not know.
 var ErrUnknownHost = errors.New("unknown host")
+
+// ErrLink marks a host file that is a symlink (or lies below one) init will
+// not write through: it points out of the project, or to nothing. Writing
+// there would change a file the project does not hold (another checkout's,
+// the user's own settings); replacing the link would silently cut it.
+var ErrLink = errors.New("host file links out of the project")

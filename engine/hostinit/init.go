@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/tausik/tausik/internal/atomicfile"
 )
 
 // DefaultCommand runs tausik from PATH: an absolute path to the binary that
@@ -56,6 +58,8 @@ type File struct {
 	Mode fs.FileMode
 	// Exists says the file is there now (Old may be empty).
 	Exists bool
+	// path is where it is written: below Out, symlinks resolved.
+	path string
 }
 
 // Changed reports whether writing the file would change it.
@@ -68,7 +72,6 @@ type Plan struct {
 	Hosts    []string
 	Detected bool
 	Files    []File
-	out      string
 }
 
 // ErrNoHost marks a repository with no host detected and none named.
@@ -101,7 +104,7 @@ func Build(o Options) (*Plan, error) {
 	if len(cmd) == 0 {
 		cmd = DefaultCommand
 	}
-	p := &Plan{out: out}
+	p := &Plan{}
 	names := o.Hosts
 	if len(names) == 0 {
 		names, p.Detected = Detect(o.Root), true
@@ -171,8 +174,12 @@ func planConfig(root, out string, hosts []Host) (*File, error) {
 		}
 		base = d.bytes()
 	}
-	f := &File{Rel: ConfigRel, New: base, Mode: 0o644}
-	f.Old, f.Exists = readIfExists(filepath.Join(out, ConfigRel))
+	path, err := writePath(out, ConfigRel)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Rel: ConfigRel, New: base, Mode: 0o644, path: path}
+	f.Old, f.Exists = readIfExists(path)
 	return f, nil
 }
 
@@ -190,12 +197,52 @@ func plan(root, out string, g fileGen) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	f := File{Rel: rel, New: n, Mode: g.mode}
-	f.Old, f.Exists = readIfExists(filepath.Join(out, filepath.FromSlash(rel)))
-	if info, err := os.Stat(filepath.Join(out, filepath.FromSlash(rel))); err == nil && g.mode&0o111 == 0 {
+	path, err := writePath(out, rel)
+	if err != nil {
+		return File{}, err
+	}
+	f := File{Rel: rel, New: n, Mode: g.mode, path: path}
+	f.Old, f.Exists = readIfExists(path)
+	if info, err := os.Stat(path); err == nil && g.mode&0o111 == 0 {
 		f.Mode = info.Mode().Perm()
 	}
 	return f, nil
+}
+
+// writePath is where init writes rel below out: through a symlink to its
+// target (so a linked settings file stays linked), and refused (ErrLink)
+// when the file or a directory on its path links out of out or to nothing.
+func writePath(out, rel string) (string, error) {
+	base, err := realPath(out)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: %v", ErrLink, out, err)
+	}
+	path, err := realPath(filepath.Join(out, filepath.FromSlash(rel)))
+	if err != nil {
+		return "", fmt.Errorf("%w: %s:1: a symlink on its path leads to nothing (%v); fix or remove the link and rerun init", ErrLink, rel, err)
+	}
+	if r, err := filepath.Rel(base, path); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%w: %s:1: resolves to %s, outside the project; init writes only inside it: wire that file by hand, or replace the link with a file", ErrLink, rel, path)
+	}
+	return path, nil
+}
+
+// realPath resolves the symlinks of p's longest existing prefix and joins
+// the rest, which does not exist yet and so holds no link.
+func realPath(p string) (string, error) {
+	rest := ""
+	for {
+		if _, err := os.Lstat(p); err == nil || filepath.Dir(p) == p {
+			break
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+		p = filepath.Dir(p)
+	}
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(r, rest), nil
 }
 
 func readIfExists(path string) ([]byte, bool) {
@@ -234,32 +281,18 @@ func (p *Plan) Diff() []byte {
 }
 
 // Apply writes every changed file, each atomically (a temporary file renamed
-// over the old one), keeping an existing file's permissions.
+// over the old one), keeping an existing file's permissions; a symlinked
+// file is written at its target, so the link stays.
 func (p *Plan) Apply() error {
 	for _, f := range p.Files {
 		if !f.Changed() {
 			continue
 		}
-		path := filepath.Join(p.out, filepath.FromSlash(f.Rel))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("write %s: %w", f.Rel, err)
-		}
-		tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tausik-*")
-		if err != nil {
-			return fmt.Errorf("write %s: %w", f.Rel, err)
-		}
-		_, err = tmp.Write(f.New)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
+		err := os.MkdirAll(filepath.Dir(f.path), 0o755)
 		if err == nil {
-			err = os.Chmod(tmp.Name(), f.Mode)
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), path)
+			err = atomicfile.Write(f.path, f.New, f.Mode)
 		}
 		if err != nil {
-			os.Remove(tmp.Name())
 			return fmt.Errorf("write %s: %w", f.Rel, err)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/tausik/tausik/internal/atomicfile"
 )
 
 // Repo reads and writes the artifacts of the project at Root.
@@ -118,31 +120,14 @@ func (r Repo) create(kind, slug string, d *Doc) error {
 	return r.Save(d)
 }
 
-// writeAtomic writes data to a temp file beside path and renames it over
-// path, keeping path's mode, so a reader never sees half a file.
+// writeAtomic writes data over path atomically, keeping path's mode, so a
+// reader never sees half a file.
 func writeAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
+	mode, err := atomicfile.Mode(path, 0o644)
+	if err == nil {
+		err = atomicfile.Write(path, data, mode)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
