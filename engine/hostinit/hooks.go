@@ -2,6 +2,8 @@ package hostinit
 
 import (
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // Pre and Post are the two hook events every adapter answers
@@ -39,21 +41,31 @@ type hookSpec struct {
 	cmdKey string // "command", or Copilot's "bash"
 }
 
+// hookList is the list under hooks.<event>, both created when missing;
+// ErrMalformed when either is there with the wrong type.
+func (d *jsonDoc) hookList(event string) (node, *hujson.Array, error) {
+	hooks, err := d.objectAt(d.top(), "hooks")
+	if err != nil {
+		return node{}, nil, err
+	}
+	list, err := d.arrayAt(hooks, event)
+	if err != nil {
+		return node{}, nil, err
+	}
+	arr, _ := list.array()
+	return list, arr, nil
+}
+
 // mergeGrouped puts a Claude-style hook (hooks.<Event> is a list of
 // {matcher, hooks: [{type, command}]} groups) into the document. A group
 // that holds only tausik's hook is tausik's: the first is made equal to
 // want, further ones are dropped. A tausik hook inside someone else's group
 // is taken out of it, and want is appended when no group of tausik's is left.
 func (d *jsonDoc) mergeGrouped(host string, s hookSpec) error {
-	hooks, err := d.objectAt(d.top(), "hooks")
+	list, arr, err := d.hookList(s.event)
 	if err != nil {
 		return err
 	}
-	list, err := d.arrayAt(hooks, s.event)
-	if err != nil {
-		return err
-	}
-	arr, _ := list.array()
 	placed := false
 	for i := 0; i < len(arr.Elements); i++ {
 		g := node{v: &arr.Elements[i], depth: list.depth + 1, path: list.path}
@@ -97,15 +109,10 @@ func (d *jsonDoc) mergeGrouped(host string, s hookSpec) error {
 // of tausik's is made equal to want, further ones are dropped, and want is
 // appended when there is none.
 func (d *jsonDoc) mergeFlat(host string, s hookSpec) error {
-	hooks, err := d.objectAt(d.top(), "hooks")
+	list, arr, err := d.hookList(s.event)
 	if err != nil {
 		return err
 	}
-	list, err := d.arrayAt(hooks, s.event)
-	if err != nil {
-		return err
-	}
-	arr, _ := list.array()
 	placed := false
 	for i := 0; i < len(arr.Elements); i++ {
 		e := node{v: &arr.Elements[i], depth: list.depth + 1, path: list.path}
