@@ -9,7 +9,10 @@ package hosts
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,15 +170,20 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	}
 	for i, g := range r.gens {
 		out.Generators = append(out.Generators, g.Host)
-		out.Hosts[g.Host] = withInstalled(results[i], s.Root, info(g), g.Table, g.Host)
+		if out.Hosts[g.Host], err = withInstalled(results[i], s.Root, info(g), g.Table, g.Host); err != nil {
+			return facts.Error(err.Error())
+		}
 	}
-	for host := range Known {
+	for _, host := range slices.Sorted(maps.Keys(Known)) {
 		if _, ok := out.Hosts[host]; ok {
 			continue
 		}
 		hi := Known[host]
 		h := Host{Format: hi.Format, Kind: formats.Kind(hi.Format), Profile: hi.Profile, Generator: []string{}, Status: StatusNone}
-		if h = withInstalled(h, s.Root, hi, formats.Table{}, host); h.Installed != nil || h.InstalledError != "" {
+		if h, err = withInstalled(h, s.Root, hi, formats.Table{}, host); err != nil {
+			return facts.Error(err.Error())
+		}
+		if h.Installed != nil || h.InstalledError != "" {
 			out.Hosts[host] = h
 		}
 	}
@@ -249,17 +257,28 @@ func info(g Generator) HostInfo {
 }
 
 // withInstalled adds to h what the host's profile directory under root
-// holds, when the directory exists.
-func withInstalled(h Host, root string, hi HostInfo, more formats.Table, host string) Host {
+// holds, when the directory exists; a profile that does not parse is
+// h.InstalledError, for the gates to report per host. A profile, or a file
+// in it, that is there but cannot be read is an error naming it: a fact not
+// gathered must not read as "not installed".
+func withInstalled(h Host, root string, hi HostInfo, more formats.Table, host string) (Host, error) {
 	st, err := os.Stat(filepath.Join(root, filepath.FromSlash(hi.Profile)))
-	if err != nil || !st.IsDir() {
-		return h
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return h, nil
+	case err != nil:
+		return h, fmt.Errorf("%s profile %s: %w: %v", host, hi.Profile, formats.ErrUnreadable, err)
+	case !st.IsDir():
+		return h, fmt.Errorf("%s profile %s: %w: a file where the host keeps a directory", host, hi.Profile, formats.ErrUnreadable)
 	}
 	rd, err := formats.Read(hi.Format, root, hi.Profile, hi.MCPFiles, formats.BuiltinTable(host).Extend(more))
-	if err != nil {
+	switch {
+	case errors.Is(err, formats.ErrUnreadable):
+		return h, fmt.Errorf("%s profile: %w", host, err)
+	case err != nil:
 		h.InstalledError = err.Error()
-		return h
+		return h, nil
 	}
 	h.Installed = &rd
-	return h
+	return h, nil
 }

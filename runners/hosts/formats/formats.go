@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -48,6 +49,13 @@ const (
 // ErrUnknownFormat is returned for a format not in Names.
 var ErrUnknownFormat = errors.New("unknown host format")
 
+// ErrUnreadable marks a file or directory of a profile that is on disk but
+// cannot be read (permissions, a directory where a file belongs, a file
+// where a directory belongs): what it holds is unknown, which is not the
+// same as nothing installed. A file that reads but does not parse is a
+// plain error naming file and line.
+var ErrUnreadable = errors.New("cannot be read")
+
 // Kind returns the kind of extension point format describes.
 func Kind(format string) string {
 	if format == Plugins {
@@ -75,8 +83,9 @@ type Reading struct {
 // Read reads the files of format that lie under root/profile (profile is
 // root-relative, "/"-separated: ".claude", ".github/hooks"), plus the
 // root-relative mcpFiles holding MCP registrations, mapping host spellings
-// through tab. A missing file is skipped; a malformed one is an error
-// naming file and line.
+// through tab. A missing file is skipped; one that is there but does not
+// read is ErrUnreadable naming it; a malformed one is an error naming file
+// and line.
 func Read(format, root, profile string, mcpFiles []string, tab Table) (Reading, error) {
 	r := Reading{Capabilities: map[string]string{}, MCP: map[string]string{}, Digests: map[string]string{}, Files: []string{}}
 	caps := map[string][]string{}
@@ -88,7 +97,10 @@ func Read(format, root, profile string, mcpFiles []string, tab Table) (Reading, 
 		err = r.readSettings(root, profile, []string{"hooks.json"}, tab, caps)
 	case CopilotHooks:
 		var names []string
-		entries, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(profile)))
+		entries, err := readDir(root, profile)
+		if err != nil {
+			return r, err
+		}
 		for _, e := range entries {
 			if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
 				names = append(names, e.Name())
@@ -204,19 +216,19 @@ func commandIDs(event, command string) []string {
 // readPlugins reads profile/plugins/*.js|*.mjs|*.ts.
 func (r *Reading) readPlugins(root, profile string) error {
 	dir := path.Join(profile, "plugins")
-	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	entries, err := readDir(root, dir)
 	if err != nil {
-		return nil // no plugins directory: nothing written
+		return err
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || !slices.Contains([]string{".js", ".mjs", ".ts"}, path.Ext(name)) {
+		if !slices.Contains([]string{".js", ".mjs", ".ts"}, path.Ext(name)) {
 			continue
 		}
 		rel := path.Join(dir, name)
 		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
-			return fmt.Errorf("%s: %v", rel, err)
+			return fmt.Errorf("%s: %w: %v", rel, ErrUnreadable, err)
 		}
 		r.Files = append(r.Files, rel)
 		r.Capabilities["plugin:"+name] = ""
@@ -254,7 +266,7 @@ func readJSON(root, rel string) (map[string]any, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %v", rel, err)
+		return nil, false, fmt.Errorf("%s: %w: %v", rel, ErrUnreadable, err)
 	}
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -270,6 +282,19 @@ func readJSON(root, rel string) (map[string]any, bool, error) {
 		return nil, false, fmt.Errorf("%s:1: want a JSON object", rel)
 	}
 	return obj, true, nil
+}
+
+// readDir lists root/rel; nil when it does not exist, ErrUnreadable when it
+// is there but cannot be listed (not a directory, no permission).
+func readDir(root, rel string) ([]os.DirEntry, error) {
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(rel)))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w: %v", rel, ErrUnreadable, err)
+	}
+	return entries, nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,0 +1,49 @@
+package hosts
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+)
+
+// TestUnreadableProfileIsNamespaceError: a profile, or a file in it, that
+// is on disk but cannot be read (a directory where a file belongs, a file
+// where a directory belongs) is not "nothing installed": the namespace is
+// an error naming the file, so every host gate is COULD_NOT_RUN.
+func TestUnreadableProfileIsNamespaceError(t *testing.T) {
+	for name, c := range map[string]struct {
+		dirs  []string
+		files []string
+		want  string
+	}{
+		"settings file is a directory": {dirs: []string{".claude/settings.json"}, want: ".claude/settings.json"},
+		"MCP file is a directory":      {dirs: []string{".cursor", ".cursor/mcp.json"}, want: ".cursor/mcp.json"},
+		"plugins is a file":            {dirs: []string{".opencode"}, files: []string{".opencode/plugins"}, want: ".opencode/plugins"},
+		"plugin file is a directory":   {dirs: []string{".kilo/plugins/tausik.js"}, want: ".kilo/plugins/tausik.js"},
+		"copilot profile is a file":    {dirs: []string{".github"}, files: []string{".github/hooks"}, want: ".github/hooks"},
+		"profile is a file":            {files: []string{".windsurf"}, want: ".windsurf"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, d := range c.dirs {
+				if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, f := range c.files {
+				if err := os.WriteFile(filepath.Join(root, f), []byte("{}"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ns := New(nil).Gather(context.Background(), runners.NewScope(root, facts.Request{}))
+			if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, c.want) {
+				t.Fatalf("namespace %s %q, want an error naming %s", ns.Status, ns.Reason, c.want)
+			}
+		})
+	}
+}
