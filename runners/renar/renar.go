@@ -131,39 +131,49 @@ func read(root, kind string, ring artifacts.Keyring, out *Facts) error {
 	}
 	for _, e := range entries {
 		stem, ok := strings.CutSuffix(e.Name(), ".md")
-		if !ok || e.IsDir() {
+		if !ok {
 			continue
 		}
 		rel := dir + "/" + e.Name()
+		if e.IsDir() {
+			return fmt.Errorf("read %s: a directory where an artifact file belongs", rel)
+		}
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
 			return fmt.Errorf("read %s: %w", rel, err)
 		}
-		f := File{File: rel, Kind: kind, Line: 1}
-		if perr := parse(kind, stem, rel, data, ring, out); perr != nil {
-			f.Error, f.Line = perr.Msg, perr.Line
-		} else {
-			f.Parsed = true
+		f := File{File: rel, Kind: kind, Line: 1, Parsed: true}
+		var perr *artifacts.ParseError
+		switch err := parse(kind, stem, rel, data, ring, out); {
+		case errors.As(err, &perr):
+			f.Parsed, f.Error, f.Line = false, perr.Msg, perr.Line
+		case err != nil:
+			return fmt.Errorf("read %s: %w", rel, err)
 		}
 		out.Files = append(out.Files, f)
 	}
 	return nil
 }
 
-// parse reads one file into out, or says where it does not parse.
-func parse(kind, stem, rel string, data []byte, ring artifacts.Keyring, out *Facts) *artifacts.ParseError {
-	var pe *artifacts.ParseError
-	d, err := artifacts.Parse(rel, data)
-	if errors.As(err, &pe) {
-		return pe
+// parseDoc splits an artifact file; a variable so a test can hand the
+// runner an error that is not a *ParseError.
+var parseDoc = artifacts.Parse
+
+// parse reads one file into out. What is wrong with its text is a
+// *artifacts.ParseError saying where; any other error is returned as it is,
+// for the caller to fail the namespace on.
+func parse(kind, stem, rel string, data []byte, ring artifacts.Keyring, out *Facts) error {
+	d, err := parseDoc(rel, data)
+	if err != nil {
+		return err
 	}
 	if art := d.Get("artifact"); art != nil && art.Value != kind {
 		return &artifacts.ParseError{File: rel, Line: d.KeyLine("artifact"), Msg: fmt.Sprintf("artifact is %q in %s/: want %q", art.Value, filepath.Dir(rel), kind)}
 	}
 	if kind == artifacts.KindSpec {
 		sp, err := artifacts.ReadSpec(d)
-		if errors.As(err, &pe) {
-			return pe
+		if err != nil {
+			return err
 		}
 		if sp.Slug == "" {
 			sp.Slug = stem
@@ -175,8 +185,8 @@ func parse(kind, stem, rel string, data []byte, ring artifacts.Keyring, out *Fac
 		return nil
 	}
 	a, err := artifacts.ReadAdapt(d)
-	if errors.As(err, &pe) {
-		return pe
+	if err != nil {
+		return err
 	}
 	if a.Slug == "" {
 		a.Slug = stem
