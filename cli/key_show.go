@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/base64"
 
 	"github.com/spf13/cobra"
@@ -22,14 +23,14 @@ func newKeyShowCmd(g *globals) *cobra.Command {
 			if err := checkFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
-			return runKeyShow(g, opts)
+			return runKeyShow(cmd.Context(), g, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
 	return cmd
 }
 
-func runKeyShow(g *globals, opts *keyShowOptions) error {
+func runKeyShow(ctx context.Context, g *globals, opts *keyShowOptions) error {
 	root, err := g.projectRoot()
 	if err != nil {
 		return err
@@ -41,7 +42,7 @@ func runKeyShow(g *globals, opts *keyShowOptions) error {
 	pub := base64.StdEncoding.EncodeToString(k.Public)
 	// The note verifier key auditors pin to check checkpoints: the one
 	// checkpoints are signed with here ($TAUSIK_LOG_KEY… or this key).
-	ck, err := engine.LoadCheckpointKey(root, "", g.getenv)
+	ck, err := engine.LoadCheckpointKey(ctx, root, "", g.getenv)
 	if err != nil {
 		return err
 	}

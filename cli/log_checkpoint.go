@@ -46,7 +46,7 @@ func runLogCheckpoint(ctx context.Context, g *globals, opts *logCheckpointOption
 	if err != nil {
 		return err
 	}
-	key, err := engine.LoadCheckpointKey(root, opts.key, g.getenv)
+	key, err := engine.LoadCheckpointKey(ctx, root, opts.key, g.getenv)
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func runLogProve(ctx context.Context, g *globals, opts *logProveOptions) error {
 	if err != nil {
 		return err
 	}
-	key := func() (engine.CheckpointKey, error) { return engine.LoadCheckpointKey(root, opts.key, g.getenv) }
+	key := func() (engine.CheckpointKey, error) { return engine.LoadCheckpointKey(ctx, root, opts.key, g.getenv) }
 	b, err := engine.ProveLog(ctx, st, root, opts.id, cp, trusted, key, g.getenv)
 	if err != nil {
 		return err

@@ -107,7 +107,7 @@ func writeEvalCheckpoint(ctx context.Context, g *globals, e *engine.Engine, dest
 	if e.Store() == nil {
 		return fmt.Errorf("%w: no decision log to checkpoint", engine.ErrStore)
 	}
-	key, err := engine.LoadCheckpointKey(e.Root(), "", g.getenv)
+	key, err := engine.LoadCheckpointKey(ctx, e.Root(), "", g.getenv)
 	if err != nil {
 		return err
 	}

@@ -34,8 +34,9 @@ var ErrInvalidProof = errors.New("proof does not verify")
 // PostgreSQL log's server, database and schema (db.internal:5432/tausik/team_a:
 // one log, one name, whichever repository signs), else the repository's
 // origin remote as a schema-less URL (github.com/acme/app), else
-// local/<directory name>.
-func LogOrigin(root string, getenv func(string) string) (string, error) {
+// local/<directory name>. git runs under ctx: a cancelled or expired
+// request ends it and is an error, never a fallback origin.
+func LogOrigin(ctx context.Context, root string, getenv func(string) string) (string, error) {
 	if o := strings.TrimSpace(getenv(EnvLogOrigin)); o != "" {
 		if !merkle.ValidOrigin(o) {
 			return "", fmt.Errorf("%w: %s=%q: an origin has no spaces and no '+'", ErrConfig, EnvLogOrigin, o)
@@ -47,7 +48,10 @@ func LogOrigin(root string, getenv func(string) string) (string, error) {
 	} else if loc.URL != "" {
 		return postgresOrigin(loc.URL)
 	}
-	out, err := exec.Command("git", "-C", root, "config", "--get", "remote.origin.url").Output()
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "config", "--get", "remote.origin.url").Output()
+	if cerr := ctx.Err(); cerr != nil {
+		return "", fmt.Errorf("read the origin remote of %s: %w", root, cerr)
+	}
 	if err == nil {
 		if o := remoteOrigin(strings.TrimSpace(string(out))); merkle.ValidOrigin(o) {
 			return o, nil
@@ -85,8 +89,8 @@ type CheckpointKey struct {
 // flag), else $TAUSIK_LOG_KEY_FILE, else $TAUSIK_LOG_KEY, else the project
 // key in .tausik/keys. A PEM key signs under the origin's name; a note
 // signer key ("PRIVATE+KEY+name+…") under its own.
-func LoadCheckpointKey(root, keyFile string, getenv func(string) string) (CheckpointKey, error) {
-	origin, err := LogOrigin(root, getenv)
+func LoadCheckpointKey(ctx context.Context, root, keyFile string, getenv func(string) string) (CheckpointKey, error) {
+	origin, err := LogOrigin(ctx, root, getenv)
 	if err != nil {
 		return CheckpointKey{}, err
 	}
@@ -140,7 +144,7 @@ func newCheckpointKey(name string, priv ed25519.PrivateKey, source string) (Chec
 // SignCheckpoint signs the log's current tree head: O(log n) reads, no
 // verification (run `log verify` against the previous checkpoint for that).
 func SignCheckpoint(ctx context.Context, st *store.Store, root string, key CheckpointKey, getenv func(string) string) ([]byte, error) {
-	origin, err := LogOrigin(root, getenv)
+	origin, err := LogOrigin(ctx, root, getenv)
 	if err != nil {
 		return nil, err
 	}

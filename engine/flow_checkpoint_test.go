@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"golang.org/x/mod/sumdb/note"
@@ -31,21 +34,21 @@ func TestLogOriginAndCheckpointKeySources(t *testing.T) {
 	root := t.TempDir()
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
-	if o, err := LogOrigin(filepath.Join(root), getenv); err != nil || o != "local/"+filepath.Base(root) {
+	if o, err := LogOrigin(context.Background(), root, getenv); err != nil || o != "local/"+filepath.Base(root) {
 		t.Fatalf("origin without a remote: %q %v", o, err)
 	}
 	env[EnvLogOrigin] = "two words"
-	if _, err := LogOrigin(root, getenv); !errors.Is(err, ErrConfig) {
+	if _, err := LogOrigin(context.Background(), root, getenv); !errors.Is(err, ErrConfig) {
 		t.Fatalf("bad origin accepted: %v", err)
 	}
 	env[EnvLogOrigin] = "example.com/app"
-	if _, err := LoadCheckpointKey(root, "", getenv); !errors.Is(err, ErrNoKey) {
+	if _, err := LoadCheckpointKey(context.Background(), root, "", getenv); !errors.Is(err, ErrNoKey) {
 		t.Fatalf("no key: %v", err)
 	}
 	if _, err := receipt.InitKey(receipt.KeyDir(root), false); err != nil {
 		t.Fatal(err)
 	}
-	k, err := LoadCheckpointKey(root, "", getenv)
+	k, err := LoadCheckpointKey(context.Background(), root, "", getenv)
 	if err != nil || !strings.HasPrefix(k.VerifierKey, "example.com/app+") || !strings.HasPrefix(k.Source, "project key") {
 		t.Fatalf("project key: %+v %v", k, err)
 	}
@@ -55,7 +58,7 @@ func TestLogOriginAndCheckpointKeySources(t *testing.T) {
 		t.Fatal(err)
 	}
 	env[EnvLogKey] = skey
-	if k, err := LoadCheckpointKey(root, "", getenv); err != nil || k.VerifierKey != vkey || k.Source != "$"+EnvLogKey {
+	if k, err := LoadCheckpointKey(context.Background(), root, "", getenv); err != nil || k.VerifierKey != vkey || k.Source != "$"+EnvLogKey {
 		t.Fatalf("env key: %+v %v", k, err)
 	}
 	other := t.TempDir()
@@ -64,11 +67,11 @@ func TestLogOriginAndCheckpointKeySources(t *testing.T) {
 		t.Fatal(err)
 	}
 	env[EnvLogKeyFile] = filepath.Join(other, receipt.PrivateKeyFile)
-	k, err = LoadCheckpointKey(root, "", getenv)
+	k, err = LoadCheckpointKey(context.Background(), root, "", getenv)
 	if err != nil || k.Signer.KeyHash() == 0 || !strings.Contains(k.Source, EnvLogKeyFile) {
 		t.Fatalf("key file: %+v %v", k, err)
 	}
-	want, _ := LoadCheckpointKey(other, filepath.Join(other, receipt.PrivateKeyFile), getenv)
+	want, _ := LoadCheckpointKey(context.Background(), other, filepath.Join(other, receipt.PrivateKeyFile), getenv)
 	if k.VerifierKey != want.VerifierKey || ok.Public == nil {
 		t.Fatalf("key file signs as %s, want %s", k.VerifierKey, want.VerifierKey)
 	}
@@ -76,7 +79,52 @@ func TestLogOriginAndCheckpointKeySources(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("nope"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadCheckpointKey(root, bad, getenv); !errors.Is(err, ErrConfig) {
+	if _, err := LoadCheckpointKey(context.Background(), root, bad, getenv); !errors.Is(err, ErrConfig) {
 		t.Fatalf("malformed --key accepted: %v", err)
+	}
+}
+
+// TestLogOriginCancelEndsGit makes real git block (its config includes a
+// FIFO that nobody writes), cancels the request once git holds the FIFO
+// open, and expects LogOrigin to return the cancellation, not to wait for
+// git nor to fall back to a local origin.
+func TestLogOriginCancelEndsGit(t *testing.T) {
+	root := t.TempDir()
+	fifo := filepath.Join(root, "blocker")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q", root}, {"-C", root, "config", "include.path", "../blocker"}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opened := make(chan *os.File, 1)
+	go func() {
+		// Opening a FIFO for writing blocks until git opens it to read.
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			opened <- w
+		}
+	}()
+	done := make(chan error, 1)
+	go func() {
+		_, err := LogOrigin(ctx, root, func(string) string { return "" })
+		done <- err
+	}()
+	select {
+	case w := <-opened:
+		defer w.Close()
+	case err := <-done:
+		// Unblock the writer goroutine before failing.
+		if r, oerr := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); oerr == nil {
+			r.Close()
+		}
+		t.Fatalf("LogOrigin returned before git read its config: %v", err)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
