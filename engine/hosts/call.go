@@ -34,12 +34,21 @@ type tool struct {
 	paths   []string
 	command []string
 	patch   []string
+	// optional: the command may be absent or empty (a poll of a session,
+	// a completion without a demo command); then there is nothing to judge.
+	optional bool
 }
 
 // Shorthands for tool tables.
 func writes(fields ...string) tool  { return tool{kind: engine.KindWrite, paths: fields} }
 func patches(fields ...string) tool { return tool{kind: engine.KindWrite, patch: fields} }
 func runs(fields ...string) tool    { return tool{kind: engine.KindShell, command: fields} }
+
+// runsIfGiven is a tool whose input may hold a command to run: text typed
+// into a shell session an earlier call started, or an optional command.
+func runsIfGiven(fields ...string) tool {
+	return tool{kind: engine.KindShell, command: fields, optional: true}
+}
 
 var reads = tool{kind: engine.KindRead}
 
@@ -85,7 +94,7 @@ func fromInput(c call, t tool, in map[string]any, where string) (call, error) {
 	if t.kind != engine.KindWrite && t.kind != engine.KindShell {
 		return c, nil
 	}
-	if in == nil {
+	if in == nil && !t.optional {
 		return c, fmt.Errorf("%w: %s without a %s object", ErrPayload, c.tool, where)
 	}
 	if p, ok := firstString(in, t.paths); ok {
@@ -125,6 +134,10 @@ func fromInput(c call, t tool, in map[string]any, where string) (call, error) {
 				return c, nil
 			}
 		}
+	}
+	if t.optional {
+		c.kind = engine.KindOther
+		return c, nil
 	}
 	fields := append(append(append([]string{}, t.paths...), t.patch...), t.command...)
 	return c, fmt.Errorf("%w: %s without %s.%s", ErrPayload, c.tool, where, strings.Join(fields, " or "))

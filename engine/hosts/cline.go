@@ -17,10 +17,12 @@ var _ = register(&Host{
 	},
 })
 
+// clineTools: attempt_completion runs its optional command to show the
+// result, so it is judged as a shell call when it has one.
 var clineTools = map[string]tool{
 	"write_to_file": writes("path"), "replace_in_file": writes("path"), "new_rule": writes("path"),
 	"apply_patch": patches("input", "patch"), "execute_command": runs("command"),
-	"read_file": reads, "list_files": reads, "search_files": reads, "list_code_definition_names": reads,
+	"attempt_completion": runsIfGiven("command"), "read_file": reads, "list_files": reads, "search_files": reads, "list_code_definition_names": reads,
 }
 
 func parseCline(b []byte) (call, error) {

@@ -3,6 +3,8 @@ package hosts
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 )
 
 // GitHub Copilot (CLI and coding agent): .github/hooks/*.json preToolUse /
@@ -30,6 +32,8 @@ var copilotTools = map[string]tool{
 	"str_replace": writes("path", "file_path"), "str_replace_editor": writes("path", "file_path"),
 	"apply_patch": patches("input", "patch"),
 	"bash":        runs("command"), "shell": runs("command"), "powershell": runs("command"),
+	// Input typed into an async session a bash or powershell call started.
+	"write_bash": runsIfGiven("input"), "write_powershell": runsIfGiven("input"),
 	"view": reads, "read": reads, "glob": reads, "grep": reads, "rg": reads, "list": reads,
 }
 
@@ -57,5 +61,32 @@ func parseCopilot(b []byte) (call, error) {
 	case map[string]any:
 		args = v // tolerated: an object instead of its JSON text
 	}
-	return fromInput(c, t, args, "toolArgs")
+	c, err = fromInput(c, t, args, "toolArgs")
+	if t.optional {
+		c.command = typedKeys(c.command)
+	}
+	return c, err
+}
+
+// typedKeys turns the keys write_bash spells out into what the session
+// receives: {enter} ends a line, {backspace} takes back the rune before it.
+// Cursor keys ({up}, {left}, …) stay as text: a line edited with them, or
+// recalled from history, is judged as typed.
+func typedKeys(s string) string {
+	var out []rune
+	for s != "" {
+		switch {
+		case strings.HasPrefix(s, "{enter}"):
+			out, s = append(out, '\n'), s[len("{enter}"):]
+		case strings.HasPrefix(s, "{backspace}"):
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			s = s[len("{backspace}"):]
+		default:
+			r, n := utf8.DecodeRuneInString(s)
+			out, s = append(out, r), s[n:]
+		}
+	}
+	return string(out)
 }
