@@ -2,11 +2,14 @@ package hosts
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Copy is a source directory and the directories it is deployed to, all
@@ -45,29 +48,41 @@ func skipCopy(name string, dir bool) bool {
 }
 
 // compareCopies compares every target of c with c's source under root.
-func compareCopies(root string, c Copy) []CopyFacts {
+func compareCopies(root string, c Copy) ([]CopyFacts, error) {
 	var out []CopyFacts
 	for _, t := range c.Targets {
-		out = append(out, compareCopy(root, c.Source, t))
+		cf, err := compareCopy(root, c.Source, t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cf)
 	}
-	return out
+	return out, nil
 }
 
 // compareCopy compares target with source: every file under source,
 // recursively, must have a byte-identical copy under target, CRLF read as
-// LF. Extra files in the target are fine.
-func compareCopy(root, source, target string) CopyFacts {
+// LF. Extra files in the target are fine. A source or target that is there
+// but cannot be looked at, a target that is a file, and a source directory
+// that cannot be walked are errors naming the path: a copy not compared must
+// not read as one not deployed, which passes.
+func compareCopy(root, source, target string) (CopyFacts, error) {
 	cf := CopyFacts{Source: source, Target: target, Drifted: []Drift{}}
 	src := filepath.Join(root, filepath.FromSlash(source))
 	dst := filepath.Join(root, filepath.FromSlash(target))
-	cf.SourcePresent = isDir(src)
-	cf.TargetPresent = isDir(dst)
-	if !cf.SourcePresent || !cf.TargetPresent {
-		return cf
+	var err error
+	if cf.SourcePresent, err = isDir(src, source, false); err != nil {
+		return cf, err
 	}
-	_ = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	if cf.TargetPresent, err = isDir(dst, target, true); err != nil {
+		return cf, err
+	}
+	if !cf.SourcePresent || !cf.TargetPresent {
+		return cf, nil
+	}
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return nil
+			return err
 		}
 		if p != src && skipCopy(d.Name(), d.IsDir()) {
 			if d.IsDir() {
@@ -91,12 +106,26 @@ func compareCopy(root, source, target string) CopyFacts {
 		}
 		return nil
 	})
-	return cf
+	if err != nil {
+		return cf, fmt.Errorf("compare %s with %s: %w", target, source, err)
+	}
+	return cf, nil
 }
 
 func lf(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")) }
 
-func isDir(p string) bool {
+// isDir reports whether p (rel, for messages) is a directory: false when
+// nothing is there (or a parent is a file), an error when it cannot be
+// looked at, and, for a target, when a file sits where the copy belongs.
+func isDir(p, rel string, target bool) (bool, error) {
 	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("%s: %w", rel, err)
+	case !st.IsDir() && target:
+		return false, fmt.Errorf("%s: a file where the deployed copy's directory belongs", rel)
+	}
+	return st.IsDir(), nil
 }

@@ -188,7 +188,11 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		}
 	}
 	for _, c := range r.copies {
-		out.Copies = append(out.Copies, compareCopies(s.Root, c)...)
+		cfs, err := compareCopies(s.Root, c)
+		if err != nil {
+			return facts.Error(err.Error())
+		}
+		out.Copies = append(out.Copies, cfs...)
 	}
 	return facts.OK(out)
 }

@@ -47,3 +47,23 @@ func TestUnreadableProfileIsNamespaceError(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreadableCopyTargetIsNamespaceError: a deployed copy's target that is
+// a file where the directory belongs is not "not deployed" (which passes):
+// the namespace is an error naming it.
+func TestUnreadableCopyTargetIsNamespaceError(t *testing.T) {
+	root := t.TempDir()
+	for rel, body := range map[string]string{"scripts/guard.py": "x = 1\n", ".claude/scripts": "not a directory\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := New(nil, WithCopies([]Copy{{Source: "scripts/", Targets: []string{".claude/scripts/"}}}))
+	ns := r.Gather(context.Background(), runners.NewScope(root, facts.Request{}))
+	if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, ".claude/scripts") {
+		t.Fatalf("namespace %s %q, want an error naming .claude/scripts", ns.Status, ns.Reason)
+	}
+}
