@@ -9,7 +9,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // Copy is a source directory and the directories it is deployed to, all
@@ -115,12 +114,13 @@ func compareCopy(root, source, target string) (CopyFacts, error) {
 func lf(b []byte) []byte { return bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")) }
 
 // isDir reports whether p (rel, for messages) is a directory: false when
-// nothing is there (or a parent is a file), an error when it cannot be
-// looked at, and, for a target, when a file sits where the copy belongs.
+// nothing is there; an error when it cannot be looked at (a file where a
+// directory on its path belongs included) and, for a target, when a file
+// sits where the copy belongs.
 func isDir(p, rel string, target bool) (bool, error) {
 	st, err := os.Stat(p)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
 	case err != nil:
 		return false, fmt.Errorf("%s: %w", rel, err)

@@ -67,3 +67,22 @@ func TestUnreadableCopyTargetIsNamespaceError(t *testing.T) {
 		t.Fatalf("namespace %s %q, want an error naming .claude/scripts", ns.Status, ns.Reason)
 	}
 }
+
+// TestUnreadableCopyParentIsNamespaceError: a file where a directory on the
+// target's path belongs is an error too, as for profiles.
+func TestUnreadableCopyParentIsNamespaceError(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "scripts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for rel, body := range map[string]string{"scripts/guard.py": "x = 1\n", "deploy": "not a directory\n"} {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := New(nil, WithCopies([]Copy{{Source: "scripts/", Targets: []string{"deploy/scripts/"}}}))
+	ns := r.Gather(context.Background(), runners.NewScope(root, facts.Request{}))
+	if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, "deploy/scripts/") {
+		t.Fatalf("namespace %s %q, want an error naming deploy/scripts/", ns.Status, ns.Reason)
+	}
+}
