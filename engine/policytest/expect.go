@@ -132,7 +132,7 @@ func (x Expectation) consistent(r yamlread.Reader, ef map[string]*yaml.Node) {
 	}
 	failed := x.Outcome == engine.Failed
 	switch {
-	case ef["outcome"] == nil || failed:
+	case ef["outcome"] == nil || failed: // a FAILED verdict may show any violations
 	case x.Violations > 0:
 		at("violations", "only a FAILED verdict shows violations, this one is %s", x.Outcome)
 	case len(x.Rules.Has) > 0 || len(x.Rules.Exact) > 0:
