@@ -100,8 +100,8 @@ func parseMatch(r yamlread.Reader, ef map[string]*yaml.Node, key string, bad fun
 
 // consistent refuses expectations no verdict can meet: an item both
 // expected and forbidden, an exact list without an expected item or with a
-// forbidden one, rules or reasons on an outcome that shows none, and an
-// exact list whose length is not the violation count.
+// forbidden one, rules, reasons or messages on an outcome that shows none,
+// and an exact list whose length is not the violation count.
 func (x Expectation) consistent(r yamlread.Reader, ef map[string]*yaml.Node) {
 	at := func(key string, format string, args ...any) {
 		r.D.Add(r.File, ef[key].Line, "expect.%s: "+format+", so the case could never pass", append([]any{key}, args...)...)
@@ -140,6 +140,9 @@ func (x Expectation) consistent(r yamlread.Reader, ef map[string]*yaml.Node) {
 	}
 	if (failed || x.Outcome == engine.Passed) && (len(x.Reasons.Has) > 0 || len(x.Reasons.Exact) > 0) {
 		at(firstSet(ef, "reasons", "reasons_exact"), "a %s verdict shows no reasons", x.Outcome)
+	}
+	if x.Outcome == engine.Passed && (len(x.Messages.Has) > 0 || len(x.Messages.Exact) > 0) {
+		at(firstSet(ef, "messages", "messages_exact"), "a PASSED verdict shows no messages")
 	}
 	if x.Violations >= 0 && ef["violations"] != nil {
 		if x.Rules.Pinned && len(x.Rules.Exact) != x.Violations {

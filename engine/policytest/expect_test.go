@@ -94,6 +94,7 @@ func TestExpectationErrors(t *testing.T) {
 		"outcome: PASSED\nviolations: 2\n":                                            "case.yaml:2: expect.violations: only a FAILED verdict shows violations",
 		"outcome: FAILED\nreasons: [timeout]\n":                                       "case.yaml:2: expect.reasons: a FAILED verdict shows no reasons",
 		"outcome: PASSED\nreasons_exact: [timeout]\n":                                 "case.yaml:2: expect.reasons_exact: a PASSED verdict shows no reasons",
+		"outcome: PASSED\nmessages_exact: [ok]\n":                                     "case.yaml:2: expect.messages_exact: a PASSED verdict shows no messages",
 		"outcome: FAILED\nviolations: 2\nrules_exact: [a]\n":                          "case.yaml:3: expect.rules_exact: 1 rule(s) for 2 violation(s)",
 		"outcome: FAILED\nviolations: 1\nmessages_exact: [a, b]\n":                    "case.yaml:3: expect.messages_exact: 2 message(s) for 1 violation(s)",
 	} {
