@@ -56,6 +56,10 @@ type Reason struct {
 // Compiled on first use, not at every process start (docs/performance.md).
 var reasonCodeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*(:[A-Za-z0-9_.\-/]+)?$`) })
 
+// ValidReasonCode reports whether code is one a policy may give (a fixture
+// that expects any other code could never pass).
+func ValidReasonCode(code string) bool { return reasonCodeRE().MatchString(code) }
+
 // Input is the document one gate's policy sees: the namespaces the gate
 // declared in gate.yaml (plus "request" and "schema") and the gate's resolved
 // params under "params". A policy cannot read a namespace it did not declare,

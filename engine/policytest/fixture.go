@@ -1,12 +1,10 @@
 package policytest
 
 import (
-	"fmt"
 	"io/fs"
 	"maps"
 	"path"
 	"slices"
-	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -53,14 +51,6 @@ type Case struct {
 	factsRaw []byte          // its facts.json, which a mutation fixture patches
 	tree     fs.FS           // end-to-end case, rooted at tree/
 	caseFS   fs.FS           // the case directory (for git apply steps)
-}
-
-// Expectation is what a case must come out as.
-type Expectation struct {
-	Outcome    string
-	Violations int // exact count; -1 = not checked
-	Messages   []string
-	Reasons    []string
 }
 
 // loadCase reads one fixture of g. Problems are returned as diagnostics, and
@@ -151,17 +141,7 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 		}
 		c.Params[p.Name] = v
 	}
-	ef := r.Fields(f["expect"], "expect", "outcome", "violations", "messages", "reasons")
-	r.Require(f["expect"], ef, "expect", "outcome")
-	c.Expect.Outcome = r.Str(ef["outcome"], "expect.outcome")
-	if ef["outcome"] != nil && !slices.Contains([]string{engine.Passed, engine.Failed, engine.NotApplicable, engine.CouldNotRun}, c.Expect.Outcome) {
-		d.Add(file, ef["outcome"].Line, "expect.outcome %q is not PASSED, FAILED, NOT_APPLICABLE or COULD_NOT_RUN", c.Expect.Outcome)
-	}
-	if ef["violations"] != nil {
-		c.Expect.Violations = r.Int(ef["violations"], "expect.violations")
-	}
-	c.Expect.Messages = r.Strs(ef["messages"], "expect.messages")
-	c.Expect.Reasons = r.Strs(ef["reasons"], "expect.reasons")
+	c.Expect = parseExpect(r, f["expect"])
 	if set("requires") {
 		c.Requires = r.Strs(f["requires"], "requires")
 	}
@@ -245,59 +225,4 @@ func fileExists(fsys fs.FS, name string) bool {
 func dirExists(fsys fs.FS, name string) bool {
 	info, err := fs.Stat(fsys, name)
 	return err == nil && info.IsDir()
-}
-
-// check compares a verdict with the expectation and lists what differs.
-func (x Expectation) check(v engine.Verdict) []string {
-	var out []string
-	if v.Outcome != x.Outcome {
-		out = append(out, fmt.Sprintf("outcome %s, want %s%s", v.Outcome, x.Outcome, summarize(v)))
-	}
-	if x.Violations >= 0 && len(v.Violations) != x.Violations {
-		out = append(out, fmt.Sprintf("%d violation(s), want %d%s", len(v.Violations), x.Violations, summarize(v)))
-	}
-	for _, m := range x.Messages {
-		if !mentions(v, m) {
-			out = append(out, fmt.Sprintf("no violation or reason mentions %q%s", m, summarize(v)))
-		}
-	}
-	for _, code := range x.Reasons {
-		if !slices.ContainsFunc(v.Reasons, func(r engine.Reason) bool { return r.Code == code }) {
-			out = append(out, fmt.Sprintf("no reason with code %q%s", code, summarize(v)))
-		}
-	}
-	return out
-}
-
-func mentions(v engine.Verdict, s string) bool {
-	for _, vi := range v.Violations {
-		if strings.Contains(vi.Msg, s) {
-			return true
-		}
-	}
-	for _, r := range v.Reasons {
-		if strings.Contains(r.Msg, s) || strings.Contains(r.Code, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// summarize shows what a verdict said, for a failed expectation.
-func summarize(v engine.Verdict) string {
-	var parts []string
-	for i, vi := range v.Violations {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(v.Violations)-3))
-			break
-		}
-		parts = append(parts, vi.Msg)
-	}
-	for _, r := range v.Reasons {
-		parts = append(parts, strings.TrimSpace(r.Code+" "+r.Msg))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (got: " + strings.Join(parts, "; ") + ")"
 }

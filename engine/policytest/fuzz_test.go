@@ -7,6 +7,7 @@ func FuzzLoadCase(f *testing.F) {
 	f.Add([]byte("description: x\nexpect:\n  outcome: FAILED\n  violations: 1\n"), []byte(`{"files": {"status": "ok", "files": []}}`))
 	f.Add([]byte("description: x\nparams: {max_lines: 3}\nexpect: {outcome: PASSED}\n"), []byte(`{"files": {"status": "error"}}`))
 	f.Add([]byte("expect: [1]\n"), []byte(`[]`))
+	f.Add([]byte("description: x\nexpect:\n  outcome: FAILED\n  violations: 1\n  rules_exact: [a]\n  not_messages: [b, \"\"]\n  reasons_exact: [[c]]\n"), []byte(`{"files": {"status": "ok", "files": []}}`))
 	f.Fuzz(func(t *testing.T, caseYAML, factsJSON []byte) {
 		e, err := newTestEngine(t, t.TempDir(), map[string]string{
 			"big/gate.yaml": gateYAML("big", "rego", paramsMaxLines), "big/policy.rego": regoBig,
