@@ -19,8 +19,8 @@ import (
 	"github.com/tausik/tausik/runners/imports"
 	"github.com/tausik/tausik/runners/mcpsurface"
 	"github.com/tausik/tausik/runners/python"
-	"github.com/tausik/tausik/runners/surface"
 	"github.com/tausik/tausik/runners/renar"
+	"github.com/tausik/tausik/runners/surface"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )

@@ -168,9 +168,9 @@ func extra(a, b []int32) int {
 func (r *resolver) ambiguity(a int) facts.SurfaceAmbiguity {
 	x := r.ambs[a]
 	cands := make([]string, 0, len(x.cands))
-		for _, k := range x.cands {
-			cands = append(cands, r.loc(k))
-		}
+	for _, k := range x.cands {
+		cands = append(cands, r.loc(k))
+	}
 	slices.Sort(cands)
 	return facts.SurfaceAmbiguity{Writer: r.cls[x.writer].name, Base: x.base, Candidates: cands}
 }

@@ -21,11 +21,11 @@ type class struct {
 	line             int
 	// unit is where an unqualified base is looked up first (Python: the
 	// file) or only (Go: directory and package clause).
-	unit  string
-	own   []int32 // its public names, interned, sorted
+	unit string
+	own  []int32 // its public names, interned, sorted
 	// nameID is its name, interned with the public names.
 	nameID int32
-	bases []string
+	bases  []string
 	// Go only: the file's imports, its directory, and whether another
 	// package can import it (not a test file, a main or an external test
 	// package).

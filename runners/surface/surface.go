@@ -34,7 +34,7 @@ const Namespace = "surface"
 
 // Runner gathers the "surface" namespace. It is safe for concurrent use.
 type Runner struct {
-	py *python.Runner
+	py  *python.Runner
 	go_ *golang.Runner
 }
 
