@@ -20,9 +20,17 @@ type GoFile struct {
 	// does not parse. Files of one directory with different package names
 	// (an external foo_test package, a "package main" tool behind a build
 	// tag) are different packages.
-	Package string   `json:"package"`
-	Parsed  bool     `json:"parsed"`
-	Error   *GoError `json:"error"` // null when Parsed
+	Package string `json:"package"`
+	// ImportPath is the import path of the file's directory: the module
+	// path of the nearest go.mod at or above it in the repository joined
+	// with the directory below that go.mod ("" when no go.mod encloses the
+	// file). Two exceptions follow the go tool: in the standard library's
+	// module ("std") the path is the directory alone (src/net/http is
+	// "net/http"), and a directory under a module's vendor/ has the path
+	// files import it by, the part after vendor/.
+	ImportPath string   `json:"import_path"`
+	Parsed     bool     `json:"parsed"`
+	Error      *GoError `json:"error"` // null when Parsed
 	// Imports maps the name each import binds in this file to its path: the
 	// explicit name, else the path's last element when it is an identifier
 	// (the package's real name is not read: "gopkg.in/yaml.v3" binds
