@@ -384,7 +384,7 @@ func got(t testing.TB, vs []Violation) []string {
 func classSurfaceInput(t testing.TB, e *Engine, py facts.Python, gof facts.Go, params map[string]any) (*Input, *facts.Document) {
 	t.Helper()
 	doc := facts.NewDocument()
-	doc.Set(NamespaceSurface, facts.OK(surface.Compute(surface.ParamsOf(classSurfaceParams(e, params)), py.Files, gof.Files)))
+	doc.Set(NamespaceSurface, facts.OK(surface.Compute(surface.ParamsOf(classSurfaceParams(e, params)), py.Files, nil, gof.Files)))
 	doc.Set(NamespaceRequest, facts.OK(facts.Request{Trigger: "commit"}))
 	in := NewDocumentInput(doc, nil)
 	if _, err := in.ForGate([]string{NamespaceSurface}, nil).regoTerms(); err != nil {

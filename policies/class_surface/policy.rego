@@ -138,10 +138,11 @@ violations contains v if {
 	v := at(id, "baseline_grew", sprintf("%s: %s %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), kind(id), c.name, c.count, lim, concat(", ", sort(keys)), gates_json, breakdown(c), ambiguity_note(c), remedies[c.lang]]))
 }
 
-# An ambiguous base is reported when one of its candidates alone would take
-# a class within its limit over it: the count without it may be hiding a
-# violation.
+# With ambiguous: block, an ambiguous base fails the gate when one of its
+# candidates alone would take a class within its limit over it: the count
+# without it may be hiding a violation.
 violations contains v if {
+	input.params.ambiguous == "block"
 	lims := limits
 	some id, c in cls
 	some x in c.ambiguous
@@ -196,6 +197,11 @@ violations contains v if {
 	not rt.whole
 	rt.files == 0
 	v := {"msg": sprintf("class_surface params.roots: %q holds no Python or Go file, so nothing there is measured; fix or drop it in %s", [rt.root, gates_json]), "rule": "bad_config"}
+}
+
+violations contains v if {
+	not input.params.ambiguous in {"block", "report"}
+	v := {"msg": sprintf("class_surface params.ambiguous: want \"block\" or \"report\", got %q; fix it in %s", [input.params.ambiguous, gates_json]), "rule": "bad_config"}
 }
 
 violations contains v if {

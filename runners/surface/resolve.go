@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners/python"
 )
 
 // Languages of a SurfaceClass.
@@ -23,6 +24,8 @@ type class struct {
 	// file) or only (Go: directory and package clause).
 	unit string
 	own  []int32 // its public names, interned, sorted
+	// dotted (Python, with names) holds each of bases as written, dotted.
+	dotted []string
 	// nameID is its name, interned with the public names.
 	nameID int32
 	bases  []string
@@ -32,6 +35,9 @@ type class struct {
 	imports    map[string]string
 	dir        string
 	importable bool
+	// importPath is the import path of its package from the nearest
+	// go.mod; "" without one (the import path's suffix decides then).
+	importPath string
 }
 
 // ambiguity is a base of writer with two or more candidates.
@@ -44,7 +50,9 @@ type ambiguity struct {
 // resolver holds the classes of one scan and what resolving them gives.
 type resolver struct {
 	cls    []class
-	names  map[string]int32 // public name -> its interned id
+	mods   *pyModules          // nil: Python bases resolve by name alone
+	inFile map[[2]string][]int // (path, name) -> the Python classes
+	names  map[string]int32    // public name -> its interned id
 	byName map[[2]string][]int
 	edges  [][]int
 	amb    [][]int // per class: its own ambiguities (indices into ambs)
@@ -54,11 +62,17 @@ type resolver struct {
 // newResolver lists the classes of the parsed Python files, then the
 // structs of the parsed Go files, a struct's own public names being its
 // exported fields and the exported methods of its type in its package.
-func newResolver(py []facts.PythonFile, gof []facts.GoFile) *resolver {
-	r := &resolver{names: map[string]int32{}, byName: map[[2]string][]int{}}
-	for _, f := range py {
-		for _, c := range f.Classes {
-			r.add(class{name: c.Name, lang: LangPython, path: f.Path, line: c.Line, unit: f.Path, own: r.intern(c.Public), bases: c.Bases})
+// With mods, names[i] holds the dotted bases of py[i]'s classes.
+func newResolver(py []facts.PythonFile, names []python.Names, mods *pyModules, gof []facts.GoFile) *resolver {
+	r := &resolver{names: map[string]int32{}, byName: map[[2]string][]int{}, mods: mods, inFile: map[[2]string][]int{}}
+	for i, f := range py {
+		for j, c := range f.Classes {
+			k := class{name: c.Name, lang: LangPython, path: f.Path, line: c.Line, unit: f.Path, own: r.intern(c.Public), bases: c.Bases}
+			if mods != nil && j < len(names[i].Bases) && len(names[i].Bases[j]) == len(c.Bases) {
+				k.dotted = names[i].Bases[j]
+			}
+			r.inFile[[2]string{f.Path, c.Name}] = append(r.inFile[[2]string{f.Path, c.Name}], len(r.cls))
+			r.add(k)
 		}
 	}
 	methods := map[string][]string{}
@@ -74,7 +88,7 @@ func newResolver(py []facts.PythonFile, gof []facts.GoFile) *resolver {
 		for _, s := range f.Structs {
 			public := append(slices.Clone(s.Fields), methods[unit+":"+s.Name]...)
 			r.add(class{name: s.Name, lang: LangGo, path: f.Path, line: s.Line, unit: unit, own: r.intern(public), bases: s.Bases,
-				imports: f.Imports, dir: goDir(f.Path), importable: importable})
+				imports: f.Imports, dir: goDir(f.Path), importable: importable, importPath: f.ImportPath})
 		}
 	}
 	return r
@@ -120,7 +134,10 @@ func (r *resolver) resolve() {
 	r.amb = make([][]int, len(r.cls))
 	for id, c := range r.cls {
 		seen := map[string]bool{}
-		for _, b := range c.bases {
+		for i, b := range c.bases {
+			if c.dotted != nil {
+				b = c.dotted[i]
+			}
 			if seen[b] {
 				continue
 			}
@@ -143,6 +160,9 @@ func (r *resolver) resolve() {
 // directory the import path ends with (on a "/" boundary).
 func (r *resolver) candidates(id int, b string) []int {
 	c := r.cls[id]
+	if c.lang == LangPython && c.dotted != nil {
+		return r.pyCandidates(id, b)
+	}
 	if c.lang == LangPython {
 		var local, all []int
 		for _, k := range r.byName[[2]string{LangPython, b}] {
@@ -163,7 +183,7 @@ func (r *resolver) candidates(id int, b string) []int {
 	if !qualified {
 		t = b
 	}
-	imp := "/" + c.imports[q]
+	imp := c.imports[q]
 	var out []int
 	for _, k := range r.byName[[2]string{LangGo, t}] {
 		o := r.cls[k]
@@ -171,7 +191,63 @@ func (r *resolver) candidates(id int, b string) []int {
 		case k == id:
 		case !qualified && o.unit == c.unit:
 			out = append(out, k)
-		case qualified && c.imports[q] != "" && o.importable && o.dir != "" && strings.HasSuffix(imp, "/"+o.dir):
+		case !qualified || imp == "" || !o.importable:
+		case o.importPath != "" && imp == o.importPath:
+			out = append(out, k)
+		case o.importPath == "" && o.dir != "" && strings.HasSuffix("/"+imp, "/"+o.dir):
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// pyCandidates resolves a Python base written b (dotted) of class id
+// through its file's imports: "import m [as n]" with n.X, "from m import X
+// [as Y]", relative imports, to the classes X of module m in the scanned
+// tree, following a package __init__.py's "from .sub import X" one level.
+// An imported base that leads outside the scanned tree names none. A base
+// whose first name no import binds (X, or m.X with m bound some other way,
+// m = importlib.import_module("m")) is a class X of the same file, else the
+// unique class X of the tree, as without imports.
+func (r *resolver) pyCandidates(id int, b string) []int {
+	c := r.cls[id]
+	mod, name, imported := r.mods.target(c.path, b)
+	if imported {
+		if name == "" {
+			return nil
+		}
+		if cands := r.inModule(mod, name, id); len(cands) > 0 {
+			return cands
+		}
+		var out []int
+		for _, f := range r.mods.files[mod] {
+			if x, ok := r.mods.bindings[f][name]; ok && x.attr != "" {
+				out = append(out, r.inModule(x.module, x.attr, id)...)
+			}
+		}
+		return out
+	}
+	last := b[strings.LastIndex(b, ".")+1:]
+	if local := without(r.inFile[[2]string{c.path, last}], id); len(local) > 0 {
+		return local
+	}
+	return without(r.byName[[2]string{LangPython, last}], id)
+}
+
+// inModule is the classes named name in the files of module mod, never id.
+func (r *resolver) inModule(mod, name string, id int) []int {
+	var out []int
+	for _, f := range r.mods.files[mod] {
+		out = append(out, without(r.inFile[[2]string{f, name}], id)...)
+	}
+	return out
+}
+
+// without is ids less id.
+func without(ids []int, id int) []int {
+	var out []int
+	for _, k := range ids {
+		if k != id {
 			out = append(out, k)
 		}
 	}

@@ -34,15 +34,18 @@ const Namespace = "surface"
 
 // Runner gathers the "surface" namespace. It is safe for concurrent use.
 type Runner struct {
-	py  *python.Runner
+	py  runners.Sources[pyFile]
 	go_ *golang.Runner
 }
 
-// New returns the surface runner; runners.WithCache keeps the python and go
-// facts it reads in a store (under their own namespaces, shared with the
-// python and go runners).
+// New returns the surface runner; runners.WithCache keeps what it reads of
+// each file in a store (the Go facts under the go runner's namespace).
 func New(opts ...runners.SourceOption) *Runner {
-	return &Runner{py: python.New(opts...), go_: golang.New(opts...)}
+	r := &Runner{py: pySources(), go_: golang.New(opts...)}
+	for _, o := range opts {
+		o(&r.py.CacheConfig)
+	}
+	return r
 }
 
 // Namespace implements runners.Runner.
@@ -53,8 +56,16 @@ func (*Runner) Namespace() string { return Namespace }
 // their status and reason.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	var py, gof facts.Namespace
+	var pys []pyFile
 	var wg sync.WaitGroup
-	wg.Go(func() { py = r.py.Gather(ctx, s) })
+	wg.Go(func() {
+		var err error
+		if pys, err = r.py.Gather(ctx, s); err != nil {
+			py = facts.Error(err.Error())
+		} else {
+			py = facts.OK(nil)
+		}
+	})
 	wg.Go(func() { gof = r.go_.Gather(ctx, s) })
 	wg.Wait()
 	for _, x := range []struct {
@@ -65,12 +76,19 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 			return facts.Namespace{Status: x.ns.Status, Reason: fmt.Sprintf("could not scan the %s files: %s", x.what, x.ns.Reason)}
 		}
 	}
-	return facts.OK(Compute(ParamsOf(s.Params[Namespace]), py.Data.(facts.Python).Files, gof.Data.(facts.Go).Files))
+	files := make([]facts.PythonFile, len(pys))
+	names := make([]python.Names, len(pys))
+	for i, f := range pys {
+		files[i], names[i] = f.File, f.Names
+	}
+	return facts.OK(Compute(ParamsOf(s.Params[Namespace]), files, names, gof.Data.(facts.Go).Files))
 }
 
 // Compute is the namespace for the given Python and Go file facts (each
-// sorted by path) under params p.
-func Compute(p Params, py []facts.PythonFile, gof []facts.GoFile) facts.Surface {
+// sorted by path) under params p. names[i] holds what py[i] imports and its
+// classes' dotted bases; with names nil, Python bases resolve by name
+// alone (the same file, else the unique class of that name).
+func Compute(p Params, py []facts.PythonFile, names []python.Names, gof []facts.GoFile) facts.Surface {
 	out := facts.Surface{Roots: []facts.SurfaceRoot{}, Exclude: []string{}, Unparsed: []facts.SurfaceError{}}
 	var globs []func(string) bool
 	for _, g := range p.Exclude {
@@ -96,9 +114,16 @@ func Compute(p Params, py []facts.PythonFile, gof []facts.GoFile) facts.Surface 
 			!slices.ContainsFunc(globs, func(m func(string) bool) bool { return m(p) })
 	}
 	var pys []facts.PythonFile
-	for _, f := range py {
+	var pyNames []python.Names
+	var all, paths []string
+	for i, f := range py {
+		all = append(all, f.Path)
 		if scanned(f.Path) {
 			pys = append(pys, f)
+			paths = append(paths, f.Path)
+			if names != nil {
+				pyNames = append(pyNames, names[i])
+			}
 			if !f.Parsed {
 				out.Unparsed = append(out.Unparsed, unparsed(f.Path, f.Error))
 			}
@@ -118,7 +143,11 @@ func Compute(p Params, py []facts.PythonFile, gof []facts.GoFile) facts.Surface 
 		}
 	}
 	out.Scanned = len(pys) + len(gos)
-	r := newResolver(pys, gos)
+	var mods *pyModules
+	if names != nil {
+		mods = newPyModules(all, paths, pyNames)
+	}
+	r := newResolver(pys, pyNames, mods, gos)
 	r.resolve()
 	out.Classes, out.AmbiguousBases = r.classes(p)
 	out.Total, out.Cap = len(r.cls), p.Cap
