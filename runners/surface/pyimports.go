@@ -2,6 +2,7 @@ package surface
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/tausik/tausik/runners/imports"
@@ -17,6 +18,8 @@ type binding struct{ module, attr string }
 type pyModules struct {
 	files    map[string][]string           // module -> scanned file paths
 	bindings map[string]map[string]binding // file path -> name -> binding
+	dotted   map[string]string             // scanned file path -> its path as a dotted name
+	found    map[string][]string           // module -> filesOf's answer, once asked
 }
 
 // newPyModules names every module of all (every .py file of the repository,
@@ -31,10 +34,11 @@ func newPyModules(all []string, scanned []string, names []python.Names) *pyModul
 		}
 	}
 	isPackage := func(dir string) bool { return pkgDirs[dir] }
-	m := &pyModules{files: map[string][]string{}, bindings: map[string]map[string]binding{}}
+	m := &pyModules{files: map[string][]string{}, bindings: map[string]map[string]binding{}, dotted: map[string]string{}, found: map[string][]string{}}
 	for i, p := range scanned {
 		mod, pkg := imports.PythonModule(p, isPackage)
 		m.files[mod] = append(m.files[mod], p)
+		m.dotted[p] = strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
 		b := map[string]binding{}
 		for _, imp := range names[i].Imports {
 			if !imp.From {
@@ -88,4 +92,26 @@ func (m *pyModules) target(p, dotted string) (module, name string, imported bool
 	}
 	mod = append(mod, parts[1:len(parts)-1]...)
 	return strings.Join(mod, "."), parts[len(parts)-1], true
+}
+
+// filesOf is the scanned files of module mod: those whose package chain
+// names it, else those whose path spells it below some directory, as a
+// namespace package (a directory without __init__.py) or a source root
+// (src/) would have it on sys.path.
+func (m *pyModules) filesOf(mod string) []string {
+	if fs := m.files[mod]; len(fs) > 0 {
+		return fs
+	}
+	if fs, ok := m.found[mod]; ok {
+		return fs
+	}
+	var out []string
+	for p, d := range m.dotted {
+		if d == mod || strings.HasSuffix(d, "."+mod) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	m.found[mod] = out
+	return out
 }

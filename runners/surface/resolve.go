@@ -220,7 +220,7 @@ func (r *resolver) pyCandidates(id int, b string) []int {
 			return cands
 		}
 		var out []int
-		for _, f := range r.mods.files[mod] {
+		for _, f := range r.mods.filesOf(mod) {
 			if x, ok := r.mods.bindings[f][name]; ok && x.attr != "" {
 				out = append(out, r.inModule(x.module, x.attr, id)...)
 			}
@@ -237,7 +237,7 @@ func (r *resolver) pyCandidates(id int, b string) []int {
 // inModule is the classes named name in the files of module mod, never id.
 func (r *resolver) inModule(mod, name string, id int) []int {
 	var out []int
-	for _, f := range r.mods.files[mod] {
+	for _, f := range r.mods.filesOf(mod) {
 		out = append(out, without(r.inFile[[2]string{f, name}], id)...)
 	}
 	return out
