@@ -377,10 +377,8 @@ func got(t testing.TB, vs []Violation) []string {
 	return out
 }
 
-// classSurfaceInput is the facts document for py and gof as an evaluation
-// of class_surface with its default params overridden by params gives it:
-// the surface runner's resolution (runners/surface) of those facts,
-// converted to the policies' form once.
+// classSurfaceInput is the surface runner's resolution of py and gof under
+// class_surface's params overridden by params, converted once.
 func classSurfaceInput(t testing.TB, e *Engine, py facts.Python, gof facts.Go, params map[string]any) (*Input, *facts.Document) {
 	t.Helper()
 	doc := facts.NewDocument()
@@ -490,9 +488,8 @@ func BenchmarkClassSurface(b *testing.B) {
 	}
 }
 
-// BenchmarkClassSurfaceFacts measures the surface runner's resolution of
-// 5,000 classes of python facts and its conversion to the form policies
-// read.
+// BenchmarkClassSurfaceFacts measures the resolution of 5,000 classes of
+// python facts and its conversion to the form policies read.
 func BenchmarkClassSurfaceFacts(b *testing.B) {
 	e := builtinEngine(b, b.TempDir())
 	py, gof := projectPython(1, 5_000, 7), facts.Go{Files: []facts.GoFile{}}

@@ -114,9 +114,15 @@ func (r *resolver) unite(c *component, comps []*component, of []int) {
 func (r *resolver) worsts(comps []*component, of []int) {
 	for _, c := range comps {
 		c.worst = make([]int, len(c.amb))
+		with := map[int]int{} // candidate component -> the count with it
 		for i, a := range c.amb {
 			for _, k := range r.ambs[a].cands {
-				c.worst[i] = max(c.worst[i], len(c.surface)+extra(c.surface, comps[of[k]].surface))
+				n, ok := with[of[k]]
+				if !ok {
+					n = len(c.surface) + extra(c.surface, comps[of[k]].surface)
+					with[of[k]] = n
+				}
+				c.worst[i] = max(c.worst[i], n)
 			}
 		}
 	}
@@ -204,7 +210,11 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 		for _, m := range comp.members {
 			count[r.className(m)]++
 		}
-		all := union([][]int32{comp.names, memberNames(r, comp)})
+		var all []string // sorted by name, not by id
+		for _, n := range union([][]int32{comp.names, memberNames(r, comp)}) {
+			all = append(all, idName[n])
+		}
+		slices.Sort(all)
 		amb := make([]facts.SurfaceAmbiguous, 0, len(comp.amb))
 		for i, a := range comp.amb {
 			k, ok := ref[a]
@@ -221,13 +231,10 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 			}
 			c, self := r.cls[id], r.className(id)
 			_, reached := slices.BinarySearch(comp.names, self)
-			from := make([]string, 0, len(all))
-			for _, n := range all {
-				if n != self || reached || count[self] > 1 {
-					from = append(from, idName[n])
-				}
+			from := all
+			if !reached && count[self] == 1 {
+				from = slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == c.name })
 			}
-			slices.Sort(from)
 			out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from, Ambiguous: amb}
 		}
 	}
