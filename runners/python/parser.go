@@ -39,9 +39,9 @@ const (
 
 // classAcc accumulates one class statement's facts.
 type classAcc struct {
-	name   string
-	line   int32
-	bases  []string
+	name  string
+	line  int32
+	bases []string
 	// dotted holds each base of bases as written, dotted ("unittest.TestCase").
 	dotted []string
 	public []string

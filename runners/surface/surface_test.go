@@ -77,8 +77,8 @@ func TestGatherResolvesThroughImports(t *testing.T) {
 		"other/base.py":   "class Base:\n    def z(self): pass\n\nclass Solo:\n" + threeNames,
 		"app.py": "import pkg.models as m\nfrom pkg import Base\nfrom json import Solo\n\n" +
 			"class Aliased(m.Base): pass\nclass Reexported(Base): pass\nclass Outside(Solo): pass\n",
-		"bare.py": "class Bare(Solo): pass\nclass Amb(Base): pass\n",
-		"go.mod":  "module example.test\n\ngo 1.22\n",
+		"bare.py":      "class Bare(Solo): pass\nclass Amb(Base): pass\n",
+		"go.mod":       "module example.test\n\ngo 1.22\n",
 		"x/util/h.go":  "package util\n\ntype Helper struct{ A, B int }\n",
 		"util/h.go":    "package util\n\ntype Helper struct{ A int }\n",
 		"app/child.go": "package app\n\nimport \"example.test/x/util\"\n\ntype Child struct {\n\tutil.Helper\n}\n",
