@@ -9,13 +9,13 @@
 # on a shared machine (docs/performance.md). make bench runs it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-bin=${1:-$here/../../bin/tausik}
+bin=$(cd "$(dirname "${1:-$here/../../bin/tausik}")" && pwd)/$(basename "${1:-tausik}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %-22s %7s %7s %8s\n' tree run wall cpu rss_mb
 row() { # row TREE RUN TIMEFILE
-	awk -v t="$1" -v r="$2" '{printf "%-8s %-22s %7.2f %7.2f %8.0f\n", t, r, $1, $2 + $3, $4 / 1024}' "$3"
+	tail -1 "$3" | awk -v t="$1" -v r="$2" '{printf "%-8s %-22s %7.2f %7.2f %8.0f\n", t, r, $1, $2 + $3, $4 / 1024}'
 }
 eval_gate() { # eval_gate TREE RUN DIR
 	(cd "$3" && /usr/bin/time -o "$tmp/t" -f '%e %U %S %M' "$bin" policy eval --trigger commit --gate class_surface >/dev/null) || [ $? -eq 1 ]
