@@ -2,7 +2,8 @@ package facts
 
 // Go is the "go" namespace that the go runner fills: every .go file of the
 // repository (repo-wide, whatever files the request names), sorted by path.
-// The source is parsed with go/parser, never built, type-checked or run.
+// The facts are go/parser's (the runner reads most files without it, and
+// gives the same facts); the source is never built, type-checked or run.
 //
 // Facts are per file. Methods are not joined to their types here: a method
 // may be declared in any file of its type's package, so the policy joins
