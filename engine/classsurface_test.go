@@ -418,10 +418,10 @@ func processCPU(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestClassSurfaceMatchesReference checks the policy against refSurface on
-// random trees of Python classes and Go structs full of repeated names,
-// cycles and diamonds: the same classes over the cap with the same counts,
-// and the same ambiguous bases reported.
+// TestClassSurfaceMatchesReference checks the runner and policy against
+// refSurface on random trees of Python classes and Go structs full of
+// repeated names, cycles and diamonds: the same classes over the cap with
+// the same counts, and (ambiguous: block) the same ambiguous bases.
 func TestClassSurfaceMatchesReference(t *testing.T) {
 	e := builtinEngine(t, t.TempDir())
 	for seed := range uint64(8) {
@@ -429,7 +429,7 @@ func TestClassSurfaceMatchesReference(t *testing.T) {
 			py, gof := syntheticPython(seed, 400, 7), syntheticGo(seed, 300, 5)
 			limit := 25 + int(seed)*3
 			want := newRefSurface(py, gof).expect(limit)
-			params := map[string]any{"max_public_members": int64(limit)}
+			params := map[string]any{"max_public_members": int64(limit), "ambiguous": "block"}
 			in, doc := classSurfaceInput(t, e, py, gof, params)
 			v := evalClassSurface(t, e, in, doc, params)
 			if v.Outcome == CouldNotRun {
