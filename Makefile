@@ -57,8 +57,9 @@ fuzz: ## a short run of every fuzz target (FUZZTIME each)
 	done
 
 .PHONY: bench
-bench: ## benchmarks (figures go to the README's performance section)
+bench: build ## benchmarks (figures go to the README's performance section), then class_surface beside the reference algorithm
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+	testdata/surface/bench.sh $(BIN)
 
 .PHONY: gotests
 gotests: ## refresh policies/gotests.txt, the Go test names excused.yaml may cite

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners/surface"
 )
 
 // syntheticPython returns python facts with n classes, perFile to a file, in
@@ -376,35 +377,35 @@ func got(t testing.TB, vs []Violation) []string {
 	return out
 }
 
-// classSurfaceInput is the facts document for py and gof, as an evaluation
-// shares it among its gates: converted to the policies' form once.
-func classSurfaceInput(t testing.TB, py facts.Python, gof facts.Go) (*Input, *facts.Document) {
+// classSurfaceInput is the surface runner's resolution of py and gof under
+// class_surface's params overridden by params, converted once.
+func classSurfaceInput(t testing.TB, e *Engine, py facts.Python, gof facts.Go, params map[string]any) (*Input, *facts.Document) {
 	t.Helper()
 	doc := facts.NewDocument()
-	doc.Set("python", facts.OK(py))
-	doc.Set("go", facts.OK(gof))
+	doc.Set(NamespaceSurface, facts.OK(surface.Compute(surface.ParamsOf(classSurfaceParams(e, params)), py.Files, nil, gof.Files)))
 	doc.Set(NamespaceRequest, facts.OK(facts.Request{Trigger: "commit"}))
-	plain, err := doc.Generic()
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := NewInput(plain, nil)
-	if _, err := in.regoTerms(); err != nil {
+	in := NewDocumentInput(doc, nil)
+	if _, err := in.ForGate([]string{NamespaceSurface}, nil).regoTerms(); err != nil {
 		t.Fatal(err)
 	}
 	return in, doc
+}
+
+// classSurfaceParams is class_surface's default params overridden by params.
+func classSurfaceParams(e *Engine, params map[string]any) map[string]any {
+	eff, _ := e.Effective(classSurface)
+	p := cloneValue(eff.Params).(map[string]any)
+	for k, v := range params {
+		p[k] = v
+	}
+	return p
 }
 
 // evalClassSurface runs the gate with its default params overridden by params.
 func evalClassSurface(t testing.TB, e *Engine, in *Input, doc *facts.Document, params map[string]any) Verdict {
 	t.Helper()
 	g, _ := e.Gate(classSurface)
-	eff, _ := e.Effective(classSurface)
-	p := cloneValue(eff.Params).(map[string]any)
-	for k, v := range params {
-		p[k] = v
-	}
-	v, _ := evalGate(context.Background(), g, g.Severity, p, in, doc)
+	v, _ := evalGate(context.Background(), g, g.Severity, classSurfaceParams(e, params), in, doc)
 	return v
 }
 
@@ -417,10 +418,10 @@ func processCPU(b *testing.B) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestClassSurfaceMatchesReference checks the policy against refSurface on
-// random trees of Python classes and Go structs full of repeated names,
-// cycles and diamonds: the same classes over the cap with the same counts,
-// and the same ambiguous bases reported.
+// TestClassSurfaceMatchesReference checks the runner and policy against
+// refSurface on random trees of Python classes and Go structs full of
+// repeated names, cycles and diamonds: the same classes over the cap with
+// the same counts, and (ambiguous: block) the same ambiguous bases.
 func TestClassSurfaceMatchesReference(t *testing.T) {
 	e := builtinEngine(t, t.TempDir())
 	for seed := range uint64(8) {
@@ -428,8 +429,9 @@ func TestClassSurfaceMatchesReference(t *testing.T) {
 			py, gof := syntheticPython(seed, 400, 7), syntheticGo(seed, 300, 5)
 			limit := 25 + int(seed)*3
 			want := newRefSurface(py, gof).expect(limit)
-			in, doc := classSurfaceInput(t, py, gof)
-			v := evalClassSurface(t, e, in, doc, map[string]any{"max_public_members": int64(limit)})
+			params := map[string]any{"max_public_members": int64(limit), "ambiguous": "block"}
+			in, doc := classSurfaceInput(t, e, py, gof, params)
+			v := evalClassSurface(t, e, in, doc, params)
 			if v.Outcome == CouldNotRun {
 				t.Fatalf("could not run: %+v", v.Reasons)
 			}
@@ -448,9 +450,9 @@ func TestClassSurfaceMatchesReference(t *testing.T) {
 // a real code base, "adversarial" python facts with a third of the names
 // repeated (ambiguous bases everywhere) and random cycles, both with an
 // empty go namespace as a Python-only repository has; "go" the structs of
-// syntheticGo and no Python. The facts are converted once, as an evaluation
-// does for all its gates (BenchmarkClassSurfaceFacts measures that); this is
-// the policy alone.
+// syntheticGo and no Python. Each op is what an evaluation does after the
+// scanners: the surface runner's resolution, the conversion of its facts,
+// the policy.
 func BenchmarkClassSurface(b *testing.B) {
 	e := builtinEngine(b, b.TempDir())
 	noGo := func(py facts.Python) (facts.Python, facts.Go) { return py, facts.Go{Files: []facts.GoFile{}} }
@@ -471,9 +473,9 @@ func BenchmarkClassSurface(b *testing.B) {
 		for _, n := range []int{1_000, 5_000, 20_000} {
 			b.Run(fmt.Sprintf("%s/%d", shape.name, n), func(b *testing.B) {
 				py, gof := shape.gen(1, n, 7)
-				in, doc := classSurfaceInput(b, py, gof)
 				cpu0 := processCPU(b)
 				for b.Loop() {
+					in, doc := classSurfaceInput(b, e, py, gof, nil)
 					if v := evalClassSurface(b, e, in, doc, nil); v.Outcome != Failed {
 						b.Fatalf("outcome %s: %+v", v.Outcome, v.Reasons)
 					}
@@ -486,11 +488,12 @@ func BenchmarkClassSurface(b *testing.B) {
 	}
 }
 
-// BenchmarkClassSurfaceFacts measures turning 5,000 classes of python facts
-// into the form policies read: once per evaluation, shared by every gate.
+// BenchmarkClassSurfaceFacts measures the resolution of 5,000 classes of
+// python facts and its conversion to the form policies read.
 func BenchmarkClassSurfaceFacts(b *testing.B) {
+	e := builtinEngine(b, b.TempDir())
 	py, gof := projectPython(1, 5_000, 7), facts.Go{Files: []facts.GoFile{}}
 	for b.Loop() {
-		classSurfaceInput(b, py, gof)
+		classSurfaceInput(b, e, py, gof, nil)
 	}
 }

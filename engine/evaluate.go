@@ -81,6 +81,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	now := e.now().UTC()
 	scope := e.scope(req, now)
 	setGlobs(scope, selected)
+	setParams(scope, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params })
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
@@ -371,6 +372,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 	}
 	scope := e.scope(req, e.now().UTC())
 	setGlobs(scope, e.gates) // every gate's files: what any of them would read
+	setParams(scope, e.gates, func(g *Gate) map[string]any { return e.eff[g.Name].Params })
 	doc, _ := e.gather(ctx, scope, names)
 	return doc, nil
 }

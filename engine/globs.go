@@ -62,3 +62,21 @@ func gateViews(g *Gate, doc *facts.Document) map[string]facts.Namespace {
 	}
 	return views
 }
+
+// NamespaceSurface is the namespace whose facts follow the params of the gate
+// reading it: which files class_surface's roots and exclusions scan decides
+// what a base resolves to (runners/surface).
+const NamespaceSurface = "surface"
+
+// setParams hands each such namespace's runner the resolved params of the
+// first gate of gates that reads it (gates are in evaluation order; the
+// verdict cache's key holds every gate's own params, so a reused verdict
+// never answers for other params).
+func setParams(s *runners.Scope, gates []*Gate, params func(*Gate) map[string]any) {
+	s.Params = map[string]map[string]any{}
+	for _, g := range gates {
+		if _, done := s.Params[NamespaceSurface]; !done && slices.Contains(g.Facts, NamespaceSurface) {
+			s.Params[NamespaceSurface] = params(g)
+		}
+	}
+}

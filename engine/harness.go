@@ -78,6 +78,7 @@ func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]a
 	sub := &Engine{root: dir, runners: reg.With(cmds...)}
 	scope := runners.NewScope(dir, req)
 	setGlobs(scope, []*Gate{g})
+	setParams(scope, []*Gate{g}, func(*Gate) map[string]any { return params })
 	doc, _ := sub.gather(ctx, scope, g.Facts)
 	return doc, nil
 }

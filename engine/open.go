@@ -20,6 +20,7 @@ import (
 	"github.com/tausik/tausik/runners/mcpsurface"
 	"github.com/tausik/tausik/runners/python"
 	"github.com/tausik/tausik/runners/renar"
+	"github.com/tausik/tausik/runners/surface"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
@@ -178,7 +179,7 @@ func EnsureStateDir(root string) (string, error) {
 // from the store measured slower than reading the files
 // (BenchmarkGather10k, docs/performance.md).
 func DefaultRunners(st *store.Store) *runners.Registry {
-	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), mcpsurface.New(nil, 0),
+	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), surface.New(cached(st)...), mcpsurface.New(nil, 0),
 		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil), renar.New(st)}, work.New(st)...)...)
 }
 

@@ -107,6 +107,7 @@ func (g Go) AppendCanonical(b []byte) []byte {
 		} else {
 			b = appendLineMsg(b, f.Error.Line, f.Error.Msg)
 		}
+		b = appendKeyText(b, "import_path", f.ImportPath)
 		b = append(b, `,"imports":`...)
 		b = appendTextMap(b, f.Imports)
 		b = append(b, `,"methods":`...)

@@ -136,7 +136,7 @@ func directSamples() []CanonicalAppender {
 		}},
 		Go{}, Go{Files: []GoFile{}},
 		Go{Files: []GoFile{
-			{Path: "a.go", Package: "a", Parsed: true, Imports: map[string]string{"u": "example.test/util", "b\xff": "x\xfe\"", "b\xfe": "y", "a": ""}, Structs: []GoStruct{{Name: "T", Line: 3, Fields: []string{"X"}, Bases: []string{}}, {Name: "U", Line: 5}},
+			{Path: "a.go", Package: "a", ImportPath: "example.test/a\xff", Parsed: true, Imports: map[string]string{"u": "example.test/util", "b\xff": "x\xfe\"", "b\xfe": "y", "a": ""}, Structs: []GoStruct{{Name: "T", Line: 3, Fields: []string{"X"}, Bases: []string{}}, {Name: "U", Line: 5}},
 				Methods: []GoMethod{{Recv: "T", Name: "M", Line: 7}}},
 			{Path: "b.go", Error: &GoError{Line: 1, Msg: "expected 'package'"}, Imports: map[string]string{}, Structs: []GoStruct{}, Methods: []GoMethod{}},
 			{Path: "c\xff.go"},

@@ -2,7 +2,8 @@ package facts
 
 // Go is the "go" namespace that the go runner fills: every .go file of the
 // repository (repo-wide, whatever files the request names), sorted by path.
-// The source is parsed with go/parser, never built, type-checked or run.
+// The facts are go/parser's (the runner reads most files without it, and
+// gives the same facts); the source is never built, type-checked or run.
 //
 // Facts are per file. Methods are not joined to their types here: a method
 // may be declared in any file of its type's package, so the policy joins
@@ -20,9 +21,17 @@ type GoFile struct {
 	// does not parse. Files of one directory with different package names
 	// (an external foo_test package, a "package main" tool behind a build
 	// tag) are different packages.
-	Package string   `json:"package"`
-	Parsed  bool     `json:"parsed"`
-	Error   *GoError `json:"error"` // null when Parsed
+	Package string `json:"package"`
+	// ImportPath is the import path of the file's directory: the module
+	// path of the nearest go.mod at or above it in the repository joined
+	// with the directory below that go.mod ("" when no go.mod encloses the
+	// file). Two exceptions follow the go tool: in the standard library's
+	// module ("std") the path is the directory alone (src/net/http is
+	// "net/http"), and a directory under a module's vendor/ has the path
+	// files import it by, the part after vendor/.
+	ImportPath string   `json:"import_path"`
+	Parsed     bool     `json:"parsed"`
+	Error      *GoError `json:"error"` // null when Parsed
 	// Imports maps the name each import binds in this file to its path: the
 	// explicit name, else the path's last element when it is an identifier
 	// (the package's real name is not read: "gopkg.in/yaml.v3" binds

@@ -40,6 +40,10 @@ type Scope struct {
 	// MaxBytes holds, for such a namespace, the largest size cap those
 	// gates ask for; 0 or absent is the runner's default.
 	MaxBytes map[string]int64
+	// Params holds, for each namespace whose facts follow the params of the
+	// gate reading it (surface: which files its roots and exclusions scan),
+	// that gate's resolved params.
+	Params map[string]map[string]any
 
 	listOnce  sync.Once
 	repoFiles []string

@@ -132,6 +132,7 @@ func TestPayloadsOfThisRepository(t *testing.T) {
 		"null imports":  {f.Path, 1 << 20, strings.Replace(payload, `"imports":{"u":"example.test/util"}`, `"imports":null`, 1)},
 		"no imports":    {f.Path, 1 << 20, strings.Replace(payload, `"imports":{"u":"example.test/util"},`, ``, 1)},
 		"empty import":  {f.Path, 1 << 20, strings.Replace(payload, `"example.test/util"`, `""`, 1)},
+		"import path":   {f.Path, 1 << 20, strings.Replace(payload, `"import_path":""`, `"import_path":"example.test/a"`, 1)},
 	} {
 		if _, ok := decodeFacts(bad.path, bad.size, bad.payload); ok {
 			t.Errorf("%s: accepted", name)

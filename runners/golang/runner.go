@@ -1,6 +1,9 @@
 // Package golang is the runner for the "go" namespace: the struct types and
-// exported methods of every Go file in the repository, read with the
-// standard library's go/parser. The go tool is never run and nothing is
+// exported methods of every Go file in the repository, as the standard
+// library's go/parser reads them. Most files are read by a recognizer of
+// Go's syntax that builds no tree (fastScan), which hands go/parser every
+// file it is not sure of, a syntax error above all, so "parsed" is always
+// go/parser's verdict. The go tool is never run and nothing is
 // built or type-checked, so the facts are what the source says: an embedded
 // pkg.T is reported as "pkg.T" next to the file's imports, and which
 // package pkg is, is for the policy to work out.
@@ -25,24 +28,51 @@ const Namespace = "go"
 // bytes: cached facts of another version are read again. Bump it whenever
 // Scan's output for some file could change; TestVersionGuardsCachedFacts
 // fails when Scan's facts change over its corpus and Version did not.
-const Version = "2"
+const Version = "3"
 
 // Runner gathers the "go" namespace: every .go file of the repository
 // (Scope.RepoFiles), whatever files the request names, since a struct's
 // methods may live in other files of its package and embedded structs in
-// other packages.
-type Runner = runners.SourceRunner[facts.GoFile]
+// other packages. It is safe for concurrent use.
+type Runner struct {
+	src runners.Sources[facts.GoFile]
+}
 
 // New returns the go runner; runners.WithCache keeps its facts in a store.
 func New(opts ...runners.SourceOption) *Runner {
-	return runners.NewSourceRunner(sources(), func(files []facts.GoFile) any { return facts.Go{Files: files} }, opts...)
+	src := sources()
+	for _, o := range opts {
+		o(&src.CacheConfig)
+	}
+	return &Runner{src: src}
+}
+
+// Namespace implements runners.Runner.
+func (r *Runner) Namespace() string { return Namespace }
+
+// Gather implements runners.Runner. A .go file that exists but cannot be
+// read, or a go.mod that cannot be read or parsed, makes the namespace an
+// error rather than leaving facts out.
+func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
+	files, err := r.src.Gather(ctx, s)
+	if err == nil {
+		var all []string
+		if all, err = s.RepoFiles(ctx); err == nil {
+			err = setImportPaths(ctx, s.Root, all, files)
+		}
+	}
+	if err != nil {
+		return facts.Error(err.Error())
+	}
+	return facts.OK(facts.Go{Files: files})
 }
 
 // ScanFiles reads and parses the repo-relative, "/"-separated paths under
 // root on GOMAXPROCS goroutines and returns their facts sorted by path, as
 // runners.Sources.Scan does: paths that do not exist, symlinks and anything
 // but regular files are left out; any other failure to read a file is an
-// error, as is a cancelled ctx.
+// error, as is a cancelled ctx. ImportPath is left "": it depends on the
+// repository's go.mod files, which Gather reads.
 func ScanFiles(ctx context.Context, root string, paths []string) ([]facts.GoFile, error) {
 	return sources().Scan(ctx, root, paths, nil)
 }
@@ -75,7 +105,7 @@ func decodeFacts(path string, size int64, payload string) (facts.GoFile, bool) {
 	var f facts.GoFile
 	dec := json.NewDecoder(bytes.NewReader([]byte(payload)))
 	dec.DisallowUnknownFields()
-	if dec.Decode(&f) != nil || dec.More() || f.Path != path || f.Parsed == (f.Error != nil) ||
+	if dec.Decode(&f) != nil || dec.More() || f.Path != path || f.Parsed == (f.Error != nil) || f.ImportPath != "" ||
 		f.Imports == nil || f.Structs == nil || f.Methods == nil {
 		return facts.GoFile{}, false
 	}

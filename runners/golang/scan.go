@@ -18,7 +18,7 @@ import (
 // and no imports, structs or methods. path is only copied into the result
 // (and into go/parser's positions). src is not retained. Lines are the
 // file's own: a //line directive does not move them.
-func Scan(path string, src []byte) facts.GoFile {
+func parseScan(path string, src []byte) facts.GoFile {
 	f := facts.GoFile{Path: path, Imports: map[string]string{}, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{}}
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, path, src, parser.SkipObjectResolution)
@@ -155,4 +155,18 @@ func parseError(fset *token.FileSet, err error) *facts.GoError {
 		line = max(fset.PositionFor(file.Pos(off), false).Line, 1)
 	}
 	return &facts.GoError{Line: line, Msg: list[0].Msg}
+}
+
+// Scan returns the facts of one Go file from its bytes, as go/parser sees
+// it. A file go/parser rejects comes back with Parsed false, the first
+// error's line and message, and no imports, structs or methods. path is
+// only copied into the result (and into go/parser's positions). src is not
+// retained. Lines are the file's own: a //line directive does not move
+// them. Most files are read by fastScan, which builds no syntax tree; what
+// it is not sure of, a syntax error above all, goes to go/parser.
+func Scan(path string, src []byte) facts.GoFile {
+	if f, ok := fastScan(path, src); ok {
+		return f
+	}
+	return parseScan(path, src)
 }

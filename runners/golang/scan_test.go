@@ -153,10 +153,9 @@ func TestScanImportsAndLineDirectives(t *testing.T) {
 
 // TestNamespaceJSON pins the JSON shape policies see.
 func TestNamespaceJSON(t *testing.T) {
-	ns := facts.OK(facts.Go{Files: []facts.GoFile{
-		Scan("a/b.go", []byte("package a\n\ntype A struct {\n\t*lib.B\n\tx int\n}\n\nfunc (a *A) Run() {}\n")),
-		Scan("bad.go", []byte("package a\n\nfunc (\n")),
-	}})
+	a := Scan("a/b.go", []byte("package a\n\ntype A struct {\n\t*lib.B\n\tx int\n}\n\nfunc (a *A) Run() {}\n"))
+	a.ImportPath = "example.test/m/a"
+	ns := facts.OK(facts.Go{Files: []facts.GoFile{a, Scan("bad.go", []byte("package a\n\nfunc (\n"))}})
 	g, err := ns.Generic()
 	if err != nil {
 		t.Fatal(err)
@@ -166,9 +165,9 @@ func TestNamespaceJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"files":[` +
-		`{"error":null,"imports":{},"methods":[{"line":8,"name":"Run","recv":"A"}],"package":"a","parsed":true,"path":"a/b.go",` +
+		`{"error":null,"import_path":"example.test/m/a","imports":{},"methods":[{"line":8,"name":"Run","recv":"A"}],"package":"a","parsed":true,"path":"a/b.go",` +
 		`"structs":[{"bases":["lib.B"],"fields":["B"],"line":3,"name":"A"}]},` +
-		`{"error":{"line":3,"msg":"expected ')', found 'EOF'"},"imports":{},"methods":[],"package":"a","parsed":false,"path":"bad.go","structs":[]}],"status":"ok"}`
+		`{"error":{"line":3,"msg":"expected ')', found 'EOF'"},"import_path":"","imports":{},"methods":[],"package":"a","parsed":false,"path":"bad.go","structs":[]}],"status":"ok"}`
 	if string(b) != want {
 		t.Errorf("JSON\n%s\nwant\n%s", b, want)
 	}

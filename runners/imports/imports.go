@@ -136,13 +136,13 @@ func resolvePython(all []string, files []rawFile) []facts.ImportFile {
 	known := map[string]bool{}
 	for _, p := range all {
 		if strings.HasSuffix(p, ".py") {
-			m, _ := pythonModule(p, isPackage)
+			m, _ := PythonModule(p, isPackage)
 			known[m] = true
 		}
 	}
 	out := make([]facts.ImportFile, 0, len(files))
 	for _, f := range files {
-		mod, pkg := pythonModule(f.Path, isPackage)
+		mod, pkg := PythonModule(f.Path, isPackage)
 		fi := facts.ImportFile{Path: f.Path, Language: LangPython, Module: mod, Package: pkg, Error: f.Error, Parsed: f.Error == nil, Imports: []facts.Import{}}
 		for _, raw := range f.Py {
 			fi.Imports = append(fi.Imports, pythonImports(raw, pkg, known)...)

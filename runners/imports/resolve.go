@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// pythonModule returns the dotted module name of the Python file at p
+// PythonModule returns the dotted module name of the Python file at p
 // (repo-relative, "/"-separated) and the package its relative imports
 // resolve against: the chain of package directories above it (each
 // holding an __init__.py, as isPackage says) from the top-most one, then the
 // file's stem. A file outside any package is a top-level module of its own
 // name, with package "".
-func pythonModule(p string, isPackage func(dir string) bool) (module, pkg string) {
+func PythonModule(p string, isPackage func(dir string) bool) (module, pkg string) {
 	var parts []string
 	for dir := path.Dir(p); dir != "." && isPackage(dir); dir = path.Dir(dir) {
 		parts = append(parts, path.Base(dir))

@@ -166,6 +166,7 @@ func (p *parser) classDef(k int) {
 		j = p.matching(j, colon) + 1
 	}
 	bases := []string{}
+	p.dotted = nil
 	if j < colon && p.isOp(j, opLPar) {
 		m := p.matching(j, colon)
 		bases = p.bases(j+1, m, bases)
@@ -180,7 +181,7 @@ func (p *parser) classDef(k int) {
 		return
 	}
 	idx := len(p.classes)
-	p.classes = append(p.classes, classAcc{name: p.ident(name), line: line, bases: bases, public: []string{}})
+	p.classes = append(p.classes, classAcc{name: p.ident(name), line: line, bases: bases, dotted: p.dotted, public: []string{}})
 	p.suite(idx, colon, "class definition", line)
 }
 

@@ -15,6 +15,11 @@ type RawImport struct {
 	// "*" for a star import, without their "as" aliases.
 	From  bool     `json:"from"`
 	Names []string `json:"names"`
+	// As is the name "import a.b as c" binds ("c"), "" without "as";
+	// Aliases, for a from-import, the "as" name of each of Names ("" for
+	// none), or nil when none has one.
+	As      string   `json:"as,omitempty"`
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 // Imports returns the import statements of one file in source order,
@@ -26,6 +31,11 @@ func (s *Scanner) Imports(src []byte) ([]RawImport, *facts.PythonError) {
 	if f := s.Scan("", src); !f.Parsed {
 		return nil, f.Error
 	}
+	return s.imports(), nil
+}
+
+// imports reads the import statements of the file Scan just parsed.
+func (s *Scanner) imports() []RawImport {
 	toks := s.p.toks
 	out := []RawImport{}
 	for k := 0; k < len(toks); k++ {
@@ -39,7 +49,7 @@ func (s *Scanner) Imports(src []byte) ([]RawImport, *facts.PythonError) {
 			out = s.fromImport(toks, k+1, int(t.line), out)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // stmtStart reports whether the token at k begins a simple statement: the
@@ -82,11 +92,15 @@ func (s *Scanner) plainImport(toks []token, k, line int, out []RawImport) []RawI
 		if name == "" {
 			return out
 		}
-		out = append(out, RawImport{Line: line, Module: name})
+		imp := RawImport{Line: line, Module: name}
 		k = next
 		if k < len(toks) && toks[k].kind == tkName && toks[k].sub == kwAs {
+			if k+1 < len(toks) && toks[k+1].kind == tkName {
+				imp.As = s.p.ident(toks[k+1])
+			}
 			k += 2
 		}
+		out = append(out, imp)
 		if k >= len(toks) || toks[k].kind != tkOp || toks[k].sub != opComma {
 			return out
 		}
@@ -120,8 +134,17 @@ func (s *Scanner) fromImport(toks []token, k, line int, out []RawImport) []RawIm
 		case t.kind == tkOp && (t.sub == opLPar || t.sub == opComma):
 		case t.kind == tkName && t.sub == kwAs:
 			k++ // the alias
+			if k < len(toks) && toks[k].kind == tkName && len(imp.Names) > 0 {
+				if imp.Aliases == nil {
+					imp.Aliases = make([]string, len(imp.Names))
+				}
+				imp.Aliases[len(imp.Names)-1] = s.p.ident(toks[k])
+			}
 		case t.kind == tkName:
 			imp.Names = append(imp.Names, s.p.ident(t))
+			if imp.Aliases != nil {
+				imp.Aliases = append(imp.Aliases, "")
+			}
 		default: // ')', the end of the statement
 			return appendFrom(out, imp)
 		}
@@ -135,4 +158,29 @@ func appendFrom(out []RawImport, imp RawImport) []RawImport {
 		return out
 	}
 	return append(out, imp)
+}
+
+// Names is what resolving a file's class bases through its imports needs:
+// its import statements (with their "as" names) and each class's bases as
+// written, dotted.
+type Names struct {
+	Imports []RawImport `json:"imports"`
+	// Bases holds, for each class of the file's facts in order, its bases
+	// as written: "unittest.TestCase" where the facts keep "TestCase".
+	Bases [][]string `json:"bases"`
+}
+
+// ScanNames scans one file as Scan does and also returns its Names (empty
+// when the file does not parse), reading the source once.
+func (s *Scanner) ScanNames(path string, src []byte) (facts.PythonFile, Names) {
+	f := s.Scan(path, src)
+	n := Names{Imports: []RawImport{}, Bases: [][]string{}}
+	if !f.Parsed {
+		return f, n
+	}
+	n.Imports = s.imports()
+	for _, c := range s.p.classes {
+		n.Bases = append(n.Bases, append([]string{}, c.dotted...))
+	}
+	return f, n
 }

@@ -18,6 +18,8 @@ type parser struct {
 	i       int
 	err     *syntaxError
 	classes []classAcc
+	// dotted collects the dotted bases of the class statement being read.
+	dotted []string
 	// clause is what the statement just parsed lets follow it at the same
 	// level: elif/else after if, else after a loop, except/else/finally
 	// after try.
@@ -37,9 +39,11 @@ const (
 
 // classAcc accumulates one class statement's facts.
 type classAcc struct {
-	name   string
-	line   int32
-	bases  []string
+	name  string
+	line  int32
+	bases []string
+	// dotted holds each base of bases as written, dotted ("unittest.TestCase").
+	dotted []string
 	public []string
 }
 

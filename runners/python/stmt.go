@@ -1,5 +1,7 @@
 package python
 
+import "strings"
+
 // simpleStmts parses the ';'-separated simple statements of the logical line
 // starting at p.i (a whole line, or a one-line suite after a header's ':').
 // A trailing ';' is allowed, an empty statement is not.
@@ -163,7 +165,8 @@ func (p *parser) bind(owner, from, to int) {
 }
 
 // bases appends to out the last identifier of each base in the argument list
-// [from, to) of a class statement that is a dotted name.
+// [from, to) of a class statement that is a dotted name, and to p.dotted
+// the whole dotted name.
 func (p *parser) bases(from, to int, out []string) []string {
 	start, depth, lambdas := from, 0, 0
 	for k := from; k <= to; k++ {
@@ -209,6 +212,13 @@ func (p *parser) base(from, to int, out []string) []string {
 	}
 	if k := p.chain(from, to); k >= 0 {
 		out = append(out, p.ident(p.toks[k]))
+		var parts []string
+		for j := from; j <= k; j++ {
+			if p.toks[j].kind == tkName {
+				parts = append(parts, p.ident(p.toks[j]))
+			}
+		}
+		p.dotted = append(p.dotted, strings.Join(parts, "."))
 	}
 	return out
 }

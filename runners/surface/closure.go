@@ -1,0 +1,251 @@
+package surface
+
+import (
+	"slices"
+
+	"github.com/tausik/tausik/facts"
+)
+
+// component is one strongly connected component of the base graph (a
+// class, or classes whose bases form a cycle) with what its closure holds:
+// every class reaches exactly what its component does.
+type component struct {
+	members []int
+	surface []int32 // the union of the public names over the closure, sorted
+	names   []int32 // the class names (interned) of the closure outside members, sorted
+	amb     []int   // the ambiguities written in the closure, sorted
+	worst   []int   // worst[i]: the largest count with one candidate of amb[i]
+}
+
+// closures computes, component by component, what every class reaches.
+// Tarjan's algorithm emits a component after every component it reaches,
+// so each one unites its successors' results, already final: cycles end and
+// a class reached twice (a diamond) counts once, in time linear in the
+// graph and the sets.
+func (r *resolver) closures() (comps []*component, of []int) {
+	n := len(r.cls)
+	of = make([]int, n)
+	index, low := make([]int, n), make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	next := 0
+	type frame struct{ v, e int }
+	for root := range n {
+		if index[root] >= 0 {
+			continue
+		}
+		// An explicit stack: a chain of thousands of bases must not
+		// exhaust the goroutine's.
+		work := []frame{{root, 0}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(work) > 0 {
+			f := &work[len(work)-1]
+			if f.e < len(r.edges[f.v]) {
+				w := r.edges[f.v][f.e]
+				f.e++
+				switch {
+				case index[w] < 0:
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					work = append(work, frame{w, 0})
+				case onStack[w]:
+					low[f.v] = min(low[f.v], index[w])
+				}
+				continue
+			}
+			v := f.v
+			work = work[:len(work)-1]
+			if len(work) > 0 {
+				p := work[len(work)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] != index[v] {
+				continue
+			}
+			c := &component{}
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				of[w] = len(comps)
+				c.members = append(c.members, w)
+				if w == v {
+					break
+				}
+			}
+			r.unite(c, comps, of)
+			comps = append(comps, c)
+		}
+	}
+	return comps, of
+}
+
+// unite fills c's sets from its members and the components they reach,
+// which are all final.
+func (r *resolver) unite(c *component, comps []*component, of []int) {
+	self := len(comps)
+	var surf, names [][]int32
+	var amb [][]int
+	seen := map[int]bool{}
+	for _, m := range c.members {
+		surf = append(surf, r.cls[m].own)
+		amb = append(amb, r.amb[m])
+		for _, e := range r.edges[m] {
+			if s := of[e]; s != self && !seen[s] {
+				seen[s] = true
+				d := comps[s]
+				surf, names, amb = append(surf, d.surface), append(names, d.names, memberNames(r, d)), append(amb, d.amb)
+			}
+		}
+	}
+	c.surface, c.names, c.amb = union(surf), union(names), union(amb)
+}
+
+// worsts fills each component's worst counts, once every component's
+// surface is final: a candidate need not be reachable from the class.
+func (r *resolver) worsts(comps []*component, of []int) {
+	for _, c := range comps {
+		c.worst = make([]int, len(c.amb))
+		with := map[int]int{} // candidate component -> the count with it
+		for i, a := range c.amb {
+			for _, k := range r.ambs[a].cands {
+				n, ok := with[of[k]]
+				if !ok {
+					n = len(c.surface) + extra(c.surface, comps[of[k]].surface)
+					with[of[k]] = n
+				}
+				c.worst[i] = max(c.worst[i], n)
+			}
+		}
+	}
+}
+
+// memberNames is the interned class names of d's members.
+func memberNames(r *resolver, d *component) []int32 {
+	out := make([]int32, 0, len(d.members))
+	for _, m := range d.members {
+		out = append(out, r.className(m))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// className is a class's interned name (interned with the public names:
+// the two only ever meet in sets of one kind).
+func (r *resolver) className(id int) int32 { return r.cls[id].nameID }
+
+// union merges sorted sets into one.
+func union[T int | int32](sets [][]T) []T {
+	n := 0
+	for _, s := range sets {
+		n += len(s)
+	}
+	out := make([]T, 0, n)
+	for _, s := range sets {
+		out = append(out, s...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// extra counts the elements of the sorted set b that the sorted set a lacks.
+func extra(a, b []int32) int {
+	n, i := 0, 0
+	for _, x := range b {
+		for i < len(a) && a[i] < x {
+			i++
+		}
+		if i == len(a) || a[i] != x {
+			n++
+		}
+	}
+	return n
+}
+
+// ambiguity is the namespace's record of ambiguous base a.
+func (r *resolver) ambiguity(a int) facts.SurfaceAmbiguity {
+	x := r.ambs[a]
+	cands := make([]string, 0, len(x.cands))
+	for _, k := range x.cands {
+		cands = append(cands, r.loc(k))
+	}
+	slices.Sort(cands)
+	return facts.SurfaceAmbiguity{Writer: r.cls[x.writer].name, Base: x.base, Candidates: cands}
+}
+
+// classes turns the resolved graph into the namespace's classes, those p
+// keeps (see Params), and the ambiguous bases they refer to.
+func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbiguity) {
+	comps, of := r.closures()
+	r.worsts(comps, of)
+	idName := make([]string, len(r.names))
+	for n, id := range r.names {
+		idName[id] = n
+	}
+	keep := make([]bool, len(r.cls))
+	ref := map[int]int{} // ambiguous base -> its index in ambs
+	var ambs []facts.SurfaceAmbiguity
+	for _, comp := range comps {
+		over := len(comp.surface) >= p.Cap || slices.ContainsFunc(comp.worst, func(w int) bool { return w >= p.Cap })
+		for _, m := range comp.members {
+			keep[m] = over || p.Named[r.cls[m].name]
+		}
+	}
+	out := make([]facts.SurfaceClass, len(r.cls))
+	for _, comp := range comps {
+		if !slices.ContainsFunc(comp.members, func(m int) bool { return keep[m] }) {
+			continue
+		}
+		// From: the names of the closure's other classes; a class's own
+		// name only when another class of the closure has it too.
+		count := map[int32]int{}
+		for _, m := range comp.members {
+			count[r.className(m)]++
+		}
+		var all []string // sorted by name, not by id
+		for _, n := range union([][]int32{comp.names, memberNames(r, comp)}) {
+			all = append(all, idName[n])
+		}
+		slices.Sort(all)
+		amb := make([]facts.SurfaceAmbiguous, 0, len(comp.amb))
+		for i, a := range comp.amb {
+			k, ok := ref[a]
+			if !ok {
+				k = len(ambs)
+				ref[a] = k
+				ambs = append(ambs, r.ambiguity(a))
+			}
+			amb = append(amb, facts.SurfaceAmbiguous{Ref: k, Worst: comp.worst[i]})
+		}
+		for _, id := range comp.members {
+			if !keep[id] {
+				continue
+			}
+			c, self := r.cls[id], r.className(id)
+			_, reached := slices.BinarySearch(comp.names, self)
+			from := all
+			if !reached && count[self] == 1 {
+				from = slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == c.name })
+			}
+			out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from, Ambiguous: amb}
+		}
+	}
+	kept := make([]facts.SurfaceClass, 0, len(out))
+	for id, c := range out {
+		if keep[id] {
+			kept = append(kept, c)
+		}
+	}
+	if ambs == nil {
+		ambs = []facts.SurfaceAmbiguity{}
+	}
+	return kept, ambs
+}

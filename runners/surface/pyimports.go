@@ -1,0 +1,117 @@
+package surface
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/tausik/tausik/runners/imports"
+	"github.com/tausik/tausik/runners/python"
+)
+
+// binding is what a name a file imports stands for: a module (attr "") or
+// the name attr of a module.
+type binding struct{ module, attr string }
+
+// pyModules knows the Python modules of the tree: which scanned files each
+// module name has, and what each scanned file binds by import.
+type pyModules struct {
+	files    map[string][]string           // module -> scanned file paths
+	bindings map[string]map[string]binding // file path -> name -> binding
+	dotted   map[string]string             // scanned file path -> its path as a dotted name
+	found    map[string][]string           // module -> filesOf's answer, once asked
+}
+
+// newPyModules names every module of all (every .py file of the repository,
+// scanned or not: a directory is a package when it holds an __init__.py)
+// and reads the bindings of the scanned files, names[i] being those of
+// scanned[i].
+func newPyModules(all []string, scanned []string, names []python.Names) *pyModules {
+	pkgDirs := map[string]bool{}
+	for _, p := range all {
+		if path.Base(p) == "__init__.py" {
+			pkgDirs[path.Dir(p)] = true
+		}
+	}
+	isPackage := func(dir string) bool { return pkgDirs[dir] }
+	m := &pyModules{files: map[string][]string{}, bindings: map[string]map[string]binding{}, dotted: map[string]string{}, found: map[string][]string{}}
+	for i, p := range scanned {
+		mod, pkg := imports.PythonModule(p, isPackage)
+		m.files[mod] = append(m.files[mod], p)
+		m.dotted[p] = strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
+		b := map[string]binding{}
+		for _, imp := range names[i].Imports {
+			if !imp.From {
+				if imp.As != "" {
+					b[imp.As] = binding{module: imp.Module}
+				} else {
+					head, _, _ := strings.Cut(imp.Module, ".")
+					b[head] = binding{module: head}
+				}
+				continue
+			}
+			abs, ok := imports.ResolveRelative(pkg, imp.Level, imp.Module)
+			if !ok {
+				continue
+			}
+			for j, n := range imp.Names {
+				if n == "*" {
+					continue
+				}
+				as := n
+				if imp.Aliases != nil && imp.Aliases[j] != "" {
+					as = imp.Aliases[j]
+				}
+				b[as] = binding{module: abs, attr: n}
+			}
+		}
+		m.bindings[p] = b
+	}
+	return m
+}
+
+// target is where a dotted base written in file p points through its
+// imports: module and class name. imported is false when the base's first
+// name is not imported (the same-file and unique-name rules apply then);
+// a base naming a module, not a class in one, gives no name.
+func (m *pyModules) target(p, dotted string) (module, name string, imported bool) {
+	parts := strings.Split(dotted, ".")
+	b, ok := m.bindings[p][parts[0]]
+	if !ok {
+		return "", "", false
+	}
+	mod := []string{b.module}
+	if b.attr != "" {
+		if len(parts) == 1 {
+			return b.module, b.attr, true
+		}
+		mod = append(mod, b.attr) // from pkg import sub; sub.X
+	}
+	if len(parts) == 1 {
+		return "", "", true
+	}
+	mod = append(mod, parts[1:len(parts)-1]...)
+	return strings.Join(mod, "."), parts[len(parts)-1], true
+}
+
+// filesOf is the scanned files of module mod: those whose package chain
+// names it, else those whose path spells it below some directory, as a
+// namespace package (a directory without __init__.py) or a source root
+// (src/) would have it on sys.path.
+func (m *pyModules) filesOf(mod string) []string {
+	if fs := m.files[mod]; len(fs) > 0 {
+		return fs
+	}
+	if fs, ok := m.found[mod]; ok {
+		return fs
+	}
+	var out []string
+	for p, d := range m.dotted {
+		if d == mod || strings.HasSuffix(d, "."+mod) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	m.found[mod] = out
+	return out
+}

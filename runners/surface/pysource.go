@@ -1,0 +1,47 @@
+package surface
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/python"
+)
+
+// pyVersion versions the cached Python entries (pyFile's JSON): bump it
+// whenever what a file's bytes give could change, and with python.Version.
+const pyVersion = "1." + python.Version
+
+// pyFile is what one Python file gives the runner: its class facts, as the
+// python runner has them, and the names its bases resolve through.
+type pyFile struct {
+	File  facts.PythonFile `json:"file"`
+	Names python.Names     `json:"names"`
+}
+
+// pySources reads .py files once for both, with the python runner's scanner.
+func pySources() runners.Sources[pyFile] {
+	return runners.Sources[pyFile]{
+		Namespace: "surface_python", Version: pyVersion, Ext: ".py",
+		Open: func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		Scanner: func() func(string, []byte) pyFile {
+			sc := python.NewScanner()
+			return func(p string, src []byte) pyFile {
+				f, n := sc.ScanNames(p, src)
+				return pyFile{f, n}
+			}
+		},
+		Encode: func(f pyFile) (string, bool) {
+			b, err := json.Marshal(f)
+			return string(b), err == nil
+		},
+		Decode: func(p string, _ int64, payload string) (pyFile, bool) {
+			var f pyFile
+			err := json.Unmarshal([]byte(payload), &f)
+			ok := err == nil && f.File.Path == p && f.File.Classes != nil && len(f.Names.Bases) == len(f.File.Classes)*b2i(f.File.Parsed)
+			return f, ok
+		},
+	}
+}

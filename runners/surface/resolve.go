@@ -1,0 +1,258 @@
+package surface
+
+import (
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners/python"
+)
+
+// Languages of a SurfaceClass.
+const (
+	LangPython = "python"
+	LangGo     = "go"
+)
+
+// class is one Python class or Go struct while its bases are resolved.
+type class struct {
+	name, lang, path string
+	line             int
+	// unit is where an unqualified base is looked up first (Python: the
+	// file) or only (Go: directory and package clause).
+	unit string
+	own  []int32 // its public names, interned, sorted
+	// dotted (Python, with names) holds each of bases as written, dotted.
+	dotted []string
+	// nameID is its name, interned with the public names.
+	nameID int32
+	bases  []string
+	// Go only: the file's imports, its directory, and whether another
+	// package can import it (not a test file, a main or an external test
+	// package).
+	imports    map[string]string
+	dir        string
+	importable bool
+	// importPath is the import path of its package from the nearest
+	// go.mod; "" without one (the import path's suffix decides then).
+	importPath string
+}
+
+// ambiguity is a base of writer with two or more candidates.
+type ambiguity struct {
+	writer int
+	base   string
+	cands  []int
+}
+
+// resolver holds the classes of one scan and what resolving them gives.
+type resolver struct {
+	cls    []class
+	mods   *pyModules          // nil: Python bases resolve by name alone
+	inFile map[[2]string][]int // (path, name) -> the Python classes
+	names  map[string]int32    // public name -> its interned id
+	byName map[[2]string][]int
+	edges  [][]int
+	amb    [][]int // per class: its own ambiguities (indices into ambs)
+	ambs   []ambiguity
+}
+
+// newResolver lists the classes of the parsed Python files, then the
+// structs of the parsed Go files, a struct's own public names being its
+// exported fields and the exported methods of its type in its package.
+// With mods, names[i] holds the dotted bases of py[i]'s classes.
+func newResolver(py []facts.PythonFile, names []python.Names, mods *pyModules, gof []facts.GoFile) *resolver {
+	r := &resolver{names: map[string]int32{}, byName: map[[2]string][]int{}, mods: mods, inFile: map[[2]string][]int{}}
+	for i, f := range py {
+		for j, c := range f.Classes {
+			k := class{name: c.Name, lang: LangPython, path: f.Path, line: c.Line, unit: f.Path, own: r.intern(c.Public), bases: c.Bases}
+			if mods != nil && j < len(names[i].Bases) && len(names[i].Bases[j]) == len(c.Bases) {
+				k.dotted = names[i].Bases[j]
+			}
+			r.inFile[[2]string{f.Path, c.Name}] = append(r.inFile[[2]string{f.Path, c.Name}], len(r.cls))
+			r.add(k)
+		}
+	}
+	methods := map[string][]string{}
+	for _, f := range gof {
+		for _, m := range f.Methods {
+			k := goUnit(f) + ":" + m.Recv
+			methods[k] = append(methods[k], m.Name)
+		}
+	}
+	for _, f := range gof {
+		unit := goUnit(f)
+		importable := !strings.HasSuffix(f.Path, "_test.go") && f.Package != "main" && !strings.HasSuffix(f.Package, "_test")
+		for _, s := range f.Structs {
+			public := append(slices.Clone(s.Fields), methods[unit+":"+s.Name]...)
+			r.add(class{name: s.Name, lang: LangGo, path: f.Path, line: s.Line, unit: unit, own: r.intern(public), bases: s.Bases,
+				imports: f.Imports, dir: goDir(f.Path), importable: importable, importPath: f.ImportPath})
+		}
+	}
+	return r
+}
+
+// goDir is the directory of a repo-relative path, "" at the top.
+func goDir(p string) string {
+	if d := path.Dir(p); d != "." {
+		return d
+	}
+	return ""
+}
+
+// goUnit names a Go file's package: its directory and package clause.
+func goUnit(f facts.GoFile) string { return goDir(f.Path) + ":" + f.Package }
+
+func (r *resolver) add(c class) {
+	c.nameID = r.intern([]string{c.name})[0]
+	r.byName[[2]string{c.lang, c.name}] = append(r.byName[[2]string{c.lang, c.name}], len(r.cls))
+	r.cls = append(r.cls, c)
+}
+
+// intern returns the ids of names, sorted and deduplicated.
+func (r *resolver) intern(names []string) []int32 {
+	out := make([]int32, 0, len(names))
+	for _, n := range names {
+		id, ok := r.names[n]
+		if !ok {
+			id = int32(len(r.names))
+			r.names[n] = id
+		}
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// resolve turns every base into an edge (one candidate), an ambiguity (two
+// or more) or nothing (none: object, the standard library, third-party
+// code, an interface).
+func (r *resolver) resolve() {
+	r.edges = make([][]int, len(r.cls))
+	r.amb = make([][]int, len(r.cls))
+	for id, c := range r.cls {
+		seen := map[string]bool{}
+		for i, b := range c.bases {
+			if c.dotted != nil {
+				b = c.dotted[i]
+			}
+			if seen[b] {
+				continue
+			}
+			seen[b] = true
+			switch cands := r.candidates(id, b); {
+			case len(cands) == 1:
+				r.edges[id] = append(r.edges[id], cands[0])
+			case len(cands) > 1:
+				r.amb[id] = append(r.amb[id], len(r.ambs))
+				r.ambs = append(r.ambs, ambiguity{id, b, cands})
+			}
+		}
+	}
+}
+
+// candidates are the classes base b of class id may name, never id itself.
+// Python: the classes named b in id's file, else all of them. Go, as the
+// compiler reads it: an unqualified T is a struct of id's package; q.T a
+// struct T of the package the file imports as q, importable, in a
+// directory the import path ends with (on a "/" boundary).
+func (r *resolver) candidates(id int, b string) []int {
+	c := r.cls[id]
+	if c.lang == LangPython && c.dotted != nil {
+		return r.pyCandidates(id, b)
+	}
+	if c.lang == LangPython {
+		var local, all []int
+		for _, k := range r.byName[[2]string{LangPython, b}] {
+			if k == id {
+				continue
+			}
+			all = append(all, k)
+			if r.cls[k].unit == c.unit {
+				local = append(local, k)
+			}
+		}
+		if len(local) > 0 {
+			return local
+		}
+		return all
+	}
+	q, t, qualified := strings.Cut(b, ".")
+	if !qualified {
+		t = b
+	}
+	imp := c.imports[q]
+	var out []int
+	for _, k := range r.byName[[2]string{LangGo, t}] {
+		o := r.cls[k]
+		switch {
+		case k == id:
+		case !qualified && o.unit == c.unit:
+			out = append(out, k)
+		case !qualified || imp == "" || !o.importable:
+		case o.importPath != "" && imp == o.importPath:
+			out = append(out, k)
+		case o.importPath == "" && o.dir != "" && strings.HasSuffix("/"+imp, "/"+o.dir):
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// pyCandidates resolves a Python base written b (dotted) of class id
+// through its file's imports: "import m [as n]" with n.X, "from m import X
+// [as Y]", relative imports, to the classes X of module m in the scanned
+// tree, following a package __init__.py's "from .sub import X" one level.
+// An imported base that leads outside the scanned tree names none. A base
+// whose first name no import binds (X, or m.X with m bound some other way,
+// m = importlib.import_module("m")) is a class X of the same file, else the
+// unique class X of the tree, as without imports.
+func (r *resolver) pyCandidates(id int, b string) []int {
+	c := r.cls[id]
+	mod, name, imported := r.mods.target(c.path, b)
+	if imported {
+		if name == "" {
+			return nil
+		}
+		if cands := r.inModule(mod, name, id); len(cands) > 0 {
+			return cands
+		}
+		var out []int
+		for _, f := range r.mods.filesOf(mod) {
+			if x, ok := r.mods.bindings[f][name]; ok && x.attr != "" {
+				out = append(out, r.inModule(x.module, x.attr, id)...)
+			}
+		}
+		return out
+	}
+	last := b[strings.LastIndex(b, ".")+1:]
+	if local := without(r.inFile[[2]string{c.path, last}], id); len(local) > 0 {
+		return local
+	}
+	return without(r.byName[[2]string{LangPython, last}], id)
+}
+
+// inModule is the classes named name in the files of module mod, never id.
+func (r *resolver) inModule(mod, name string, id int) []int {
+	var out []int
+	for _, f := range r.mods.filesOf(mod) {
+		out = append(out, without(r.inFile[[2]string{f, name}], id)...)
+	}
+	return out
+}
+
+// without is ids less id.
+func without(ids []int, id int) []int {
+	var out []int
+	for _, k := range ids {
+		if k != id {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// loc is a class's "path:line".
+func (r *resolver) loc(id int) string { return r.cls[id].path + ":" + strconv.Itoa(r.cls[id].line) }

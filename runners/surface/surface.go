@@ -1,0 +1,170 @@
+// Package surface is the runner for the "surface" namespace: every Python
+// class's and Go struct's composed public surface, counted. It reads the
+// class facts of the python and go runners (through their own cached
+// scanners), keeps the files under the roots and outside the exclusions the
+// reading gate's params name (runners.Scope.Params), resolves each base to
+// its candidates, and unites public names over each class's closure, so
+// that the class_surface policy only compares numbers with its cap and
+// baseline. What is a candidate depends on which files are scanned, which is
+// why the scan follows the params; what counts as over, and what to do
+// about an ambiguous base, stays the policy's.
+//
+// The resolution follows GATES.md (class_surface): a Python base written X
+// or mod.X (the python runner keeps X) names a class X in the same file,
+// else the unique class X of the scanned tree; a Go embedded T names a
+// struct T of its own package, q.T one of the package the file imports as
+// q (an importable package in a directory the import path ends with). Two
+// or more candidates are an ambiguity, recorded with what each would bring.
+package surface
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/golang"
+	"github.com/tausik/tausik/runners/python"
+)
+
+// Namespace is the key of the facts this runner gathers.
+const Namespace = "surface"
+
+// Runner gathers the "surface" namespace. It is safe for concurrent use.
+type Runner struct {
+	py  runners.Sources[pyFile]
+	go_ *golang.Runner
+}
+
+// New returns the surface runner; runners.WithCache keeps what it reads of
+// each file in a store (the Go facts under the go runner's namespace).
+func New(opts ...runners.SourceOption) *Runner {
+	r := &Runner{py: pySources(), go_: golang.New(opts...)}
+	for _, o := range opts {
+		o(&r.py.CacheConfig)
+	}
+	return r
+}
+
+// Namespace implements runners.Runner.
+func (*Runner) Namespace() string { return Namespace }
+
+// Gather implements runners.Runner. The params come from s.Params[Namespace];
+// python or go facts that could not be gathered leave the namespace with
+// their status and reason.
+func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
+	var py, gof facts.Namespace
+	var pys []pyFile
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		var err error
+		if pys, err = r.py.Gather(ctx, s); err != nil {
+			py = facts.Error(err.Error())
+		} else {
+			py = facts.OK(nil)
+		}
+	})
+	wg.Go(func() { gof = r.go_.Gather(ctx, s) })
+	wg.Wait()
+	for _, x := range []struct {
+		ns   facts.Namespace
+		what string
+	}{{py, "Python"}, {gof, "Go"}} {
+		if x.ns.Status != facts.StatusOK {
+			return facts.Namespace{Status: x.ns.Status, Reason: fmt.Sprintf("could not scan the %s files: %s", x.what, x.ns.Reason)}
+		}
+	}
+	files := make([]facts.PythonFile, len(pys))
+	names := make([]python.Names, len(pys))
+	for i, f := range pys {
+		files[i], names[i] = f.File, f.Names
+	}
+	return facts.OK(Compute(ParamsOf(s.Params[Namespace]), files, names, gof.Data.(facts.Go).Files))
+}
+
+// Compute is the namespace for the given Python and Go file facts (each
+// sorted by path) under params p. names[i] holds what py[i] imports and its
+// classes' dotted bases; with names nil, Python bases resolve by name
+// alone (the same file, else the unique class of that name).
+func Compute(p Params, py []facts.PythonFile, names []python.Names, gof []facts.GoFile) facts.Surface {
+	out := facts.Surface{Roots: []facts.SurfaceRoot{}, Exclude: []string{}, Unparsed: []facts.SurfaceError{}}
+	var globs []func(string) bool
+	for _, g := range p.Exclude {
+		if re, ok := compileGlob(g); ok {
+			out.Exclude = append(out.Exclude, g)
+			globs = append(globs, re.MatchString)
+		}
+	}
+	roots := make([]string, len(p.Roots))
+	for i, x := range p.Roots {
+		roots[i] = normRoot(x)
+		n := 0
+		for _, f := range py {
+			n += b2i(underRoot(f.Path, roots[i]))
+		}
+		for _, f := range gof {
+			n += b2i(underRoot(f.Path, roots[i]))
+		}
+		out.Roots = append(out.Roots, facts.SurfaceRoot{Root: x, Whole: roots[i] == "", Files: n})
+	}
+	scanned := func(p string) bool {
+		return slices.ContainsFunc(roots, func(r string) bool { return underRoot(p, r) }) &&
+			!slices.ContainsFunc(globs, func(m func(string) bool) bool { return m(p) })
+	}
+	var pys []facts.PythonFile
+	var pyNames []python.Names
+	var all, paths []string
+	for i, f := range py {
+		all = append(all, f.Path)
+		if scanned(f.Path) {
+			pys = append(pys, f)
+			paths = append(paths, f.Path)
+			if names != nil {
+				pyNames = append(pyNames, names[i])
+			}
+			if !f.Parsed {
+				out.Unparsed = append(out.Unparsed, unparsed(f.Path, f.Error))
+			}
+		}
+	}
+	var gos []facts.GoFile
+	for _, f := range gof {
+		if scanned(f.Path) {
+			gos = append(gos, f)
+			if !f.Parsed {
+				e := facts.PythonError{}
+				if f.Error != nil {
+					e = facts.PythonError(*f.Error)
+				}
+				out.Unparsed = append(out.Unparsed, unparsed(f.Path, &e))
+			}
+		}
+	}
+	out.Scanned = len(pys) + len(gos)
+	var mods *pyModules
+	if names != nil {
+		mods = newPyModules(all, paths, pyNames)
+	}
+	r := newResolver(pys, pyNames, mods, gos)
+	r.resolve()
+	out.Classes, out.AmbiguousBases = r.classes(p)
+	out.Total, out.Cap = len(r.cls), p.Cap
+	return out
+}
+
+// unparsed locates a file that does not parse.
+func unparsed(p string, e *facts.PythonError) facts.SurfaceError {
+	if e == nil {
+		return facts.SurfaceError{Path: p}
+	}
+	return facts.SurfaceError{Path: p, Line: e.Line, Msg: e.Msg}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
