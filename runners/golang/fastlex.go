@@ -6,8 +6,8 @@ package golang
 // identifier, a number with underscores or a hex float, an unusual escape)
 // makes it give up, and the file goes to go/parser (see fastScan).
 
-// Token kinds. Operators are the bytes they start with where that is
-// unique; the rest have their own kinds.
+// Token kinds. A tOp token's op is its byte for the one-byte operators and
+// one of the op constants below for the longer ones.
 const (
 	tEOF byte = iota
 	tIdent
@@ -20,7 +20,8 @@ const (
 	tBadToken // the lexer gave up
 )
 
-// Operators beyond the single bytes "+-*/%&|^<>=!()[]{},;.:~".
+// Operators of more than one byte (the one-byte ones are
+// "+-*/%&|^<>=!()[]{},;.:~").
 const (
 	opShl     = 'L' // <<
 	opShr     = 'R' // >>
@@ -39,7 +40,7 @@ const (
 	opAssignX = 'X' // +=, -=, *=, /=, %=, &=, |=, ^=, <<=, >>=, &^=
 )
 
-// Keywords, by their first bytes where that is enough.
+// Keywords: the op of a tKeyword token.
 const (
 	kwBreak byte = iota + 1
 	kwCase

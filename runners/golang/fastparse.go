@@ -18,25 +18,18 @@ import (
 // (a syntax error, or merely a form it does not handle) is false, and the
 // caller asks go/parser, which also words the error.
 func fastScan(p string, src []byte) (f facts.GoFile, ok bool) {
-	f, ok, _ = fastScanAt(p, src)
-	return f, ok
-}
-
-// fastScanAt is fastScan, and the line where it gave up (0: before
-// reading), which tests use to find the forms it does not handle.
-func fastScanAt(p string, src []byte) (f facts.GoFile, ok bool, line int) {
 	if !utf8.Valid(src) || bytes.IndexByte(src, 0) >= 0 || bytes.Contains(src, []byte("\uFEFF")) {
-		return f, false, 0
+		return f, false
 	}
 	ps := &fparser{lex: lexer{src: src, line: 1}}
 	f = facts.GoFile{Path: p, Imports: map[string]string{}, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{}}
 	ps.out = &f
 	ps.next()
 	if !ps.file() {
-		return facts.GoFile{}, false, ps.tok.line
+		return facts.GoFile{}, false
 	}
 	f.Parsed = true
-	return f, true, 0
+	return f, true
 }
 
 // fparser is the fast path's recognizer. Every method returns false as
@@ -84,7 +77,7 @@ func (p *fparser) peek() tok {
 func (p *fparser) enter() bool { p.depth++; return p.depth < 400 }
 func (p *fparser) leave()      { p.depth-- }
 
-// endDecl expects the end of a declaration or statement: a semicolon, or
+// endSemi expects the end of a declaration or statement: a semicolon, or
 // a closing ) or } left for the caller.
 func (p *fparser) endSemi() bool {
 	if p.tok.kind == tSemi {

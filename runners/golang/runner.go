@@ -102,10 +102,16 @@ func encodeFacts(f facts.GoFile) (string, bool) {
 // line past the last a file of size bytes can have (size < 0: unknown), or
 // facts Scan never gives make it a miss.
 func decodeFacts(path string, size int64, payload string) (facts.GoFile, bool) {
-	var f facts.GoFile
-	dec := json.NewDecoder(bytes.NewReader([]byte(payload)))
-	dec.DisallowUnknownFields()
-	if dec.Decode(&f) != nil || dec.More() || f.Path != path || f.Parsed == (f.Error != nil) || f.ImportPath != "" ||
+	f, ok := quickDecode(payload)
+	if !ok {
+		f = facts.GoFile{}
+		dec := json.NewDecoder(bytes.NewReader([]byte(payload)))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&f) != nil || dec.More() {
+			return facts.GoFile{}, false
+		}
+	}
+	if f.Path != path || f.Parsed == (f.Error != nil) || f.ImportPath != "" ||
 		f.Imports == nil || f.Structs == nil || f.Methods == nil {
 		return facts.GoFile{}, false
 	}

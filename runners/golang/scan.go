@@ -13,11 +13,8 @@ import (
 	"github.com/tausik/tausik/facts"
 )
 
-// Scan returns the facts of one Go file from its bytes. A file go/parser
-// rejects comes back with Parsed false, the first error's line and message,
-// and no imports, structs or methods. path is only copied into the result
-// (and into go/parser's positions). src is not retained. Lines are the
-// file's own: a //line directive does not move them.
+// parseScan is Scan with go/parser: the reference fastScan is held to,
+// and what reads every file fastScan gives up on.
 func parseScan(path string, src []byte) facts.GoFile {
 	f := facts.GoFile{Path: path, Imports: map[string]string{}, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{}}
 	fset := token.NewFileSet()
