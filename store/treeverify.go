@@ -46,9 +46,11 @@ func (r LogReport) Tree() merkle.Tree {
 // hashes, leaf and interior; the seq numbers must run 1..n, every row's
 // prev_hash must be the previous row's hash and the chain head must name the
 // last; and every column and gate row must agree with its body (a body that
-// does not carry a column has that row's chain hash recomputed instead). On
-// a break, the full VerifyChain also runs, to name the row and column the
-// way it does.
+// does not carry a column has that row's chain hash recomputed instead).
+// A quick pass (quickVerifyLog) makes these checks first, reading the log in
+// large pieces on both cores; only when it cannot vouch for the log does the
+// full pass below run, row by row, and on a break the full VerifyChain too,
+// to name the row and column the way it does.
 //
 // What the tree adds over the chain shows against a checkpoint kept outside
 // the database: the root of Tree() at its size must equal its root (merkle.CheckAnchors).

@@ -136,3 +136,45 @@ func TestQuickPassWhileAppending(t *testing.T) {
 		t.Errorf("no append landed between verifications (sizes %v)", sizes)
 	}
 }
+
+// Tampering that only one of the log checks sees, each caught by VerifyLog
+// (the chain alone misses the last two).
+var _ = contract("tamper_seen_by_one_check", func(t *testing.T, open opener) {
+	const n = 5
+	gate := func(set string) string {
+		return "UPDATE decision_gates SET " + set + " WHERE seq = 1 AND idx = 1"
+	}
+	for _, c := range []struct {
+		name   string
+		stmts  []string
+		kind   BreakKind
+		column string
+		chain  bool // VerifyChain sees it too
+	}{
+		{"gate row of no decision", []string{"INSERT INTO decision_gates (seq, idx, name, outcome, severity, blocks) " +
+			"VALUES (99, 0, 'filesize', 'PASSED', 'block', 0)"}, BreakContent, "decision_gates", true},
+		{"blocked out of range", []string{"UPDATE decisions SET blocked = blocked + 2 WHERE seq = 1"}, BreakContent, "blocked", true},
+		{"last gate renumbered", []string{gate("idx = 7")}, BreakContent, "decision_gates.idx", true},
+		{"chain head count raised", []string{"UPDATE chain_head SET count = count + 1 WHERE id = 1"}, BreakTruncated, "", true},
+		{"tail cut, head moved, tree left", []string{
+			"DELETE FROM decision_gates WHERE seq = 5", "DELETE FROM decisions WHERE seq = 5",
+			"UPDATE chain_head SET count = 4, hash = (SELECT hash FROM decisions WHERE seq = 4) WHERE id = 1",
+		}, BreakTruncated, "", false},
+		{"last tree hash moved past the end", []string{
+			"UPDATE tree_hashes SET idx = idx + 1000 WHERE idx = (SELECT MAX(idx) FROM tree_hashes)",
+		}, BreakTree, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := seededStore(t, open, n)
+			tamper(t, s, c.stmts...)
+			if c.chain {
+				expectBreak(t, s, c.name, []BreakKind{c.kind}, c.column)
+				return
+			}
+			rep, err := s.VerifyLog(context.Background())
+			if err != nil || rep.OK || rep.Break == nil || rep.Break.Kind != c.kind {
+				t.Fatalf("VerifyLog: %+v %v", rep.Break, err)
+			}
+		})
+	}
+})
