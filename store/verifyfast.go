@@ -204,6 +204,7 @@ func quickCounts(ctx context.Context, q querier) (quickTotals, bool) {
 	return quickTotals{size: rows, gateRows: gates, treeRows: tree, head: head.String}, true
 }
 
+// send hands v on, or gives up when the checker has stopped.
 func send[T any](out chan<- T, v T, stop <-chan struct{}) bool {
 	select {
 	case out <- v:
