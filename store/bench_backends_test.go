@@ -50,3 +50,36 @@ func benchAppends(b *testing.B, s *Store) {
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 }
+
+// BenchmarkVerifyLogPostgres is BenchmarkVerifyLog on the server of
+// TAUSIK_TEST_POSTGRES, one read snapshot, one reader, over 10,000
+// decisions: appending 100,000 one by one takes the better part of an hour
+// on a shared machine.
+func BenchmarkVerifyLogPostgres(b *testing.B) {
+	const rows = 10_000
+	ctx := context.Background()
+	s, err := OpenPostgres(ctx, newPostgresSchema(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ds := benchDecisions(rows)
+	if err := s.WithTx(ctx, func(tx *Tx) error {
+		for _, d := range ds {
+			if _, err := tx.AppendDecision(ctx, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		rep, err := s.VerifyLog(ctx)
+		if err != nil || !rep.OK || rep.Size != rows {
+			b.Fatalf("verify: %+v %v", rep.Break, err)
+		}
+	}
+}

@@ -66,6 +66,8 @@ var postgresDialect = &dialect{
 	rebind: true,
 	fragments: []fragment{
 		{gateRowsSQL, `COALESCE(json_agg(json_build_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)::text, '[]')`},
+		{quickGatesAgg, `string_agg(concat_ws(?, seq, idx, name, outcome, severity, blocks), ? ORDER BY seq, idx)`},
+		{quickTreeAgg, `string_agg(concat_ws(?, idx, hash), ? ORDER BY idx)`},
 	},
 	writeLock:     "SELECT count FROM chain_head WHERE id = 1 FOR UPDATE",
 	migrationLock: "SELECT pg_advisory_xact_lock(7400361296) -- 'tausik', any constant both sides agree on",
@@ -102,28 +104,48 @@ func (d *dialect) sql(query string) string {
 	return q
 }
 
-// rebind numbers the ? placeholders outside quoted strings and identifiers.
+// rebind numbers the ? placeholders outside quoted strings, quoted
+// identifiers and comments (-- to the end of the line, /* … */): a quote
+// inside a comment opens nothing, and a ? there is text.
 func rebind(q string) string {
 	var b strings.Builder
 	b.Grow(len(q) + 16)
 	n := 0
-	var quote byte
 	for i := 0; i < len(q); i++ {
 		c := q[i]
+		var end string // what closes the quoted or commented run starting at i
 		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
 		case c == '\'' || c == '"':
-			quote = c
+			end = string(c)
+		case c == '-' && strings.HasPrefix(q[i:], "--"):
+			end = "\n"
+		case c == '/' && strings.HasPrefix(q[i:], "/*"):
+			end = "*/"
 		case c == '?':
 			n++
 			b.WriteByte('$')
 			b.WriteString(strconv.Itoa(n))
 			continue
+		default:
+			b.WriteByte(c)
+			continue
 		}
-		b.WriteByte(c)
+		// Copy the run through its end (or the rest of q, unterminated).
+		// A doubled quote inside a string is two runs back to back.
+		j := strings.Index(q[i+1:], end)
+		if c == '/' || c == '-' {
+			j = strings.Index(q[i+2:], end)
+			if j >= 0 {
+				j++
+			}
+		}
+		if j < 0 {
+			b.WriteString(q[i:])
+			break
+		}
+		stop := i + 1 + j + len(end)
+		b.WriteString(q[i:stop])
+		i = stop - 1
 	}
 	return b.String()
 }

@@ -46,17 +46,22 @@ func (r LogReport) Tree() merkle.Tree {
 // hashes, leaf and interior; the seq numbers must run 1..n, every row's
 // prev_hash must be the previous row's hash and the chain head must name the
 // last; and every column and gate row must agree with its body (a body that
-// does not carry a column has that row's chain hash recomputed instead). On
-// a break, the full VerifyChain also runs, to name the row and column the
-// way it does.
+// does not carry a column has that row's chain hash recomputed instead).
+// A quick pass (quickVerifyLog) makes these checks first, reading the log in
+// large pieces on both cores; only when it cannot vouch for the log does the
+// full pass below run, row by row, and on a break the full VerifyChain too,
+// to name the row and column the way it does.
 //
 // What the tree adds over the chain shows against a checkpoint kept outside
 // the database: the root of Tree() at its size must equal its root (merkle.CheckAnchors).
 func (s *Store) VerifyLog(ctx context.Context) (LogReport, error) {
+	if rep, ok := s.quickVerifyLog(ctx); ok {
+		return rep, nil
+	}
 	var rep LogReport
 	err := s.read(ctx, func(q querier) error {
 		var err error
-		rep, err = verifyLog(ctx, q)
+		rep, err = fullVerifyLog(ctx, q)
 		return err
 	})
 	if err != nil {
@@ -83,7 +88,9 @@ func (p *logPass) fail(b *ChainBreak, pos int64) {
 	}
 }
 
-func verifyLog(ctx context.Context, q querier) (LogReport, error) {
+// fullVerifyLog is the pass that finds and names the first break; VerifyLog
+// runs it when the quick pass cannot vouch for the log.
+func fullVerifyLog(ctx context.Context, q querier) (LogReport, error) {
 	p := &logPass{prevHash: GenesisHash, rep: LogReport{tree: &merkle.Builder{}}}
 	var err error
 	// One goroutine steps SQLite through the decisions and then the tree

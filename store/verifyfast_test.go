@@ -1,0 +1,180 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// quickOnly runs the quick pass alone, failing the test unless it vouches
+// for the log, and checks that its report is the full pass's.
+func quickOnly(t *testing.T, s *Store) LogReport {
+	t.Helper()
+	ctx := context.Background()
+	rep, ok := s.quickVerifyLog(ctx)
+	if !ok {
+		t.Fatal("the quick pass did not vouch for an intact log: VerifyLog would run the full pass")
+	}
+	var full LogReport
+	if err := s.read(ctx, func(q querier) error {
+		var err error
+		full, err = fullVerifyLog(ctx, q)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !full.OK || rep.Size != full.Size || rep.Verified != full.Verified || rep.Root != full.Root ||
+		rep.Head != full.Head || len(rep.tree.Stored) != len(full.tree.Stored) {
+		t.Fatalf("quick report %+v differs from the full pass's %+v", rep, full)
+	}
+	return rep
+}
+
+var _ = contract("quick pass vouches for intact logs", func(t *testing.T, open opener) {
+	clock := newClock()
+	s := open(t, WithClock(clock.Now))
+	if rep := quickOnly(t, s); rep.Size != 0 || rep.Head != GenesisHash {
+		t.Errorf("empty log: %+v", rep)
+	}
+	seed(t, s, clock, 3)
+	// A decision without gates, and chunks' edges: more than one chunk of
+	// gate rows and more than one run of tree hashes.
+	if _, err := s.AppendDecision(context.Background(), mkDecision(clock.Now(), "commit", "")); err != nil {
+		t.Fatal(err)
+	}
+	quickOnly(t, s)
+	ds := benchDecisions(quickChunk + 7)
+	if err := s.WithTx(context.Background(), func(tx *Tx) error {
+		for _, d := range ds {
+			if _, err := tx.AppendDecision(context.Background(), d); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if rep := quickOnly(t, s); rep.Size != int64(4+len(ds)) {
+		t.Errorf("size %d", rep.Size)
+	}
+})
+
+var _ = contract("quick pass leaves unusual rows to the full pass", func(t *testing.T, open opener) {
+	ctx := context.Background()
+	for name, edit := range map[string]func(d *Decision){
+		// A body that does not mirror every column: the chain hash covers them.
+		"minimal body": func(d *Decision) { d.Body = json.RawMessage(`{"note":"minimal"}`) },
+		// A column holding the quick pass's field separator.
+		"separator in a column": func(d *Decision) {
+			var body map[string]any
+			if err := json.Unmarshal(d.Body, &body); err != nil {
+				t.Fatal(err)
+			}
+			d.GitHead = "ab" + fieldSep + "cd"
+			body["git_head"] = d.GitHead
+			d.Body, _ = json.Marshal(body)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			clock := newClock()
+			s := open(t, WithClock(clock.Now))
+			seed(t, s, clock, 2)
+			d := mkDecision(clock.Now(), "commit", "", gateSpec{"g", OutcomePassed, SeverityBlock})
+			edit(&d)
+			if _, err := s.AppendDecision(ctx, d); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := s.quickVerifyLog(ctx); ok {
+				t.Error("the quick pass vouched for a row it cannot check")
+			}
+			rep, err := s.VerifyLog(ctx)
+			if err != nil || !rep.OK || rep.Size != 3 {
+				t.Fatalf("VerifyLog: %+v %v", rep.Break, err)
+			}
+		})
+	}
+})
+
+// TestQuickPassWhileAppending verifies while another writer appends: the
+// quick pass takes the write lock between appends to start its two readers
+// and must vouch for every log it sees, each of one size.
+func TestQuickPassWhileAppending(t *testing.T) {
+	ctx := context.Background()
+	s := openFile(t)
+	if _, err := s.AppendDecision(ctx, mkDecision(time.Now(), "commit", "", gateSpec{"g", OutcomePassed, SeverityBlock})); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	appended := make(chan error, 1)
+	go func() {
+		var err error
+		for i := 0; err == nil; i++ {
+			select {
+			case <-stop:
+				appended <- nil
+				return
+			default:
+			}
+			_, err = s.AppendDecision(ctx, mkDecision(time.Now(), "commit", "", gateSpec{"g", OutcomePassed, SeverityBlock}))
+		}
+		appended <- err
+	}()
+	sizes := map[int64]bool{}
+	for range 30 {
+		rep, ok := s.quickVerifyLog(ctx)
+		if !ok || !rep.OK {
+			t.Fatal("the quick pass did not vouch for a log being appended to")
+		}
+		sizes[rep.Size] = true
+	}
+	close(stop)
+	if err := <-appended; err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) < 2 {
+		t.Errorf("no append landed between verifications (sizes %v)", sizes)
+	}
+}
+
+// Tampering that only one of the log checks sees, each caught by VerifyLog
+// (the chain alone misses the last two).
+var _ = contract("tamper_seen_by_one_check", func(t *testing.T, open opener) {
+	const n = 5
+	gate := func(set string) string {
+		return "UPDATE decision_gates SET " + set + " WHERE seq = 1 AND idx = 1"
+	}
+	for _, c := range []struct {
+		name   string
+		stmts  []string
+		kind   BreakKind
+		column string
+		chain  bool // VerifyChain sees it too
+	}{
+		{"gate row of no decision", []string{"INSERT INTO decision_gates (seq, idx, name, outcome, severity, blocks) " +
+			"VALUES (99, 0, 'filesize', 'PASSED', 'block', 0)"}, BreakContent, "decision_gates", true},
+		{"blocked out of range", []string{"UPDATE decisions SET blocked = blocked + 2 WHERE seq = 1"}, BreakContent, "blocked", true},
+		{"last gate renumbered", []string{gate("idx = 7")}, BreakContent, "decision_gates.idx", true},
+		{"chain head count raised", []string{"UPDATE chain_head SET count = count + 1 WHERE id = 1"}, BreakTruncated, "", true},
+		{"tail cut, head moved, tree left", []string{
+			"DELETE FROM decision_gates WHERE seq = 5", "DELETE FROM decisions WHERE seq = 5",
+			"UPDATE chain_head SET count = 4, hash = (SELECT hash FROM decisions WHERE seq = 4) WHERE id = 1",
+		}, BreakTruncated, "", false},
+		{"last tree hash moved past the end", []string{
+			"UPDATE tree_hashes SET idx = idx + 1000 WHERE idx = (SELECT MAX(idx) FROM tree_hashes)",
+		}, BreakTree, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := seededStore(t, open, n)
+			tamper(t, s, c.stmts...)
+			if c.chain {
+				expectBreak(t, s, c.name, []BreakKind{c.kind}, c.column)
+				return
+			}
+			rep, err := s.VerifyLog(context.Background())
+			if err != nil || rep.OK || rep.Break == nil || rep.Break.Kind != c.kind {
+				t.Fatalf("VerifyLog: %+v %v", rep.Break, err)
+			}
+		})
+	}
+})
