@@ -66,8 +66,8 @@ var postgresDialect = &dialect{
 	rebind: true,
 	fragments: []fragment{
 		{gateRowsSQL, `COALESCE(json_agg(json_build_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)::text, '[]')`},
-		{quickGatesAgg, `string_agg(concat_ws(?, seq, idx, name, outcome, severity, blocks), ? ORDER BY seq, idx)`},
-		{quickTreeAgg, `string_agg(concat_ws(?, idx, hash), ? ORDER BY idx)`},
+		{quickGatesAgg, `string_agg(` + quickGateRow + `, ? ORDER BY seq, idx)`},
+		{quickTreeAgg, `string_agg(` + joined("idx", "hash") + `, ? ORDER BY idx)`},
 	},
 	writeLock:     "SELECT count FROM chain_head WHERE id = 1 FOR UPDATE",
 	migrationLock: "SELECT pg_advisory_xact_lock(7400361296) -- 'tausik', any constant both sides agree on",

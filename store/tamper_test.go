@@ -48,7 +48,7 @@ func tamper(t *testing.T, s *Store, stmts ...string) {
 }
 
 func isPragmaOrDDL(q string) bool {
-	return strings.HasPrefix(q, "PRAGMA ") || strings.HasPrefix(q, "DROP ") || strings.HasPrefix(q, "SET ")
+	return strings.HasPrefix(q, "PRAGMA ") || strings.HasPrefix(q, "DROP ") || strings.HasPrefix(q, "SET ") || strings.HasPrefix(q, "ALTER ")
 }
 
 // expectBreak verifies and fails unless the chain is reported broken with

@@ -25,8 +25,12 @@ import (
 // three gate rows of six. The quick pass reads per decision three values
 // (seq, body and its other columns joined by concat_ws), and the gate rows
 // and tree hashes of a run of decisions as one string each (string_agg).
-// concat_ws skips NULLs, so a NULL shows as a missing field; a value holding
-// a separator shows as an extra one; either sends VerifyLog to the full pass.
+// concat_ws skips NULLs, which would let a NULL column and a separator in
+// the next one keep the field count: joined wraps it so that any NULL makes
+// the whole string NULL (a decision's columns then read as not valid, a gate
+// row or tree hash drops out of its aggregate and the totals disagree), and
+// a value holding a separator shows as an extra field; each sends VerifyLog
+// to the full pass.
 
 // quickChunk is the number of decisions whose gate rows one query reads.
 const quickChunk = 1024
@@ -37,17 +41,24 @@ const quickTreeChunk = 8192
 // The aggregates take their order from the primary key SQLite scans; the
 // PostgreSQL dialect spells the order out (see postgresDialect). A piece out
 // of order fails a quick check, never passes one.
-const (
-	quickGatesAgg = `string_agg(concat_ws(?, seq, idx, name, outcome, severity, blocks), ?)`
-	quickTreeAgg  = `string_agg(concat_ws(?, idx, hash), ?)`
+var (
+	quickGateRow  = joined("seq", "idx", "name", "outcome", "severity", "blocks")
+	quickGatesAgg = `string_agg(` + quickGateRow + `, ?)`
+	quickTreeAgg  = `string_agg(` + joined("idx", "hash") + `, ?)`
 )
 
-const (
+// joined is concat_ws over cols with a ? separator, NULL when any of them is
+// NULL (concat_ws alone skips a NULL).
+func joined(cols ...string) string {
+	return `CASE WHEN ` + strings.Join(cols, ` IS NULL OR `) + ` IS NULL THEN NULL ELSE concat_ws(?, ` + strings.Join(cols, ", ") + `) END`
+}
+
+var (
 	quickCountsSQL = `SELECT (SELECT count FROM chain_head WHERE id = 1), (SELECT hash FROM chain_head WHERE id = 1),
 	(SELECT COUNT(*) FROM chain_head), (SELECT COUNT(*) FROM decisions), (SELECT MIN(seq) FROM decisions),
 	(SELECT MAX(seq) FROM decisions), (SELECT COUNT(*) FROM decision_gates), (SELECT COUNT(*) FROM tree_hashes)`
 	quickGatesSQL     = `SELECT ` + quickGatesAgg + ` FROM decision_gates WHERE seq >= ? AND seq < ?`
-	quickDecisionsSQL = `SELECT seq, body, concat_ws(?, id, time, trigger, task, requester, git_head, exit_code, blocked, prev_hash, hash)
+	quickDecisionsSQL = `SELECT seq, body, ` + joined("id", "time", "trigger", "task", "requester", "git_head", "exit_code", "blocked", "prev_hash", "hash") + `
 	FROM decisions WHERE seq >= ? AND seq < ? ORDER BY seq`
 	quickTreeSQL = `SELECT ` + quickTreeAgg + ` FROM tree_hashes WHERE idx >= ? AND idx < ?`
 )

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -174,6 +176,42 @@ var _ = contract("tamper_seen_by_one_check", func(t *testing.T, open opener) {
 			rep, err := s.VerifyLog(context.Background())
 			if err != nil || rep.OK || rep.Break == nil || rep.Break.Kind != c.kind {
 				t.Fatalf("VerifyLog: %+v %v", rep.Break, err)
+			}
+		})
+	}
+})
+
+// A NULL column next to a column that gained a separator keeps the quick
+// pass's field count (concat_ws skips the NULL): the quick pass must not
+// vouch, and VerifyLog must report the break, for a decision's columns and a
+// gate row alike. The NOT NULL constraint goes first, as an attacker with
+// write access to the database can drop it.
+var _ = contract("quick pass does not vouch for a NULL shifted by a separator", func(t *testing.T, open opener) {
+	ctx := context.Background()
+	for name, c := range map[string]struct{ table, col, next, decl string }{
+		"decision column": {"decisions", "task", "requester", "task      TEXT    NOT NULL"},
+		"gate row column": {"decision_gates", "name", "outcome", "name     TEXT    NOT NULL"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := seededStore(t, open, 3)
+			sep := "char(31)"
+			drop := []string{"PRAGMA writable_schema = ON",
+				fmt.Sprintf("UPDATE sqlite_schema SET sql = replace(sql, '%s', '%s') WHERE name = '%s'", c.decl, strings.TrimSuffix(c.decl, " NOT NULL"), c.table),
+				"PRAGMA writable_schema = RESET"}
+			if s.d == postgresDialect {
+				sep = "chr(31)"
+				drop = []string{fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s DROP NOT NULL", c.table, c.col)}
+			}
+			tamper(t, s, append(drop, fmt.Sprintf("UPDATE %s SET %s = NULL, %s = %s || %s WHERE seq = 2", c.table, c.col, c.next, c.col, sep+" || "+c.next))...)
+			if _, ok := s.quickVerifyLog(ctx); ok {
+				t.Error("the quick pass vouched for a log with a NULL column")
+			}
+			rep, err := s.VerifyLog(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.OK || rep.Break == nil || rep.Break.Seq != 2 {
+				t.Fatalf("VerifyLog: %+v", rep)
 			}
 		})
 	}
