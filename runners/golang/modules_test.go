@@ -97,12 +97,13 @@ func TestImportPathNestedModules(t *testing.T) {
 	}
 }
 
-// TestImportPathBadGoMod: a go.mod that does not parse, names no module or
-// cannot be read fails the namespace, naming the file and, for a syntax
-// error, the line; none of them leaves the files with a guessed path.
+// TestImportPathBadGoMod: a go.mod that does not parse or names no module
+// marks the .go files it encloses not parsed, naming the go.mod and line
+// (files outside it keep their facts); one that cannot be read fails the
+// namespace. None of them leaves a file with a guessed path.
 func TestImportPathBadGoMod(t *testing.T) {
 	for name, c := range map[string]struct{ gomod, want string }{
-		"syntax":    {"module example.com/m\n\nrequire (\n\tgolang.org/x/mod\n)\n", "module path: m/go.mod:4:2: usage: require module/path v1.2.3"},
+		"syntax":    {"module example.com/m\n\nrequire (\n\tgolang.org/x/mod\n)\n", "its go.mod is broken: m/go.mod:4:2: usage: require module/path v1.2.3"},
 		"no module": {"// nothing but a comment\ngo 1.22\n", "m/go.mod:1: no module line"},
 		"quotes":    {"module \"example.com/m\n", "m/go.mod:1:"},
 	} {
@@ -110,9 +111,23 @@ func TestImportPathBadGoMod(t *testing.T) {
 			root := sourcetest.TempDir(t)
 			sourcetest.WriteFile(t, root, "m/go.mod", c.gomod)
 			sourcetest.WriteFile(t, root, "m/a.go", "package m\n")
+			sourcetest.WriteFile(t, root, "go.mod", "module example.com/top\n")
+			sourcetest.WriteFile(t, root, "b.go", "package top\n\ntype B struct{ X int }\n")
 			ns := gather(t, root, facts.Request{})
-			if ns.Status != facts.StatusError || !strings.Contains(ns.Reason, c.want) {
-				t.Fatalf("status %s, reason %q; want an error with %q", ns.Status, ns.Reason, c.want)
+			if ns.Status != facts.StatusOK {
+				t.Fatalf("status %s, reason %q: a broken go.mod spoils only the files it encloses", ns.Status, ns.Reason)
+			}
+			for _, f := range ns.Data.(facts.Go).Files {
+				switch f.Path {
+				case "m/a.go":
+					if f.Parsed || f.Error == nil || f.Error.Line != 1 || !strings.Contains(f.Error.Msg, c.want) || f.ImportPath != "" {
+						t.Errorf("m/a.go under the broken go.mod: %+v %+v; want not parsed, an error with %q", f, f.Error, c.want)
+					}
+				case "b.go":
+					if !f.Parsed || f.ImportPath != "example.com/top" || len(f.Structs) != 1 {
+						t.Errorf("b.go outside it: %+v", f)
+					}
+				}
 			}
 		})
 	}
