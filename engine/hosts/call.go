@@ -135,12 +135,35 @@ func fromInput(c call, t tool, in map[string]any, where string) (call, error) {
 			}
 		}
 	}
-	if t.optional {
+	if t.optional && commandAbsent(in, t.command) {
 		c.kind = engine.KindOther
 		return c, nil
 	}
 	fields := append(append(append([]string{}, t.paths...), t.patch...), t.command...)
 	return c, fmt.Errorf("%w: %s without %s.%s", ErrPayload, c.tool, where, strings.Join(fields, " or "))
+}
+
+// commandAbsent reports whether none of keys holds anything: each is
+// missing, null, "" or an empty list. Only then may a tool whose command is
+// optional pass as one that runs nothing; a command of another type is a
+// malformed payload, never a pass.
+func commandAbsent(in map[string]any, keys []string) bool {
+	for _, k := range keys {
+		switch v := in[k].(type) {
+		case nil:
+		case string:
+			if v != "" {
+				return false
+			}
+		case []any:
+			if len(v) > 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // normalise resolves c's paths against its cwd and parses its command or

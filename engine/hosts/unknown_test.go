@@ -42,6 +42,26 @@ func TestSessionInputIsJudged(t *testing.T) {
 	}
 }
 
+// TestOptionalCommandOfWrongType: a tool whose command is optional passes
+// only when the command is absent; one of the wrong type is a malformed
+// payload, refused, never read as a tool that runs nothing.
+func TestOptionalCommandOfWrongType(t *testing.T) {
+	root, getenv := scopedProject(t)
+	for _, c := range []struct {
+		host, payload string
+		denied        func(*testing.T, int, string, string) (bool, string)
+	}{
+		{"codex", `{"cwd":"$ROOT","hook_event_name":"PreToolUse","tool_name":"write_stdin","tool_input":{"session_id":3,"chars":7}}`, byExit2},
+		{"cline", `{"hookName":"PreToolUse","workspaceRoots":["$ROOT"],"preToolUse":{"toolName":"attempt_completion","parameters":{"result":"done","command":{"run":"x"}}}}`, byJSON("cancel", true, "errorMessage")},
+		{"copilot", `{"cwd":"$ROOT","toolName":"write_bash","toolArgs":"{\"shellId\":\"1\",\"input\":[\"ls\", 3]}"}`, byJSON("permissionDecision", "deny", "permissionDecisionReason")},
+	} {
+		code, stdout, stderr := runHook(t, c.host, root, getenv, Pre, c.payload)
+		if denied, why := c.denied(t, code, stdout, stderr); !denied || !strings.Contains(why, "malformed") {
+			t.Errorf("%s %s: denied=%v (%q), want a malformed-payload refusal", c.host, c.payload, denied, why)
+		}
+	}
+}
+
 // TestUnknownToolsPass pins the decision docs/hosts.md explains: a tool an
 // adapter does not know — an MCP tool, or a built-in added after the table
 // was written — is kind other and passes without the engine being opened.
