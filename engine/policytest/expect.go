@@ -135,14 +135,15 @@ func (x Expectation) consistent(r yamlread.Reader, ef map[string]*yaml.Node) {
 	case ef["outcome"] == nil || failed: // a FAILED verdict may show any violations
 	case x.Violations > 0:
 		at("violations", "only a FAILED verdict shows violations, this one is %s", x.Outcome)
-	case len(x.Rules.Has) > 0 || len(x.Rules.Exact) > 0:
-		at(firstSet(ef, "rules", "rules_exact"), "only a FAILED verdict shows violations, this one is %s", x.Outcome)
+	case len(x.Rules.Has) > 0 || len(x.Rules.Exact) > 0 || len(x.Rules.Not) > 0:
+		at(firstSet(ef, "rules", "rules_exact", "not_rules"), "only a FAILED verdict shows violations, this one is %s", x.Outcome)
 	}
-	if (failed || x.Outcome == engine.Passed) && (len(x.Reasons.Has) > 0 || len(x.Reasons.Exact) > 0) {
-		at(firstSet(ef, "reasons", "reasons_exact"), "a %s verdict shows no reasons", x.Outcome)
+	// A not_ key where the verdict can show nothing could never fail.
+	if (failed || x.Outcome == engine.Passed) && (len(x.Reasons.Has) > 0 || len(x.Reasons.Exact) > 0 || len(x.Reasons.Not) > 0) {
+		at(firstSet(ef, "reasons", "reasons_exact", "not_reasons"), "a %s verdict shows no reasons", x.Outcome)
 	}
-	if x.Outcome == engine.Passed && (len(x.Messages.Has) > 0 || len(x.Messages.Exact) > 0) {
-		at(firstSet(ef, "messages", "messages_exact"), "a PASSED verdict shows no messages")
+	if x.Outcome == engine.Passed && (len(x.Messages.Has) > 0 || len(x.Messages.Exact) > 0 || len(x.Messages.Not) > 0) {
+		at(firstSet(ef, "messages", "messages_exact", "not_messages"), "a PASSED verdict shows no messages")
 	}
 	if x.Violations >= 0 && ef["violations"] != nil {
 		if x.Rules.Pinned && len(x.Rules.Exact) != x.Violations {

@@ -95,6 +95,9 @@ func TestExpectationErrors(t *testing.T) {
 		"outcome: FAILED\nreasons: [timeout]\n":                                       "case.yaml:2: expect.reasons: a FAILED verdict shows no reasons",
 		"outcome: PASSED\nreasons_exact: [timeout]\n":                                 "case.yaml:2: expect.reasons_exact: a PASSED verdict shows no reasons",
 		"outcome: PASSED\nmessages_exact: [ok]\n":                                     "case.yaml:2: expect.messages_exact: a PASSED verdict shows no messages",
+		"outcome: NOT_APPLICABLE\nnot_rules: [x]\n":                                   "case.yaml:2: expect.not_rules: only a FAILED verdict shows violations",
+		"outcome: FAILED\nnot_reasons: [timeout]\n":                                   "case.yaml:2: expect.not_reasons: a FAILED verdict shows no reasons",
+		"outcome: PASSED\nnot_messages: [boom]\n":                                     "case.yaml:2: expect.not_messages: a PASSED verdict shows no messages",
 		"outcome: FAILED\nviolations: 2\nrules_exact: [a]\n":                          "case.yaml:3: expect.rules_exact: 1 rule(s) for 2 violation(s)",
 		"outcome: FAILED\nviolations: 1\nmessages_exact: [a, b]\n":                    "case.yaml:3: expect.messages_exact: 2 message(s) for 1 violation(s)",
 	} {
