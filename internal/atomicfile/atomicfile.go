@@ -9,11 +9,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // Write replaces path with data, mode perm (umask does not apply). The
 // temporary file lives in path's directory, so the rename never crosses a
-// file system; it is removed on any error, and path is then as it was.
+// file system; it is removed on any error, and path is then as it was —
+// except when only the final sync of the directory fails, after the rename:
+// path then holds the new bytes, which may not survive a power failure.
 //
 // Write replaces the directory entry: a symlink at path is replaced by a
 // regular file, not followed. A caller that means the link's target
@@ -43,7 +46,26 @@ func Write(path string, data []byte, perm fs.FileMode) (err error) {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	if err := os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// syncDir flushes a directory's entries, so that a rename survives a power
+// failure (the file's own sync covers only its bytes). A file system that
+// cannot sync a directory says so with EINVAL; the rename has happened then,
+// and the data is as safe as that file system makes it.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
 }
 
 // Mode is the permission bits of the file at path, or def when there is
