@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/content"
+	"github.com/tausik/tausik/runners/surface"
 )
 
 // globNamespaces are the namespaces whose files a gate names by glob.
@@ -69,9 +72,9 @@ func gateViews(g *Gate, doc *facts.Document) map[string]facts.Namespace {
 const NamespaceSurface = "surface"
 
 // setParams hands each such namespace's runner the resolved params of the
-// first gate of gates that reads it (gates are in evaluation order; the
-// verdict cache's key holds every gate's own params, so a reused verdict
-// never answers for other params).
+// first gate of gates that reads it (gates are in evaluation order). A later
+// gate reading it under other params is not judged on those facts: see
+// paramsConflict.
 func setParams(s *runners.Scope, gates []*Gate, params func(*Gate) map[string]any) {
 	s.Params = map[string]map[string]any{}
 	for _, g := range gates {
@@ -79,4 +82,21 @@ func setParams(s *runners.Scope, gates []*Gate, params func(*Gate) map[string]an
 			s.Params[NamespaceSurface] = params(g)
 		}
 	}
+}
+
+// paramsConflict returns, for a gate reading the surface namespace with
+// params that give other facts than those it was gathered with (a team's
+// copy of class_surface with its own roots or cap, say), the reason it
+// cannot be judged in this evaluation; nil when it can. Judging it on the
+// other gate's facts would be judging the wrong classes, so it does not run
+// and its verdict is never reused: evaluated alone (--gate) it is gathered
+// for its own params.
+func paramsConflict(s *runners.Scope, g *Gate, params map[string]any) *Reason {
+	given, ok := s.Params[NamespaceSurface]
+	if !ok || !slices.Contains(g.Facts, NamespaceSurface) || reflect.DeepEqual(surface.ParamsOf(given), surface.ParamsOf(params)) {
+		return nil
+	}
+	return &Reason{Code: "surface_params_conflict", Msg: fmt.Sprintf(
+		"the %s facts of this evaluation follow another gate's roots, exclude, baseline or max_public_members; evaluate %s on its own (--gate %s)",
+		NamespaceSurface, g.Name, g.Name)}
 }
