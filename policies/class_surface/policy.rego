@@ -101,10 +101,6 @@ file_holds(path) := "structs" if {
 # at(id, rule, msg): a violation located at class id.
 at(id, rule, msg) := {"msg": msg, "file": cls[id].path, "line": cls[id].line, "rule": rule}
 
-breakdown(c) := sprintf("%d own, %d more from %s", [c.own, c.count - c.own, concat(", ", c.from)]) if {
-	count(c.from) > 0
-} else := "all its own"
-
 ambiguity_note(c) := sprintf("; %d ambiguous base(s) not counted: %s", [count(c.ambiguous), concat("; ", sort(notes))]) if {
 	count(c.ambiguous) > 0
 	notes := {sprintf("%s of %s (%s)", [a.base, a.writer, concat(", ", a.candidates)]) | some x in c.ambiguous; a := ambs[x.ref]}
@@ -126,7 +122,7 @@ violations contains v if {
 	some id, c in cls
 	c.count > max_members
 	not held[id]
-	msg := sprintf("%s:%d: %s %s has %d public members (max %d; %s)%s: %s", [c.path, c.line, kinds[c.lang], c.name, c.count, max_members, breakdown(c), ambiguity_note(c), remedies[c.lang]])
+	msg := sprintf("%s:%d: %s %s has %d public members (max %d; %s)%s: %s", [c.path, c.line, kinds[c.lang], c.name, c.count, max_members, c.breakdown, ambiguity_note(c), remedies[c.lang]])
 	v := {"msg": msg, "file": c.path, "line": c.line, "rule": "over_cap"}
 }
 
@@ -135,7 +131,7 @@ violations contains v if {
 	lim := limits[id]
 	c := cls[id]
 	c.count > lim
-	v := at(id, "baseline_grew", sprintf("%s: %s %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), kind(id), c.name, c.count, lim, concat(", ", sort(keys)), gates_json, breakdown(c), ambiguity_note(c), remedies[c.lang]]))
+	v := at(id, "baseline_grew", sprintf("%s: %s %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), kind(id), c.name, c.count, lim, concat(", ", sort(keys)), gates_json, c.breakdown, ambiguity_note(c), remedies[c.lang]]))
 }
 
 # With ambiguous: block, an ambiguous base fails the gate when one of its

@@ -1,7 +1,9 @@
 package surface
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tausik/tausik/facts"
 )
@@ -235,7 +237,8 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 			if !reached && count[self] == 1 {
 				from = slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == c.name })
 			}
-			out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from, Ambiguous: amb}
+			out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from,
+				Breakdown: breakdown(len(c.own), len(comp.surface), from), Ambiguous: amb}
 		}
 	}
 	kept := make([]facts.SurfaceClass, 0, len(out))
@@ -248,4 +251,12 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 		ambs = []facts.SurfaceAmbiguity{}
 	}
 	return kept, ambs
+}
+
+// breakdown is SurfaceClass.Breakdown: what a count is made of, in words.
+func breakdown(own, count int, from []string) string {
+	if len(from) == 0 {
+		return "all its own"
+	}
+	return fmt.Sprintf("%d own, %d more from %s", own, count-own, strings.Join(from, ", "))
 }

@@ -1,7 +1,6 @@
 package surface
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 
@@ -10,9 +9,9 @@ import (
 	"github.com/tausik/tausik/runners/python"
 )
 
-// pyVersion versions the cached Python entries (pyFile's JSON): bump it
+// pyVersion versions the cached Python entries (encodePy's form): bump it
 // whenever what a file's bytes give could change, and with python.Version.
-const pyVersion = "1." + python.Version
+const pyVersion = "2." + python.Version
 
 // pyFile is what one Python file gives the runner: its class facts, as the
 // python runner has them, and the names its bases resolve through.
@@ -33,14 +32,10 @@ func pySources() runners.Sources[pyFile] {
 				return pyFile{f, n}
 			}
 		},
-		Encode: func(f pyFile) (string, bool) {
-			b, err := json.Marshal(f)
-			return string(b), err == nil
-		},
+		Encode: func(f pyFile) (string, bool) { return encodePy(f), true },
 		Decode: func(p string, _ int64, payload string) (pyFile, bool) {
-			var f pyFile
-			err := json.Unmarshal([]byte(payload), &f)
-			ok := err == nil && f.File.Path == p && f.File.Classes != nil && len(f.Names.Bases) == len(f.File.Classes)*b2i(f.File.Parsed)
+			f, ok := decodePy(payload)
+			ok = ok && f.File.Path == p && f.File.Classes != nil && len(f.Names.Bases) == len(f.File.Classes)*b2i(f.File.Parsed)
 			return f, ok
 		},
 	}
