@@ -6,9 +6,9 @@
 #
 # The surface runner (runners/surface, docs/facts.md) scans the files under
 # params.roots outside params.exclude, resolves every base and counts each
-# class's surface: a Python base X (or mod.X) names a class X in the same
-# file, else the unique class X of the tree; a Go embedded T a struct T of
-# its own package, q.T one of the package the file imports as q. Two or
+# class's surface: through the file's imports first, then the same file,
+# then the unique class of that name (docs/facts-surface.md); a Go embedded
+# T a struct T of its own package, q.T one of the package q imports. Two or
 # more candidates are ambiguous and count nothing; the runner records, for
 # each, the count the class would reach with its worst candidate. This
 # policy decides: the cap, the baseline ratchet, what an ambiguous base

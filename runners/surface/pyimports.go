@@ -19,6 +19,7 @@ type pyModules struct {
 	files    map[string][]string           // module -> scanned file paths
 	bindings map[string]map[string]binding // file path -> name -> binding
 	dotted   map[string]string             // scanned file path -> its path as a dotted name
+	chain    map[string]string             // scanned file path -> its module by its package chain
 	found    map[string][]string           // module -> filesOf's answer, once asked
 }
 
@@ -34,10 +35,11 @@ func newPyModules(all []string, scanned []string, names []python.Names) *pyModul
 		}
 	}
 	isPackage := func(dir string) bool { return pkgDirs[dir] }
-	m := &pyModules{files: map[string][]string{}, bindings: map[string]map[string]binding{}, dotted: map[string]string{}, found: map[string][]string{}}
+	m := &pyModules{files: map[string][]string{}, bindings: map[string]map[string]binding{}, dotted: map[string]string{}, chain: map[string]string{}, found: map[string][]string{}}
 	for i, p := range scanned {
 		mod, pkg := imports.PythonModule(p, isPackage)
 		m.files[mod] = append(m.files[mod], p)
+		m.chain[p] = mod
 		m.dotted[p] = strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
 		b := map[string]binding{}
 		for _, imp := range names[i].Imports {
@@ -97,7 +99,10 @@ func (m *pyModules) target(p, dotted string) (module, name string, imported bool
 // filesOf is the scanned files of module mod: those whose package chain
 // names it, else those whose path spells it below some directory, as a
 // namespace package (a directory without __init__.py) or a source root
-// (src/) would have it on sys.path.
+// (src/) would have it on sys.path. That directory must lie at or above the
+// top of the file's package chain (mod ends with the chain's module): a
+// sys.path entry inside a package is not how Python imports, so `import
+// logging` never finds app/logging.py when app/ holds an __init__.py.
 func (m *pyModules) filesOf(mod string) []string {
 	if fs := m.files[mod]; len(fs) > 0 {
 		return fs
@@ -107,7 +112,8 @@ func (m *pyModules) filesOf(mod string) []string {
 	}
 	var out []string
 	for p, d := range m.dotted {
-		if d == mod || strings.HasSuffix(d, "."+mod) {
+		c := m.chain[p]
+		if (d == mod || strings.HasSuffix(d, "."+mod)) && (mod == c || strings.HasSuffix(mod, "."+c)) {
 			out = append(out, p)
 		}
 	}

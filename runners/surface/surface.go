@@ -9,12 +9,15 @@
 // why the scan follows the params; what counts as over, and what to do
 // about an ambiguous base, stays the policy's.
 //
-// The resolution follows GATES.md (class_surface): a Python base written X
-// or mod.X (the python runner keeps X) names a class X in the same file,
-// else the unique class X of the scanned tree; a Go embedded T names a
-// struct T of its own package, q.T one of the package the file imports as
-// q (an importable package in a directory the import path ends with). Two
-// or more candidates are an ambiguity, recorded with what each would bring.
+// The resolution is docs/facts-surface.md's: a Python base whose first name
+// the file imports names the class its import leads to in the scanned tree
+// (import m [as n], from m import X [as Y], relative imports, a package's
+// __init__.py re-export followed one level; outside the tree, nothing); any
+// other names a class X in the same file, else the unique class X of the
+// tree. A Go embedded T names a struct T of its own package, q.T one of the
+// package whose import_path is the path the file imports as q (without a
+// go.mod, a directory that path ends with). Two or more candidates are an
+// ambiguity, recorded with what each would bring.
 package surface
 
 import (

@@ -208,3 +208,33 @@ func TestCompileGlob(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherImportsFindModulesAsPythonDoes: a module found by its path
+// below a directory (a namespace package, a src/ root) must be importable
+// by that name: `import logging` in a package never names the package's own
+// logging.py (Python 3 has no implicit relative imports), while a src/
+// layout and a namespace package resolve.
+func TestGatherImportsFindModulesAsPythonDoes(t *testing.T) {
+	root := repo(t, map[string]string{
+		"app/__init__.py":     "",
+		"app/logging.py":      "class Handler:\n" + threeNames,
+		"app/h.py":            "import logging\n\nclass H(logging.Handler): pass\n",
+		"src/lib/__init__.py": "",
+		"src/lib/core.py":     "class K:\n" + threeNames,
+		"use.py":              "from lib.core import K as Core\n\nclass UsesSrc(Core): pass\n",
+		"ns/sub/mod.py":       "class N:\n" + threeNames,
+		"usens.py":            "import ns.sub.mod as m\n\nclass UsesNS(m.N): pass\n",
+	})
+	got := summary(gather(t, New(), root, nil))
+	want := []string{
+		"app/h.py:H 0 [] []",
+		"app/logging.py:Handler 3 [] []",
+		"ns/sub/mod.py:N 3 [] []",
+		"src/lib/core.py:K 3 [] []",
+		"use.py:UsesSrc 3 [K] []",
+		"usens.py:UsesNS 3 [N] []",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
