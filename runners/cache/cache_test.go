@@ -85,7 +85,7 @@ func TestIndexPayloads(t *testing.T) {
 	st := openStore(t)
 	s := oldStamp(6)
 	ix := LoadIndex(ctx, st, "python", "1", "/r")
-	text := "12:a b\nc|\"d\" \\ é \u2028 <&>"
+	text := "12:a b\nc|\"d\" \\ é © \u0080 \x7f \u2028 <&>"
 	ix.Record("a.py", s, time.Now(), Hit{SHA256: shaA, Payload: text})
 	ix.Record("b.py", s, time.Now(), Hit{SHA256: shaA, Token: "t", Payload: "p"})
 	ix.Record("c d/\"\\:\n.py", s, time.Now(), Hit{SHA256: shaA, Token: "t"})
@@ -188,6 +188,7 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 		{"negative size", row("/r", strings.Replace(ok, " 6 ", " -6 ", 1), "")},
 		{"no facts", row("/r", line(shaA, "-", "ok.txt"), "")},
 		{"no payload field", row("/r", ok)},
+		{"a JSON escape, not the row's own", row("/r", ok, `"p"`)},
 		{"frame too long", rawRow("/r", "999:"+ok+"0:")},
 		{"frame length not canonical", rawRow("/r", "0"+strconv.Itoa(len(ok))+":"+ok+"0:")},
 		{"checksum does not match", strings.Replace(row("/r", ok, ""), " 1:0 ", " 2:0 ", 1)},

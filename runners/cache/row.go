@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,9 +17,12 @@ import (
 // seen token path") and its payload ("" for none). Lengths frame the fields,
 // so paths and payloads may hold any text; the checksum makes a row that was
 // damaged or edited by hand, framing intact, a miss rather than facts.
+//
+// The text is stored with an escape of its own (quote.go) that leaves
+// nothing for JSON to escape.
 
 // indexVersion is the layout of an Index row; part of its cache version.
-const indexVersion = "index/5"
+const indexVersion = "index/6"
 
 // noToken stands in an index line for an entry without a token (its facts are
 // all in the payload).
@@ -40,18 +42,15 @@ func formatRow(root string, paths []string, entries map[string]entry) (json.RawM
 			strconv.FormatInt(e.stamp.CtimeNS, 10), strconv.FormatInt(e.seenNS, 10), tok, p}, " "))
 		writeField(&body, e.payload)
 	}
+	if !utf8.ValidString(root) {
+		return nil, errRootNotUTF8 // paths and payloads are checked by Record
+	}
 	sum := sha256.Sum256([]byte(body.String()))
 	var b strings.Builder
 	writeField(&b, root)
 	writeField(&b, hex.EncodeToString(sum[:]))
 	b.WriteString(body.String())
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // <, > and & need no escape, and an escape costs the fast load
-	if err := enc.Encode(b.String()); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return quote(b.String()), nil
 }
 
 func writeField(b *strings.Builder, s string) {
@@ -65,7 +64,7 @@ func writeField(b *strings.Builder, s string) {
 // dropped; a broken frame drops everything from there on, which can no
 // longer be told apart.
 func parseRow(raw []byte, root string) (map[string]entry, bool) {
-	text, ok := jsonString(raw)
+	text, ok := unquote(raw)
 	if !ok {
 		return nil, false
 	}
@@ -91,19 +90,6 @@ func parseRow(raw []byte, root string) (map[string]entry, bool) {
 		}
 	}
 	return entries, true
-}
-
-// jsonString returns the string the JSON value raw encodes: the bytes between
-// its quotes when they hold no escape and are UTF-8 (as formatRow writes them
-// unless a path or payload needs an escape), else what encoding/json reads.
-func jsonString(raw []byte) (string, bool) {
-	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
-		if in := raw[1 : n-1]; bytes.IndexByte(in, '\\') < 0 && bytes.IndexByte(in, '"') < 0 && utf8.Valid(in) {
-			return string(in), true
-		}
-	}
-	var s string
-	return s, json.Unmarshal(raw, &s) == nil
 }
 
 // field splits the length-prefixed field at the start of s from what
