@@ -79,12 +79,13 @@ func (s *Store) CacheGetMany(ctx context.Context, runner, version string, shas [
 			return nil, fmt.Errorf("cache get: %w", classify(err))
 		}
 		for rows.Next() {
-			var sha, v, value string
+			var sha, v string
+			var value []byte // scanned as bytes: an index row is megabytes, and a string would be copied again
 			if err := rows.Scan(&sha, &v, &value); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("cache get: %w", err)
 			}
-			if v == version && validValue([]byte(value)) {
+			if v == version && validValue(value) {
 				out[sha] = json.RawMessage(value)
 			}
 		}

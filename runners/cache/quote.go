@@ -50,8 +50,12 @@ var (
 // quote returns the JSON string holding text, which is UTF-8 (the escape
 // keeps it so).
 func quote(text string) json.RawMessage {
-	out := make([]byte, 0, len(text)+len(text)/64+2)
-	out = append(out, '"')
+	out := append(make([]byte, 0, len(text)+len(text)/64+2), '"')
+	return append(appendEscaped(out, []byte(text)), '"')
+}
+
+// appendEscaped appends the escaped text to out.
+func appendEscaped(out, text []byte) []byte {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
@@ -72,7 +76,7 @@ func quote(text string) json.RawMessage {
 			out = append(out, padLead, padTail, c+0x30)
 		}
 	}
-	return append(out, '"')
+	return out
 }
 
 // unquote returns the text that quote wrote as raw; ok is false for any
