@@ -233,7 +233,7 @@ func row(root string, fields ...string) string {
 func rawRow(root, body string) string {
 	var b strings.Builder
 	writeField(&b, root)
-	writeField(&b, checksum(body))
+	writeField(&b, checksum([]byte(body)))
 	return b.String() + body
 }
 

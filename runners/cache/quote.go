@@ -79,17 +79,18 @@ func appendEscaped(out, text []byte) []byte {
 	return out
 }
 
-// unquote returns the text that quote wrote as raw; ok is false for any
+// unquote returns the text that quote wrote as raw, as bytes that nothing
+// else holds; ok is false for any
 // other value: not a string, a string with a JSON escape or a byte JSON
 // refuses, an escape quote never writes, or text that is not UTF-8.
-func unquote(raw []byte) (string, bool) {
+func unquote(raw []byte) ([]byte, bool) {
 	n := len(raw)
 	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
-		return "", false
+		return nil, false
 	}
 	in := raw[1 : n-1]
 	if !utf8.Valid(in) {
-		return "", false
+		return nil, false
 	}
 	out := make([]byte, len(in))
 	j := 0
@@ -101,13 +102,13 @@ func unquote(raw []byte) (string, bool) {
 			continue
 		}
 		if c != padLead {
-			return "", false
+			return nil, false
 		}
 		if i+1 == len(in) || in[i+1] != padTail {
 			continue // another Latin-1 letter
 		}
 		if i+2 == len(in) {
-			return "", false
+			return nil, false
 		}
 		switch e := in[i+2]; {
 		case e == 'p':
@@ -120,9 +121,9 @@ func unquote(raw []byte) (string, bool) {
 		case e >= 0x30 && e < 0x50:
 			out[j-1] = e - 0x30
 		default:
-			return "", false
+			return nil, false
 		}
 		i += 2
 	}
-	return string(out[:j]), true
+	return out[:j], true
 }
