@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -283,3 +284,18 @@ func TestStampOf(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// A root that is not UTF-8 cannot be held by the row unchanged: Save says
+// so, and the runner reads the files next time.
+func TestNonUTF8RootIsNotSaved(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	ix := LoadIndex(ctx, st, "files", "1", "/r\xff")
+	ix.Record("a.txt", oldStamp(6), time.Now(), Hit{SHA256: shaA, Token: "1:0"})
+	if err := ix.Save(ctx); !errors.Is(err, errRootNotUTF8) {
+		t.Fatalf("Save: %v, want errRootNotUTF8", err)
+	}
+	if ix := LoadIndex(ctx, st, "files", "1", "/r\xff"); len(ix.entries) != 0 {
+		t.Errorf("entries %v", ix.entries)
+	}
+}
