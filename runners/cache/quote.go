@@ -18,7 +18,8 @@ import (
 // two quotes, valid JSON that the store checks with a scan, read back in one
 // pass; and every text has one spelling (FuzzQuote).
 
-// padLead and padTail are the UTF-8 bytes of pad, U+0080.
+// padLead and padTail are the UTF-8 bytes of pad, U+0080; del stands for a
+// quote.
 const (
 	padLead = 0xc2
 	padTail = 0x80
