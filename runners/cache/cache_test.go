@@ -2,9 +2,8 @@ package cache
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -85,7 +84,7 @@ func TestIndexPayloads(t *testing.T) {
 	st := openStore(t)
 	s := oldStamp(6)
 	ix := LoadIndex(ctx, st, "python", "1", "/r")
-	text := "12:a b\nc|\"d\" \\ é \u2028 <&>"
+	text := "12:a b\nc|\"d\" \\ é © \u0080 \x7f \u2028 <&>"
 	ix.Record("a.py", s, time.Now(), Hit{SHA256: shaA, Payload: text})
 	ix.Record("b.py", s, time.Now(), Hit{SHA256: shaA, Token: "t", Payload: "p"})
 	ix.Record("c d/\"\\:\n.py", s, time.Now(), Hit{SHA256: shaA, Token: "t"})
@@ -188,10 +187,11 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 		{"negative size", row("/r", strings.Replace(ok, " 6 ", " -6 ", 1), "")},
 		{"no facts", row("/r", line(shaA, "-", "ok.txt"), "")},
 		{"no payload field", row("/r", ok)},
+		{"a JSON escape, not the row's own", row("/r", ok, `"p"`)},
 		{"frame too long", rawRow("/r", "999:"+ok+"0:")},
 		{"frame length not canonical", rawRow("/r", "0"+strconv.Itoa(len(ok))+":"+ok+"0:")},
 		{"checksum does not match", strings.Replace(row("/r", ok, ""), " 1:0 ", " 2:0 ", 1)},
-		{"no checksum", strings.Replace(row("/r", ok, ""), "64:", "63:", 1)},
+		{"no checksum", strings.Replace(row("/r", ok, ""), "2:/r8:", "2:/r7:", 1)},
 	} {
 		put(c.row)
 		if _, ok := LoadIndex(ctx, st, "files", "1", "/r").Lookup("ok.txt", s); ok {
@@ -232,12 +232,13 @@ func row(root string, fields ...string) string {
 // rawRow builds a stored index of root whose entries are the text body,
 // framed or not, with body's checksum.
 func rawRow(root, body string) string {
-	sum := sha256.Sum256([]byte(body))
 	var b strings.Builder
 	writeField(&b, root)
-	writeField(&b, hex.EncodeToString(sum[:]))
+	writeField(&b, checksum([]byte(body)))
 	return b.String() + body
 }
+
+func writeField(b *strings.Builder, s string) { b.Write(appendField(nil, s)) }
 
 // Bytes that are not JSON at all never reach the index: the store reports
 // them as a miss.
@@ -283,3 +284,18 @@ func TestStampOf(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// A root that is not UTF-8 cannot be held by the row unchanged: Save says
+// so, and the runner reads the files next time.
+func TestNonUTF8RootIsNotSaved(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	ix := LoadIndex(ctx, st, "files", "1", "/r\xff")
+	ix.Record("a.txt", oldStamp(6), time.Now(), Hit{SHA256: shaA, Token: "1:0"})
+	if err := ix.Save(ctx); !errors.Is(err, errRootNotUTF8) {
+		t.Fatalf("Save: %v, want errRootNotUTF8", err)
+	}
+	if ix := LoadIndex(ctx, st, "files", "1", "/r\xff"); len(ix.entries) != 0 {
+		t.Errorf("entries %v", ix.entries)
+	}
+}
