@@ -113,9 +113,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		eff := e.eff[g.Name]
 		v, ok := hits[g.Name]
 		if r := paramsConflict(scope, g, eff.Params); r != nil {
-			v = verdictOf(g, eff.Severity, Result{}, nil, doc)
-			v.Outcome, v.Reasons, v.Violations = CouldNotRun, []Reason{*r}, []Violation{}
-			v.Blocks = blocks(eff.Severity, CouldNotRun)
+			v = verdictOf(g, eff.Severity, Result{CouldNotRun: []Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
 			v.Severity, v.Blocks, v.EvalNS = eff.Severity, blocks(eff.Severity, v.Outcome), 0
