@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -106,8 +107,8 @@ func TestIndexPayloads(t *testing.T) {
 			t.Errorf("%q: %+v %v, want %+v", p, h, ok, w)
 		}
 	}
-	if len(ix.entries) != len(want) {
-		t.Errorf("entries %v: want %d", ix.entries, len(want))
+	if len(all(ix)) != len(want) {
+		t.Errorf("entries %v: want %d", all(ix), len(want))
 	}
 }
 
@@ -125,8 +126,8 @@ func TestIndexRetain(t *testing.T) {
 		t.Fatal(err)
 	}
 	ix = LoadIndex(ctx, st, "python", "1", "/r")
-	if _, ok := ix.Lookup("kept.py", s); !ok || len(ix.entries) != 1 {
-		t.Errorf("entries %v: want kept.py only", ix.entries)
+	if _, ok := ix.Lookup("kept.py", s); !ok || len(all(ix)) != 1 {
+		t.Errorf("entries %v: want kept.py only", all(ix))
 	}
 }
 
@@ -163,7 +164,8 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 	if err := good.Save(ctx); err != nil {
 		t.Fatal(err)
 	}
-	key := store.CacheKey{Runner: "files.index", Version: good.version, SHA256: good.key()}
+	n := shardOf("ok.txt")
+	key := store.CacheKey{Runner: "files.index", Version: good.version, SHA256: good.key(n)}
 	put := func(v any) {
 		b, _ := json.Marshal(v)
 		if err := st.CachePut(ctx, key, b); err != nil {
@@ -174,24 +176,26 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 		return strings.Join([]string{sha, "1", "2", "420", "6", itoa(s.MtimeNS), itoa(s.CtimeNS), itoa(time.Now().UnixNano()), tok, path}, " ")
 	}
 	ok := line(shaA, "1:0", "ok.txt")
+	head := string(appendField(appendField(nil, "/r"), strconv.Itoa(n)))
 	for _, c := range []struct {
 		name string
 		row  any
 	}{
 		{"not a string", []string{"x"}},
 		{"not a row", "garbage"},
-		{"another root", row("/elsewhere", ok, "")},
-		{"bad sha", row("/r", line("XYZ", "1:0", "ok.txt"), "")},
-		{"short line", row("/r", shaA+" 1 2 420 6 ok.txt", "")},
-		{"bad number", row("/r", strings.Replace(ok, " 420 ", " 4x0 ", 1), "")},
-		{"negative size", row("/r", strings.Replace(ok, " 6 ", " -6 ", 1), "")},
-		{"no facts", row("/r", line(shaA, "-", "ok.txt"), "")},
-		{"no payload field", row("/r", ok)},
-		{"a JSON escape, not the row's own", row("/r", ok, `"p"`)},
-		{"frame too long", rawRow("/r", "999:"+ok+"0:")},
-		{"frame length not canonical", rawRow("/r", "0"+strconv.Itoa(len(ok))+":"+ok+"0:")},
-		{"checksum does not match", strings.Replace(row("/r", ok, ""), " 1:0 ", " 2:0 ", 1)},
-		{"no checksum", strings.Replace(row("/r", ok, ""), "2:/r8:", "2:/r7:", 1)},
+		{"another root", row("/elsewhere", n, ok, "")},
+		{"bad sha", row("/r", n, line("XYZ", "1:0", "ok.txt"), "")},
+		{"short line", row("/r", n, shaA+" 1 2 420 6 ok.txt", "")},
+		{"bad number", row("/r", n, strings.Replace(ok, " 420 ", " 4x0 ", 1), "")},
+		{"negative size", row("/r", n, strings.Replace(ok, " 6 ", " -6 ", 1), "")},
+		{"no facts", row("/r", n, line(shaA, "-", "ok.txt"), "")},
+		{"no payload field", row("/r", n, ok)},
+		{"a JSON escape, not the row's own", row("/r", n, ok, `"p"`)},
+		{"frame too long", rawRow("/r", n, "999:"+ok+"0:")},
+		{"frame length not canonical", rawRow("/r", n, "0"+strconv.Itoa(len(ok))+":"+ok+"0:")},
+		{"checksum does not match", strings.Replace(row("/r", n, ok, ""), " 1:0 ", " 2:0 ", 1)},
+		{"no checksum", strings.Replace(row("/r", n, ok, ""), head+"8:", head+"7:", 1)},
+		{"another shard's row", row("/r", n+1, ok, "")},
 	} {
 		put(c.row)
 		if _, ok := LoadIndex(ctx, st, "files", "1", "/r").Lookup("ok.txt", s); ok {
@@ -204,38 +208,49 @@ func TestDamagedIndexRowsAreIgnored(t *testing.T) {
 	for _, f := range []string{"garbage", "", ok, "", line(shaA, "", "b.txt"), ""} {
 		writeField(&body, f)
 	}
-	put(rawRow("/r", body.String()+"5:c.txt"))
+	put(rawRow("/r", n, body.String()+"5:c.txt"))
 	ix := LoadIndex(ctx, st, "files", "1", "/r")
-	if _, ok := ix.Lookup("ok.txt", s); !ok || len(ix.entries) != 1 {
-		t.Errorf("entries %v: want only ok.txt", ix.entries)
+	if _, ok := ix.Lookup("ok.txt", s); !ok || len(all(ix)) != 1 {
+		t.Errorf("entries %v: want only ok.txt", all(ix))
 	}
 	// Rebuilt: the next Save writes a clean row.
 	ix.Record("b.txt", s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
 	if err := ix.Save(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if ix := LoadIndex(ctx, st, "files", "1", "/r"); len(ix.entries) != 2 {
-		t.Errorf("after the rebuild: %v", ix.entries)
+	if ix := LoadIndex(ctx, st, "files", "1", "/r"); len(all(ix)) != 2 {
+		t.Errorf("after the rebuild: %v", all(ix))
 	}
 }
 
-// row builds a stored index from its fields: the root, then each entry's
-// line and payload, with the checksum of those.
-func row(root string, fields ...string) string {
+// row builds the stored shard n of an index from its fields: the root, the
+// shard's number, then each entry's line and payload, with the checksum of
+// those.
+func row(root string, n int, fields ...string) string {
 	var b strings.Builder
 	for _, f := range fields {
 		writeField(&b, f)
 	}
-	return rawRow(root, b.String())
+	return rawRow(root, n, b.String())
 }
 
-// rawRow builds a stored index of root whose entries are the text body,
-// framed or not, with body's checksum.
-func rawRow(root, body string) string {
+// rawRow builds the stored shard n of an index of root whose entries are
+// the text body, framed or not, with body's checksum.
+func rawRow(root string, n int, body string) string {
 	var b strings.Builder
 	writeField(&b, root)
+	writeField(&b, strconv.Itoa(n))
 	writeField(&b, checksum([]byte(body)))
 	return b.String() + body
+}
+
+// all returns every entry of ix, whichever shard holds it.
+func all(ix *Index) map[string]entry {
+	out := map[string]entry{}
+	for i := range ix.shards {
+		maps.Copy(out, ix.shards[i].entries)
+	}
+	return out
 }
 
 func writeField(b *strings.Builder, s string) { b.Write(appendField(nil, s)) }
@@ -295,7 +310,7 @@ func TestNonUTF8RootIsNotSaved(t *testing.T) {
 	if err := ix.Save(ctx); !errors.Is(err, errRootNotUTF8) {
 		t.Fatalf("Save: %v, want errRootNotUTF8", err)
 	}
-	if ix := LoadIndex(ctx, st, "files", "1", "/r\xff"); len(ix.entries) != 0 {
-		t.Errorf("entries %v", ix.entries)
+	if ix := LoadIndex(ctx, st, "files", "1", "/r\xff"); len(all(ix)) != 0 {
+		t.Errorf("entries %v", all(ix))
 	}
 }

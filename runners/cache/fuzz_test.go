@@ -65,18 +65,19 @@ func FuzzQuote(f *testing.F) {
 // FuzzParseRow: a row either is refused or gives entries that each have a
 // path, a well-formed sha and a token or a payload; it never panics.
 func FuzzParseRow(f *testing.F) {
-	f.Add("2:/r" + row("", shaA+" 1 2 420 6 100 100 200 1:0 a.txt", "p")[2:])
-	f.Add("2:/r3:abc")
+	f.Add("2:/r" + row("", shardOf("a.txt"), shaA+" 1 2 420 6 100 100 200 1:0 a.txt", "p")[2:])
+	f.Add("2:/r1:03:abc")
 	f.Fuzz(func(t *testing.T, text string) {
 		if !utf8.ValidString(text) {
 			return
 		}
-		entries, ok := parseRow(quote(text), "/r")
+		n := shardOf("a.txt")
+		entries, ok := parseRow(quote(text), "/r", n)
 		if !ok {
 			return
 		}
 		for p, e := range entries {
-			if p == "" || !isHex64(e.sha) || e.token == noToken || (e.token == "" && e.payload == "") {
+			if p == "" || shardOf(p) != n || !isHex64(e.sha) || e.token == noToken || (e.token == "" && e.payload == "") {
 				t.Fatalf("row %q gave %q %+v", text, p, e)
 			}
 		}
