@@ -57,21 +57,40 @@ func (s *Store) CacheGet(ctx context.Context, key CacheKey) (json.RawMessage, bo
 // returns the hits keyed by sha256; misses (including stale or corrupt rows)
 // are simply absent.
 func (s *Store) CacheGetMany(ctx context.Context, runner, version string, shas []string) (map[string]json.RawMessage, error) {
-	if s.cache != nil {
-		return s.cache.CacheGetMany(ctx, runner, version, shas)
+	got, err := s.cacheGet(ctx, runner, version, shas, validValue)
+	out := make(map[string]json.RawMessage, len(got))
+	for k, v := range got {
+		out[k] = v
 	}
-	out := map[string]json.RawMessage{}
-	var valid []any
+	return out, err
+}
+
+// CacheGetText is CacheGetMany for values stored by CachePutText: the text
+// as it was stored, unchecked, for a caller that checks what it reads
+// itself (the runners' cache index, whose rows carry a checksum: checking
+// megabytes as JSON first cost more than the reads they save).
+func (s *Store) CacheGetText(ctx context.Context, runner, version string, shas []string) (map[string][]byte, error) {
+	return s.cacheGet(ctx, runner, version, shas, nil)
+}
+
+// cacheGet returns the values of runner at version for shas that valid (nil:
+// any) accepts.
+func (s *Store) cacheGet(ctx context.Context, runner, version string, shas []string, valid func([]byte) bool) (map[string][]byte, error) {
+	if s.cache != nil {
+		return s.cache.cacheGet(ctx, runner, version, shas, valid)
+	}
+	out := map[string][]byte{}
+	var keys []any
 	for _, sha := range shas {
 		if (CacheKey{Runner: runner, Version: version, SHA256: sha}).validate() == nil {
-			valid = append(valid, sha)
+			keys = append(keys, sha)
 		}
 	}
 	const chunk = 500 // stay far below SQLite's bound-parameter limit
-	for len(valid) > 0 {
-		n := min(chunk, len(valid))
-		part := valid[:n]
-		valid = valid[n:]
+	for len(keys) > 0 {
+		n := min(chunk, len(keys))
+		part := keys[:n]
+		keys = keys[n:]
 		q := `SELECT content_sha256, runner_version, value FROM fact_cache WHERE runner = ? AND content_sha256 IN (?` +
 			strings.Repeat(",?", len(part)-1) + ")"
 		rows, err := s.conn().QueryContext(ctx, q, append([]any{runner}, part...)...)
@@ -85,8 +104,8 @@ func (s *Store) CacheGetMany(ctx context.Context, runner, version string, shas [
 				rows.Close()
 				return nil, fmt.Errorf("cache get: %w", err)
 			}
-			if v == version && validValue(value) {
-				out[sha] = json.RawMessage(value)
+			if v == version && (valid == nil || valid(value)) {
+				out[sha] = value
 			}
 		}
 		err = rows.Err()
@@ -108,15 +127,44 @@ func (s *Store) CachePut(ctx context.Context, key CacheKey, value json.RawMessag
 // thousand files pays for one commit, not a thousand. Either all are stored
 // or, on an invalid entry, none.
 func (s *Store) CachePutMany(ctx context.Context, entries []CacheEntry) error {
+	for _, e := range entries {
+		if !validValue(e.Value) {
+			return fmt.Errorf("cache put %s %s: %w: value is not JSON", e.Key.Runner, e.Key.SHA256, ErrInvalidCacheEntry)
+		}
+	}
+	texts := make([]CacheText, len(entries))
+	for i, e := range entries {
+		texts[i] = CacheText{Key: e.Key, Text: string(e.Value)}
+	}
+	return s.cachePut(ctx, texts)
+}
+
+// CacheText is one key and a value of any text, for CachePutText.
+type CacheText struct {
+	Key  CacheKey
+	Text string // UTF-8; stored as given
+}
+
+// CachePutText is CachePutMany for values of any UTF-8 text, which
+// CacheGetText returns as stored and CacheGetMany only when they are JSON.
+func (s *Store) CachePutText(ctx context.Context, entries []CacheText) error {
+	for _, e := range entries {
+		if !utf8.ValidString(e.Text) {
+			return fmt.Errorf("cache put %s %s: %w: value is not UTF-8", e.Key.Runner, e.Key.SHA256, ErrInvalidCacheEntry)
+		}
+	}
+	return s.cachePut(ctx, entries)
+}
+
+// cachePut stores entries, whose values the caller checked, in one
+// transaction.
+func (s *Store) cachePut(ctx context.Context, entries []CacheText) error {
 	if s.cache != nil {
-		return s.cache.CachePutMany(ctx, entries)
+		return s.cache.cachePut(ctx, entries)
 	}
 	for _, e := range entries {
 		if err := e.Key.validate(); err != nil {
 			return fmt.Errorf("cache put: %w", err)
-		}
-		if !validValue(e.Value) {
-			return fmt.Errorf("cache put %s %s: %w: value is not JSON", e.Key.Runner, e.Key.SHA256, ErrInvalidCacheEntry)
 		}
 	}
 	if len(entries) == 0 {
@@ -129,7 +177,7 @@ func (s *Store) CachePutMany(ctx context.Context, entries []CacheEntry) error {
 				VALUES (?, ?, ?, ?, ?)
 				ON CONFLICT (runner, content_sha256) DO UPDATE SET
 				runner_version = excluded.runner_version, value = excluded.value, stored_at = excluded.stored_at`,
-				e.Key.Runner, e.Key.SHA256, e.Key.Version, string(e.Value), now)
+				e.Key.Runner, e.Key.SHA256, e.Key.Version, e.Text, now)
 			if err != nil {
 				return err
 			}
@@ -142,9 +190,9 @@ func (s *Store) CachePutMany(ctx context.Context, entries []CacheEntry) error {
 	return nil
 }
 
-// validValue reports whether v is JSON. A string that needs no escape, as
-// the runners' multi-megabyte cache indexes are written, is checked by a
-// scan for what cannot stand in one, several times faster than encoding/json.
+// validValue reports whether v is JSON. A string that needs no escape is
+// checked by a scan for what cannot stand in one, several times faster than
+// encoding/json.
 func validValue(v []byte) bool {
 	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' {
 		in := v[1 : n-1]

@@ -33,7 +33,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"runtime"
 	"sort"
 	"strconv"
@@ -47,8 +46,8 @@ import (
 
 // Store is the part of *store.Store the cache uses.
 type Store interface {
-	CacheGetMany(ctx context.Context, runner, version string, shas []string) (map[string]json.RawMessage, error)
-	CachePutMany(ctx context.Context, entries []store.CacheEntry) error
+	CacheGetText(ctx context.Context, runner, version string, shas []string) (map[string][]byte, error)
+	CachePutText(ctx context.Context, entries []store.CacheText) error
 }
 
 // Stamp is what one lstat says about a regular file: enough to tell, without
@@ -133,7 +132,7 @@ func LoadIndex(ctx context.Context, st Store, runner, version, root string) *Ind
 	for i := range keys {
 		keys[i] = ix.key(i)
 	}
-	got, err := st.CacheGetMany(ctx, ix.runner, ix.version, keys)
+	got, err := st.CacheGetText(ctx, ix.runner, ix.version, keys)
 	if err != nil || len(got) == 0 {
 		return ix
 	}
@@ -190,7 +189,7 @@ func (ix *Index) Lookup(path string, s Stamp) (Hit, bool) {
 // content h.SHA256, for which the runner's facts are h.Token and h.Payload.
 // Save stores it. What the row could not give back unchanged is not
 // recorded: a token holding a space (or "-"), a payload or path that is not
-// UTF-8 (JSON would alter it), or an entry with neither token nor payload.
+// UTF-8 (the row is text), or an entry with neither token nor payload.
 func (ix *Index) Record(path string, s Stamp, seen time.Time, h Hit) {
 	if !isHex64(h.SHA256) || (h.Token == "" && h.Payload == "") || h.Token == noToken || strings.Contains(h.Token, " ") ||
 		!utf8.ValidString(h.Payload) || !utf8.ValidString(path) || path == "" {
@@ -245,7 +244,7 @@ func (ix *Index) Save(ctx context.Context) error {
 	if ix.st == nil {
 		return nil
 	}
-	var rows []store.CacheEntry
+	var rows []store.CacheText
 	changed := false
 	for i := range ix.shards {
 		sh := &ix.shards[i]
@@ -274,7 +273,7 @@ func (ix *Index) Save(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		rows = append(rows, store.CacheEntry{Key: store.CacheKey{Runner: ix.runner, Version: ix.version, SHA256: ix.key(i)}, Value: raw})
+		rows = append(rows, store.CacheText{Key: store.CacheKey{Runner: ix.runner, Version: ix.version, SHA256: ix.key(i)}, Text: raw})
 	}
-	return ix.st.CachePutMany(ctx, rows)
+	return ix.st.CachePutText(ctx, rows)
 }

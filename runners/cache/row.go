@@ -3,24 +3,23 @@ package cache
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"hash/crc32"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// Each shard of an Index is stored as one JSON string, so that loading it is a
-// copy rather than a decode: encoding/json takes ~1.3 ms over the 200 KB
-// index of a 600-module python project, a third of what the cache saves. The
-// string holds length-prefixed fields ("<len>:<bytes>"): the root, the
-// shard's number, a checksum of the rest, then for each entry its line ("sha dev ino mode size mtime ctime
-// seen token path") and its payload ("" for none). Lengths frame the fields,
-// so paths and payloads may hold any text; the checksum makes a row that was
-// damaged or edited by hand, framing intact, a miss rather than facts.
-//
-// The text is stored with an escape of its own (quote.go) that leaves
-// nothing for JSON to escape.
+// Each shard of an Index is stored as one text value (store.CachePutText),
+// read back by slicing rather than decoding: encoding/json took ~1.3 ms over
+// the 200 KB index of a 600-module python project, a third of what the cache
+// saves, and even a JSON string with an escape of its own cost ~15 ms to
+// check and unescape at the python stdlib's 3.9 MB. The text holds
+// length-prefixed fields ("<len>:<bytes>"): the root, the shard's number, a
+// checksum of the rest, then for each entry its line ("sha dev ino mode size
+// mtime ctime seen token path") and its payload ("" for none). Lengths frame
+// the fields, so paths and payloads may hold any UTF-8 text; the checksum
+// makes a row that was damaged or edited by hand, framing intact, a miss
+// rather than facts.
 
 // indexVersion is the layout of an Index row; part of its cache version.
 const indexVersion = "index/7"
@@ -41,11 +40,10 @@ func shardOf(path string) int {
 const noToken = "-"
 
 // formatRow encodes entries, for paths in that order, as the row of shard
-// n of root. The text is built in one buffer and escaped into another: a
-// row can be megabytes, and each copy of it is milliseconds.
-func formatRow(root string, n int, paths []string, entries map[string]entry) (json.RawMessage, error) {
+// n of root.
+func formatRow(root string, n int, paths []string, entries map[string]entry) (string, error) {
 	if !utf8.ValidString(root) {
-		return nil, errRootNotUTF8 // paths and payloads are checked by Record
+		return "", errRootNotUTF8 // paths and payloads are checked by Record
 	}
 	size := 0
 	for _, p := range paths {
@@ -70,10 +68,7 @@ func formatRow(root string, n int, paths []string, entries map[string]entry) (js
 		body = appendField(appendField(body, line), e.payload)
 	}
 	head := appendField(appendField(appendField(nil, root), strconv.Itoa(n)), checksum(body))
-	out := make([]byte, 0, len(head)+len(body)+len(body)/64+2)
-	out = append(out, '"')
-	out = appendEscaped(appendEscaped(out, head), body) // head ends in hex digits: no escape spans the two
-	return append(out, '"'), nil
+	return string(head) + string(body), nil
 }
 
 // appendField appends s to b as a length-prefixed field.
@@ -99,9 +94,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // malformed entry, or one of a path another shard holds, is dropped; a
 // broken frame drops everything from there on, which can no longer be told
 // apart.
-func parseRow(raw []byte, root string, n int) (map[string]entry, bool) {
-	b, ok := unquote(raw)
-	if !ok {
+func parseRow(b []byte, root string, n int) (map[string]entry, bool) {
+	if !utf8.Valid(b) { // Record admits UTF-8 only, and the runners' decoders may count on it
 		return nil, false
 	}
 	text := string(b)
@@ -117,7 +111,16 @@ func parseRow(raw []byte, root string, n int) (map[string]entry, bool) {
 	if !ok || sum != checksum(b[len(b)-len(rest):]) { // the bytes, not a copy of rest
 		return nil, false
 	}
-	entries := map[string]entry{}
+	count := 0 // entries, counted first: growing the map as it fills was a quarter of a load
+	for r := rest; r != ""; count++ {
+		_, after, ok1 := field(r)
+		_, after, ok2 := field(after)
+		if !ok1 || !ok2 {
+			break
+		}
+		r = after
+	}
+	entries := make(map[string]entry, count)
 	for rest != "" {
 		line, after, ok1 := field(rest)
 		payload, after, ok2 := field(after)

@@ -18,13 +18,13 @@ type recording struct {
 	puts [][]string
 }
 
-func (r *recording) CachePutMany(ctx context.Context, entries []store.CacheEntry) error {
+func (r *recording) CachePutText(ctx context.Context, entries []store.CacheText) error {
 	var keys []string
 	for _, e := range entries {
 		keys = append(keys, e.Key.SHA256)
 	}
 	r.puts = append(r.puts, keys)
-	return r.Store.CachePutMany(ctx, entries)
+	return r.Store.CachePutText(ctx, entries)
 }
 
 // lastPut returns the keys of the last put, or nil when Save wrote nothing
@@ -150,8 +150,8 @@ func TestEntryOfAnotherShardIsDropped(t *testing.T) {
 		return fmt.Sprintf("%s 1 2 420 6 %d %d %d 1:0 %s", shaA, s.MtimeNS, s.CtimeNS, time.Now().UnixNano(), p)
 	}
 	n := shardOf(home)
-	raw, _ := json.Marshal(row("/r", n, line(home), "", line(stray), ""))
-	if err := st.CachePut(ctx, store.CacheKey{Runner: "files.index", Version: ix.version, SHA256: ix.key(n)}, raw); err != nil {
+	text := row("/r", n, line(home), "", line(stray), "")
+	if err := st.CachePutText(ctx, []store.CacheText{{Key: store.CacheKey{Runner: "files.index", Version: ix.version, SHA256: ix.key(n)}, Text: text}}); err != nil {
 		t.Fatal(err)
 	}
 	got := all(LoadIndex(ctx, st, "files", "1", "/r"))
