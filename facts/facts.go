@@ -154,6 +154,9 @@ func (d *Document) DigestParts() (string, map[string]string, error) {
 // appendCanonical appends the canonical encoding of the namespace as
 // Generic gives it.
 func (ns Namespace) appendCanonical(b []byte) ([]byte, error) {
+	if w, ok := ns.Data.(namespaceAppender); ok {
+		return w.appendNamespace(b, string(ns.Status), ns.Reason, ns.Reason != "" || ns.Status != StatusOK), nil
+	}
 	a, ok := ns.Data.(CanonicalAppender)
 	if !ok {
 		g, err := ns.Generic()
