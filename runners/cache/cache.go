@@ -118,8 +118,8 @@ type shard struct {
 // LoadIndex reads runner's index of root. version is the runner's facts
 // version: an index of another version is empty. A nil st, a store that
 // fails, or a damaged or foreign row gives an empty index or shard (damaged
-// entries are dropped one by one). The rows are decoded in parallel: at
-// GOROOT's 7 MB that halves the load on two cores.
+// entries are dropped one by one). The rows are decoded in parallel, one
+// goroutine a core: a GOROOT-sized index is 7 MB.
 func LoadIndex(ctx context.Context, st Store, runner, version, root string) *Index {
 	ix := &Index{st: st, runner: runner + ".index", version: version + "+" + indexVersion, root: root}
 	for i := range ix.shards {

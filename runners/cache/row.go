@@ -12,7 +12,7 @@ import (
 // Each shard of an Index is stored as one text value (store.CachePutText),
 // read back by slicing rather than decoding: encoding/json took ~1.3 ms over
 // the 200 KB index of a 600-module python project, a third of what the cache
-// saves, and even a JSON string with an escape of its own cost ~15 ms to
+// saves, and even a JSON string with an escape of its own cost ~10 ms to
 // check and unescape at the python stdlib's 3.9 MB. The text holds
 // length-prefixed fields ("<len>:<bytes>"): the root, the shard's number, a
 // checksum of the rest, then for each entry its line ("sha dev ino mode size
@@ -25,9 +25,9 @@ import (
 const indexVersion = "index/7"
 
 // shardCount is how many rows an Index is stored in. An edit rewrites the
-// rows of the paths it changed: at 64, 60 KB of the python stdlib's 3.9 MB
-// and 110 KB of GOROOT's 7 MB per path, where loading 64 rows instead of
-// one costs next to nothing (one query; the bytes are the same).
+// rows of the paths it changed: at 64, a row holds ~60 KB of the python
+// stdlib's 3.9 MB and ~110 KB of GOROOT's 7 MB, and loading 64 rows instead
+// of one costs next to nothing (one query; the bytes are the same).
 const shardCount = 64
 
 // shardOf is the shard that holds path.
