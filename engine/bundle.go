@@ -160,7 +160,7 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	}
 	g.PolicyDigest = facts.DigestBytes(src)
 	if source == SourceBuiltin && lazy {
-		g.policy = &lazyPolicy{rego: g.Language == LangRego, compile: func(ctx context.Context) (Policy, error) {
+		g.policy = &lazyPolicy{compile: func(ctx context.Context) (Policy, error) {
 			ld := &Diagnostics{Kind: ErrBundle}
 			if p := compilePolicy(ctx, g, src, ld); p != nil {
 				return p, nil
@@ -214,25 +214,14 @@ func compilePolicy(ctx context.Context, g *Gate, src []byte, d *Diagnostics) Pol
 // stop every command.
 type lazyPolicy struct {
 	once    sync.Once
-	rego    bool // the policy is Rego: its input becomes Rego terms
 	compile func(ctx context.Context) (Policy, error)
 	policy  Policy
 	err     error
 }
 
-// Eval implements Policy. The first evaluation of a Rego policy converts
-// the input's facts to Rego terms on another goroutine while it compiles:
-// both are needed, neither needs the other, and on the stdlib tree's
-// class_surface they are ~12 and ~25 ms of the gate's wall time.
+// Eval implements Policy.
 func (l *lazyPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
-	l.once.Do(func() {
-		var wg sync.WaitGroup
-		if l.rego {
-			wg.Go(func() { in.warmRegoTerms() })
-		}
-		l.policy, l.err = l.compile(ctx)
-		wg.Wait()
-	})
+	l.once.Do(func() { l.policy, l.err = l.compile(ctx) })
 	if l.err != nil {
 		return Result{}, l.err
 	}

@@ -180,15 +180,6 @@ func (in *Input) regoTerms() ([][2]*ast.Term, error) {
 	return out, nil
 }
 
-// warmRegoTerms converts the visible namespaces to Rego terms ahead of the
-// policy asking for them (see lazyPolicy.Eval). What fails or panics here
-// is left for regoTerms to meet again, inside the evaluation that reports
-// it.
-func (in *Input) warmRegoTerms() {
-	defer func() { _ = recover() }()
-	_, _ = in.regoTerms()
-}
-
 // term returns namespace k as a Rego term, converting it once; nil when the
 // document has no k.
 func (f *sharedFacts) term(k string) (*ast.Term, error) {
