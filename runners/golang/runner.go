@@ -54,7 +54,16 @@ func (r *Runner) Namespace() string { return Namespace }
 // read, or a go.mod that cannot be read or parsed, makes the namespace an
 // error rather than leaving facts out.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
-	files, err := r.src.Gather(ctx, s)
+	ns, save := r.GatherDeferred(ctx, s)
+	save()
+	return ns
+}
+
+// GatherDeferred is Gather, except that the fact cache is written by save
+// (never nil), which the caller must call once before the store closes
+// (runners.Sources.GatherDeferred).
+func (r *Runner) GatherDeferred(ctx context.Context, s *runners.Scope) (ns facts.Namespace, save func()) {
+	files, save, err := r.src.GatherDeferred(ctx, s)
 	if err == nil {
 		var all []string
 		if all, err = s.RepoFiles(ctx); err == nil {
@@ -62,9 +71,9 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		}
 	}
 	if err != nil {
-		return facts.Error(err.Error())
+		return facts.Error(err.Error()), save
 	}
-	return facts.OK(facts.Go{Files: files})
+	return facts.OK(facts.Go{Files: files}), save
 }
 
 // ScanFiles reads and parses the repo-relative, "/"-separated paths under
