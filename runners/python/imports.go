@@ -36,8 +36,8 @@ func (s *Scanner) Imports(src []byte) ([]RawImport, *facts.PythonError) {
 
 // imports reads the import statements of the file Scan just parsed, from
 // the statements the parser found opening with import or from: in a file
-// that parses, no other "from" (yield from, raise ... from) opens one, and
-// reading only those was a tenth of a ScanNames over every token.
+// that parses, no other "from" (yield from, raise ... from) opens one. The
+// pass over every token this replaces was 7% of a ScanNames.
 func (s *Scanner) imports() []RawImport {
 	toks := s.p.toks
 	out := []RawImport{}
