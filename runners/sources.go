@@ -102,6 +102,18 @@ func (r *SourceRunner[T]) Gather(ctx context.Context, s *Scope) facts.Namespace 
 // cache index loads while the listing runs: both mostly wait (on the store,
 // on git), and a warm evaluation is little else.
 func (c Sources[T]) Gather(ctx context.Context, s *Scope) ([]T, error) {
+	files, save, err := c.GatherDeferred(ctx, s)
+	save()
+	return files, err
+}
+
+// GatherDeferred is Gather, except that what the scan recorded in the cache
+// index is written by save (never nil; a no-op when there is nothing to
+// write), which the caller must call once, before the store closes: a runner
+// that goes on working on the facts (the surface runner's resolution) writes
+// the index on another core meanwhile.
+func (c Sources[T]) GatherDeferred(ctx context.Context, s *Scope) (files []T, save func(), err error) {
+	save = func() {}
 	loaded := make(chan *cache.Index, 1)
 	if c.Store != nil {
 		go func() { loaded <- cache.LoadIndex(ctx, c.Store, c.Namespace, c.Version, s.Root) }()
@@ -111,7 +123,7 @@ func (c Sources[T]) Gather(ctx context.Context, s *Scope) ([]T, error) {
 	all, err := s.RepoFiles(ctx)
 	ix := <-loaded
 	if err != nil {
-		return nil, err
+		return nil, save, err
 	}
 	var paths []string
 	for _, p := range all {
@@ -119,15 +131,16 @@ func (c Sources[T]) Gather(ctx context.Context, s *Scope) ([]T, error) {
 			paths = append(paths, p)
 		}
 	}
-	files, err := c.Scan(ctx, s.Root, paths, ix)
-	if err != nil {
-		return nil, err
+	if files, err = c.Scan(ctx, s.Root, paths, ix); err != nil {
+		return nil, save, err
 	}
 	if ix != nil {
-		ix.Retain(paths)
-		_ = ix.Save(ctx) // the facts stand either way; a cache that cannot be written is only slower
+		save = func() {
+			ix.Retain(paths)
+			_ = ix.Save(ctx) // the facts stand either way; a cache that cannot be written is only slower
+		}
 	}
-	return files, nil
+	return files, save, nil
 }
 
 // Scan reads the repo-relative, "/"-separated paths under root on GOMAXPROCS

@@ -119,6 +119,24 @@ func TestPayloadsOfThisRepository(t *testing.T) {
 	if !ok {
 		t.Fatal("a plain file does not encode")
 	}
+	for name, mutate := range map[string]func(g *facts.GoFile){
+		"struct name": func(g *facts.GoFile) {
+			g.Structs = []facts.GoStruct{{Name: "T\xff", Line: 3, Fields: []string{}, Bases: []string{}}}
+		},
+		"field": func(g *facts.GoFile) {
+			g.Structs = []facts.GoStruct{{Name: "T", Line: 3, Fields: []string{"F\xff"}, Bases: []string{}}}
+		},
+		"import":     func(g *facts.GoFile) { g.Imports = map[string]string{"u": "example.test/\xff"} },
+		"error":      func(g *facts.GoFile) { g.Parsed, g.Error = false, &facts.GoError{Line: 1, Msg: "bad \xff"} },
+		"method":     func(g *facts.GoFile) { g.Methods = []facts.GoMethod{{Recv: "T", Name: "M\xff", Line: 4}} },
+		"nil fields": func(g *facts.GoFile) { g.Structs = []facts.GoStruct{{Name: "T", Line: 3, Bases: []string{}}} },
+	} {
+		g := f
+		mutate(&g)
+		if _, ok := encodeFacts(g); ok {
+			t.Errorf("%s: facts that would not read back exactly are cached", name)
+		}
+	}
 	for name, bad := range map[string]struct {
 		path    string
 		size    int64

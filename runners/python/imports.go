@@ -34,39 +34,22 @@ func (s *Scanner) Imports(src []byte) ([]RawImport, *facts.PythonError) {
 	return s.imports(), nil
 }
 
-// imports reads the import statements of the file Scan just parsed.
+// imports reads the import statements of the file Scan just parsed, from
+// the statements the parser found opening with import or from: in a file
+// that parses, no other "from" (yield from, raise ... from) opens one. The
+// pass over every token this replaces was 7% of a ScanNames.
 func (s *Scanner) imports() []RawImport {
 	toks := s.p.toks
 	out := []RawImport{}
-	for k := 0; k < len(toks); k++ {
+	for _, k := range s.p.imports {
 		t := toks[k]
-		if t.kind != tkName || (t.sub != kwImport && t.sub != kwFrom) || !stmtStart(toks, k) {
-			continue
-		}
 		if t.sub == kwImport {
-			out = s.plainImport(toks, k+1, int(t.line), out)
+			out = s.plainImport(toks, int(k)+1, int(t.line), out)
 		} else {
-			out = s.fromImport(toks, k+1, int(t.line), out)
+			out = s.fromImport(toks, int(k)+1, int(t.line), out)
 		}
 	}
 	return out
-}
-
-// stmtStart reports whether the token at k begins a simple statement: the
-// first of the file or of a line, or after ';' or a one-line suite's ':'.
-// In a file that parses, "from" anywhere else belongs to "yield from" or
-// "raise ... from".
-func stmtStart(toks []token, k int) bool {
-	if k == 0 {
-		return true
-	}
-	switch p := toks[k-1]; p.kind {
-	case tkNewline, tkIndent, tkDedent:
-		return true
-	case tkOp:
-		return p.sub == opSemi || p.sub == opColon
-	}
-	return false
 }
 
 // dotted reads a dotted name at k and returns it and the index after it.

@@ -20,6 +20,9 @@ type parser struct {
 	classes []classAcc
 	// dotted collects the dotted bases of the class statement being read.
 	dotted []string
+	// imports holds the first token of each import and from-import
+	// statement, in source order, for Scanner.imports.
+	imports []int32
 	// clause is what the statement just parsed lets follow it at the same
 	// level: elif/else after if, else after a loop, except/else/finally
 	// after try.
@@ -50,6 +53,7 @@ type classAcc struct {
 func (p *parser) reset(src []byte, toks []token) {
 	p.src, p.toks, p.i, p.err = src, toks, 0, nil
 	p.classes = p.classes[:0]
+	p.imports = p.imports[:0]
 	p.clause = clNone
 }
 

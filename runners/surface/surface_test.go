@@ -3,13 +3,18 @@ package surface
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/cache"
+	"github.com/tausik/tausik/runners/golang"
 	"github.com/tausik/tausik/runners/internal/sourcetest"
 	"github.com/tausik/tausik/store"
 )
@@ -151,6 +156,33 @@ func TestGatherCached(t *testing.T) {
 	sourcetest.WriteFile(t, root, "n.py", "from m import Base\nclass C(Base):\n    def more(self): pass\n")
 	if got := summary(gather(t, r, root, nil)); !slices.Contains(got, "n.py:C 4 [Base] []") {
 		t.Errorf("after the edit: %q", got)
+	}
+}
+
+// TestGatherWritesBothCaches: the Python and Go fact caches, written while
+// the bases are resolved, are in the store when Gather returns, each file
+// under its stamp.
+func TestGatherWritesBothCaches(t *testing.T) {
+	st, err := store.OpenMemory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	root := repo(t, map[string]string{"m.py": "class Base:\n" + threeNames, "g/g.go": "package g\n\ntype S struct{ A int }\n"})
+	later := func() time.Time { return time.Now().Add(time.Hour) } // no entry is racy
+	gather(t, New(runners.WithCache(st), runners.WithClock(later)), root, nil)
+	for _, c := range []struct{ ns, version, path string }{{"surface_python", pyVersion, "m.py"}, {golang.Namespace, golang.Version, "g/g.go"}} {
+		info, err := os.Lstat(filepath.Join(root, c.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stamp, ok := cache.StampOf(info)
+		if !ok {
+			t.Skip("this platform has no lstat stamps, so nothing is cached")
+		}
+		if _, hit := cache.LoadIndex(context.Background(), st, c.ns, c.version, root).Lookup(c.path, stamp); !hit {
+			t.Errorf("%s: no %s cache entry after Gather", c.path, c.ns)
+		}
 	}
 }
 
