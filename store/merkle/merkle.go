@@ -112,13 +112,19 @@ func (b *Builder) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
 // modified from outside.
 func (b *Builder) Add(record []byte) (tlog.Hash, error) {
 	leaf := tlog.RecordHash(record)
+	return leaf, b.AddHash(leaf)
+}
+
+// AddHash adds the next leaf by its record hash (tlog.RecordHash of the
+// record), for callers that hash records elsewhere, several at once.
+func (b *Builder) AddHash(leaf tlog.Hash) error {
 	hs, err := tlog.StoredHashesForRecordHash(b.n, leaf, b)
 	if err != nil {
-		return tlog.Hash{}, fmt.Errorf("tree leaf %d: %w", b.n, err)
+		return fmt.Errorf("tree leaf %d: %w", b.n, err)
 	}
 	b.Stored = append(b.Stored, hs...)
 	b.n++
-	return leaf, nil
+	return nil
 }
 
 // Size is the number of records added.
