@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ import (
 // field; both send VerifyLog to the full pass.
 
 // quickChunk is the number of decisions one query reads.
-const quickChunk = 1024
+const quickChunk = 4096
 
 // quickTreeChunk is the number of tree hashes one query reads.
 const quickTreeChunk = 8192
@@ -69,41 +70,86 @@ var (
 // (a WAL reader's snapshot is fixed at its first read). Without the write
 // lock (a read-only store, a writer holding it) one transaction reads all.
 func (s *Store) quickVerifyLog(ctx context.Context) (LogReport, bool) {
-	dec, err := s.db.BeginTx(ctx, s.d.readTx)
+	file := s.d == sqliteDialect && s.pin == nil
+	dec, done, err := s.verifyTx(ctx, file)
 	if err != nil {
 		return LogReport{}, false
 	}
-	defer dec.Rollback()
+	defer done()
 	readers := []querier{conn{dec, s.d}}
-	if s.d == sqliteDialect && !s.readOnly && s.pin == nil { // a file in WAL mode
-		if aux := s.pairedRead(ctx, dec); aux != nil {
-			defer aux.Rollback()
+	if file && !s.readOnly { // a file in WAL mode
+		if aux, done := s.pairedRead(ctx, dec); aux != nil {
+			defer done()
 			readers = append(readers, conn{aux, s.d})
 		}
 	}
 	return quickPass(ctx, readers)
 }
 
-// pairedRead returns a read transaction on dec's snapshot, or nil. dec has
-// not read yet: both first reads happen under the write lock.
-func (s *Store) pairedRead(ctx context.Context, dec *sql.Tx) *sql.Tx {
+// verifyMmap is the memory map a quick pass reader on a file asks SQLite
+// for (SQLite caps it at its compiled maximum): each page is read through
+// the map, not copied in by a pread of its own, which was a tenth of the
+// pass's CPU. SQLite maps the file read-only and its writers never shrink
+// a file under a reader's snapshot; only a file truncated behind SQLite's
+// back would fault, as it would hand a reader garbage without the map.
+const verifyMmap = 1 << 40
+
+// verifyTx begins a read transaction for the quick pass, on a connection
+// of its own with the file mapped when mapped is set, and returns the
+// function that ends it and puts the connection back as it was.
+func (s *Store) verifyTx(ctx context.Context, mapped bool) (*sql.Tx, func(), error) {
+	if !mapped {
+		tx, err := s.db.BeginTx(ctx, s.d.readTx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return tx, func() { tx.Rollback() }, nil
+	}
+	c, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	release := func() {
+		// A connection left mapped goes back to the pool only as a bad one,
+		// which the pool discards.
+		if _, err := c.ExecContext(context.WithoutCancel(ctx), "PRAGMA mmap_size = 0"); err != nil {
+			c.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		c.Close()
+	}
+	if _, err := c.ExecContext(ctx, "PRAGMA mmap_size = "+strconv.Itoa(verifyMmap)); err != nil {
+		release()
+		return nil, nil, err
+	}
+	tx, err := c.BeginTx(ctx, s.d.readTx)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return tx, func() { tx.Rollback(); release() }, nil
+}
+
+// pairedRead returns a read transaction on dec's snapshot and the function
+// that ends it, or nil. dec has not read yet: both first reads happen under
+// the write lock.
+func (s *Store) pairedRead(ctx context.Context, dec *sql.Tx) (*sql.Tx, func()) {
 	lock, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (the DSN's _txlock)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	defer lock.Rollback()
-	aux, err := s.db.BeginTx(ctx, s.d.readTx)
+	aux, done, err := s.verifyTx(ctx, true)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	var n int64
 	for _, tx := range []*sql.Tx{dec, aux} {
 		if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM chain_head").Scan(&n); err != nil {
-			aux.Rollback()
-			return nil
+			done()
+			return nil, nil
 		}
 	}
-	return aux
+	return aux, done
 }
 
 // quickTotals are the whole-table counts the pieces must add up to.
@@ -128,8 +174,9 @@ func quickPass(ctx context.Context, readers []querier) (LogReport, bool) {
 	chunks := (tot.size + quickChunk - 1) / quickChunk
 	leaves := make([]tlog.Hash, tot.size)
 	links := make([]chunkLinks, chunks)
+	finished := make(chan int64, chunks) // room for all: a worker never waits on it
 	var tree []string
-	var failed atomic.Bool
+	var failed, treeClaimed atomic.Bool
 	var wg sync.WaitGroup
 	for w, q := range readers {
 		wg.Add(1)
@@ -141,8 +188,10 @@ func quickPass(ctx context.Context, readers []querier) (LogReport, bool) {
 					failed.Store(true)
 					return
 				}
+				finished <- i
 			}
-			if w == len(readers)-1 && !failed.Load() {
+			// The first worker done reads the tree table.
+			if !failed.Load() && treeClaimed.CompareAndSwap(false, true) {
 				var ok bool
 				if tree, ok = quickReadTree(ctx, q, tot.size); !ok {
 					failed.Store(true)
@@ -150,8 +199,27 @@ func quickPass(ctx context.Context, readers []querier) (LogReport, bool) {
 			}
 		}()
 	}
-	wg.Wait()
-	if failed.Load() {
+	go func() {
+		wg.Wait()
+		close(finished)
+	}()
+	// The tree grows here from the leaves of each run of chunks done in
+	// order, while the workers read on.
+	b := &merkle.Builder{}
+	b.Grow(tot.size)
+	done := make([]bool, chunks)
+	next := int64(0)
+	for i := range finished {
+		done[i] = true
+		for ; next < chunks && done[next]; next++ {
+			for _, leaf := range leaves[next*quickChunk : min((next+1)*quickChunk, tot.size)] {
+				if err := b.AddHash(leaf); err != nil {
+					failed.Store(true)
+				}
+			}
+		}
+	}
+	if failed.Load() || next != chunks || (tot.size > 0 && !treeClaimed.Load()) {
 		return LogReport{}, false
 	}
 	head := GenesisHash
@@ -160,12 +228,6 @@ func quickPass(ctx context.Context, readers []querier) (LogReport, bool) {
 			return LogReport{}, false
 		}
 		head = l.lastHash
-	}
-	b := &merkle.Builder{}
-	for _, leaf := range leaves {
-		if err := b.AddHash(leaf); err != nil {
-			return LogReport{}, false
-		}
 	}
 	if head != tot.head || int64(len(b.Stored)) != tot.treeRows || !sameTree(b.Stored, tree) {
 		return LogReport{}, false
