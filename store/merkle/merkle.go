@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -125,6 +126,11 @@ func (b *Builder) AddHash(leaf tlog.Hash) error {
 	b.Stored = append(b.Stored, hs...)
 	b.n++
 	return nil
+}
+
+// Grow makes room for n more leaves, so that adding them copies nothing.
+func (b *Builder) Grow(n int64) {
+	b.Stored = slices.Grow(b.Stored, int(tlog.StoredHashCount(b.n+n)-int64(len(b.Stored))))
 }
 
 // Size is the number of records added.
