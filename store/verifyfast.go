@@ -70,6 +70,11 @@ var (
 // (a WAL reader's snapshot is fixed at its first read). Without the write
 // lock (a read-only store, a writer holding it) one transaction reads all.
 func (s *Store) quickVerifyLog(ctx context.Context) (LogReport, bool) {
+	return s.quickVerify(ctx, quickChunk)
+}
+
+// quickVerify is quickVerifyLog reading chunk decisions per statement.
+func (s *Store) quickVerify(ctx context.Context, chunk int64) (LogReport, bool) {
 	file := s.d == sqliteDialect && s.pin == nil
 	dec, done, err := s.verifyTx(ctx, file)
 	if err != nil {
@@ -83,7 +88,7 @@ func (s *Store) quickVerifyLog(ctx context.Context) (LogReport, bool) {
 			readers = append(readers, conn{aux, s.d})
 		}
 	}
-	return quickPass(ctx, readers)
+	return quickPass(ctx, readers, chunk)
 }
 
 // verifyMmap is the memory map a quick pass reader on a file asks SQLite
@@ -166,12 +171,12 @@ type chunkLinks struct{ firstPrev, lastHash string }
 // a report of an intact log and true, or false when the full pass must
 // decide (never an error: whatever the quick pass cannot read, the full
 // pass reads and reports).
-func quickPass(ctx context.Context, readers []querier) (LogReport, bool) {
+func quickPass(ctx context.Context, readers []querier, chunk int64) (LogReport, bool) {
 	tot, ok := quickCounts(ctx, readers[0])
 	if !ok {
 		return LogReport{}, false
 	}
-	chunks := (tot.size + quickChunk - 1) / quickChunk
+	chunks := (tot.size + chunk - 1) / chunk
 	leaves := make([]tlog.Hash, tot.size)
 	links := make([]chunkLinks, chunks)
 	finished := make(chan int64, chunks) // room for all: a worker never waits on it
@@ -184,7 +189,7 @@ func quickPass(ctx context.Context, readers []querier) (LogReport, bool) {
 			defer wg.Done()
 			var k quickWorker
 			for i := int64(w); i < chunks && !failed.Load(); i += int64(len(readers)) {
-				if !k.chunk(ctx, q, i, tot.size, leaves, &links[i]) {
+				if !k.chunk(ctx, q, i*chunk, min(chunk, tot.size-i*chunk), leaves, &links[i]) {
 					failed.Store(true)
 					return
 				}
@@ -212,7 +217,7 @@ func quickPass(ctx context.Context, readers []querier) (LogReport, bool) {
 	for i := range finished {
 		done[i] = true
 		for ; next < chunks && done[next]; next++ {
-			for _, leaf := range leaves[next*quickChunk : min((next+1)*quickChunk, tot.size)] {
+			for _, leaf := range leaves[next*chunk : min((next+1)*chunk, tot.size)] {
 				if err := b.AddHash(leaf); err != nil {
 					failed.Store(true)
 				}
@@ -301,12 +306,11 @@ type quickWorker struct {
 	num    []byte
 }
 
-// chunk reads and checks chunk i of a log of size decisions: each row's
+// chunk reads and checks the n decisions after the first skip: each row's
 // position, its link to the row before within the chunk, its columns
 // against its body; each body's leaf goes into leaves.
-func (k *quickWorker) chunk(ctx context.Context, q querier, i, size int64, leaves []tlog.Hash, out *chunkLinks) bool {
-	lo := 1 + i*quickChunk
-	hi := min(lo+quickChunk, size+1)
+func (k *quickWorker) chunk(ctx context.Context, q querier, skip, n int64, leaves []tlog.Hash, out *chunkLinks) bool {
+	lo, hi := skip+1, skip+1+n
 	rows, err := q.QueryContext(ctx, quickDecisionsSQL, fieldSep, lo, hi)
 	if err != nil {
 		return false
