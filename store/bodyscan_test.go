@@ -134,11 +134,26 @@ func TestScanBodyAgrees(t *testing.T) {
 // accepts.
 func TestScanBodyRefuses(t *testing.T) {
 	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	// The edges of the rules, which both parsers read as scanBody does.
 	// Depth: the top object is 1 and x's value 2, so 62 arrays in it reach 64.
-	for _, ok := range []string{deep(62), `"\ud800"`, `"\u00E9\/"`, `1E-0`, `"` + "\xed\x9f\xbf" + `"`} {
-		body := strings.Replace(scanBase, `"x":{"n":`, `"x":{"n":`+ok+`,"o":`, 1)
-		if !scanBody([]byte(body), &bodyFields{}) {
-			t.Errorf("refused %s", ok)
+	for _, c := range [][2]string{
+		{`"x":{"n":`, `"x":{"n":` + deep(62) + `,"o":`},
+		{`[0,`, `[-0,"\ud800","\u00E9\/\u0000",1E-0,12.5E+07,"` + "\xed\x9f\xbf\xf4\x8f\xbf\xbf" + `",`},
+		{`"exit_code":-7`, `"exit_code":-9223372036854775808`},
+		{`"exit_code":-7`, `"exit_code":9223372036854775807`},
+		{`"exit_code":-7`, `"exit_code":-0`},
+		{`"requester":"cli ✓"`, `"requester":"a b!#` + "\x7f" + strings.Repeat("long", 9) + `"`},
+		{`"requester":"cli ✓"`, `"requester":""`},
+		{`"x":{`, `"timings_0123456789ab":0,"x":{`},
+		{`{"blocked"`, `{"Zeta":0,"blocked"`},
+		{`"trigger":"commit"`, `"trigger":"commit","zz":{"Task":1}`},
+	} {
+		body := []byte(strings.Replace(scanBase, c[0], c[1], 1))
+		var f bodyFields
+		if !scanBody(body, &f) {
+			t.Errorf("refused %s", body)
+		} else if err := scanAgrees(body, &f); err != nil {
+			t.Errorf("%v\n%s", err, body)
 		}
 	}
 	cases := []struct{ name, old, new string }{
