@@ -14,6 +14,9 @@ import (
 // of each other kind of value, the starting point of the refusal table.
 const scanBase = `{"blocked":false,"decision_id":"01J0","exit_code":-7,"gates":[{"blocks":true,"name":"g","outcome":"FAILED","severity":"block"},{"a":{},"blocks":false,"name":"h","outcome":"PASSED","severity":"warn","z":[]}],"git_head":"abc","request":{"files":["a\"b\\c\u00e9\n"],"task":"t","trigger":"commit"},"requester":"cli ✓","time":"2026-01-01T00:00:00Z","x":{"n":[0,-2.5e+3,1E5,0.25,"s",true,false,null,{"k":"v"}]}}`
 
+// scanMinimal carries the mirrored fields and nothing else, a small seed.
+const scanMinimal = `{"blocked":true,"decision_id":"a","exit_code":0,"gates":[],"git_head":"","request":{"task":"","trigger":""},"requester":"","time":""}`
+
 // storedBody is d's body as the store writes it.
 func storedBody(t testing.TB, d Decision) []byte {
 	t.Helper()
@@ -111,7 +114,7 @@ func scanVariants(t testing.TB) [][]byte {
 
 func TestScanBodyAgrees(t *testing.T) {
 	var f bodyFields
-	for _, body := range append(scanVariants(t), []byte(scanBase)) {
+	for _, body := range append(scanVariants(t), []byte(scanBase), []byte(scanMinimal)) {
 		if !scanBody(body, &f) {
 			t.Errorf("refused a stored body:\n%s", body)
 			continue
@@ -249,6 +252,7 @@ func FuzzScanBody(f *testing.F) {
 		f.Add(body)
 	}
 	f.Add([]byte(scanBase))
+	f.Add([]byte(scanMinimal))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var fields bodyFields
 		if !scanBody(body, &fields) {
