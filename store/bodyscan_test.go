@@ -19,12 +19,17 @@ const scanMinimal = `{"blocked":true,"decision_id":"a","exit_code":0,"gates":[],
 
 // storedBody is d's body as the store writes it.
 func storedBody(t testing.TB, d Decision) []byte {
+	return storedRecord(t, d).body
+}
+
+// storedRecord is d's row as the store writes it.
+func storedRecord(t testing.TB, d Decision) *record {
 	t.Helper()
 	rec, err := prepareDecision(d, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rec.body
+	return rec
 }
 
 // scanAgrees returns what differs between scanBody's fields and what
@@ -91,11 +96,19 @@ func scanAgrees(body []byte, f *bodyFields) error {
 // non-ASCII strings (mirrored ones the scanner may read, and escaped ones
 // it must skip).
 func scanVariants(t testing.TB) [][]byte {
-	at := time.Date(2026, 2, 3, 4, 5, 6, 789_000_000, time.UTC)
 	var out [][]byte
-	out = append(out, storedBody(t, benchDecisions(1)[0]))
-	out = append(out, storedBody(t, mkDecision(at, "commit", "none")))
-	for i, s := range []string{"uni ✓ é 😀 日本", "<&> ~ DEL\x7f", "tab", "", "x y", strings.Repeat("long-", 40)} {
+	for _, rec := range scanRecords(t) {
+		out = append(out, rec.body)
+	}
+	return out
+}
+
+func scanRecords(t testing.TB) []*record {
+	at := time.Date(2026, 2, 3, 4, 5, 6, 789_000_000, time.UTC)
+	var out []*record
+	out = append(out, storedRecord(t, benchDecisions(1)[0]))
+	out = append(out, storedRecord(t, mkDecision(at, "commit", "none")))
+	for i, s := range []string{"uni ✓ é 😀 日本", "<&> ~ DEL\x7f", "a/b", "", "x y", strings.Repeat("long-", 40)} {
 		d := mkDecision(at.Add(time.Duration(i)*time.Second), "review", s,
 			gateSpec{"g" + s, OutcomeFailed, SeverityBlock}, gateSpec{s + "h", OutcomeCouldNotRun, SeverityWarn},
 			gateSpec{"i", OutcomeNotApplicable, SeverityBlock}, gateSpec{"j", OutcomePassed, SeverityWarn})
@@ -107,13 +120,31 @@ func scanVariants(t testing.TB) [][]byte {
 		body["note"] = map[string]any{"esc": "q\"b\\n\n\u2028\x01", "deep": []any{[]any{map[string]any{"a": 1.5e-7}}}, s: s}
 		d.Requester, d.GitHead = s+"r", s
 		d.Body, _ = json.Marshal(body)
-		out = append(out, storedBody(t, d))
+		out = append(out, storedRecord(t, d))
 	}
 	return out
 }
 
 func TestScanBodyAgrees(t *testing.T) {
 	var f bodyFields
+	// The fields are the row's columns.
+	for _, rec := range scanRecords(t) {
+		if !scanBody(rec.body, &f) {
+			continue // reported below
+		}
+		got := fmt.Sprint(string(f.id), string(f.requester), string(f.gitHead), string(f.trigger), string(f.task), f.exitCode, f.blocked)
+		want := fmt.Sprint(rec.id, rec.requester, rec.gitHead, rec.trigger, rec.task, rec.exitCode, rec.blocked)
+		if got != want || !sameTime(string(f.time), rec.time) || len(f.gates) != len(rec.gates) {
+			t.Errorf("fields %s %s, %d gates; columns %s %s, %d gates", got, f.time, len(f.gates), want, rec.time, len(rec.gates))
+			continue
+		}
+		for i, g := range f.gates {
+			if v := rec.gates[i]; string(g.name) != v.Name || string(g.outcome) != string(v.Outcome) ||
+				string(g.severity) != string(v.Severity) || g.blocks != v.Blocks {
+				t.Errorf("gate %d: %s %s %s %t, column %+v", i, g.name, g.outcome, g.severity, g.blocks, v)
+			}
+		}
+	}
 	for _, body := range append(scanVariants(t), []byte(scanBase), []byte(scanMinimal)) {
 		if !scanBody(body, &f) {
 			t.Errorf("refused a stored body:\n%s", body)
