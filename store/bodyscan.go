@@ -7,13 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// scanBody is the quick pass's body reader: one validating walk over the
-// bytes that picks out the mirrored fields, instead of building a parsed
-// document. It only ever says "this is a canonical decision body and these
-// are its fields"; on anything else it says false and the caller takes the
-// exact path (parseMirror), so it must be at least as strict as
-// encoding/json and fastjson and agree with both wherever it says true. A
-// fuzz test holds it to that.
+// scanBody is the quick pass's body reader: one validating walk, no document
+// built. False sends the caller to the exact path (parseMirror), so it is at
+// least as strict as encoding/json and fastjson and agrees with both
+// wherever it says true (a differential fuzz test holds it to that).
 
 // bodyFields are the fields of a decision body the row's columns mirror.
 // Strings are the raw bytes between the quotes (they never hold a backslash:
@@ -25,140 +22,114 @@ type bodyFields struct {
 	gates                                       []bodyGate // the body's gates list, in order
 }
 
-// bodyGate is one entry of a body's gates list.
-type bodyGate struct {
+type bodyGate struct { // one entry of a body's gates list
 	name, outcome, severity []byte
 	blocks                  bool
 }
 
-// scanMaxDepth bounds nesting: canonical decision bodies nest five deep,
-// and a bound keeps a hostile body from exhausting the stack.
+// scanMaxDepth bounds nesting (decision bodies nest five deep) so that no
+// body can exhaust the stack.
 const scanMaxDepth = 64
 
+// swarOnes and swarHigh are 0x01 and 0x80 in every byte of a word.
+const swarOnes, swarHigh = 0x0101010101010101, 0x8080808080808080
+
+// The objects scanFields reads: those with mirrored fields and any other.
 const (
-	swarOnes = 0x0101010101010101
-	swarHigh = 0x8080808080808080
+	objTop = iota
+	objRequest
+	objGate
+	objOther
 )
 
-// The mirrored fields of each object scanBody reads into, one bit each, so
-// that a missing one is seen at the object's end.
-const (
-	seenBlocked = 1 << iota
-	seenID
-	seenExit
-	seenGates
-	seenGitHead
-	seenRequest
-	seenRequester
-	seenTime
-	seenTop = 1<<iota - 1
-)
-
-const (
-	seenTrigger = 1 << iota
-	seenTask
-	seenRequestAll = 1<<iota - 1
-)
-
-const (
-	seenGateBlocks = 1 << iota
-	seenGateName
-	seenGateOutcome
-	seenGateSeverity
-	seenGateAll = 1<<iota - 1
-)
-
-// The field names of bodyMirror at each level. encoding/json matches a key
-// to a field case-insensitively (bytes.EqualFold, so "Time" or "requeſter"
-// fill a field too), where fastjson and this scanner match exactly: a key
-// that folds to one of these without being it is refused.
-var (
-	topNames     = [...]string{"blocked", "decision_id", "exit_code", "gates", "git_head", "request", "requester", "time"}
-	requestNames = [...]string{"task", "trigger"}
-	gateNames    = [...]string{"blocks", "name", "outcome", "severity"}
-)
+// mirrorNames are bodyMirror's field names in each object. encoding/json
+// matches keys to fields by bytes.EqualFold ("Time", "requeſter" fill one
+// too), fastjson and scanBody exactly: a key folding to one is refused.
+var mirrorNames = [...][]string{
+	objTop:     {"blocked", "decision_id", "exit_code", "gates", "git_head", "request", "requester", "time"},
+	objRequest: {"task", "trigger"},
+	objGate:    {"blocks", "name", "outcome", "severity"},
+	objOther:   {},
+}
 
 // scanBody fills f (reusing its slices) and reports whether body is a
 // canonical decision body carrying every mirrored field.
 func scanBody(body []byte, f *bodyFields) bool {
 	*f = bodyFields{gates: f.gates[:0]}
-	b := body
-	if len(b) < 2 || b[0] != '{' {
-		return false
-	}
-	seen := 0
-	i, p := 1, prevKey{s: -1}
-	for {
-		j, w := scanKey(b, i, &p)
-		if j < 0 {
-			return false
-		}
-		switch {
-		case w == kwBlocked:
-			j, f.blocked = scanBool(b, j)
-			seen |= seenBlocked
-		case w == kwDecisionID && p.is(b, "decision_id"):
-			j, f.id = mirrorString(b, j)
-			seen |= seenID
-		case w == kwExitCode && p.is(b, "exit_code"):
-			j, f.exitCode = scanInt(b, j)
-			seen |= seenExit
-		case w == kwGates:
-			j = scanGates(b, j, f)
-			seen |= seenGates
-		case w == kwGitHead && p.is(b, "git_head"):
-			j, f.gitHead = mirrorString(b, j)
-			seen |= seenGitHead
-		case w == kwRequest:
-			j = scanRequest(b, j, f)
-			seen |= seenRequest
-		case w == kwRequester && p.is(b, "requester"):
-			j, f.requester = mirrorString(b, j)
-			seen |= seenRequester
-		case w == kwTime:
-			j, f.time = mirrorString(b, j)
-			seen |= seenTime
-		default:
-			if p.odd() && foldsToName(b[p.s:p.e], topNames[:]) {
-				return false
-			}
-			j = skipValue(b, j, 1)
-		}
-		if j < 0 || j >= len(b) {
-			return false
-		}
-		if b[j] == ',' {
-			i = j + 1
-			continue
-		}
-		return b[j] == '}' && j+1 == len(b) && seen == seenTop
-	}
+	return scanFields(body, 0, 1, objTop, f, nil) == len(body)
 }
 
-// scanRequest reads the request object at i, depth 2.
-func scanRequest(b []byte, i int, f *bodyFields) int {
-	if i >= len(b) || b[i] != '{' {
+// scanFields validates the object at i (depth, keys strictly increasing),
+// reads obj's mirrored fields into f (g: a gate's) and returns the end or -1.
+func scanFields(b []byte, i, depth, obj int, f *bodyFields, g *bodyGate) int {
+	if depth > scanMaxDepth || i+1 >= len(b) || b[i] != '{' {
 		return -1
 	}
-	seen := 0
-	i, p := i+1, prevKey{s: -1}
+	if obj == objOther && b[i+1] == '}' {
+		return i + 2
+	}
+	seen, p := 0, prevKey{s: -1}
+	i++
 	for {
-		j, w := scanKey(b, i, &p)
-		if j < 0 {
+		var j int
+		if j = scanKey(b, i, &p); j < 0 {
 			return -1
 		}
-		switch {
-		case w == kwTask:
-			j, f.task = mirrorString(b, j)
-			seen |= seenTask
-		case w == kwTrigger:
-			j, f.trigger = mirrorString(b, j)
-			seen |= seenTrigger
-		default:
-			if p.odd() && foldsToName(b[p.s:p.e], requestNames[:]) {
-				return -1
+		known := true // a mirrored field, read: keys are sorted, so each is read once
+		switch obj {
+		case objTop:
+			switch {
+			case p.w == kwBlocked:
+				j, f.blocked = scanBool(b, j)
+			case p.w == kwDecisionID && string(b[p.s:p.e]) == "decision_id":
+				j, f.id = mirrorString(b, j)
+			case p.w == kwExitCode && string(b[p.s:p.e]) == "exit_code":
+				j, f.exitCode = scanInt(b, j)
+			case p.w == kwGates:
+				j = skipArray(b, j, 2, f)
+			case p.w == kwGitHead && string(b[p.s:p.e]) == "git_head":
+				j, f.gitHead = mirrorString(b, j)
+			case p.w == kwRequest:
+				j = scanFields(b, j, 2, objRequest, f, nil)
+			case p.w == kwRequester && string(b[p.s:p.e]) == "requester":
+				j, f.requester = mirrorString(b, j)
+			case p.w == kwTime:
+				j, f.time = mirrorString(b, j)
+			default:
+				known = false
 			}
-			j = skipValue(b, j, 2)
+		case objRequest:
+			switch p.w {
+			case kwTask:
+				j, f.task = mirrorString(b, j)
+			case kwTrigger:
+				j, f.trigger = mirrorString(b, j)
+			default:
+				known = false
+			}
+		case objGate:
+			switch {
+			case p.w == kwBlocks:
+				j, g.blocks = scanBool(b, j)
+			case p.w == kwName:
+				j, g.name = mirrorString(b, j)
+			case p.w == kwOutcome:
+				j, g.outcome = mirrorString(b, j)
+			case p.w == kwSeverity && string(b[p.s:p.e]) == "severity":
+				j, g.severity = mirrorString(b, j)
+			default:
+				known = false
+			}
+		default:
+			known = false
+		}
+		switch {
+		case known:
+			seen++
+		case obj != objOther && p.odd() && foldsToName(b[p.s:p.e], mirrorNames[obj]):
+			return -1
+		default:
+			j = skipValue(b, j, depth)
 		}
 		if j < 0 || j >= len(b) {
 			return -1
@@ -167,69 +138,32 @@ func scanRequest(b []byte, i int, f *bodyFields) int {
 			i = j + 1
 			continue
 		}
-		if b[j] != '}' || seen != seenRequestAll {
+		if b[j] != '}' || seen != len(mirrorNames[obj]) {
 			return -1
 		}
 		return j + 1
 	}
 }
 
-// scanGates reads the gates array at i (depth 2), each entry an object at
-// depth 3 with every mirrored gate field.
-func scanGates(b []byte, i int, f *bodyFields) int {
-	if i+1 >= len(b) || b[i] != '[' {
+// skipArray validates the array at i, at depth; with f, it is the gates
+// list and each entry a gate read into f.gates.
+func skipArray(b []byte, i, depth int, f *bodyFields) int {
+	if depth > scanMaxDepth || i+1 >= len(b) || b[i] != '[' {
 		return -1
 	}
-	i++
-	if b[i] == ']' {
+	if i++; b[i] == ']' {
 		return i + 1
 	}
 	for {
-		if i >= len(b) || b[i] != '{' {
-			return -1
+		if f == nil {
+			i = skipValue(b, i, depth)
+		} else {
+			var g bodyGate
+			if i = scanFields(b, i, depth+1, objGate, f, &g); i >= 0 {
+				f.gates = append(f.gates, g)
+			}
 		}
-		var g bodyGate
-		seen := 0
-		i++
-		p := prevKey{s: -1}
-		for {
-			j, w := scanKey(b, i, &p)
-			if j < 0 {
-				return -1
-			}
-			switch {
-			case w == kwBlocks:
-				j, g.blocks = scanBool(b, j)
-				seen |= seenGateBlocks
-			case w == kwName:
-				j, g.name = mirrorString(b, j)
-				seen |= seenGateName
-			case w == kwOutcome:
-				j, g.outcome = mirrorString(b, j)
-				seen |= seenGateOutcome
-			case w == kwSeverity && p.is(b, "severity"):
-				j, g.severity = mirrorString(b, j)
-				seen |= seenGateSeverity
-			default:
-				if p.odd() && foldsToName(b[p.s:p.e], gateNames[:]) {
-					return -1
-				}
-				j = skipValue(b, j, 3)
-			}
-			if j < 0 || j >= len(b) {
-				return -1
-			}
-			i = j + 1
-			if b[j] == ',' {
-				continue
-			}
-			if b[j] != '}' || seen != seenGateAll {
-				return -1
-			}
-			break
-		}
-		f.gates = append(f.gates, g)
-		if i >= len(b) {
+		if i < 0 || i >= len(b) {
 			return -1
 		}
 		switch b[i] {
@@ -243,118 +177,93 @@ func scanGates(b []byte, i int, f *bodyFields) int {
 	}
 }
 
-// Keys are told apart by their first eight bytes, big-endian, the bytes
-// past a shorter key's end zero: a key holds no zero byte (a raw control
-// byte is refused), so the word of a key under eight bytes is the key, and
-// words order keys as bytes do wherever they differ.
+// A key's word is its first eight bytes, big-endian, zero past its end: a
+// key holds no zero byte (raw control bytes are refused), so the word of a
+// key under eight bytes is the key, and words order keys as bytes do.
 var (
-	kwBlocked    = keyWord("blocked")
-	kwDecisionID = keyWord("decision_id")
-	kwExitCode   = keyWord("exit_code")
-	kwGates      = keyWord("gates")
-	kwGitHead    = keyWord("git_head")
-	kwRequest    = keyWord("request")
-	kwRequester  = keyWord("requester")
-	kwTime       = keyWord("time")
-	kwTask       = keyWord("task")
-	kwTrigger    = keyWord("trigger")
-	kwBlocks     = keyWord("blocks")
-	kwName       = keyWord("name")
-	kwOutcome    = keyWord("outcome")
-	kwSeverity   = keyWord("severity")
+	kwBlocked, kwDecisionID, kwExitCode = keyWord("blocked"), keyWord("decision_id"), keyWord("exit_code")
+	kwGates, kwGitHead, kwRequest       = keyWord("gates"), keyWord("git_head"), keyWord("request")
+	kwRequester, kwTime                 = keyWord("requester"), keyWord("time")
+	kwTask, kwTrigger                   = keyWord("task"), keyWord("trigger")
+	kwBlocks, kwName                    = keyWord("blocks"), keyWord("name")
+	kwOutcome, kwSeverity               = keyWord("outcome"), keyWord("severity")
 )
 
-func keyWord(s string) uint64 {
+func keyWord[T string | []byte](s T) uint64 {
 	var w [8]byte
 	copy(w[:], s)
 	return binary.BigEndian.Uint64(w[:])
 }
 
-// prevKey is the key scanKey read last in an object: its bounds and word
-// (s < 0 before the first), and its bytes as loaded, v and u, to tell
-// whether it could fold to another key (see odd).
+// prevKey is the key scanKey read last in an object: bounds, word (s < 0
+// before the first) and its bytes as loaded, v and u, for odd.
 type prevKey struct {
-	s, e int
-	w    uint64
-	v, u uint64
+	s, e    int
+	w, v, u uint64
 }
 
-// is reports whether the key is name, for names of eight bytes or more
-// (whose word does not tell their length).
-func (p *prevKey) is(b []byte, name string) bool {
-	return string(b[p.s:p.e]) == name
-}
-
-// odd reports whether the key holds an upper-case or non-ASCII byte, which
-// only a key can that folds to another: a key scanKey reads the slow way
-// counts as odd.
-func (p *prevKey) odd() bool {
+// odd reports whether the key may fold to another: it has an upper-case or
+// non-ASCII byte, or scanKey read it the slow way.
+func (p prevKey) odd() bool {
 	return upperMask(p.v)|upperMask(p.u) != 0
 }
 
-// scanKey reads `"key":` at i, the key strictly after the object's previous
-// one p, which it then becomes. It returns the index after the colon (< 0
-// when it is not such a key) and the key's word. A key under sixteen bytes
-// from '#' up, the common case, is read with one or two loads.
-func scanKey(b []byte, i int, p *prevKey) (next int, w uint64) {
+// scanKey reads `"key":` at i, strictly after the object's previous key p,
+// which it then becomes, and returns the index after the colon (< 0: no
+// such key). The common key, under sixteen bytes from '#' up, takes one or
+// two loads.
+func scanKey(b []byte, i int, p *prevKey) int {
 	if i >= len(b) || b[i] != '"' {
-		return -1, 0
+		return -1
 	}
 	ks := i + 1
-	if ks+16 <= len(b) {
-		v, u, n := binary.LittleEndian.Uint64(b[ks:]), uint64(0), -1
-		if m := stopMask(v) | v&swarHigh; m != 0 {
-			if t := bits.TrailingZeros64(m) &^ 7; byte(v>>t) == '"' {
-				n, v = t>>3, v&(1<<t-1)
-			}
-		} else {
-			u = binary.LittleEndian.Uint64(b[ks+8:])
-			if m := stopMask(u) | u&swarHigh; m != 0 {
-				if t := bits.TrailingZeros64(m) &^ 7; byte(u>>t) == '"' {
-					n, u = 8+t>>3, u&(1<<t-1)
-				}
-			}
+	if ks+16 > len(b) {
+		return scanKeySlow(b, ks, p)
+	}
+	v, u, n := binary.LittleEndian.Uint64(b[ks:]), uint64(0), -1
+	if m := stopMask(v) | v&swarHigh; m != 0 {
+		if t := bits.TrailingZeros64(m) &^ 7; byte(v>>t) == '"' {
+			n, v = t>>3, v&(1<<t-1)
 		}
-		if ke := ks + n; n >= 0 && ke+1 < len(b) && b[ke+1] == ':' {
-			w = bits.ReverseBytes64(v)
-			if p.s >= 0 && (p.w > w || p.w == w && bytes.Compare(b[p.s:p.e], b[ks:ke]) >= 0) {
-				return -1, 0
+	} else {
+		u = binary.LittleEndian.Uint64(b[ks+8:])
+		if m := stopMask(u) | u&swarHigh; m != 0 {
+			if t := bits.TrailingZeros64(m) &^ 7; byte(u>>t) == '"' {
+				n, u = 8+t>>3, u&(1<<t-1)
 			}
-			// Field by field: a composite literal is built on the stack
-			// and copied in halves, which stalls on its own stores.
-			p.s, p.e, p.w, p.v, p.u = ks, ke, w, v, u
-			return ke + 2, w
 		}
 	}
+	ke := ks + n
+	if n < 0 || ke+1 >= len(b) || b[ke+1] != ':' {
+		return scanKeySlow(b, ks, p)
+	}
+	w := bits.ReverseBytes64(v)
+	if p.s >= 0 && (p.w > w || p.w == w && bytes.Compare(b[p.s:p.e], b[ks:ke]) >= 0) {
+		return -1
+	}
+	// Field by field: a literal is built on the stack and copied, a stall.
+	p.s, p.e, p.w, p.v, p.u = ks, ke, w, v, u
+	return ke + 2
+}
+
+// scanKeySlow is scanKey for any other key, which counts as odd.
+func scanKeySlow(b []byte, ks int, p *prevKey) int {
 	ke, escaped := scanString(b, ks)
 	if ke < 0 || escaped || ke+1 >= len(b) || b[ke+1] != ':' {
-		return -1, 0
+		return -1
 	}
-	w = prefixWord(b, ks, ke)
+	w := keyWord(b[ks:ke])
 	if p.s >= 0 && (p.w > w || p.w == w && bytes.Compare(b[p.s:p.e], b[ks:ke]) >= 0) {
-		return -1, 0
+		return -1
 	}
 	p.s, p.e, p.w, p.v, p.u = ks, ke, w, 'A', 0
-	return ke + 2, w
+	return ke + 2
 }
 
-// upperMask has bit 7 set in each byte of v from 'A' to 'Z', for v whose
-// bytes are all ASCII: b+0x3F reaches bit 7 from 'A' up, b+0x25 from '['
-// up, and neither carries into the next byte.
+// upperMask has bit 7 set in each byte of ASCII v from 'A' to 'Z': b+0x3F
+// reaches bit 7 from 'A' up, b+0x25 from '[' up, neither carries.
 func upperMask(v uint64) uint64 {
 	return (v + 0x3F*swarOnes) &^ (v + 0x25*swarOnes) & swarHigh
-}
-
-// prefixWord is the word of key b[ks:ke].
-func prefixWord(b []byte, ks, ke int) uint64 {
-	var w uint64
-	for j := range 8 {
-		w <<= 8
-		if ks+j < ke {
-			w |= uint64(b[ks+j])
-		}
-	}
-	return w
 }
 
 // foldsToName reports whether key would fill one of the fields names in
@@ -371,67 +280,65 @@ func foldsToName(key []byte, names []string) bool {
 // mirrorString reads a string at i that holds no escape, returning the
 // index after it and its contents.
 func mirrorString(b []byte, i int) (int, []byte) {
-	if i >= len(b) || b[i] != '"' {
-		return -1, nil
-	}
-	end := shortString(b, i+1)
-	if end < 0 {
-		var escaped bool
-		if end, escaped = scanString(b, i+1); end < 0 || escaped {
-			return -1, nil
+	if i < len(b) && b[i] == '"' {
+		if end := shortString(b, i+1); end >= 0 {
+			return end + 1, b[i+1 : end]
+		}
+		if end, escaped := scanString(b, i+1); end >= 0 && !escaped {
+			return end + 1, b[i+1 : end]
 		}
 	}
-	return end + 1, b[i+1 : end]
+	return -1, nil
 }
 
 // scanBool reads true or false at i.
 func scanBool(b []byte, i int) (int, bool) {
-	if bytes.HasPrefix(b[min(i, len(b)):], []byte("true")) {
+	switch n := literal(b, i); {
+	case n == 4 && b[i] == 't':
 		return i + 4, true
-	}
-	if bytes.HasPrefix(b[min(i, len(b)):], []byte("false")) {
+	case n == 5:
 		return i + 5, false
 	}
 	return -1, false
 }
 
+// literal returns the length of the true, false or null at i, or 0.
+func literal(b []byte, i int) int {
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
+			return len(lit)
+		}
+	}
+	return 0
+}
+
 // scanInt reads an integer literal -?(0|[1-9][0-9]*) at i that fits int64.
 func scanInt(b []byte, i int) (int, int64) {
-	neg := i < len(b) && b[i] == '-'
+	end := scanNumber(b, i)
+	if end < 0 {
+		return -1, 0
+	}
+	lit, neg := b[i:end], b[i] == '-'
 	if neg {
-		i++
+		lit = lit[1:]
 	}
-	if i >= len(b) || b[i] < '0' || b[i] > '9' {
+	if len(lit) > 19 { // 19 digits never overflow a uint64
 		return -1, 0
 	}
-	if b[i] == '0' {
-		i++
-	} else {
-		var u uint64
-		for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
-			if u > (1<<63)/10 {
-				return -1, 0
-			}
-			u = u*10 + uint64(b[i]-'0')
-			if u > 1<<63 {
-				return -1, 0
-			}
-		}
-		if !neg && u == 1<<63 {
+	var u uint64
+	for _, c := range lit {
+		if c < '0' || c > '9' { // a fraction or an exponent
 			return -1, 0
 		}
-		if i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
-			return -1, 0
-		}
-		if neg {
-			return i, -int64(u)
-		}
-		return i, int64(u)
+		u = u*10 + uint64(c-'0')
 	}
-	if i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E' || '0' <= b[i] && b[i] <= '9') {
+	if u > 1<<63 || !neg && u == 1<<63 {
 		return -1, 0
 	}
-	return i, 0
+	if neg {
+		return end, -int64(u)
+	}
+	return end, int64(u)
 }
 
 // skipValue validates the value at i inside a container at depth and
@@ -450,78 +357,17 @@ func skipValue(b []byte, i, depth int) int {
 		}
 		return end + 1
 	case '{':
-		return skipObject(b, i, depth+1)
+		return scanFields(b, i, depth+1, objOther, nil, nil)
 	case '[':
-		return skipArray(b, i, depth+1)
-	case 't':
-		if bytes.HasPrefix(b[i:], []byte("true")) {
-			return i + 4
-		}
-	case 'f':
-		if bytes.HasPrefix(b[i:], []byte("false")) {
-			return i + 5
-		}
-	case 'n':
-		if bytes.HasPrefix(b[i:], []byte("null")) {
-			return i + 4
+		return skipArray(b, i, depth+1, nil)
+	case 't', 'f', 'n':
+		if n := literal(b, i); n > 0 {
+			return i + n
 		}
 	default:
 		return scanNumber(b, i)
 	}
 	return -1
-}
-
-// skipObject validates the object at i, at depth, keys strictly increasing.
-func skipObject(b []byte, i, depth int) int {
-	if depth > scanMaxDepth || i+1 >= len(b) {
-		return -1
-	}
-	i++
-	if b[i] == '}' {
-		return i + 1
-	}
-	p := prevKey{s: -1}
-	for {
-		j, _ := scanKey(b, i, &p)
-		if j < 0 {
-			return -1
-		}
-		if j = skipValue(b, j, depth); j < 0 || j >= len(b) {
-			return -1
-		}
-		switch b[j] {
-		case ',':
-			i = j + 1
-		case '}':
-			return j + 1
-		default:
-			return -1
-		}
-	}
-}
-
-// skipArray validates the array at i, at depth.
-func skipArray(b []byte, i, depth int) int {
-	if depth > scanMaxDepth || i+1 >= len(b) {
-		return -1
-	}
-	i++
-	if b[i] == ']' {
-		return i + 1
-	}
-	for {
-		if i = skipValue(b, i, depth); i < 0 || i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i++
-		case ']':
-			return i + 1
-		default:
-			return -1
-		}
-	}
 }
 
 // scanNumber validates a number per RFC 8259 at i and returns the index
@@ -530,29 +376,20 @@ func scanNumber(b []byte, i int) int {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
-	switch {
-	case i >= len(b):
-		return -1
-	case b[i] == '0':
-		i++
-	case '1' <= b[i] && b[i] <= '9':
-		i = skipDigits(b, i+1)
-	default:
+	d := i
+	if i = skipDigits(b, i); i == d || b[d] == '0' && i > d+1 { // no digit, or a leading zero
 		return -1
 	}
 	if i < len(b) && b[i] == '.' {
-		d := i + 1
-		if i = skipDigits(b, d); i == d {
+		if d, i = i+1, skipDigits(b, i+1); i == d {
 			return -1
 		}
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		if i++; i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		d := i
-		if i = skipDigits(b, d); i == d {
+		if d, i = i, skipDigits(b, i); i == d {
 			return -1
 		}
 	}
@@ -566,11 +403,10 @@ func skipDigits(b []byte, i int) int {
 	return i
 }
 
-// scanString validates the string whose contents start at i and returns
-// the index of its closing quote (-1 when it is not a valid string) and
-// whether it holds an escape. Contents are skipped eight bytes at a time
-// up to the next quote, backslash or control byte; UTF-8 is validated only
-// when a byte at or above 0x80 was seen.
+// scanString validates the string whose contents start at i and returns its
+// closing quote's index (-1: not a valid string) and whether it holds an
+// escape. It skips eight bytes at a time to the next quote, backslash or
+// control byte, and validates UTF-8 only when a byte ≥ 0x80 was seen.
 func scanString(b []byte, i int) (int, bool) {
 	start := i
 	var high uint64
@@ -578,14 +414,17 @@ func scanString(b []byte, i int) (int, bool) {
 	for {
 		for i+8 <= len(b) {
 			v := binary.LittleEndian.Uint64(b[i:])
-			if m := specialMask(v); m != 0 {
-				t := bits.TrailingZeros64(m) &^ 7
-				high |= v & (1<<t - 1)
-				i += t >> 3
+			m := stopMask(v)
+			if m == 0 {
+				high, i = high|v, i+8
+				continue
+			}
+			t := bits.TrailingZeros64(m) &^ 7
+			high, i = high|v&(1<<t-1), i+t>>3
+			if c := b[i]; c != ' ' && c != '!' {
 				break
 			}
-			high |= v
-			i += 8
+			i++
 		}
 		for ; i < len(b); i++ { // the last few bytes; none when a word stopped
 			if c := b[i]; c == '"' || c == '\\' || c < 0x20 {
@@ -613,28 +452,17 @@ func scanString(b []byte, i int) (int, bool) {
 	}
 }
 
-// specialMask has bit 7 set in the lowest byte of v (little-endian) that
-// is '"', '\\' or below 0x20, and maybe in bytes above it. The classic
-// has-zero-byte test ((x - 0x01…) &^ x & 0x80…) is exact on the lowest
-// match, which is the only one used.
-func specialMask(v uint64) uint64 {
-	q := v ^ (swarOnes * '"')
-	s := v ^ (swarOnes * '\\')
-	return (((q - swarOnes) &^ q) | ((s - swarOnes) &^ s) | ((v - swarOnes*0x20) &^ v)) & swarHigh
-}
-
-// stopMask is a cheaper specialMask for a first look: bit 7 in the lowest
-// byte below 0x23 or equal to '\\' (a space or '!' is a false stop, which
-// the caller leaves to scanString).
+// stopMask has bit 7 set in the lowest byte of v (little-endian) that is
+// below 0x23 or '\\', and maybe in bytes above it: the has-zero-byte test
+// ((x - 0x01…) &^ x & 0x80…) is exact on the lowest match, the only one
+// used. A space or '!' is a false stop, a quote or control byte a real one.
 func stopMask(v uint64) uint64 {
 	s := v ^ (swarOnes * '\\')
 	return (((v - swarOnes*0x23) &^ v) | ((s - swarOnes) &^ s)) & swarHigh
 }
 
-// shortString returns the index of the closing quote of the string whose
-// contents start at i when they are under eight ASCII bytes from '#' up
-// other than '\\', and -1 otherwise (then scanString decides). It is small enough
-// to be inlined into the loops that read most values.
+// shortString is scanString's inlined first look: the closing quote of
+// contents under eight ASCII bytes from '#' up but '\\', else -1.
 func shortString(b []byte, i int) int {
 	if i+8 > len(b) {
 		return -1

@@ -14,14 +14,22 @@ import (
 // of each other kind of value, the starting point of the refusal table.
 const scanBase = `{"blocked":false,"decision_id":"01J0","exit_code":-7,"gates":[{"blocks":true,"name":"g","outcome":"FAILED","severity":"block"},{"a":{},"blocks":false,"name":"h","outcome":"PASSED","severity":"warn","z":[]}],"git_head":"abc","request":{"files":["a\"b\\c\u00e9\n"],"task":"t","trigger":"commit"},"requester":"cli ✓","time":"2026-01-01T00:00:00Z","x":{"n":[0,-2.5e+3,1E5,0.25,"s",true,false,null,{"k":"v"}]}}`
 
+// scanMinimal carries the mirrored fields and nothing else, a small seed.
+const scanMinimal = `{"blocked":true,"decision_id":"a","exit_code":0,"gates":[],"git_head":"","request":{"task":"","trigger":""},"requester":"","time":""}`
+
 // storedBody is d's body as the store writes it.
 func storedBody(t testing.TB, d Decision) []byte {
+	return storedRecord(t, d).body
+}
+
+// storedRecord is d's row as the store writes it.
+func storedRecord(t testing.TB, d Decision) *record {
 	t.Helper()
 	rec, err := prepareDecision(d, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rec.body
+	return rec
 }
 
 // scanAgrees returns what differs between scanBody's fields and what
@@ -88,11 +96,19 @@ func scanAgrees(body []byte, f *bodyFields) error {
 // non-ASCII strings (mirrored ones the scanner may read, and escaped ones
 // it must skip).
 func scanVariants(t testing.TB) [][]byte {
-	at := time.Date(2026, 2, 3, 4, 5, 6, 789_000_000, time.UTC)
 	var out [][]byte
-	out = append(out, storedBody(t, benchDecisions(1)[0]))
-	out = append(out, storedBody(t, mkDecision(at, "commit", "none")))
-	for i, s := range []string{"uni ✓ é 😀 日本", "<&> ~ DEL\x7f", "tab", "", "x y", strings.Repeat("long-", 40)} {
+	for _, rec := range scanRecords(t) {
+		out = append(out, rec.body)
+	}
+	return out
+}
+
+func scanRecords(t testing.TB) []*record {
+	at := time.Date(2026, 2, 3, 4, 5, 6, 789_000_000, time.UTC)
+	var out []*record
+	out = append(out, storedRecord(t, benchDecisions(1)[0]))
+	out = append(out, storedRecord(t, mkDecision(at, "commit", "none")))
+	for i, s := range []string{"uni ✓ é 😀 日本", "<&> ~ DEL\x7f", "a/b", "", "x y", strings.Repeat("long-", 40)} {
 		d := mkDecision(at.Add(time.Duration(i)*time.Second), "review", s,
 			gateSpec{"g" + s, OutcomeFailed, SeverityBlock}, gateSpec{s + "h", OutcomeCouldNotRun, SeverityWarn},
 			gateSpec{"i", OutcomeNotApplicable, SeverityBlock}, gateSpec{"j", OutcomePassed, SeverityWarn})
@@ -104,14 +120,32 @@ func scanVariants(t testing.TB) [][]byte {
 		body["note"] = map[string]any{"esc": "q\"b\\n\n\u2028\x01", "deep": []any{[]any{map[string]any{"a": 1.5e-7}}}, s: s}
 		d.Requester, d.GitHead = s+"r", s
 		d.Body, _ = json.Marshal(body)
-		out = append(out, storedBody(t, d))
+		out = append(out, storedRecord(t, d))
 	}
 	return out
 }
 
 func TestScanBodyAgrees(t *testing.T) {
 	var f bodyFields
-	for _, body := range append(scanVariants(t), []byte(scanBase)) {
+	// The fields are the row's columns.
+	for _, rec := range scanRecords(t) {
+		if !scanBody(rec.body, &f) {
+			continue // reported below
+		}
+		got := fmt.Sprint(string(f.id), string(f.requester), string(f.gitHead), string(f.trigger), string(f.task), f.exitCode, f.blocked)
+		want := fmt.Sprint(rec.id, rec.requester, rec.gitHead, rec.trigger, rec.task, rec.exitCode, rec.blocked)
+		if got != want || !sameTime(string(f.time), rec.time) || len(f.gates) != len(rec.gates) {
+			t.Errorf("fields %s %s, %d gates; columns %s %s, %d gates", got, f.time, len(f.gates), want, rec.time, len(rec.gates))
+			continue
+		}
+		for i, g := range f.gates {
+			if v := rec.gates[i]; string(g.name) != v.Name || string(g.outcome) != string(v.Outcome) ||
+				string(g.severity) != string(v.Severity) || g.blocks != v.Blocks {
+				t.Errorf("gate %d: %s %s %s %t, column %+v", i, g.name, g.outcome, g.severity, g.blocks, v)
+			}
+		}
+	}
+	for _, body := range append(scanVariants(t), []byte(scanBase), []byte(scanMinimal)) {
 		if !scanBody(body, &f) {
 			t.Errorf("refused a stored body:\n%s", body)
 			continue
@@ -134,11 +168,26 @@ func TestScanBodyAgrees(t *testing.T) {
 // accepts.
 func TestScanBodyRefuses(t *testing.T) {
 	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	// The edges of the rules, which both parsers read as scanBody does.
 	// Depth: the top object is 1 and x's value 2, so 62 arrays in it reach 64.
-	for _, ok := range []string{deep(62), `"\ud800"`, `"\u00E9\/"`, `1E-0`, `"` + "\xed\x9f\xbf" + `"`} {
-		body := strings.Replace(scanBase, `"x":{"n":`, `"x":{"n":`+ok+`,"o":`, 1)
-		if !scanBody([]byte(body), &bodyFields{}) {
-			t.Errorf("refused %s", ok)
+	for _, c := range [][2]string{
+		{`"x":{"n":`, `"x":{"n":` + deep(62) + `,"o":`},
+		{`[0,`, `[-0,"\ud800","\u00E9\/\u0000",1E-0,12.5E+07,"` + "\xed\x9f\xbf\xf4\x8f\xbf\xbf" + `",`},
+		{`"exit_code":-7`, `"exit_code":-9223372036854775808`},
+		{`"exit_code":-7`, `"exit_code":9223372036854775807`},
+		{`"exit_code":-7`, `"exit_code":-0`},
+		{`"requester":"cli ✓"`, `"requester":"a b!#` + "\x7f" + strings.Repeat("long", 9) + `"`},
+		{`"requester":"cli ✓"`, `"requester":""`},
+		{`"x":{`, `"timings_0123456789ab":0,"x":{`},
+		{`{"blocked"`, `{"Zeta":0,"blocked"`},
+		{`"trigger":"commit"`, `"trigger":"commit","zz":{"Task":1}`},
+	} {
+		body := []byte(strings.Replace(scanBase, c[0], c[1], 1))
+		var f bodyFields
+		if !scanBody(body, &f) {
+			t.Errorf("refused %s", body)
+		} else if err := scanAgrees(body, &f); err != nil {
+			t.Errorf("%v\n%s", err, body)
 		}
 	}
 	cases := []struct{ name, old, new string }{
@@ -154,7 +203,12 @@ func TestScanBodyRefuses(t *testing.T) {
 		{"duplicate key", `"x":{`, `"x":1,"x":{`},
 		{"duplicate nested key", `{"k":"v"}`, `{"k":"v","k":"v"}`},
 		{"escaped key", `{"k":"v"}`, `{"\u006b":"v"}`},
-		{"key folding to a mirrored one", `"time":`, `"TIME":"","time":`},
+		{"key folding to a mirrored one", `{"blocked"`, `{"Blocked":true,"blocked"`},
+		{"unsorted in the last byte of a word", `{"k":"v"}`, `{"kkkkkkkb":1,"kkkkkkka":2}`},
+		{"unsorted past a word", `{"k":"v"}`, `{"kkkkkkkkb":1,"kkkkkkkka":2}`},
+		{"unsorted long keys", `{"k":"v"}`, `{"kkkkkkkkkkkkkkkkkkkkb":1,"kkkkkkkkkkkkkkkkkkkka":2}`},
+		{"duplicate long key", `{"k":"v"}`, `{"kkkkkkkkkkkkkkkkkkkkb":1,"kkkkkkkkkkkkkkkkkkkkb":2}`},
+		{"prefix after its extension", `{"k":"v"}`, `{"kk":1,"k":2}`},
 		{"key folding through unicode", `"requester":"cli ✓",`, `"requester":"cli ✓","requeſter":"x",`},
 		{"gate key folding", `"z":[]`, `"z":[],"ſeverity":"x"`},
 		{"escaped mirror string", `"git_head":"abc"`, `"git_head":"a\u0062c"`},
@@ -234,6 +288,7 @@ func FuzzScanBody(f *testing.F) {
 		f.Add(body)
 	}
 	f.Add([]byte(scanBase))
+	f.Add([]byte(scanMinimal))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var fields bodyFields
 		if !scanBody(body, &fields) {
