@@ -63,12 +63,10 @@ var (
 	quickTreeSQL = `SELECT ` + quickTreeAgg + `, COUNT(*) FROM tree_hashes WHERE idx >= ? AND idx < ?`
 )
 
-// quickVerifyLog runs the quick pass in a read snapshot of its own. On
-// SQLite it reads through two transactions on one snapshot, so the two
-// cores both step the database: the second transaction starts while a third
-// holds the write lock, so that no commit can fall between the two starts
-// (a WAL reader's snapshot is fixed at its first read). Without the write
-// lock (a read-only store, a writer holding it) one transaction reads all.
+// quickVerifyLog runs the quick pass in a read snapshot of its own. On a
+// SQLite file it reads through two transactions on one snapshot, so the two
+// cores both step the database (see pairedRead); otherwise one transaction
+// reads all.
 func (s *Store) quickVerifyLog(ctx context.Context) (LogReport, bool) {
 	return s.quickVerify(ctx, quickChunk)
 }
@@ -82,7 +80,7 @@ func (s *Store) quickVerify(ctx context.Context, chunk int64) (LogReport, bool) 
 	}
 	defer done()
 	readers := []querier{conn{dec, s.d}}
-	if file && !s.readOnly { // a file in WAL mode
+	if file {
 		if aux, done := s.pairedRead(ctx, dec); aux != nil {
 			defer done()
 			readers = append(readers, conn{aux, s.d})
@@ -134,15 +132,23 @@ func (s *Store) verifyTx(ctx context.Context, mapped bool) (*sql.Tx, func(), err
 	return tx, func() { tx.Rollback(); release() }, nil
 }
 
-// pairedRead returns a read transaction on dec's snapshot and the function
-// that ends it, or nil. dec has not read yet: both first reads happen under
-// the write lock.
+// pairedRead returns a second read transaction on dec's snapshot and the
+// function that ends it, or nil. dec has not read yet, and a transaction's
+// snapshot is fixed at its first read: both first reads happen between two
+// readings of PRAGMA data_version on a third connection, which differ when
+// any other connection, in any process, committed in between — then the
+// snapshots may differ and dec reads alone. It needs no write lock, so a
+// read-only store reads with two workers too.
 func (s *Store) pairedRead(ctx context.Context, dec *sql.Tx) (*sql.Tx, func()) {
-	lock, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (the DSN's _txlock)
+	watch, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, nil
 	}
-	defer lock.Rollback()
+	defer watch.Close()
+	var before, after int64
+	if err := watch.QueryRowContext(ctx, "PRAGMA data_version").Scan(&before); err != nil {
+		return nil, nil
+	}
 	aux, done, err := s.verifyTx(ctx, true)
 	if err != nil {
 		return nil, nil
@@ -153,6 +159,10 @@ func (s *Store) pairedRead(ctx context.Context, dec *sql.Tx) (*sql.Tx, func()) {
 			done()
 			return nil, nil
 		}
+	}
+	if err := watch.QueryRowContext(ctx, "PRAGMA data_version").Scan(&after); err != nil || after != before {
+		done()
+		return nil, nil
 	}
 	return aux, done
 }
