@@ -118,12 +118,23 @@ func (b *Builder) Add(record []byte) (tlog.Hash, error) {
 
 // AddHash adds the next leaf by its record hash (tlog.RecordHash of the
 // record), for callers that hash records elsewhere, several at once.
+//
+// It appends what tlog.StoredHashesForRecordHash returns, without that
+// function's three allocations per leaf (a tenth of `log verify`'s tree
+// work): the leaf, then, for each subtree the leaf completes, that
+// subtree's hash over its left sibling, stored earlier. A test holds the
+// two to the same hashes.
 func (b *Builder) AddHash(leaf tlog.Hash) error {
-	hs, err := tlog.StoredHashesForRecordHash(b.n, leaf, b)
-	if err != nil {
-		return fmt.Errorf("tree leaf %d: %w", b.n, err)
+	b.Stored = append(b.Stored, leaf)
+	h := leaf
+	for level, n := 0, b.n; n&1 == 1; level, n = level+1, n>>1 {
+		left := tlog.StoredHashIndex(level, n-1)
+		if left >= int64(len(b.Stored)) {
+			return fmt.Errorf("tree leaf %d: %w: index %d of %d", b.n, ErrMissingHash, left, len(b.Stored))
+		}
+		h = tlog.NodeHash(b.Stored[left], h)
+		b.Stored = append(b.Stored, h)
 	}
-	b.Stored = append(b.Stored, hs...)
 	b.n++
 	return nil
 }
