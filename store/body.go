@@ -143,11 +143,11 @@ func checkBody(rec *record, m *bodyMirror) *mismatch {
 			return nil // an incomplete gates list was given explicit Gates; nothing to compare
 		}
 		if len(want) != len(rec.gates) {
-			return &mismatch{"decision_gates", fmt.Sprintf("%d gate rows, body lists %d gates", len(rec.gates), len(want))}
+			return &mismatch{gatesColumn, fmt.Sprintf("%d gates, body lists %d", len(rec.gates), len(want))}
 		}
 		for i := range want {
 			if want[i] != rec.gates[i] {
-				return &mismatch{"decision_gates", fmt.Sprintf("gate row %d is %+v, body says %+v", i, rec.gates[i], want[i])}
+				return &mismatch{gatesColumn, fmt.Sprintf("gate %d is %+v, body says %+v", i, rec.gates[i], want[i])}
 			}
 		}
 	}

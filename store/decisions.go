@@ -167,20 +167,17 @@ func appendRecord(ctx context.Context, q querier, rec *record) (Appended, error)
 	if rec.hash, err = chainHash(rec); err != nil {
 		return Appended{}, err
 	}
+	gates, err := encodeGates(rec.gates)
+	if err != nil {
+		return Appended{}, err
+	}
 	_, err = q.ExecContext(ctx, `INSERT INTO decisions
-		(seq, id, time, trigger, task, requester, git_head, exit_code, blocked, body, prev_hash, hash)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(seq, id, time, trigger, task, requester, git_head, exit_code, blocked, gates, body, prev_hash, hash)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rec.seq, rec.id, rec.time, rec.trigger, rec.task, rec.requester, rec.gitHead,
-		rec.exitCode, boolInt(rec.blocked), string(rec.body), rec.prevHash, rec.hash)
+		rec.exitCode, boolInt(rec.blocked), gates, string(rec.body), rec.prevHash, rec.hash)
 	if err != nil {
 		return Appended{}, fmt.Errorf("insert row: %w", err)
-	}
-	for i, g := range rec.gates {
-		_, err := q.ExecContext(ctx, `INSERT INTO decision_gates (seq, idx, name, outcome, severity, blocks)
-			VALUES (?, ?, ?, ?, ?, ?)`, rec.seq, i, g.Name, string(g.Outcome), string(g.Severity), boolInt(g.Blocks))
-		if err != nil {
-			return Appended{}, fmt.Errorf("insert gate %s: %w", g.Name, err)
-		}
 	}
 	if _, err := merkle.Append(ctx, sqlHashes{q}, rec.seq-1, rec.body); err != nil {
 		return Appended{}, err

@@ -24,12 +24,13 @@ type Filter struct {
 	Limit   int       // the oldest N matches; at most one of Tail and Limit
 }
 
-// entryColumns selects one decision row and its gate rows (as a JSON array of
-// [idx, name, outcome, severity, blocks] in idx order) in one pass.
+// entryColumns selects one decision row, its gates column included.
 const entryColumns = `d.seq, d.id, d.time, d.trigger, d.task, d.requester, d.git_head,
-	d.exit_code, d.blocked, d.body, d.prev_hash, d.hash,
-	(SELECT ` + gateRowsSQL + `
-	   FROM decision_gates g WHERE g.seq = d.seq)`
+	d.exit_code, d.blocked, d.body, d.prev_hash, d.hash, d.gates`
+
+// gateMatchSQL finds a gateNeedle in a decision's gates column (PostgreSQL
+// spells instr strpos; see postgresDialect).
+const gateMatchSQL = `instr(d.gates, ?) > 0`
 
 func (f Filter) query() (string, []any, error) {
 	if f.Tail < 0 || f.Limit < 0 {
@@ -55,16 +56,9 @@ func (f Filter) query() (string, []any, error) {
 	if !f.Until.IsZero() {
 		where, args = append(where, "d.time < ?"), append(args, formatTime(f.Until))
 	}
-	switch {
-	case f.Gate != "" && f.Outcome != "":
-		where = append(where, "EXISTS (SELECT 1 FROM decision_gates g WHERE g.seq = d.seq AND g.name = ? AND g.outcome = ?)")
-		args = append(args, f.Gate, string(f.Outcome))
-	case f.Gate != "":
-		where = append(where, "EXISTS (SELECT 1 FROM decision_gates g WHERE g.seq = d.seq AND g.name = ?)")
-		args = append(args, f.Gate)
-	case f.Outcome != "":
-		where = append(where, "EXISTS (SELECT 1 FROM decision_gates g WHERE g.seq = d.seq AND g.outcome = ?)")
-		args = append(args, string(f.Outcome))
+	if f.Gate != "" || f.Outcome != "" {
+		where = append(where, gateMatchSQL)
+		args = append(args, gateNeedle(f.Gate, f.Outcome))
 	}
 	q := "SELECT " + entryColumns + " FROM decisions d"
 	if len(where) > 0 {
@@ -218,46 +212,9 @@ func scanRecord(rows *sql.Rows) (*record, *mismatch, error) {
 	rec.blocked = blocked == 1
 	gates, ok := v[12].(string)
 	if !ok {
-		return rec, &mismatch{"decision_gates", fmt.Sprintf("unreadable gate rows: %T", v[12])}, nil
+		return rec, &mismatch{gatesColumn, fmt.Sprintf("not text: %T", v[12])}, nil
 	}
 	var m *mismatch
-	rec.gates, m = decodeGateRows(gates)
+	rec.gates, m = decodeGates(gates)
 	return rec, m, nil
-}
-
-func decodeGateRows(s string) ([]GateVerdict, *mismatch) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var rows [][]any
-	if err := dec.Decode(&rows); err != nil {
-		return nil, &mismatch{"decision_gates", fmt.Sprintf("unreadable gate rows: %v", err)}
-	}
-	out := make([]GateVerdict, 0, len(rows))
-	for i, r := range rows {
-		if len(r) != 5 {
-			return nil, &mismatch{"decision_gates", "malformed gate row"}
-		}
-		if idx, ok := r[0].(json.Number); !ok || idx.String() != fmt.Sprint(i) {
-			return nil, &mismatch{"decision_gates.idx", fmt.Sprintf("gate rows are not numbered 0..%d (found %v at position %d)", len(rows)-1, r[0], i)}
-		}
-		name, ok1 := r[1].(string)
-		outcome, ok2 := r[2].(string)
-		severity, ok3 := r[3].(string)
-		if !ok1 || !ok2 || !ok3 {
-			return nil, &mismatch{"decision_gates", fmt.Sprintf("gate row %d has a non-text name, outcome or severity", i)}
-		}
-		blocks, ok := r[4].(json.Number)
-		if !ok || (blocks != "0" && blocks != "1") {
-			return nil, &mismatch{"decision_gates.blocks", fmt.Sprintf("gate row %d: blocks is %v, not 0 or 1", i, r[4])}
-		}
-		g := GateVerdict{Name: name, Outcome: Outcome(outcome), Severity: Severity(severity), Blocks: blocks == "1"}
-		if !g.Outcome.Valid() {
-			return nil, &mismatch{"decision_gates.outcome", fmt.Sprintf("gate row %d: unknown outcome %q", i, outcome)}
-		}
-		if !g.Severity.Valid() {
-			return nil, &mismatch{"decision_gates.severity", fmt.Sprintf("gate row %d: unknown severity %q", i, severity)}
-		}
-		out = append(out, g)
-	}
-	return out, nil
 }

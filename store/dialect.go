@@ -46,10 +46,6 @@ type dialect struct {
 
 type fragment struct{ sqlite, other string }
 
-// gateRowsSQL selects a decision's gate rows as one JSON array text (see
-// entryColumns); SQLite's json_group_array gives "[]" for no rows.
-const gateRowsSQL = `json_group_array(json_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)`
-
 var sqliteDialect = &dialect{
 	readTx:      &sql.TxOptions{ReadOnly: true},
 	migrations:  "migrations",
@@ -65,9 +61,8 @@ var sqliteDialect = &dialect{
 var postgresDialect = &dialect{
 	rebind: true,
 	fragments: []fragment{
-		{gateRowsSQL, `COALESCE(json_agg(json_build_array(g.idx, g.name, g.outcome, g.severity, g.blocks) ORDER BY g.idx)::text, '[]')`},
-		{quickGatesAgg, `string_agg(` + quickGateRow + `, ? ORDER BY seq, idx)`},
-		{quickTreeAgg, `string_agg(` + joined("idx", "hash") + `, ? ORDER BY idx)`},
+		{gateMatchSQL, `strpos(d.gates, ?) > 0`},
+		{quickTreeAgg, `string_agg(hash, '' ORDER BY idx)`},
 	},
 	writeLock:     "SELECT count FROM chain_head WHERE id = 1 FOR UPDATE",
 	migrationLock: "SELECT pg_advisory_xact_lock(7400361296) -- 'tausik', any constant both sides agree on",

@@ -24,11 +24,17 @@ type migration struct {
 	sql     string
 }
 
-// backfills are Go steps that run right after a version's SQL, in the same
-// transaction, for what SQL alone cannot compute (tree hashes of old rows).
+// backfills are Go steps that run in a version's transaction for what SQL
+// alone cannot compute (tree hashes of old rows, canonical gate lists): at
+// the file's backfillMarker line, or right after its SQL when it has none.
 var backfills = map[int]func(context.Context, querier) error{
 	2: backfillTree,
+	3: backfillGates,
 }
+
+// backfillMarker splits a migration file into the SQL before its backfill
+// and the SQL after it.
+const backfillMarker = "-- tausik:backfill\n"
 
 // migrations returns the embedded migrations in version order. The embedded
 // set is fixed at build time, so a malformed name is a build mistake that
@@ -103,11 +109,17 @@ func (s *Store) applyMigrations(ctx context.Context, ms []migration) error {
 				ErrSchemaTooNew, v, len(ms))
 		}
 		for _, m := range ms[v:] {
-			if _, err := q.ExecContext(ctx, m.sql); err != nil {
+			before, after, _ := strings.Cut(m.sql, backfillMarker)
+			if _, err := q.ExecContext(ctx, before); err != nil {
 				return fmt.Errorf("migration %s: %w", m.name, err)
 			}
 			if fill := backfills[m.version]; fill != nil {
 				if err := fill(ctx, q); err != nil {
+					return fmt.Errorf("migration %s: %w", m.name, err)
+				}
+			}
+			if strings.TrimSpace(after) != "" {
+				if _, err := q.ExecContext(ctx, after); err != nil {
 					return fmt.Errorf("migration %s: %w", m.name, err)
 				}
 			}

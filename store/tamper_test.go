@@ -12,8 +12,7 @@ import (
 // it: drop the append-only triggers, switch foreign keys off, edit.
 
 var guardTriggers = []string{
-	"decisions_no_update", "decisions_no_delete", "decision_gates_no_update",
-	"decision_gates_no_delete", "chain_head_forward_only", "chain_head_no_delete",
+	"decisions_no_update", "decisions_no_delete", "chain_head_forward_only", "chain_head_no_delete",
 	"tree_hashes_no_update", "tree_hashes_no_delete",
 }
 
@@ -129,23 +128,30 @@ var _ = contract("tamper_every_column_of_every_row", func(t *testing.T, open ope
 			})
 		}
 	}
-	gateCols := []struct{ col, set, column string }{
-		{"name", "name = 'other'", "decision_gates"},
-		{"outcome", "outcome = CASE outcome WHEN 'PASSED' THEN 'FAILED' ELSE 'PASSED' END", "decision_gates"},
-		{"severity", "severity = 'warn'", "decision_gates"},
-		{"blocks", "blocks = 1 - blocks", "decision_gates"},
-		{"blocks out of range", "blocks = 7", "decision_gates.blocks"},
-		{"idx", "idx = idx + 10", "decision_gates.idx"},
-		{"seq", "seq = seq + 1000", ""},
-		{"moved to another decision", "seq = 2, idx = 9", ""},
+	// The gates column: every way of changing it that a filter could be
+	// fooled by, the first gate of each seeded decision is filesize.
+	gateEdits := []struct{ name, set string }{
+		{"name", `gates = replace(gates, '"name":"filesize"', '"name":"other"')`},
+		{"outcome", `gates = replace(replace(replace(gates, '"outcome":"PASSED"', '"outcome":"X"'), '"outcome":"FAILED"', '"outcome":"PASSED"'), '"outcome":"X"', '"outcome":"FAILED"')`},
+		{"severity", `gates = replace(gates, '"severity":"block"', '"severity":"warn"')`},
+		{"blocks", `gates = replace(replace(replace(gates, '"blocks":true', '"blocks":X'), '"blocks":false', '"blocks":true'), '"blocks":X', '"blocks":false')`},
+		{"gate dropped", `gates = replace(gates, ',{"blocks":false,"name":"tdd_order","outcome":"NOT_APPLICABLE","severity":"warn"}', '')`},
+		{"gate list emptied", `gates = '[]'`},
+		{"equivalent JSON in another spelling", `gates = replace(gates, ',"name":', ', "name":')`},
+		{"keys reordered", `gates = replace(gates, '{"blocks":false,"name":"tdd_order"', '{"name":"tdd_order","blocks":false')`},
+		{"not JSON", `gates = 'filesize'`},
+		{"NULL text", `gates = 'null'`},
 	}
 	for _, row := range []int{1, 3, n} {
-		for _, c := range gateCols {
-			name := fmt.Sprintf("row %d gate column %s", row, c.col)
+		for _, c := range gateEdits {
+			name := fmt.Sprintf("row %d gates %s", row, c.name)
 			t.Run(name, func(t *testing.T) {
 				s := seededStore(t, open, n)
-				tamper(t, s, fmt.Sprintf("UPDATE decision_gates SET %s WHERE seq = %d AND idx = 0", c.set, row))
-				expectBreak(t, s, name, content, c.column)
+				tamper(t, s, fmt.Sprintf("UPDATE decisions SET %s WHERE seq = %d", c.set, row))
+				b := expectBreak(t, s, name, content, "")
+				if b.Seq != int64(row) || (b.Column != gatesColumn && b.Column != "body") {
+					t.Errorf("%s: break %s", name, b)
+				}
 			})
 		}
 	}
@@ -166,19 +172,13 @@ var _ = contract("tamper_delete_rows", func(t *testing.T, open opener) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := seededStore(t, open, 5)
-			tamper(t, s, "DELETE FROM decision_gates WHERE seq IN ("+tc.seqs+")",
-				"DELETE FROM decisions WHERE seq IN ("+tc.seqs+")")
+			tamper(t, s, "DELETE FROM decisions WHERE seq IN ("+tc.seqs+")")
 			b := expectBreak(t, s, tc.name, []BreakKind{tc.kind}, "")
 			if b.Seq != tc.atSeq {
 				t.Errorf("break at seq %d, want %d (%s)", b.Seq, tc.atSeq, b)
 			}
 		})
 	}
-	t.Run("row only, gate rows left behind", func(t *testing.T) {
-		s := seededStore(t, open, 5)
-		tamper(t, s, "DELETE FROM decisions WHERE seq = 5")
-		expectBreak(t, s, "orphan", []BreakKind{BreakTruncated}, "")
-	})
 })
 
 var _ = contract("tamper_reorder_and_insert", func(t *testing.T, open opener) {
@@ -186,12 +186,10 @@ var _ = contract("tamper_reorder_and_insert", func(t *testing.T, open opener) {
 	t.Run("swap two rows", func(t *testing.T) {
 		s := seededStore(t, open, 5)
 		var stmts []string
-		for _, tbl := range []string{"decisions", "decision_gates"} {
-			stmts = append(stmts,
-				"UPDATE "+tbl+" SET seq = -2 WHERE seq = 2",
-				"UPDATE "+tbl+" SET seq = 2 WHERE seq = 3",
-				"UPDATE "+tbl+" SET seq = 3 WHERE seq = -2")
-		}
+		stmts = append(stmts,
+			"UPDATE decisions SET seq = -2 WHERE seq = 2",
+			"UPDATE decisions SET seq = 2 WHERE seq = 3",
+			"UPDATE decisions SET seq = 3 WHERE seq = -2")
 		tamper(t, s, stmts...)
 		b := expectBreak(t, s, "swap", content, "seq")
 		if b.Seq != 2 {
@@ -214,11 +212,8 @@ var _ = contract("tamper_reorder_and_insert", func(t *testing.T, open opener) {
 	t.Run("forged row inserted in the middle", func(t *testing.T) {
 		s := seededStore(t, open, 5)
 		rec := forgeRecord(t, s, 3)
-		var stmts []string
-		for _, tbl := range []string{"decisions", "decision_gates"} {
-			stmts = append(stmts, "UPDATE "+tbl+" SET seq = -(seq + 1) WHERE seq >= 3",
-				"UPDATE "+tbl+" SET seq = -seq WHERE seq < 0")
-		}
+		stmts := []string{"UPDATE decisions SET seq = -(seq + 1) WHERE seq >= 3",
+			"UPDATE decisions SET seq = -seq WHERE seq < 0"}
 		tamper(t, s, append(stmts, insertStmt(rec))...)
 		b := expectBreak(t, s, "forged middle", content, "seq")
 		if b.Seq != 4 {
@@ -265,8 +260,7 @@ var _ = contract("append_only_triggers", func(t *testing.T, open opener) {
 	for _, q := range []string{
 		"UPDATE decisions SET requester = 'x'",
 		"DELETE FROM decisions WHERE seq = 2",
-		"UPDATE decision_gates SET outcome = 'PASSED'",
-		"DELETE FROM decision_gates",
+		"UPDATE decisions SET gates = '[]'",
 		"UPDATE chain_head SET count = 0",
 		"DELETE FROM chain_head",
 	} {
@@ -298,10 +292,28 @@ func forgeRecord(t *testing.T, s *Store, seq int64) *record {
 }
 
 func insertStmt(rec *record) string {
+	return insertStmtV1(rec, "gates", ", '"+mustEncodeGates(rec.gates)+"'")
+}
+
+// insertStmtV1 is insertStmt for a schema without the gates column (more
+// names the extra column, vals its value, each with a leading comma).
+func insertStmtV1(rec *record, more ...string) string {
+	cols, vals := "", ""
+	if len(more) == 2 {
+		cols, vals = ", "+more[0], more[1]
+	}
 	return fmt.Sprintf(`INSERT INTO decisions (seq, id, time, trigger, task, requester, git_head, exit_code,
-		blocked, body, prev_hash, hash) VALUES (%d, '%s', '%s', '%s', '%s', '%s', '%s', %d, %d, '%s', '%s', '%s')`,
-		rec.seq, rec.id, rec.time, rec.trigger, rec.task, rec.requester, rec.gitHead, rec.exitCode,
-		boolInt(rec.blocked), rec.body, rec.prevHash, rec.hash)
+		blocked, body, prev_hash, hash%s) VALUES (%d, '%s', '%s', '%s', '%s', '%s', '%s', %d, %d, '%s', '%s', '%s'%s)`,
+		cols, rec.seq, rec.id, rec.time, rec.trigger, rec.task, rec.requester, rec.gitHead, rec.exitCode,
+		boolInt(rec.blocked), rec.body, rec.prevHash, rec.hash, vals)
+}
+
+func mustEncodeGates(gs []GateVerdict) string {
+	s, err := encodeGates(gs)
+	if err != nil {
+		panic(err)
+	}
+	return s
 }
 
 func recordOf(t *testing.T, e Entry) *record {

@@ -111,7 +111,7 @@ var _ = contract("tamper_caught_against_checkpoint", func(t *testing.T, open ope
 			}
 			s := seededStore(t, open, 5)
 			cp := head(t, s)
-			tamper(t, s, fmt.Sprintf("UPDATE decision_gates SET outcome = 'NOT_APPLICABLE' WHERE seq = %d AND idx = 0", row))
+			tamper(t, s, fmt.Sprintf(`UPDATE decisions SET gates = replace(replace(gates, '"filesize","outcome":"PASSED"', '"filesize","outcome":"NOT_APPLICABLE"'), '"filesize","outcome":"FAILED"', '"filesize","outcome":"NOT_APPLICABLE"') WHERE seq = %d`, row))
 			if rep, _ := caught(t, s, cp); rep.OK || rep.Break.Seq != int64(row) {
 				t.Errorf("row %d gate outcome: %+v", row, rep.Break)
 			}
@@ -126,8 +126,7 @@ var _ = contract("tamper_caught_against_checkpoint", func(t *testing.T, open ope
 		t.Run(tc.name, func(t *testing.T) {
 			s := seededStore(t, open, 5)
 			cp := head(t, s)
-			tamper(t, s, fmt.Sprintf("DELETE FROM decision_gates WHERE seq = %d", tc.seq),
-				fmt.Sprintf("DELETE FROM decisions WHERE seq = %d", tc.seq))
+			tamper(t, s, fmt.Sprintf("DELETE FROM decisions WHERE seq = %d", tc.seq))
 			rep, res := caught(t, s, cp)
 			if rep.OK || rep.Break.Kind != tc.kind || rep.Break.Seq != tc.at {
 				t.Errorf("report %+v", rep.Break)
@@ -141,11 +140,7 @@ var _ = contract("tamper_caught_against_checkpoint", func(t *testing.T, open ope
 		s := seededStore(t, open, 5)
 		cp := head(t, s)
 		rec := forgeRecord(t, s, 3)
-		var stmts []string
-		for _, tbl := range []string{"decisions", "decision_gates"} {
-			stmts = append(stmts, "UPDATE "+tbl+" SET seq = -(seq + 1) WHERE seq >= 3",
-				"UPDATE "+tbl+" SET seq = -seq WHERE seq < 0")
-		}
+		stmts := []string{"UPDATE decisions SET seq = -(seq + 1) WHERE seq >= 3", "UPDATE decisions SET seq = -seq WHERE seq < 0"}
 		tamper(t, s, append(stmts, insertStmt(rec))...)
 		if rep, res := caught(t, s, cp); rep.OK || res.Kind != merkle.AnchorRewritten {
 			t.Errorf("insert: %+v, anchor %s", rep.Break, res.Kind)
@@ -154,12 +149,8 @@ var _ = contract("tamper_caught_against_checkpoint", func(t *testing.T, open ope
 	t.Run("swap", func(t *testing.T) {
 		s := seededStore(t, open, 5)
 		cp := head(t, s)
-		var stmts []string
-		for _, tbl := range []string{"decisions", "decision_gates"} {
-			stmts = append(stmts, "UPDATE "+tbl+" SET seq = -2 WHERE seq = 2",
-				"UPDATE "+tbl+" SET seq = 2 WHERE seq = 3", "UPDATE "+tbl+" SET seq = 3 WHERE seq = -2")
-		}
-		tamper(t, s, stmts...)
+		tamper(t, s, "UPDATE decisions SET seq = -2 WHERE seq = 2",
+			"UPDATE decisions SET seq = 2 WHERE seq = 3", "UPDATE decisions SET seq = 3 WHERE seq = -2")
 		rep, res := caught(t, s, cp)
 		if rep.OK || rep.Break.Seq != 2 || res.Kind != merkle.AnchorRewritten {
 			t.Errorf("swap: %+v, anchor %s", rep.Break, res.Kind)
@@ -177,8 +168,7 @@ var _ = contract("tamper_caught_against_checkpoint", func(t *testing.T, open ope
 	})
 })
 
-// truncateTo deletes every decision after seq n with its gate rows and tree
-// hashes and moves the chain head back: the database is then a consistent,
+// truncateTo deletes every decision after seq n with its tree hashes and moves the chain head back: the database is then a consistent,
 // shorter log.
 func truncateTo(t *testing.T, s *Store, n int64) {
 	t.Helper()
@@ -186,8 +176,7 @@ func truncateTo(t *testing.T, s *Store, n int64) {
 	if err := s.conn().QueryRowContext(context.Background(), "SELECT hash FROM decisions WHERE seq = ?", n).Scan(&hash); err != nil {
 		t.Fatal(err)
 	}
-	tamper(t, s, fmt.Sprintf("DELETE FROM decision_gates WHERE seq > %d", n),
-		fmt.Sprintf("DELETE FROM decisions WHERE seq > %d", n),
+	tamper(t, s, fmt.Sprintf("DELETE FROM decisions WHERE seq > %d", n),
 		fmt.Sprintf("DELETE FROM tree_hashes WHERE idx >= %d", tlog.StoredHashCount(n)),
 		fmt.Sprintf("UPDATE chain_head SET count = %d, hash = '%s'", n, hash))
 }
@@ -283,7 +272,7 @@ func TestMigrationBackfillsTree(t *testing.T) {
 		if rec.hash, err = chainHash(rec); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range []string{insertStmt(rec),
+		for _, q := range []string{insertStmtV1(rec),
 			fmt.Sprintf("INSERT INTO decision_gates VALUES (%d, 0, 'g', 'PASSED', 'block', 0)", rec.seq),
 			fmt.Sprintf("UPDATE chain_head SET count = %d, hash = '%s'", rec.seq, rec.hash)} {
 			if _, err := db.Exec(q); err != nil {
@@ -299,7 +288,7 @@ func TestMigrationBackfillsTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if v, _ := s.d.readVersion(ctx, s.conn()); v != 2 {
+	if v, _ := s.d.readVersion(ctx, s.conn()); v != latestVersion() {
 		t.Fatalf("user_version %d", v)
 	}
 	if rep := mustVerify(t, s); rep.Rows != 7 {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"golang.org/x/mod/sumdb/tlog"
 
@@ -74,7 +72,6 @@ func (s *Store) VerifyLog(ctx context.Context) (LogReport, error) {
 type logPass struct {
 	rep      LogReport
 	breakPos int64 // 1-based position of the row the break is reported at
-	gateRows int64 // gate rows seen with their decisions
 	prevHash string
 	mirror   fastMirror
 }
@@ -133,9 +130,6 @@ func fullVerifyLog(ctx context.Context, q querier) (LogReport, error) {
 		return LogReport{}, addErr
 	}
 	p.rep.Size, p.rep.Head = p.rep.tree.Size(), p.prevHash
-	if err := p.orphanGates(ctx, q); err != nil {
-		return LogReport{}, err
-	}
 	if b, err := checkHead(ctx, q, lastSeq, p.prevHash); err != nil {
 		return LogReport{}, err
 	} else if b != nil {
@@ -152,20 +146,14 @@ func fullVerifyLog(ctx context.Context, q querier) (LogReport, error) {
 	return p.explain(ctx, q)
 }
 
-// rowsQuery reads each decision with its gate rows folded into one string:
-// per gate idx, name, outcome, severity and blocks joined by fieldSep, gates
-// joined by rowSep in idx order, so the gate rows travel with their decision
-// through the pipeline. string_agg with ORDER BY is standard-shaped and
-// means the same in SQLite (3.44+) and PostgreSQL.
+// rowsQuery reads each decision, its gates column included.
 const rowsQuery = `SELECT d.seq, d.id, d.time, d.trigger, d.task, d.requester, d.git_head,
-	d.exit_code, d.blocked, d.body, d.prev_hash, d.hash,
-	(SELECT string_agg(CAST(g.idx AS TEXT) || ? || g.name || ? || g.outcome || ? || g.severity || ? || CAST(g.blocks AS TEXT), ? ORDER BY g.idx)
-	   FROM decision_gates g WHERE g.seq = d.seq)
+	d.exit_code, d.blocked, d.body, d.prev_hash, d.hash, d.gates
 	FROM decisions d ORDER BY d.seq`
 
-// The separators are ASCII unit and record separators, bound as parameters;
-// a gate name holding one shows as a malformed gate row.
-const fieldSep, rowSep = "\x1f", "\x1e"
+// fieldSep, the ASCII unit separator, joins the quick pass's columns (bound
+// as a parameter); a value holding one shows as an extra field.
+const fieldSep = "\x1f"
 
 // rowBatch is a run of decision rows handed from the reader to the checker;
 // the bodies live in buf so a batch costs a few allocations, not one per row.
@@ -179,7 +167,7 @@ type rowBatch struct {
 const batchRows = 256
 
 func readRows(ctx context.Context, q querier, out, free chan *rowBatch) error {
-	rows, err := q.QueryContext(ctx, rowsQuery, fieldSep, fieldSep, fieldSep, fieldSep, rowSep)
+	rows, err := q.QueryContext(ctx, rowsQuery)
 	if err != nil {
 		return err
 	}
@@ -209,13 +197,13 @@ func readRows(ctx context.Context, q querier, out, free chan *rowBatch) error {
 		rec := &b.recs[len(b.recs)-1]
 		var blocked int64
 		var body sql.RawBytes
-		var gates sql.NullString
+		var gates string
 		if err := rows.Scan(&rec.seq, &rec.id, &rec.time, &rec.trigger, &rec.task, &rec.requester, &rec.gitHead,
 			&rec.exitCode, &blocked, &body, &rec.prevHash, &rec.hash, &gates); err != nil {
 			return err
 		}
 		rec.blocked = blocked == 1
-		b.blocked, b.gates = append(b.blocked, blocked), append(b.gates, gates.String)
+		b.blocked, b.gates = append(b.blocked, blocked), append(b.gates, gates)
 		b.buf = append(b.buf, body...)
 		ends = append(ends, len(b.buf))
 		if len(b.recs) == batchRows {
@@ -274,9 +262,7 @@ func (p *logPass) row(rec *record, blocked int64, gates string) {
 		return
 	}
 	var bad *mismatch
-	rec.gates, bad = parseGateField(gates)
-	p.gateRows += int64(len(rec.gates))
-	if bad != nil {
+	if rec.gates, bad = decodeGates(gates); bad != nil {
 		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: bad.column, Detail: bad.detail}, pos)
 		return
 	}
@@ -291,52 +277,6 @@ func (p *logPass) row(rec *record, blocked int64, gates string) {
 	if m != nil {
 		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: m.column, Detail: m.detail}, pos)
 	}
-}
-
-// parseGateField splits the gate rows rowsQuery folded into one string.
-func parseGateField(s string) ([]GateVerdict, *mismatch) {
-	if s == "" {
-		return nil, nil
-	}
-	rows := strings.Split(s, rowSep)
-	out := make([]GateVerdict, len(rows))
-	for i, r := range rows {
-		f := strings.Split(r, fieldSep)
-		if len(f) != 5 {
-			return nil, &mismatch{"decision_gates", fmt.Sprintf("gate row %d is malformed", i)}
-		}
-		if f[0] != strconv.Itoa(i) {
-			return nil, &mismatch{"decision_gates.idx", fmt.Sprintf("gate rows are not numbered 0..%d (found %s at position %d)", len(rows)-1, f[0], i)}
-		}
-		if f[4] != "0" && f[4] != "1" {
-			return nil, &mismatch{"decision_gates.blocks", fmt.Sprintf("gate row %d: blocks is %s, not 0 or 1", i, f[4])}
-		}
-		out[i] = GateVerdict{Name: f[1], Outcome: Outcome(f[2]), Severity: Severity(f[3]), Blocks: f[4] == "1"}
-		if !out[i].Outcome.Valid() || !out[i].Severity.Valid() {
-			return nil, &mismatch{"decision_gates", fmt.Sprintf("gate row %d: unknown outcome or severity", i)}
-		}
-	}
-	return out, nil
-}
-
-// orphanGates reports gate rows that belong to no decision: rare, so a count
-// decides whether the slower query naming the first one runs.
-func (p *logPass) orphanGates(ctx context.Context, q querier) error {
-	var n int64
-	if err := q.QueryRowContext(ctx, "SELECT COUNT(*) FROM decision_gates").Scan(&n); err != nil {
-		return err
-	}
-	if n == p.gateRows {
-		return nil
-	}
-	var seq sql.NullInt64
-	if err := q.QueryRowContext(ctx, `SELECT MIN(seq) FROM decision_gates
-		WHERE seq NOT IN (SELECT seq FROM decisions)`).Scan(&seq); err != nil {
-		return err
-	}
-	p.fail(&ChainBreak{Kind: BreakContent, Seq: seq.Int64, Column: "decision_gates",
-		Detail: "gate rows belong to a decision that is not in the log"}, p.rep.Size+1)
-	return nil
 }
 
 // compareTree compares the stored tree hashes, in index order, with the

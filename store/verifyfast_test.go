@@ -67,6 +67,22 @@ var _ = contract("quick pass leaves unusual rows to the full pass", func(t *test
 	for name, edit := range map[string]func(d *Decision){
 		// A body that does not mirror every column: the chain hash covers them.
 		"minimal body": func(d *Decision) { d.Body = json.RawMessage(`{"note":"minimal"}`) },
+		// A mirrored string the body holds escaped: the quick pass compares
+		// raw bytes.
+		"escaped string": func(d *Decision) {
+			var body map[string]any
+			if err := json.Unmarshal(d.Body, &body); err != nil {
+				t.Fatal(err)
+			}
+			d.Requester = `mcp:"quoted" client`
+			body["requester"] = d.Requester
+			d.Body, _ = json.Marshal(body)
+		},
+		// A gate name the canonical list would escape or keep as UTF-8: the
+		// quick pass builds the list for printable ASCII only.
+		"non-ASCII gate name": func(d *Decision) {
+			*d = mkDecision(d.Time, "commit", "", gateSpec{"größe", OutcomePassed, SeverityBlock})
+		},
 		// A column holding the quick pass's field separator.
 		"separator in a column": func(d *Decision) {
 			var body map[string]any
@@ -143,9 +159,6 @@ func TestQuickPassWhileAppending(t *testing.T) {
 // (the chain alone misses the last two).
 var _ = contract("tamper_seen_by_one_check", func(t *testing.T, open opener) {
 	const n = 5
-	gate := func(set string) string {
-		return "UPDATE decision_gates SET " + set + " WHERE seq = 1 AND idx = 1"
-	}
 	for _, c := range []struct {
 		name   string
 		stmts  []string
@@ -153,13 +166,12 @@ var _ = contract("tamper_seen_by_one_check", func(t *testing.T, open opener) {
 		column string
 		chain  bool // VerifyChain sees it too
 	}{
-		{"gate row of no decision", []string{"INSERT INTO decision_gates (seq, idx, name, outcome, severity, blocks) " +
-			"VALUES (99, 0, 'filesize', 'PASSED', 'block', 0)"}, BreakContent, "decision_gates", true},
+		{"gates column respelt", []string{`UPDATE decisions SET gates = replace(gates, ',"name":', ', "name":') WHERE seq = 1`},
+			BreakContent, gatesColumn, true},
 		{"blocked out of range", []string{"UPDATE decisions SET blocked = blocked + 2 WHERE seq = 1"}, BreakContent, "blocked", true},
-		{"last gate renumbered", []string{gate("idx = 7")}, BreakContent, "decision_gates.idx", true},
 		{"chain head count raised", []string{"UPDATE chain_head SET count = count + 1 WHERE id = 1"}, BreakTruncated, "", true},
 		{"tail cut, head moved, tree left", []string{
-			"DELETE FROM decision_gates WHERE seq = 5", "DELETE FROM decisions WHERE seq = 5",
+			"DELETE FROM decisions WHERE seq = 5",
 			"UPDATE chain_head SET count = 4, hash = (SELECT hash FROM decisions WHERE seq = 4) WHERE id = 1",
 		}, BreakTruncated, "", false},
 		{"last tree hash moved past the end", []string{
@@ -183,14 +195,14 @@ var _ = contract("tamper_seen_by_one_check", func(t *testing.T, open opener) {
 
 // A NULL column next to a column that gained a separator keeps the quick
 // pass's field count (concat_ws skips the NULL): the quick pass must not
-// vouch, and VerifyLog must report the break, for a decision's columns and a
-// gate row alike. The NOT NULL constraint goes first, as an attacker with
+// vouch, and VerifyLog must report the break, for a column in the middle and
+// for the last one, the gates column. The NOT NULL constraint goes first, as an attacker with
 // write access to the database can drop it.
 var _ = contract("quick pass does not vouch for a NULL shifted by a separator", func(t *testing.T, open opener) {
 	ctx := context.Background()
 	for name, c := range map[string]struct{ table, col, next, decl string }{
 		"decision column": {"decisions", "task", "requester", "task      TEXT    NOT NULL"},
-		"gate row column": {"decision_gates", "name", "outcome", "name     TEXT    NOT NULL"},
+		"gates column":    {"decisions", "hash", "gates", "hash      TEXT    NOT NULL"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := seededStore(t, open, 3)
@@ -212,6 +224,45 @@ var _ = contract("quick pass does not vouch for a NULL shifted by a separator", 
 			}
 			if rep.OK || rep.Break == nil || rep.Break.Seq != 2 {
 				t.Fatalf("VerifyLog: %+v", rep)
+			}
+		})
+	}
+})
+
+// The quick pass splits the log into chunks that two workers read apart and
+// ties them together afterwards: with chunks of a few decisions, an intact
+// log is vouched for at every chunk size, and a break at a chunk's first or
+// last decision — where only the tie between chunks can see it — is not.
+var _ = contract("quick pass across chunks", func(t *testing.T, open opener) {
+	ctx := context.Background()
+	const n = 9
+	flip := func(col string, seq int) string {
+		return fmt.Sprintf("UPDATE decisions SET %[1]s = substr(%[1]s, 1, 63) || (CASE substr(%[1]s, 64) WHEN '0' THEN '1' ELSE '0' END) WHERE seq = %d", col, seq)
+	}
+	s := seededStore(t, open, n)
+	for _, chunk := range []int64{1, 2, 4, n, 2 * n} {
+		if rep, ok := s.quickVerify(ctx, chunk); !ok || rep.Size != n {
+			t.Errorf("chunks of %d: the quick pass did not vouch for an intact log", chunk)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		stmt string
+		at   int64
+	}{
+		{"first prev_hash of the second chunk", flip("prev_hash", 5), 5},
+		{"last hash of the first chunk", flip("hash", 4), 4},
+		{"last hash of the log", flip("hash", n), n},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := seededStore(t, open, n)
+			tamper(t, s, c.stmt)
+			if _, ok := s.quickVerify(ctx, 4); ok {
+				t.Error("the quick pass vouched for a broken link between chunks")
+			}
+			rep, err := s.VerifyLog(ctx)
+			if err != nil || rep.OK || rep.Break.Seq > c.at+1 {
+				t.Fatalf("VerifyLog: %+v %v", rep.Break, err)
 			}
 		})
 	}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"golang.org/x/mod/sumdb/tlog"
 )
@@ -112,13 +113,35 @@ func (b *Builder) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
 // modified from outside.
 func (b *Builder) Add(record []byte) (tlog.Hash, error) {
 	leaf := tlog.RecordHash(record)
-	hs, err := tlog.StoredHashesForRecordHash(b.n, leaf, b)
-	if err != nil {
-		return tlog.Hash{}, fmt.Errorf("tree leaf %d: %w", b.n, err)
+	return leaf, b.AddHash(leaf)
+}
+
+// AddHash adds the next leaf by its record hash (tlog.RecordHash of the
+// record), for callers that hash records elsewhere, several at once.
+//
+// It appends what tlog.StoredHashesForRecordHash returns, without that
+// function's three allocations per leaf (a tenth of `log verify`'s tree
+// work): the leaf, then, for each subtree the leaf completes, that
+// subtree's hash over its left sibling, stored earlier. A test holds the
+// two to the same hashes.
+func (b *Builder) AddHash(leaf tlog.Hash) error {
+	b.Stored = append(b.Stored, leaf)
+	h := leaf
+	for level, n := 0, b.n; n&1 == 1; level, n = level+1, n>>1 {
+		left := tlog.StoredHashIndex(level, n-1)
+		if left >= int64(len(b.Stored)) {
+			return fmt.Errorf("tree leaf %d: %w: index %d of %d", b.n, ErrMissingHash, left, len(b.Stored))
+		}
+		h = tlog.NodeHash(b.Stored[left], h)
+		b.Stored = append(b.Stored, h)
 	}
-	b.Stored = append(b.Stored, hs...)
 	b.n++
-	return leaf, nil
+	return nil
+}
+
+// Grow makes room for n more leaves, so that adding them copies nothing.
+func (b *Builder) Grow(n int64) {
+	b.Stored = slices.Grow(b.Stored, int(tlog.StoredHashCount(b.n+n)-int64(len(b.Stored))))
 }
 
 // Size is the number of records added.

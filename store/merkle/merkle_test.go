@@ -302,3 +302,36 @@ func BenchmarkVerifyBundle(b *testing.B) {
 		}
 	}
 }
+
+// TestAddHashMatchesTlog holds Builder.AddHash, which builds the stored
+// hashes itself, to what tlog.StoredHashesForRecordHash gives for every
+// leaf of trees up to 1,100 leaves (every shape of trailing ones up to 2^10).
+func TestAddHashMatchesTlog(t *testing.T) {
+	var b Builder
+	var want []tlog.Hash
+	for n := range int64(1100) {
+		leaf := tlog.RecordHash([]byte(fmt.Sprint("record ", n)))
+		hs, err := tlog.StoredHashesForRecordHash(n, leaf, tlog.HashReaderFunc(func(idx []int64) ([]tlog.Hash, error) {
+			out := make([]tlog.Hash, len(idx))
+			for i, x := range idx {
+				out[i] = want[x]
+			}
+			return out, nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, hs...)
+		if err := b.AddHash(leaf); err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Stored) != len(want) || b.Stored[len(want)-1] != want[len(want)-1] {
+			t.Fatalf("leaf %d: %d stored hashes, tlog has %d", n, len(b.Stored), len(want))
+		}
+	}
+	for i := range want {
+		if b.Stored[i] != want[i] {
+			t.Fatalf("stored hash %d differs from tlog's", i)
+		}
+	}
+}
