@@ -217,9 +217,20 @@ func (s *Store) init(ctx context.Context, wal bool) error {
 		return nil
 	}
 	if wal {
+		// Switching the journal mode takes no busy timeout: while another
+		// process's first open migrates the new file, it is retried.
 		var mode string
-		if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
-			return classify(fmt.Errorf("enable wal: %w", err))
+		for attempt := 0; ; attempt++ {
+			err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+			if err == nil {
+				break
+			}
+			if !isBusy(err) || attempt == busyRetries {
+				return classify(fmt.Errorf("enable wal: %w", err))
+			}
+			if err := backoff(ctx, attempt); err != nil {
+				return err
+			}
 		}
 		if !strings.EqualFold(mode, "wal") {
 			return fmt.Errorf("enable wal: journal mode is %q", mode)

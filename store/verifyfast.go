@@ -45,9 +45,13 @@ const quickChunk = 4096
 const quickTreeChunk = 8192
 
 // The tree aggregate takes its order from the primary key SQLite scans; the
-// PostgreSQL dialect spells the order out (see postgresDialect). A hash out
-// of order fails a quick check, never passes one.
-const quickTreeAgg = `string_agg(hash, '')`
+// PostgreSQL dialect spells the order out (see postgresDialect). Each row
+// comes framed with its idx: a row that is missing, repeated, relabelled,
+// out of order, split, merged or NULL fails a quick check.
+var quickTreeAgg = `string_agg(` + joined("idx", "hash") + `, ?)`
+
+// rowSep, the ASCII record separator, ends each tree row in quickTreeAgg.
+const rowSep = "\x1e"
 
 // joined is concat_ws over cols with a ? separator, NULL when any of them is
 // NULL (concat_ws alone skips a NULL).
@@ -61,7 +65,7 @@ var (
 	(SELECT MAX(seq) FROM decisions), (SELECT COUNT(*) FROM tree_hashes)`
 	quickDecisionsSQL = `SELECT seq, ` + joined("id", "time", "trigger", "task", "requester", "git_head", "exit_code",
 		"blocked", "prev_hash", "hash", "gates") + `, body FROM decisions WHERE seq >= ? AND seq < ? ORDER BY seq`
-	quickTreeSQL = `SELECT ` + quickTreeAgg + `, COUNT(*) FROM tree_hashes WHERE idx >= ? AND idx < ?`
+	quickTreeSQL = `SELECT ` + quickTreeAgg + ` FROM tree_hashes WHERE idx >= ? AND idx < ?`
 )
 
 // quickVerifyLog runs the quick pass in a read snapshot of its own. On a
@@ -272,16 +276,13 @@ func quickCounts(ctx context.Context, q querier) (quickTotals, bool) {
 }
 
 // quickReadTree reads the stored tree hashes of a log of size decisions in
-// runs, each run's hashes as one string: a run must hold as many rows as its
-// index range, so with the primary key the indexes are exactly 0..n-1.
+// runs, each run's rows as one string.
 func quickReadTree(ctx context.Context, q querier, size int64) ([]string, bool) {
 	n := tlog.StoredHashCount(size)
 	var out []string
 	for lo := int64(0); lo < n; lo += quickTreeChunk {
-		hi := min(lo+quickTreeChunk, n)
 		var text sql.NullString
-		var rows int64
-		if err := q.QueryRowContext(ctx, quickTreeSQL, lo, hi).Scan(&text, &rows); err != nil || rows != hi-lo {
+		if err := q.QueryRowContext(ctx, quickTreeSQL, fieldSep, rowSep, lo, min(lo+quickTreeChunk, n)).Scan(&text); err != nil {
 			return nil, false
 		}
 		out = append(out, text.String)
@@ -289,19 +290,27 @@ func quickReadTree(ctx context.Context, q querier, size int64) ([]string, bool) 
 	return out, true
 }
 
-// sameTree compares the rebuilt tree's hashes with the runs as read: every
-// stored hash is 64 lower-case hex digits, so the runs are the hashes'
-// encodings end to end.
+// sameTree compares the rebuilt tree's hashes with the runs as read: row j
+// must be j, fieldSep, its hash in lower-case hex, every row ending in
+// rowSep but the last of a run.
 func sameTree(want []tlog.Hash, runs []string) bool {
-	var enc [2 * tlog.HashSize]byte
+	var enc []byte
 	j := 0
 	for _, run := range runs {
-		for ; run != ""; j++ {
-			if len(run) < len(enc) || j >= len(want) {
+		for first := true; run != ""; first, j = false, j+1 {
+			if !first {
+				if run[0] != rowSep[0] {
+					return false
+				}
+				run = run[1:]
+			}
+			if j >= len(want) {
 				return false
 			}
-			hex.Encode(enc[:], want[j][:])
-			if run[:len(enc)] != string(enc[:]) {
+			enc = strconv.AppendInt(enc[:0], int64(j), 10)
+			enc = append(enc, fieldSep...)
+			enc = hex.AppendEncode(enc, want[j][:])
+			if !strings.HasPrefix(run, string(enc)) {
 				return false
 			}
 			run = run[len(enc):]
