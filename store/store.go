@@ -13,7 +13,7 @@
 // them (WAL).
 //
 // The decision log is tamper-evident: each row's hash covers its columns, its
-// gate rows, its body and the previous row's hash (see chainHash), and a
+// gate verdicts, its body and the previous row's hash (see chainHash), and a
 // one-row chain head written in the same transaction witnesses the length, so
 // VerifyChain (and VerifyExport, for an NDJSON export with no database) can
 // tell an edit from a deletion, an insertion, a reordering or a truncation.
