@@ -116,12 +116,8 @@ func checkBody(rec *record, m *bodyMirror) *mismatch {
 			return mm
 		}
 	}
-	if m.Time != nil {
-		bodyTime, err := parseTime(*m.Time)
-		colTime, cerr := parseTime(rec.time)
-		if err != nil || cerr != nil || !bodyTime.Equal(colTime) {
-			return &mismatch{"time", fmt.Sprintf("column %s, body %s", rec.time, *m.Time)}
-		}
+	if m.Time != nil && !sameTime(*m.Time, rec.time) {
+		return &mismatch{"time", fmt.Sprintf("column %s, body %s", rec.time, *m.Time)}
 	}
 	if m.Blocked != nil && *m.Blocked != rec.blocked {
 		return &mismatch{"blocked", fmt.Sprintf("column %t, body %t", rec.blocked, *m.Blocked)}

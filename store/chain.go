@@ -18,7 +18,7 @@ import (
 const GenesisHash = "0000000000000000000000000000000000000000000000000000000000000000"
 
 // hashInput is the preimage of a row's hash: every stored column of the row
-// except hash itself, plus its gate rows in idx order. Fields are declared in
+// except hash itself, plus its gate verdicts in order. Fields are declared in
 // sorted key order, so encoding/json writes canonical JSON (sorted keys, no
 // whitespace, no HTML escaping: canonjson); a test pins that.
 type hashInput struct {
@@ -71,7 +71,7 @@ type BreakKind string
 // The kinds of chain break, from the most local to the most global.
 const (
 	// BreakContent: a row's stored content no longer hashes to its hash (a
-	// column, its gate rows or its body was edited). Column names the culprit
+	// column, its gate list or its body was edited). Column names the culprit
 	// when it can be told.
 	BreakContent BreakKind = "content_changed"
 	// BreakMissing: seq numbers jump, so rows were deleted.
@@ -140,8 +140,7 @@ func (r ChainReport) Err() error {
 // snapshot and checks, per row: its content hashes to its hash, its seq
 // follows the previous one, and its prev_hash is the previous row's hash; then
 // that the chain head (count and last hash, written in the same transaction as
-// each append) matches the last row, and that no gate rows belong to a
-// missing decision. It stops at the first break.
+// each append) matches the last row. It stops at the first break.
 //
 // It detects any edit, deletion, insertion, reordering or truncation made
 // without recomputing every later hash and the head; it cannot detect a
@@ -234,7 +233,7 @@ func bodyProblem(rec *record) *mismatch {
 	return consistencyProblem(rec)
 }
 
-// consistencyProblem compares the columns, gate rows included, with the body.
+// consistencyProblem compares the columns, the gate list included, with the body.
 func consistencyProblem(rec *record) *mismatch {
 	m, err := parseMirror(rec.body)
 	if err != nil {

@@ -109,7 +109,7 @@ type record struct {
 
 // AppendDecision adds d to the end of the log in one BEGIN IMMEDIATE
 // transaction: it reads the chain head, links the new row to it, hashes the
-// row, inserts it with its gate rows, adds its body as the next leaf of the
+// row, inserts it with its gate list, adds its body as the next leaf of the
 // Merkle tree and moves the head. Concurrent writers
 // in any number of processes queue on the write lock and each gets its own
 // seq; none is lost. Errors: ErrInvalidDecision, ErrDecisionExists,

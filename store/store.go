@@ -13,7 +13,7 @@
 // them (WAL).
 //
 // The decision log is tamper-evident: each row's hash covers its columns, its
-// gate rows, its body and the previous row's hash (see chainHash), and a
+// gate verdicts, its body and the previous row's hash (see chainHash), and a
 // one-row chain head written in the same transaction witnesses the length, so
 // VerifyChain (and VerifyExport, for an NDJSON export with no database) can
 // tell an edit from a deletion, an insertion, a reordering or a truncation.
@@ -217,9 +217,20 @@ func (s *Store) init(ctx context.Context, wal bool) error {
 		return nil
 	}
 	if wal {
+		// Switching the journal mode takes no busy timeout: while another
+		// process's first open migrates the new file, it is retried.
 		var mode string
-		if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
-			return classify(fmt.Errorf("enable wal: %w", err))
+		for attempt := 0; ; attempt++ {
+			err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
+			if err == nil {
+				break
+			}
+			if !isBusy(err) || attempt == busyRetries {
+				return classify(fmt.Errorf("enable wal: %w", err))
+			}
+			if err := backoff(ctx, attempt); err != nil {
+				return err
+			}
 		}
 		if !strings.EqualFold(mode, "wal") {
 			return fmt.Errorf("enable wal: journal mode is %q", mode)

@@ -43,8 +43,9 @@ func (r LogReport) Tree() merkle.Tree {
 // (never re-encoded) and the whole tree rebuilt and compared with the stored
 // hashes, leaf and interior; the seq numbers must run 1..n, every row's
 // prev_hash must be the previous row's hash and the chain head must name the
-// last; and every column and gate row must agree with its body (a body that
-// does not carry a column has that row's chain hash recomputed instead).
+// last; and every column, the gate list included, must agree with its body
+// (a body that does not carry a column has that row's chain hash recomputed
+// instead).
 // A quick pass (quickVerifyLog) makes these checks first, reading the log in
 // large pieces on both cores; only when it cannot vouch for the log does the
 // full pass below run, row by row, and on a break the full VerifyChain too,
@@ -242,7 +243,7 @@ func readStoredHashes(ctx context.Context, q querier) (storedHashes, error) {
 	return st, rows.Err()
 }
 
-// row checks one decision's position, link, gate rows and columns.
+// row checks one decision's position, link, gate list and columns.
 func (p *logPass) row(rec *record, blocked int64, gates string) {
 	pos := p.rep.tree.Size() // 1-based position of this row
 	defer func() { p.prevHash = rec.hash }()

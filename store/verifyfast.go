@@ -45,9 +45,13 @@ const quickChunk = 4096
 const quickTreeChunk = 8192
 
 // The tree aggregate takes its order from the primary key SQLite scans; the
-// PostgreSQL dialect spells the order out (see postgresDialect). A hash out
-// of order fails a quick check, never passes one.
-const quickTreeAgg = `string_agg(hash, '')`
+// PostgreSQL dialect spells the order out (see postgresDialect). Each row
+// comes framed with its idx: a row that is missing, repeated, relabelled,
+// out of order, split, merged or NULL fails a quick check.
+var quickTreeAgg = `string_agg(` + joined("idx", "hash") + `, ?)`
+
+// rowSep, the ASCII record separator, ends each tree row in quickTreeAgg.
+const rowSep = "\x1e"
 
 // joined is concat_ws over cols with a ? separator, NULL when any of them is
 // NULL (concat_ws alone skips a NULL).
@@ -61,7 +65,7 @@ var (
 	(SELECT MAX(seq) FROM decisions), (SELECT COUNT(*) FROM tree_hashes)`
 	quickDecisionsSQL = `SELECT seq, ` + joined("id", "time", "trigger", "task", "requester", "git_head", "exit_code",
 		"blocked", "prev_hash", "hash", "gates") + `, body FROM decisions WHERE seq >= ? AND seq < ? ORDER BY seq`
-	quickTreeSQL = `SELECT ` + quickTreeAgg + `, COUNT(*) FROM tree_hashes WHERE idx >= ? AND idx < ?`
+	quickTreeSQL = `SELECT ` + quickTreeAgg + ` FROM tree_hashes WHERE idx >= ? AND idx < ?`
 )
 
 // quickVerifyLog runs the quick pass in a read snapshot of its own. On a
@@ -188,29 +192,38 @@ func quickPass(ctx context.Context, readers []querier, chunk int64) (LogReport, 
 		return LogReport{}, false
 	}
 	chunks := (tot.size + chunk - 1) / chunk
+	treeRuns := (tlog.StoredHashCount(tot.size) + quickTreeChunk - 1) / quickTreeChunk
 	leaves := make([]tlog.Hash, tot.size)
 	links := make([]chunkLinks, chunks)
+	tree := make([]string, treeRuns)
 	finished := make(chan int64, chunks) // room for all: a worker never waits on it
-	var tree []string
-	var failed, treeClaimed atomic.Bool
+	// The workers take tasks in turn from one counter: the chunks of
+	// decisions first, then the runs of the tree table, so both stay busy
+	// to the end.
+	var task atomic.Int64
+	var failed atomic.Bool
 	var wg sync.WaitGroup
-	for w, q := range readers {
+	for _, q := range readers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var k quickWorker
-			for i := int64(w); i < chunks && !failed.Load(); i += int64(len(readers)) {
-				if !k.chunk(ctx, q, i*chunk, min(chunk, tot.size-i*chunk), leaves, &links[i]) {
-					failed.Store(true)
+			for !failed.Load() {
+				i := task.Add(1) - 1
+				switch {
+				case i < chunks:
+					if !k.chunk(ctx, q, i*chunk, min(chunk, tot.size-i*chunk), leaves, &links[i]) {
+						failed.Store(true)
+						return
+					}
+					finished <- i
+				case i < chunks+treeRuns:
+					var ok bool
+					if tree[i-chunks], ok = quickReadTree(ctx, q, i-chunks, tot.size); !ok {
+						failed.Store(true)
+					}
+				default:
 					return
-				}
-				finished <- i
-			}
-			// The first worker done reads the tree table.
-			if !failed.Load() && treeClaimed.CompareAndSwap(false, true) {
-				var ok bool
-				if tree, ok = quickReadTree(ctx, q, tot.size); !ok {
-					failed.Store(true)
 				}
 			}
 		}()
@@ -235,7 +248,7 @@ func quickPass(ctx context.Context, readers []querier, chunk int64) (LogReport, 
 			}
 		}
 	}
-	if failed.Load() || next != chunks || (tot.size > 0 && !treeClaimed.Load()) {
+	if failed.Load() || next != chunks {
 		return LogReport{}, false
 	}
 	head := GenesisHash
@@ -271,37 +284,36 @@ func quickCounts(ctx context.Context, q querier) (quickTotals, bool) {
 	return quickTotals{size: rows, treeRows: tree, head: head.String}, true
 }
 
-// quickReadTree reads the stored tree hashes of a log of size decisions in
-// runs, each run's hashes as one string: a run must hold as many rows as its
-// index range, so with the primary key the indexes are exactly 0..n-1.
-func quickReadTree(ctx context.Context, q querier, size int64) ([]string, bool) {
-	n := tlog.StoredHashCount(size)
-	var out []string
-	for lo := int64(0); lo < n; lo += quickTreeChunk {
-		hi := min(lo+quickTreeChunk, n)
-		var text sql.NullString
-		var rows int64
-		if err := q.QueryRowContext(ctx, quickTreeSQL, lo, hi).Scan(&text, &rows); err != nil || rows != hi-lo {
-			return nil, false
-		}
-		out = append(out, text.String)
-	}
-	return out, true
+// quickReadTree reads run i of the stored tree hashes of a log of size
+// decisions, its rows as one string.
+func quickReadTree(ctx context.Context, q querier, i, size int64) (string, bool) {
+	lo := i * quickTreeChunk
+	var text sql.NullString
+	err := q.QueryRowContext(ctx, quickTreeSQL, fieldSep, rowSep, lo, min(lo+quickTreeChunk, tlog.StoredHashCount(size))).Scan(&text)
+	return text.String, err == nil
 }
 
-// sameTree compares the rebuilt tree's hashes with the runs as read: every
-// stored hash is 64 lower-case hex digits, so the runs are the hashes'
-// encodings end to end.
+// sameTree compares the rebuilt tree's hashes with the runs as read: row j
+// must be j, fieldSep, its hash in lower-case hex, every row ending in
+// rowSep but the last of a run.
 func sameTree(want []tlog.Hash, runs []string) bool {
-	var enc [2 * tlog.HashSize]byte
+	var enc []byte
 	j := 0
 	for _, run := range runs {
-		for ; run != ""; j++ {
-			if len(run) < len(enc) || j >= len(want) {
+		for first := true; run != ""; first, j = false, j+1 {
+			if !first {
+				if run[0] != rowSep[0] {
+					return false
+				}
+				run = run[1:]
+			}
+			if j >= len(want) {
 				return false
 			}
-			hex.Encode(enc[:], want[j][:])
-			if run[:len(enc)] != string(enc[:]) {
+			enc = strconv.AppendInt(enc[:0], int64(j), 10)
+			enc = append(enc, fieldSep...)
+			enc = hex.AppendEncode(enc, want[j][:])
+			if !strings.HasPrefix(run, string(enc)) {
 				return false
 			}
 			run = run[len(enc):]
@@ -314,7 +326,8 @@ func sameTree(want []tlog.Hash, runs []string) bool {
 type quickWorker struct {
 	fields bodyFields
 	gates  []byte // the gates column the body's gate list encodes to
-	num    []byte
+	num    []byte // the exit code's text
+	when   []byte // the time column's text
 }
 
 // chunk reads and checks the n decisions after the first skip: each row's
@@ -373,10 +386,20 @@ func (k *quickWorker) row(cols, body []byte) (prevHash, hash []byte, ok bool) {
 	if !bytes.Equal(f[0], b.id) || !bytes.Equal(f[2], b.trigger) || !bytes.Equal(f[3], b.task) ||
 		!bytes.Equal(f[4], b.requester) || !bytes.Equal(f[5], b.gitHead) || !bytes.Equal(f[6], k.num) ||
 		string(f[7]) != blockedText(b.blocked) ||
-		!sameTime(string(b.time), string(f[1])) || !k.encodeGates(b.gates) || !bytes.Equal(f[10], k.gates) {
+		!k.sameTime(b.time, f[1]) || !k.encodeGates(b.gates) || !bytes.Equal(f[10], k.gates) {
 		return nil, nil, false
 	}
 	return f[8], f[9], true
+}
+
+// sameTime is the package's sameTime without its allocations.
+func (k *quickWorker) sameTime(body, column []byte) bool {
+	t, err := parseTime(string(body))
+	if err != nil {
+		return false
+	}
+	k.when = t.UTC().AppendFormat(k.when[:0], timeLayout)
+	return bytes.Equal(k.when, column)
 }
 
 // encodeGates writes the gates column a body's gate list encodes to, the
