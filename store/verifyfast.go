@@ -30,9 +30,10 @@ import (
 // read costs more than hashing a kilobyte. The quick pass reads per
 // decision three values (seq, its other columns joined by concat_ws, the
 // body), checks each body where it was read (scanBody, the columns byte for
-// byte, the leaf hash) and reads the tree table 8,192 hashes per string.
-// On a file store two workers each read and check every other chunk of
-// decisions, on two transactions of one snapshot, so both cores work.
+// byte, the leaf hash) and reads the tree table 8,192 rows per string. On a
+// file store two workers, on two transactions of one snapshot, take chunks
+// of decisions and then runs of the tree table from one counter, so both
+// cores work to the end.
 // concat_ws skips NULLs, which would let a NULL column and a separator in
 // the next one keep the field count: joined wraps it so that any NULL makes
 // the whole string NULL, and a value holding a separator shows as an extra
