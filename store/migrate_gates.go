@@ -10,7 +10,7 @@ import (
 // gateRow is one row of the version 2 decision_gates table, as stored:
 // values of any storage type, a damaged row's included.
 type gateRow struct {
-	seq                                int64
+	seq                                  int64
 	idx, name, outcome, severity, blocks any
 }
 
