@@ -52,7 +52,7 @@ func (s Surface) appendNamespace(b []byte, status, reason string, withReason boo
 	b = append(b, `,"exclude":`...)
 	b = appendTexts(b, s.Exclude)
 	if withReason {
-		b = appendKeyText(b, "reason", reason)
+		b = appendString(append(b, `,"reason":`...), reason) // as Canonical writes it: invalid UTF-8 as \ufffd
 	}
 	b = append(b, `,"roots":`...)
 	if s.Roots == nil {
@@ -74,7 +74,7 @@ func (s Surface) appendNamespace(b []byte, status, reason string, withReason boo
 	}
 	b = append(b, `,"scanned":`...)
 	b = strconv.AppendInt(b, int64(s.Scanned), 10)
-	b = appendKeyText(b, "status", status)
+	b = appendString(append(b, `,"status":`...), status)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(s.Total), 10)
 	b = append(b, `,"unparsed":`...)

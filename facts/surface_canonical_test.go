@@ -68,3 +68,24 @@ func fill(v reflect.Value, n *int) {
 		panic("fill: no value for " + v.Type().String())
 	}
 }
+
+// A reason that is not UTF-8 is written as Canonical writes it, so the
+// digest is the sha256 of the namespace's canonical JSON for it too.
+func TestSurfaceReasonNotUTF8(t *testing.T) {
+	ns := Namespace{Status: StatusError, Reason: "scan a\xff.py: denied", Data: Surface{}}
+	g, err := ns.Generic()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Canonical(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ns.appendCanonical(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+}

@@ -26,6 +26,7 @@ type component struct {
 // graph and the sets.
 func (r *resolver) closures() (comps []*component, of []int) {
 	n := len(r.cls)
+	r.seen = make([]int, n) // unite's marks are numbered per call
 	of = make([]int, n)
 	index, low := make([]int, n), make([]int, n)
 	onStack := make([]bool, n)
@@ -96,9 +97,6 @@ func (r *resolver) unite(c *component, comps []*component, of []int) {
 	self := len(comps)
 	var surf, names [][]int32
 	var amb [][]int
-	if r.seen == nil {
-		r.seen = make([]int, len(r.cls))
-	}
 	for _, m := range c.members {
 		surf = append(surf, r.cls[m].own)
 		amb = append(amb, r.amb[m])

@@ -270,3 +270,21 @@ func TestGatherImportsFindModulesAsPythonDoes(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// closures may run twice on one resolver: unite's marks of the first call
+// must not hide a component's successors in the second.
+func TestClosuresTwice(t *testing.T) {
+	py := []facts.PythonFile{{Path: "m.py", Parsed: true, Classes: []facts.PythonClass{
+		{Name: "A", Line: 1, Public: []string{"a"}, Bases: []string{}},
+		{Name: "B", Line: 2, Public: []string{"b"}, Bases: []string{"A"}},
+		{Name: "C", Line: 3, Public: []string{"c"}, Bases: []string{"B"}}}}}
+	r := newResolver(py, nil, nil, nil)
+	r.resolve()
+	first, _ := r.closures()
+	second, _ := r.closures()
+	for i := range first {
+		if len(first[i].surface) != len(second[i].surface) {
+			t.Errorf("component %d: %d names, then %d", i, len(first[i].surface), len(second[i].surface))
+		}
+	}
+}
