@@ -14,13 +14,12 @@ import (
 // short and its heap peaks at tens of megabytes, where Go's default (a cycle
 // each time the heap doubles, from 4 MB) ran a dozen cycles and ~10% of a
 // warm class_surface evaluation's CPU on the stdlib tree; at 400 it runs two
-// or three, for ~35 MB more at peak (docs/performance-warm.md). `tausik mcp`
-// is a server that lives as long as its host and keeps Go's default, under
-// which its heap stays within twice what it holds.
+// or three, for ~35 MB more at peak (docs/performance-warm.md). `tausik mcp`,
+// a server that lives as long as its host, goes back to Go's default.
 const gcPercent = 400
 
 func main() {
-	if _, set := os.LookupEnv("GOGC"); !set && (len(os.Args) < 2 || os.Args[1] != "mcp") {
+	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(gcPercent)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

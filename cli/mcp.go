@@ -28,6 +28,12 @@ func newMCPCmd(g *globals) *cobra.Command {
 }
 
 func runMCP(ctx context.Context, g *globals) error {
+	// A server lives as long as its host: it keeps Go's default collector
+	// target (main raises it for short runs), so its heap stays within twice
+	// what it holds.
+	if g.getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
 	root, err := g.projectRoot()
 	if err != nil {
 		return err
