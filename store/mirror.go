@@ -96,6 +96,15 @@ func (f *fastMirror) quick(rec *record) (*mismatch, bool) {
 // in another zone would drop the decision out of a --since/--until window,
 // which compares the column's text.
 func sameTime(body, column string) bool {
-	b, err := parseTime(body)
-	return err == nil && formatTime(b) == column
+	col, ok := appendColumnTime(nil, body)
+	return ok && string(col) == column
+}
+
+// appendColumnTime appends the time column a body's time is stored as.
+func appendColumnTime(dst []byte, body string) ([]byte, bool) {
+	t, err := parseTime(body)
+	if err != nil {
+		return dst, false
+	}
+	return t.UTC().AppendFormat(dst, timeLayout), true
 }

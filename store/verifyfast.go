@@ -393,14 +393,11 @@ func (k *quickWorker) row(cols, body []byte) (prevHash, hash []byte, ok bool) {
 	return f[8], f[9], true
 }
 
-// sameTime is the package's sameTime without its allocations.
+// sameTime is the package's sameTime, formatting into the worker's buffer.
 func (k *quickWorker) sameTime(body, column []byte) bool {
-	t, err := parseTime(string(body))
-	if err != nil {
-		return false
-	}
-	k.when = t.UTC().AppendFormat(k.when[:0], timeLayout)
-	return bytes.Equal(k.when, column)
+	var ok bool
+	k.when, ok = appendColumnTime(k.when[:0], string(body))
+	return ok && bytes.Equal(k.when, column)
 }
 
 // encodeGates writes the gates column a body's gate list encodes to, the
