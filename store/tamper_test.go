@@ -292,20 +292,18 @@ func forgeRecord(t *testing.T, s *Store, seq int64) *record {
 }
 
 func insertStmt(rec *record) string {
-	return insertStmtV1(rec, "gates", ", '"+mustEncodeGates(rec.gates)+"'")
+	return insertSQL(rec, ", gates", ", '"+mustEncodeGates(rec.gates)+"'")
 }
 
-// insertStmtV1 is insertStmt for a schema without the gates column (more
-// names the extra column, vals its value, each with a leading comma).
-func insertStmtV1(rec *record, more ...string) string {
-	cols, vals := "", ""
-	if len(more) == 2 {
-		cols, vals = ", "+more[0], more[1]
-	}
+// insertStmtV1 is insertStmt for a schema without the gates column.
+func insertStmtV1(rec *record) string { return insertSQL(rec, "", "") }
+
+// insertSQL inserts rec's columns, and col (", name") with val (", value").
+func insertSQL(rec *record, col, val string) string {
 	return fmt.Sprintf(`INSERT INTO decisions (seq, id, time, trigger, task, requester, git_head, exit_code,
 		blocked, body, prev_hash, hash%s) VALUES (%d, '%s', '%s', '%s', '%s', '%s', '%s', %d, %d, '%s', '%s', '%s'%s)`,
-		cols, rec.seq, rec.id, rec.time, rec.trigger, rec.task, rec.requester, rec.gitHead, rec.exitCode,
-		boolInt(rec.blocked), rec.body, rec.prevHash, rec.hash, vals)
+		col, rec.seq, rec.id, rec.time, rec.trigger, rec.task, rec.requester, rec.gitHead, rec.exitCode,
+		boolInt(rec.blocked), rec.body, rec.prevHash, rec.hash, val)
 }
 
 func mustEncodeGates(gs []GateVerdict) string {
