@@ -55,6 +55,8 @@ type Store struct {
 	clock    func() time.Time
 	path     string
 	readOnly bool
+	uri      string        // a SQLite store's URI filename, for the quick pass's own readers
+	busy     time.Duration // its busy timeout
 }
 
 // Option tunes Open. Options are applied once; a Store never changes them later.
@@ -140,12 +142,12 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if cfg.readOnly {
 		q = append(q, "mode=ro", "_pragma=query_only(1)")
 	}
-	dsn := "file:" + escapeURIPath(abs) + "?" + strings.Join(q, "&")
-	db, err := sql.Open("sqlite", dsn)
+	uri := "file:" + escapeURIPath(abs)
+	db, err := sql.Open("sqlite", uri+"?"+strings.Join(q, "&"))
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
-	s := &Store{db: db, d: sqliteDialect, clock: cfg.clock, path: abs, readOnly: cfg.readOnly}
+	s := &Store{db: db, d: sqliteDialect, clock: cfg.clock, path: abs, readOnly: cfg.readOnly, uri: uri, busy: cfg.busyTimeout}
 	if err := s.init(ctx, !cfg.readOnly); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
@@ -163,7 +165,8 @@ func OpenMemory(ctx context.Context, opts ...Option) (*Store, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, fmt.Errorf("open memory store: %w", err)
 	}
-	dsn := "file:/tausik-" + hex.EncodeToString(b[:]) + "?vfs=memdb&_txlock=immediate" +
+	uri := "file:/tausik-" + hex.EncodeToString(b[:]) + "?vfs=memdb"
+	dsn := uri + "&_txlock=immediate" +
 		fmt.Sprintf("&_pragma=busy_timeout(%d)", cfg.busyTimeout.Milliseconds()) +
 		"&_pragma=foreign_keys(1)"
 	db, err := sql.Open("sqlite", dsn)
@@ -175,7 +178,7 @@ func OpenMemory(ctx context.Context, opts ...Option) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open memory store: %w", err)
 	}
-	s := &Store{db: db, d: sqliteDialect, pin: pin, clock: cfg.clock, path: ":memory:"}
+	s := &Store{db: db, d: sqliteDialect, pin: pin, clock: cfg.clock, path: ":memory:", uri: uri, busy: cfg.busyTimeout}
 	if err := s.init(ctx, false); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open memory store: %w", err)

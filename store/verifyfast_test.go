@@ -2,11 +2,15 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/mod/sumdb/tlog"
 )
 
 // quickOnly runs the quick pass alone, failing the test unless it vouches
@@ -108,7 +112,7 @@ var _ = contract("quick pass leaves unusual rows to the full pass", func(t *test
 })
 
 // TestQuickPassWhileAppending verifies while another writer appends: the
-// quick pass takes the write lock between appends to start its two readers
+// quick pass starts its two readers between appends, or reads with one,
 // and must vouch for every log it sees, each of one size.
 func TestQuickPassWhileAppending(t *testing.T) {
 	ctx := context.Background()
@@ -260,3 +264,45 @@ var _ = contract("quick pass across chunks", func(t *testing.T, open opener) {
 		})
 	}
 })
+
+// TestDecodeLowerHex: the tree table's spelling and no other.
+func TestDecodeLowerHex(t *testing.T) {
+	want := sha256.Sum256([]byte("tausik"))
+	text := hex.EncodeToString(want[:])
+	var got tlog.Hash
+	if !decodeLowerHex(&got, []byte(text)) || got != tlog.Hash(want) {
+		t.Fatalf("lower-case hex of %x decoded as %x", want, got)
+	}
+	for _, bad := range []string{strings.ToUpper(text), text[:63], text + "0", text[:10] + "g" + text[11:], text[:63] + " "} {
+		if decodeLowerHex(&got, []byte(bad)) {
+			t.Errorf("%q decoded", bad)
+		}
+	}
+}
+
+// TestQuickPassReadsWithTwoReaders: an idle file store, writable or
+// read-only, is read by two readers on one snapshot.
+func TestQuickPassReadsWithTwoReaders(t *testing.T) {
+	ctx := context.Background()
+	s := openFile(t)
+	if _, err := s.AppendDecision(ctx, mkDecision(time.Now(), "commit", "", gateSpec{"g", OutcomePassed, SeverityBlock})); err != nil {
+		t.Fatal(err)
+	}
+	ro, err := Open(ctx, s.Path(), WithReadOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	for name, st := range map[string]*Store{"writable": s, "read-only": ro} {
+		rs := st.sqliteSnapshot(ctx, 2)
+		if len(rs) != 2 {
+			t.Errorf("%s: %d readers", name, len(rs))
+		}
+		for _, r := range rs {
+			if tot, ok := r.counts(ctx); !ok || tot.size != 1 {
+				t.Errorf("%s: counts %+v %v", name, tot, ok)
+			}
+			r.close()
+		}
+	}
+}

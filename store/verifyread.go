@@ -1,0 +1,334 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+
+	"golang.org/x/mod/sumdb/tlog"
+
+	"github.com/tausik/tausik/store/internal/sqliteread"
+)
+
+// quickReader reads the quick pass's pieces, all from one snapshot of the
+// log. Each worker has its own; none is shared between goroutines.
+type quickReader interface {
+	// counts reads the chain head and the tables' sizes.
+	counts(ctx context.Context) (quickTotals, bool)
+	// decisions calls row for each decision lo <= seq < hi in seq order
+	// with its columns other than seq (decisionCols) and its body, until
+	// row says false; it is false when it could not read or row stopped.
+	// The bytes are the reader's: row reads them only, and before it
+	// returns.
+	decisions(ctx context.Context, lo, hi int64, row func(seq int64, cols *[11][]byte, body []byte) bool) bool
+	// tree reads the stored hashes lo <= idx < hi into out (length hi-lo):
+	// false unless there is one row for each idx holding 64 lower-case hex
+	// digits.
+	tree(ctx context.Context, lo, hi int64, out []tlog.Hash) bool
+	close()
+}
+
+// decisionCols are the columns the quick pass compares with a decision's
+// body, in the order a reader hands them over.
+const decisionCols = "id, time, trigger, task, requester, git_head, exit_code, blocked, prev_hash, hash, gates"
+
+// sqliteSnapshot opens n (1 or 2) quick pass readers of s, a SQLite store,
+// on one snapshot, through SQLite's C API (sqliteread) rather than
+// database/sql: a decision costs a step and a view of SQLite's buffers
+// instead of three values copied through the driver (concat_ws and copying
+// the bodies were a third of the pass's CPU). A second reader's transaction
+// starts between two readings of PRAGMA data_version on a third
+// connection, which differ when any other connection, in any process,
+// committed in between: then the snapshots may differ and the first reads
+// alone. It needs no write lock, so a read-only store reads with two too.
+// nil when even one reader cannot be opened: the full pass decides.
+func (s *Store) sqliteSnapshot(ctx context.Context, n int) []quickReader {
+	var watch *sqliteread.Conn
+	var before int64
+	if n > 1 {
+		var err error
+		if watch, err = sqliteread.Open(s.uri, s.pin != nil); err == nil {
+			defer watch.Close()
+			if v, ok := dataVersion(watch); ok {
+				before = v
+			} else {
+				n = 1
+			}
+		} else {
+			n = 1
+		}
+	}
+	first, err := s.openDirect(ctx)
+	if err != nil {
+		return nil
+	}
+	if n < 2 {
+		return []quickReader{first}
+	}
+	second, err := s.openDirect(ctx)
+	if err != nil {
+		return []quickReader{first}
+	}
+	if after, ok := dataVersion(watch); !ok || after != before {
+		second.close()
+		return []quickReader{first}
+	}
+	return []quickReader{first, second}
+}
+
+func dataVersion(c *sqliteread.Conn) (int64, bool) {
+	st, err := c.Prepare("PRAGMA data_version")
+	if err != nil {
+		return 0, false
+	}
+	defer st.Close()
+	if ok, err := st.Next(); !ok || err != nil {
+		return 0, false
+	}
+	return st.Int64(0)
+}
+
+// verifyMmap is the memory map a quick pass reader on a file asks SQLite
+// for (SQLite caps it at its compiled maximum): each page is read through
+// the map, not copied in by a pread of its own, which was a tenth of the
+// pass's CPU. SQLite maps the file read-only and its writers never shrink
+// a file under a reader's snapshot; only a file truncated behind SQLite's
+// back would fault, as it would hand a reader garbage without the map.
+const verifyMmap = 1 << 40
+
+// openDirect opens a reader with its read transaction begun and its
+// snapshot taken (by a first read).
+func (s *Store) openDirect(ctx context.Context) (*directReader, error) {
+	c, err := sqliteread.Open(s.uri, s.pin != nil)
+	if err != nil {
+		return nil, err
+	}
+	r := &directReader{c: c}
+	setup := []string{
+		"PRAGMA query_only = 1",
+		"PRAGMA busy_timeout = " + strconv.FormatInt(s.busy.Milliseconds(), 10),
+	}
+	if s.pin == nil {
+		setup = append(setup, "PRAGMA mmap_size = "+strconv.Itoa(verifyMmap))
+	}
+	setup = append(setup, "BEGIN")
+	for _, q := range setup {
+		if err := c.Exec(q); err != nil {
+			r.close()
+			return nil, err
+		}
+	}
+	if r.dec, err = c.Prepare(`SELECT seq, ` + decisionCols + `, body FROM decisions WHERE seq >= ? AND seq < ? ORDER BY seq`); err != nil {
+		r.close()
+		return nil, err
+	}
+	if r.hashes, err = c.Prepare(`SELECT idx, hash FROM tree_hashes WHERE idx >= ? AND idx < ? ORDER BY idx`); err != nil {
+		r.close()
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		r.close()
+		return nil, err
+	}
+	if _, ok := r.counts(ctx); !ok { // the first read fixes the snapshot
+		r.close()
+		return nil, errors.New("quick pass: cannot read the log's counts")
+	}
+	return r, nil
+}
+
+// directReader reads a SQLite store through sqliteread, in one read
+// transaction.
+type directReader struct {
+	c           *sqliteread.Conn
+	dec, hashes *sqliteread.Stmt
+}
+
+func (r *directReader) close() {
+	if r.dec != nil {
+		r.dec.Close()
+	}
+	if r.hashes != nil {
+		r.hashes.Close()
+	}
+	r.c.Close() // ends the read transaction
+}
+
+func (r *directReader) counts(ctx context.Context) (quickTotals, bool) {
+	st, err := r.c.Prepare(quickCountsSQL)
+	if err != nil {
+		return quickTotals{}, false
+	}
+	defer st.Close()
+	if ok, err := st.Next(); !ok || err != nil {
+		return quickTotals{}, false
+	}
+	count, countOK := st.Int64(0)
+	head, headOK := st.Text(1)
+	heads, _ := st.Int64(2)
+	rows, _ := st.Int64(3)
+	minSeq, _ := st.Int64(4)
+	maxSeq, _ := st.Int64(5)
+	tree, _ := st.Int64(6)
+	return checkCounts(countOK, headOK, count, heads, rows, minSeq, maxSeq, tree, string(head))
+}
+
+func (r *directReader) decisions(ctx context.Context, lo, hi int64, row func(int64, *[11][]byte, []byte) bool) bool {
+	if ctx.Err() != nil || r.dec.Bind(lo, hi) != nil {
+		return false
+	}
+	var cols [11][]byte
+	for {
+		more, err := r.dec.Next()
+		if err != nil {
+			return false
+		}
+		if !more {
+			return true
+		}
+		seq, ok := r.dec.Int64(0)
+		if !ok {
+			return false
+		}
+		for j := range cols {
+			if cols[j], ok = r.dec.Text(j + 1); !ok {
+				return false
+			}
+		}
+		body, ok := r.dec.Text(len(cols) + 1)
+		if !ok || !row(seq, &cols, body) {
+			return false
+		}
+	}
+}
+
+func (r *directReader) tree(ctx context.Context, lo, hi int64, out []tlog.Hash) bool {
+	if ctx.Err() != nil || r.hashes.Bind(lo, hi) != nil {
+		return false
+	}
+	want := lo
+	for {
+		more, err := r.hashes.Next()
+		if err != nil {
+			return false
+		}
+		if !more {
+			return want == hi
+		}
+		idx, ok := r.hashes.Int64(0)
+		if !ok || idx != want {
+			return false
+		}
+		text, ok := r.hashes.Text(1)
+		if !ok || !decodeLowerHex(&out[idx-lo], text) {
+			return false
+		}
+		want++
+	}
+}
+
+// sqlReader reads through database/sql in one read transaction (the
+// PostgreSQL store), few values per row: a decision's columns joined by
+// concat_ws, the tree's rows, each framed with its idx, in one string per
+// run.
+type sqlReader struct {
+	q    querier
+	done func()
+}
+
+func (r sqlReader) close() { r.done() }
+
+func (r sqlReader) counts(ctx context.Context) (quickTotals, bool) {
+	var count, minSeq, maxSeq sql.NullInt64
+	var head sql.NullString
+	var heads, rows, tree int64
+	err := r.q.QueryRowContext(ctx, quickCountsSQL).Scan(&count, &head, &heads, &rows, &minSeq, &maxSeq, &tree)
+	if err != nil {
+		return quickTotals{}, false
+	}
+	return checkCounts(count.Valid, head.Valid, count.Int64, heads, rows, minSeq.Int64, maxSeq.Int64, tree, head.String)
+}
+
+func (r sqlReader) decisions(ctx context.Context, lo, hi int64, row func(int64, *[11][]byte, []byte) bool) bool {
+	rows, err := r.q.QueryContext(ctx, quickDecisionsSQL, fieldSep, lo, hi)
+	if err != nil {
+		return false
+	}
+	defer rows.Close()
+	var f [11][]byte
+	for rows.Next() {
+		var seq int64
+		var cols, text sql.NullString // the driver's own strings: no copy
+		if err := rows.Scan(&seq, &cols, &text); err != nil || !cols.Valid || !text.Valid {
+			return false
+		}
+		rest := readOnlyBytes(cols.String)
+		for j := range f {
+			var found bool
+			f[j], rest, found = bytes.Cut(rest, []byte(fieldSep))
+			if found != (j < len(f)-1) {
+				return false // a separator too few or too many
+			}
+		}
+		if !row(seq, &f, readOnlyBytes(text.String)) {
+			return false
+		}
+	}
+	return rows.Err() == nil
+}
+
+func (r sqlReader) tree(ctx context.Context, lo, hi int64, out []tlog.Hash) bool {
+	var text sql.NullString
+	if err := r.q.QueryRowContext(ctx, quickTreeSQL, fieldSep, rowSep, lo, hi).Scan(&text); err != nil || !text.Valid {
+		return false
+	}
+	// Each row framed with its idx: a row missing, repeated, relabelled,
+	// out of order, split, merged or NULL fails here whatever the schema
+	// was edited to.
+	rest := text.String
+	var frame []byte
+	for j := range out {
+		if j > 0 {
+			if !strings.HasPrefix(rest, rowSep) {
+				return false
+			}
+			rest = rest[len(rowSep):]
+		}
+		frame = append(strconv.AppendInt(frame[:0], lo+int64(j), 10), fieldSep...)
+		if !strings.HasPrefix(rest, string(frame)) || len(rest) < len(frame)+64 ||
+			!decodeLowerHex(&out[j], readOnlyBytes(rest[len(frame):len(frame)+64])) {
+			return false
+		}
+		rest = rest[len(frame)+64:]
+	}
+	return rest == ""
+}
+
+// decodeLowerHex decodes 64 lower-case hex digits into h: the spelling
+// the tree table stores, so any other (upper case, a stray byte) is false.
+func decodeLowerHex(h *tlog.Hash, text []byte) bool {
+	if len(text) != 2*len(h) {
+		return false
+	}
+	var bad byte
+	for i := range h {
+		hi, lo := lowerHex[text[2*i]], lowerHex[text[2*i+1]]
+		bad |= hi | lo
+		h[i] = hi<<4 | lo&0xf
+	}
+	return bad&0xf0 == 0
+}
+
+// lowerHex maps a lower-case hex digit to its value, any other byte to 0xff.
+var lowerHex = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i)
+	}
+	return t
+}()
