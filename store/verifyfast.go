@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"hash"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,9 +55,14 @@ func joined(cols ...string) string {
 const rowSep = "\x1e"
 
 var (
+	// No COUNT(*): each reader checks every seq and idx of its range in
+	// order, so with the ends here the ranges hold every row exactly once,
+	// and the ends cost a few page reads where a count reads every page.
+	// The database's size bounds the count before the pass allocates for
+	// it (each decision stores two 64-digit hashes).
 	quickCountsSQL = `SELECT (SELECT count FROM chain_head WHERE id = 1), (SELECT hash FROM chain_head WHERE id = 1),
-	(SELECT COUNT(*) FROM chain_head), (SELECT COUNT(*) FROM decisions), (SELECT MIN(seq) FROM decisions),
-	(SELECT MAX(seq) FROM decisions), (SELECT COUNT(*) FROM tree_hashes)`
+	(SELECT COUNT(*) FROM chain_head), (SELECT MIN(seq) FROM decisions), (SELECT MAX(seq) FROM decisions),
+	(SELECT MIN(idx) FROM tree_hashes), (SELECT MAX(idx) FROM tree_hashes), ` + databaseBytesSQL
 	quickDecisionsSQL = `SELECT seq, ` + joined(strings.Split(decisionCols, ", ")...) +
 		`, body FROM decisions WHERE seq >= ? AND seq < ? ORDER BY seq`
 	quickTreeSQL = `SELECT string_agg(` + joined("idx", "hash") + `, ? ORDER BY idx) FROM tree_hashes WHERE idx >= ? AND idx < ?`
@@ -112,9 +119,6 @@ func quickPass(ctx context.Context, readers []quickReader, chunk int64) (LogRepo
 	}
 	chunks := (tot.size + chunk - 1) / chunk
 	treeRuns := (tot.treeRows + quickTreeChunk - 1) / quickTreeChunk
-	if tot.treeRows != tlog.StoredHashCount(tot.size) {
-		return LogReport{}, false
-	}
 	leaves := make([]tlog.Hash, tot.size)
 	links := make([]chunkLinks, chunks)
 	stored := make([]tlog.Hash, tot.treeRows)
@@ -191,19 +195,41 @@ func quickPass(ctx context.Context, readers []quickReader, chunk int64) (LogRepo
 	return LogReport{OK: true, Size: tot.size, Verified: tot.size, Root: root, Head: head, tree: b}, true
 }
 
+// ends are the first and last seq of the decisions and idx of the tree
+// table, each false when NULL (an empty table), and the database's size.
+type ends struct {
+	minSeq, maxSeq, minIdx, maxIdx int64
+	seqs, idxs                     bool
+	bytes                          int64
+}
+
+// databaseBytesSQL is the database's size in bytes (the PostgreSQL dialect
+// spells it its way).
+const databaseBytesSQL = `(SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size())`
+
 // checkCounts makes the totals of the chain head's count and hash (each
-// false when NULL), the head rows, the decisions' number and seq range and
-// the tree table's size. The quick pass goes on only for a log with one
-// head row whose seq run 1..n, n being the head's count.
-func checkCounts(countOK, headOK bool, count, heads, rows, minSeq, maxSeq, tree int64, head string) (quickTotals, bool) {
-	if heads != 1 || !countOK || !headOK || rows != count || (rows > 0 && (minSeq != 1 || maxSeq != rows)) {
+// false when NULL), the number of head rows and the tables' ends. The quick
+// pass goes on only for a log with one head row whose decisions run from
+// seq 1 to its count and whose tree from idx 0 to the count's last stored
+// hash; the readers check every row in between.
+func checkCounts(countOK, headOK bool, count, heads int64, e ends, head string) (quickTotals, bool) {
+	if heads != 1 || !countOK || !headOK || count < 0 || count > e.bytes/128 {
 		return quickTotals{}, false
 	}
-	return quickTotals{size: rows, treeRows: tree, head: head}, true
+	tree := tlog.StoredHashCount(count)
+	if count == 0 {
+		if e.seqs || e.idxs {
+			return quickTotals{}, false
+		}
+	} else if !e.seqs || !e.idxs || e.minSeq != 1 || e.maxSeq != count || e.minIdx != 0 || e.maxIdx != tree-1 {
+		return quickTotals{}, false
+	}
+	return quickTotals{size: count, treeRows: tree, head: head}, true
 }
 
 // quickWorker checks chunks of decisions; its buffers are reused.
 type quickWorker struct {
+	sha    hash.Hash // its own, reset for each leaf
 	fields bodyFields
 	gates  []byte // the gates column the body's gate list encodes to
 	num    []byte // the exit code's text
@@ -231,12 +257,24 @@ func (k *quickWorker) chunk(ctx context.Context, r quickReader, skip, n int64, l
 			return false
 		}
 		prev = append(prev[:0], hash...)
-		leaves[seq-1] = tlog.RecordHash(body)
+		k.leaf(&leaves[seq-1], body)
 		want++
 		return true
 	})
 	out.lastHash = string(prev)
 	return ok && want == hi
+}
+
+// leaf sets h to the leaf hash of body, tlog.RecordHash's, on the worker's
+// own digest.
+func (k *quickWorker) leaf(h *tlog.Hash, body []byte) {
+	if k.sha == nil {
+		k.sha = sha256.New()
+	}
+	k.sha.Reset()
+	k.sha.Write([]byte{0})
+	k.sha.Write(body)
+	k.sha.Sum(h[:0])
 }
 
 // row checks one decision's columns (decisionCols) against its body and

@@ -306,3 +306,35 @@ func TestQuickPassReadsWithTwoReaders(t *testing.T) {
 		}
 	}
 }
+
+// A head count far beyond the rows, the last row and a tree row moved out
+// to match:
+// the quick pass must not allocate for the claimed size (it would run out
+// of memory), and the full pass names the break.
+var _ = contract("quick pass bounds a claimed size by the database's", func(t *testing.T, open opener) {
+	ctx := context.Background()
+	s := seededStore(t, open, 4)
+	const claimed = 1_000_000_000_000
+	tamper(t, s, fmt.Sprintf("UPDATE chain_head SET count = %d WHERE id = 1", claimed),
+		fmt.Sprintf("UPDATE decisions SET seq = %d WHERE seq = 4", claimed),
+		fmt.Sprintf("INSERT INTO tree_hashes (idx, hash) VALUES (%d, '%s')", tlog.StoredHashCount(claimed)-1, strings.Repeat("0", 64)))
+	if _, ok := s.quickVerifyLog(ctx); ok {
+		t.Fatal("the quick pass vouched for a log whose head claims 10^12 decisions")
+	}
+	rep, err := s.VerifyLog(ctx)
+	if err != nil || rep.OK {
+		t.Fatalf("VerifyLog: %+v %v", rep.Break, err)
+	}
+})
+
+// TestQuickLeafIsRecordHash: the worker's leaf is tlog's record hash.
+func TestQuickLeafIsRecordHash(t *testing.T) {
+	var k quickWorker
+	for _, body := range []string{"", "{}", strings.Repeat("x", 1000)} {
+		var got tlog.Hash
+		k.leaf(&got, []byte(body))
+		if want := tlog.RecordHash([]byte(body)); got != want {
+			t.Errorf("%q: leaf %x, tlog %x", body, got, want)
+		}
+	}
+}

@@ -169,11 +169,15 @@ func (r *directReader) counts(ctx context.Context) (quickTotals, bool) {
 	count, countOK := st.Int64(0)
 	head, headOK := st.Text(1)
 	heads, _ := st.Int64(2)
-	rows, _ := st.Int64(3)
-	minSeq, _ := st.Int64(4)
-	maxSeq, _ := st.Int64(5)
-	tree, _ := st.Int64(6)
-	return checkCounts(countOK, headOK, count, heads, rows, minSeq, maxSeq, tree, string(head))
+	var e ends
+	e.minSeq, e.seqs = st.Int64(3)
+	maxSeq, ok := st.Int64(4)
+	e.maxSeq, e.seqs = maxSeq, e.seqs && ok
+	e.minIdx, e.idxs = st.Int64(5)
+	maxIdx, ok := st.Int64(6)
+	e.maxIdx, e.idxs = maxIdx, e.idxs && ok
+	e.bytes, _ = st.Int64(7)
+	return checkCounts(countOK, headOK, count, heads, e, string(head))
 }
 
 func (r *directReader) decisions(ctx context.Context, lo, hi int64, row func(int64, *[11][]byte, []byte) bool) bool {
@@ -242,14 +246,16 @@ type sqlReader struct {
 func (r sqlReader) close() { r.done() }
 
 func (r sqlReader) counts(ctx context.Context) (quickTotals, bool) {
-	var count, minSeq, maxSeq sql.NullInt64
+	var count, minSeq, maxSeq, minIdx, maxIdx sql.NullInt64
 	var head sql.NullString
-	var heads, rows, tree int64
-	err := r.q.QueryRowContext(ctx, quickCountsSQL).Scan(&count, &head, &heads, &rows, &minSeq, &maxSeq, &tree)
+	var heads, size int64
+	err := r.q.QueryRowContext(ctx, quickCountsSQL).Scan(&count, &head, &heads, &minSeq, &maxSeq, &minIdx, &maxIdx, &size)
 	if err != nil {
 		return quickTotals{}, false
 	}
-	return checkCounts(count.Valid, head.Valid, count.Int64, heads, rows, minSeq.Int64, maxSeq.Int64, tree, head.String)
+	e := ends{minSeq: minSeq.Int64, maxSeq: maxSeq.Int64, minIdx: minIdx.Int64, maxIdx: maxIdx.Int64,
+		seqs: minSeq.Valid && maxSeq.Valid, idxs: minIdx.Valid && maxIdx.Valid, bytes: size}
+	return checkCounts(count.Valid, head.Valid, count.Int64, heads, e, head.String)
 }
 
 func (r sqlReader) decisions(ctx context.Context, lo, hi int64, row func(int64, *[11][]byte, []byte) bool) bool {
