@@ -98,7 +98,8 @@ func (s *Store) quickVerify(ctx context.Context, chunk int64) (LogReport, bool) 
 	return quickPass(ctx, readers, chunk)
 }
 
-// quickTotals are the whole-table counts the pieces must add up to.
+// quickTotals are what the pieces must add up to: the log's size (the
+// chain head's count), its tree's number of stored hashes and its head.
 type quickTotals struct {
 	size, treeRows int64
 	head           string
