@@ -62,7 +62,6 @@ var postgresDialect = &dialect{
 	rebind: true,
 	fragments: []fragment{
 		{gateMatchSQL, `strpos(d.gates, ?) > 0`},
-		{databaseBytesSQL, `(SELECT pg_database_size(current_database()))`},
 	},
 	writeLock:     "SELECT count FROM chain_head WHERE id = 1 FOR UPDATE",
 	migrationLock: "SELECT pg_advisory_xact_lock(7400361296) -- 'tausik', any constant both sides agree on",

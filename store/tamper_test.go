@@ -31,6 +31,15 @@ func tamper(t *testing.T, s *Store, stmts ...string) {
 	all = append(all, stmts...)
 	all = append(all, "PRAGMA foreign_keys = ON")
 	if s.d == postgresDialect {
+		for _, q := range stmts {
+			if strings.HasPrefix(q, "ALTER ") || strings.HasPrefix(q, "CREATE ") || strings.HasPrefix(q, "DROP ") {
+				var schema string
+				if err := c.QueryRowContext(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+					t.Fatal(err)
+				}
+				alteredSchemas.Store(schema, true)
+			}
+		}
 		// A superuser's way past the guard triggers and foreign keys at once.
 		all = append(append([]string{"SET session_replication_role = replica"}, stmts...),
 			"SET session_replication_role = DEFAULT")

@@ -55,14 +55,12 @@ func joined(cols ...string) string {
 const rowSep = "\x1e"
 
 var (
-	// No COUNT(*): each reader checks every seq and idx of its range in
-	// order, so with the ends here the ranges hold every row exactly once,
-	// and the ends cost a few page reads where a count reads every page.
-	// The database's size bounds the count before the pass allocates for
-	// it (each decision stores two 64-digit hashes).
+	// COUNT(*) counts every row, NULL keys too, which MIN and MAX and the
+	// readers' ranges skip: with every seq and idx of the ranges read in
+	// order, the counts leave no row outside them. SQLite counts the
+	// decisions through their smallest index.
 	quickCountsSQL = `SELECT (SELECT count FROM chain_head WHERE id = 1), (SELECT hash FROM chain_head WHERE id = 1),
-	(SELECT COUNT(*) FROM chain_head), (SELECT MIN(seq) FROM decisions), (SELECT MAX(seq) FROM decisions),
-	(SELECT MIN(idx) FROM tree_hashes), (SELECT MAX(idx) FROM tree_hashes), ` + databaseBytesSQL
+	(SELECT COUNT(*) FROM chain_head), (SELECT COUNT(*) FROM decisions), (SELECT COUNT(*) FROM tree_hashes)`
 	quickDecisionsSQL = `SELECT seq, ` + joined(strings.Split(decisionCols, ", ")...) +
 		`, body FROM decisions WHERE seq >= ? AND seq < ? ORDER BY seq`
 	quickTreeSQL = `SELECT string_agg(` + joined("idx", "hash") + `, ? ORDER BY idx) FROM tree_hashes WHERE idx >= ? AND idx < ?`
@@ -196,33 +194,13 @@ func quickPass(ctx context.Context, readers []quickReader, chunk int64) (LogRepo
 	return LogReport{OK: true, Size: tot.size, Verified: tot.size, Root: root, Head: head, tree: b}, true
 }
 
-// ends are the first and last seq of the decisions and idx of the tree
-// table, each false when NULL (an empty table), and the database's size.
-type ends struct {
-	minSeq, maxSeq, minIdx, maxIdx int64
-	seqs, idxs                     bool
-	bytes                          int64
-}
-
-// databaseBytesSQL is the database's size in bytes (the PostgreSQL dialect
-// spells it its way).
-const databaseBytesSQL = `(SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size())`
-
 // checkCounts makes the totals of the chain head's count and hash (each
-// false when NULL), the number of head rows and the tables' ends. The quick
-// pass goes on only for a log with one head row whose decisions run from
-// seq 1 to its count and whose tree from idx 0 to the count's last stored
-// hash; the readers check every row in between.
-func checkCounts(countOK, headOK bool, count, heads int64, e ends, head string) (quickTotals, bool) {
-	if heads != 1 || !countOK || !headOK || count < 0 || count > e.bytes/128 {
-		return quickTotals{}, false
-	}
-	tree := tlog.StoredHashCount(count)
-	if count == 0 {
-		if e.seqs || e.idxs {
-			return quickTotals{}, false
-		}
-	} else if !e.seqs || !e.idxs || e.minSeq != 1 || e.maxSeq != count || e.minIdx != 0 || e.maxIdx != tree-1 {
+// false when NULL), the number of head rows and the tables' row counts. The
+// quick pass goes on only for a log with one head row, as many decisions as
+// its count and as many tree hashes as a tree of that size stores; the
+// readers check that they run from seq 1 and idx 0 without a gap.
+func checkCounts(countOK, headOK bool, count, heads, rows, tree int64, head string) (quickTotals, bool) {
+	if heads != 1 || !countOK || !headOK || rows != count || tree != tlog.StoredHashCount(count) {
 		return quickTotals{}, false
 	}
 	return quickTotals{size: count, treeRows: tree, head: head}, true

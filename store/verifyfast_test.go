@@ -308,10 +308,10 @@ func TestQuickPassReadsWithTwoReaders(t *testing.T) {
 }
 
 // A head count far beyond the rows, the last row and a tree row moved out
-// to match:
-// the quick pass must not allocate for the claimed size (it would run out
-// of memory), and the full pass names the break.
-var _ = contract("quick pass bounds a claimed size by the database's", func(t *testing.T, open opener) {
+// to match: the quick pass must allocate for the rows it counted, not the
+// claimed size (it would run out of memory), and the full pass names the
+// break.
+var _ = contract("quick pass allocates for the rows it counted, not a claimed size", func(t *testing.T, open opener) {
 	ctx := context.Background()
 	s := seededStore(t, open, 4)
 	const claimed = 1_000_000_000_000
@@ -336,5 +336,59 @@ func TestQuickLeafIsRecordHash(t *testing.T) {
 		if want := tlog.RecordHash([]byte(body)); got != want {
 			t.Errorf("%q: leaf %x, tlog %x", body, got, want)
 		}
+	}
+}
+
+// A row with a NULL seq or idx, the key dropped first: MIN/MAX and the range
+// queries skip it (COUNT(*) did not); the full pass rejects the log.
+var _ = contract("quick pass sees a row with a NULL key", func(t *testing.T, open opener) {
+	ctx := context.Background()
+	for name, c := range map[string]struct{ table, key, cols, insert string }{
+		"decision": {"decisions", "seq", "seq INTEGER, id TEXT, time TEXT, trigger TEXT, task TEXT, requester TEXT, git_head TEXT, exit_code INTEGER, blocked INTEGER, body TEXT, prev_hash TEXT, hash TEXT, gates TEXT",
+			"INSERT INTO decisions SELECT NULL, 'FORGED', time, trigger, task, 'mallory', git_head, exit_code, blocked, body, prev_hash, hash, gates FROM decisions WHERE seq = 2"},
+		"tree hash": {"tree_hashes", "idx", "idx INTEGER, hash TEXT", "INSERT INTO tree_hashes VALUES (NULL, 'forged')"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := seededStore(t, open, 3)
+			if s.d == postgresDialect {
+				tamper(t, s, "ALTER TABLE "+c.table+" DROP CONSTRAINT "+c.table+"_pkey", "ALTER TABLE "+c.table+" ALTER COLUMN "+c.key+" DROP NOT NULL")
+			} else {
+				tamper(t, s, "ALTER TABLE "+c.table+" RENAME TO old")
+				if _, err := s.db.Exec("CREATE TABLE " + c.table + " (" + c.cols + ")"); err != nil {
+					t.Fatal(err)
+				}
+				tamper(t, s, "INSERT INTO "+c.table+" SELECT * FROM old", "DROP TABLE old")
+			}
+			tamper(t, s, c.insert)
+			var full LogReport
+			fullErr := s.read(ctx, func(q querier) (err error) { full, err = fullVerifyLog(ctx, q); return err })
+			if fullErr == nil && full.OK {
+				t.Fatal("precondition: the full pass rejects the row")
+			}
+			if rep, err := s.VerifyLog(ctx); err == nil && rep.OK {
+				t.Errorf("VerifyLog says intact; the full pass: %v %v", full.Break, fullErr)
+			}
+		})
+	}
+})
+
+// A mirrored column retyped to REAL: SQLite's text of it is "5.0", what
+// database/sql reads (and the full pass compares) is "5".
+func TestQuickPassReadsStorageTypes(t *testing.T) {
+	clock := newClock()
+	s := openFile(t, WithClock(clock.Now))
+	seed(t, s, clock, 2)
+	mustAppend(t, s, mkDecision(clock.Now(), "5.0", ""))
+	tamper(t, s, "ALTER TABLE decisions RENAME TO old")
+	if _, err := s.db.Exec(`CREATE TABLE decisions (seq INTEGER PRIMARY KEY, id TEXT, time TEXT, trigger, task TEXT, requester TEXT,
+		git_head TEXT, exit_code INTEGER, blocked INTEGER, body TEXT, prev_hash TEXT, hash TEXT, gates TEXT)`); err != nil {
+		t.Fatal(err)
+	}
+	tamper(t, s, "INSERT INTO decisions SELECT * FROM old", "DROP TABLE old", "UPDATE decisions SET trigger = 5.0 WHERE seq = 3")
+	if fullPass(t, s).OK {
+		t.Fatal("precondition: the full pass sees the retyped column")
+	}
+	if rep, err := s.VerifyLog(context.Background()); err != nil || rep.OK {
+		t.Errorf("VerifyLog says intact (%v) while the full pass reports a break", err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"errors"
 	"strconv"
 	"strings"
 
@@ -39,11 +38,13 @@ const decisionCols = "id, time, trigger, task, requester, git_head, exit_code, b
 // on one snapshot, through SQLite's C API (sqliteread) rather than
 // database/sql: a decision costs a step and a view of SQLite's buffers
 // instead of three values copied through the driver (concat_ws and copying
-// the bodies were a third of the pass's CPU). A second reader's transaction
-// starts between two readings of PRAGMA data_version on a third
-// connection, which differ when any other connection, in any process,
-// committed in between: then the snapshots may differ and the first reads
-// alone. It needs no write lock, so a read-only store reads with two too.
+// the bodies were a third of the pass's CPU). Both readers take their first
+// read between two readings of PRAGMA data_version on a third connection,
+// which differ when any other connection, in any process, committed in
+// between: then the snapshots may differ and the first reads alone. It
+// needs no write lock, so a store opened read-only reads with two as well
+// (not one in a directory it cannot write to: SQLite then cannot share its
+// WAL index, the version moves on every read and the first reads alone).
 // nil when even one reader cannot be opened: the full pass decides.
 func (s *Store) sqliteSnapshot(ctx context.Context, n int) []quickReader {
 	var watch *sqliteread.Conn
@@ -133,9 +134,9 @@ func (s *Store) openDirect(ctx context.Context) (*directReader, error) {
 		r.close()
 		return nil, err
 	}
-	if _, ok := r.counts(ctx); !ok { // the first read fixes the snapshot
+	if err := c.Exec("SELECT count FROM chain_head WHERE id = 1"); err != nil { // the first read fixes the snapshot
 		r.close()
-		return nil, errors.New("quick pass: cannot read the log's counts")
+		return nil, err
 	}
 	return r, nil
 }
@@ -145,7 +146,12 @@ func (s *Store) openDirect(ctx context.Context) (*directReader, error) {
 type directReader struct {
 	c           *sqliteread.Conn
 	dec, hashes *sqliteread.Stmt
+	num         [2][]byte // exit_code's and blocked's text
 }
+
+// colExitCode and colBlocked are the integer columns' places in
+// decisionCols.
+const colExitCode, colBlocked = 6, 7
 
 func (r *directReader) close() {
 	if r.dec != nil {
@@ -169,15 +175,9 @@ func (r *directReader) counts(ctx context.Context) (quickTotals, bool) {
 	count, countOK := st.Int64(0)
 	head, headOK := st.Text(1)
 	heads, _ := st.Int64(2)
-	var e ends
-	e.minSeq, e.seqs = st.Int64(3)
-	maxSeq, ok := st.Int64(4)
-	e.maxSeq, e.seqs = maxSeq, e.seqs && ok
-	e.minIdx, e.idxs = st.Int64(5)
-	maxIdx, ok := st.Int64(6)
-	e.maxIdx, e.idxs = maxIdx, e.idxs && ok
-	e.bytes, _ = st.Int64(7)
-	return checkCounts(countOK, headOK, count, heads, e, string(head))
+	rows, _ := st.Int64(3)
+	tree, _ := st.Int64(4)
+	return checkCounts(countOK, headOK, count, heads, rows, tree, string(head))
 }
 
 func (r *directReader) decisions(ctx context.Context, lo, hi int64, row func(int64, *[11][]byte, []byte) bool) bool {
@@ -197,8 +197,20 @@ func (r *directReader) decisions(ctx context.Context, lo, hi int64, row func(int
 		if !ok {
 			return false
 		}
+		// Each column in the storage type append writes: text, but for
+		// exit_code and blocked, integers. SQLite would spell another
+		// (a REAL 5.0 as "5.0") unlike database/sql and the full pass.
 		for j := range cols {
-			if cols[j], ok = r.dec.Text(j + 1); !ok {
+			if j == colExitCode || j == colBlocked {
+				var v int64
+				if v, ok = r.dec.Int64(j + 1); ok {
+					r.num[j-colExitCode] = strconv.AppendInt(r.num[j-colExitCode][:0], v, 10)
+					cols[j] = r.num[j-colExitCode]
+				}
+			} else {
+				cols[j], ok = r.dec.Text(j + 1)
+			}
+			if !ok {
 				return false
 			}
 		}
@@ -246,16 +258,13 @@ type sqlReader struct {
 func (r sqlReader) close() { r.done() }
 
 func (r sqlReader) counts(ctx context.Context) (quickTotals, bool) {
-	var count, minSeq, maxSeq, minIdx, maxIdx sql.NullInt64
+	var count sql.NullInt64
 	var head sql.NullString
-	var heads, size int64
-	err := r.q.QueryRowContext(ctx, quickCountsSQL).Scan(&count, &head, &heads, &minSeq, &maxSeq, &minIdx, &maxIdx, &size)
-	if err != nil {
+	var heads, rows, tree int64
+	if err := r.q.QueryRowContext(ctx, quickCountsSQL).Scan(&count, &head, &heads, &rows, &tree); err != nil {
 		return quickTotals{}, false
 	}
-	e := ends{minSeq: minSeq.Int64, maxSeq: maxSeq.Int64, minIdx: minIdx.Int64, maxIdx: maxIdx.Int64,
-		seqs: minSeq.Valid && maxSeq.Valid, idxs: minIdx.Valid && maxIdx.Valid, bytes: size}
-	return checkCounts(count.Valid, head.Valid, count.Int64, heads, e, head.String)
+	return checkCounts(count.Valid, head.Valid, count.Int64, heads, rows, tree, head.String)
 }
 
 func (r sqlReader) decisions(ctx context.Context, lo, hi int64, row func(int64, *[11][]byte, []byte) bool) bool {

@@ -12,8 +12,8 @@
 package sqliteread
 
 import (
-	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"modernc.org/libc"
@@ -38,23 +38,26 @@ func Open(uri string, rw bool) (*Conn, error) {
 		c.tls.Close()
 		return nil, fmt.Errorf("sqliteread: open: %w", err)
 	}
-	defer libc.Xfree(c.tls, name)
 	flags := int32(sqlite3.SQLITE_OPEN_READONLY)
 	if rw {
 		flags = sqlite3.SQLITE_OPEN_READWRITE
 	}
 	flags |= sqlite3.SQLITE_OPEN_URI | sqlite3.SQLITE_OPEN_NOMUTEX
-	out := c.tls.Alloc(int(unsafe.Sizeof(uintptr(0))))
-	defer c.tls.Free(int(unsafe.Sizeof(uintptr(0))))
+	out := c.tls.Alloc(ptrSize)
 	rc := sqlite3.Xsqlite3_open_v2(c.tls, name, out, flags, 0)
 	c.db = *(*uintptr)(at(out))
+	c.tls.Free(ptrSize)
+	libc.Xfree(c.tls, name)
 	if rc != sqlite3.SQLITE_OK {
-		err := c.errorf("open", rc)
+		err := c.errorf("open", rc) // SQLite may return a handle holding the message
 		c.Close()
 		return nil, err
 	}
 	return c, nil
 }
+
+// ptrSize is the size of a C pointer, for the out parameters.
+const ptrSize = int(unsafe.Sizeof(uintptr(0)))
 
 // Close closes the connection and every statement still open on it.
 func (c *Conn) Close() error {
@@ -94,23 +97,26 @@ type Stmt struct {
 	p uintptr
 }
 
-// Prepare compiles sql, one statement.
+// Prepare compiles sql, one statement (any text after it but white space
+// is an error, not silently dropped).
 func (c *Conn) Prepare(sql string) (*Stmt, error) {
 	z, err := libc.CString(sql)
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: prepare: %w", err)
 	}
 	defer libc.Xfree(c.tls, z)
-	out := c.tls.Alloc(int(unsafe.Sizeof(uintptr(0))))
-	defer c.tls.Free(int(unsafe.Sizeof(uintptr(0))))
-	if rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, z, -1, out, 0); rc != sqlite3.SQLITE_OK {
+	out := c.tls.Alloc(2 * ptrSize)
+	defer c.tls.Free(2 * ptrSize)
+	tail := out + uintptr(ptrSize)
+	if rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, z, -1, out, tail); rc != sqlite3.SQLITE_OK {
 		return nil, c.errorf("prepare", rc)
 	}
-	p := *(*uintptr)(at(out))
-	if p == 0 {
-		return nil, errors.New("sqliteread: prepare: no statement in the text")
+	st := &Stmt{c: c, p: *(*uintptr)(at(out))}
+	if rest := strings.TrimSpace(libc.GoString(*(*uintptr)(at(tail)))); rest != "" || st.p == 0 {
+		st.Close()
+		return nil, fmt.Errorf("sqliteread: prepare: want one statement in %q", sql)
 	}
-	return &Stmt{c: c, p: p}, nil
+	return st, nil
 }
 
 // Bind resets the statement and binds args to its parameters in order.
@@ -145,13 +151,17 @@ func (s *Stmt) Int64(i int) (int64, bool) {
 	return sqlite3.Xsqlite3_column_int64(s.c.tls, s.p, int32(i)), true
 }
 
-// Text is column i of the current row as SQLite's text of it (an integer
-// as its decimal digits), false for NULL (or when SQLite ran out of memory
-// converting it). The bytes are SQLite's own: read them only, and not
-// after the statement steps, is bound or is closed.
+// Text is column i of the current row when it is stored as text, false
+// for any other storage type (NULL, an integer, a real or a blob: SQLite
+// would convert them, and spell a real unlike database/sql does). The
+// bytes are SQLite's own: read them only, and not after the statement
+// steps, is bound or is closed.
 func (s *Stmt) Text(i int) ([]byte, bool) {
+	if sqlite3.Xsqlite3_column_type(s.c.tls, s.p, int32(i)) != sqlite3.SQLITE_TEXT {
+		return nil, false
+	}
 	p := sqlite3.Xsqlite3_column_text(s.c.tls, s.p, int32(i))
-	if p == 0 {
+	if p == 0 { // out of memory
 		return nil, false
 	}
 	n := sqlite3.Xsqlite3_column_bytes(s.c.tls, s.p, int32(i))
