@@ -55,12 +55,14 @@ func joined(cols ...string) string {
 const rowSep = "\x1e"
 
 var (
-	// COUNT(*) counts every row, NULL keys too, which MIN and MAX and the
-	// readers' ranges skip: with every seq and idx of the ranges read in
-	// order, the counts leave no row outside them. SQLite counts the
-	// decisions through their smallest index.
+	// COUNT(*) counts every row, NULL keys too, which the readers' ranges
+	// skip: with every seq and idx of the ranges read in order, the counts
+	// leave no row outside them. SQLite counts the decisions through their
+	// smallest index; the tree table, which has none, is counted while the
+	// readers read (quickTreeCountSQL).
 	quickCountsSQL = `SELECT (SELECT count FROM chain_head WHERE id = 1), (SELECT hash FROM chain_head WHERE id = 1),
-	(SELECT COUNT(*) FROM chain_head), (SELECT COUNT(*) FROM decisions), (SELECT COUNT(*) FROM tree_hashes)`
+	(SELECT COUNT(*) FROM chain_head), (SELECT COUNT(*) FROM decisions)`
+	quickTreeCountSQL = `SELECT COUNT(*) FROM tree_hashes`
 	quickDecisionsSQL = `SELECT seq, ` + joined(strings.Split(decisionCols, ", ")...) +
 		`, body FROM decisions WHERE seq >= ? AND seq < ? ORDER BY seq`
 	quickTreeSQL = `SELECT string_agg(` + joined("idx", "hash") + `, ? ORDER BY idx) FROM tree_hashes WHERE idx >= ? AND idx < ?`
@@ -123,9 +125,9 @@ func quickPass(ctx context.Context, readers []quickReader, chunk int64) (LogRepo
 	stored := make([]tlog.Hash, tot.treeRows)
 	finished := make(chan int64, chunks) // room for all: a worker never waits on it
 	// The workers take tasks in turn from one counter: the chunks of
-	// decisions first, then the runs of the tree table, so both stay busy
-	// to the end.
-	var task atomic.Int64
+	// decisions first, then the runs of the tree table and its count, so
+	// both stay busy to the end.
+	var task, treeCount atomic.Int64
 	var failed atomic.Bool
 	var wg sync.WaitGroup
 	for _, r := range readers {
@@ -148,6 +150,12 @@ func quickPass(ctx context.Context, readers []quickReader, chunk int64) (LogRepo
 					if !r.tree(ctx, lo, hi, stored[lo:hi]) {
 						failed.Store(true)
 					}
+				case i == chunks+treeRuns:
+					n, ok := r.treeCount(ctx)
+					if !ok {
+						failed.Store(true)
+					}
+					treeCount.Store(n)
 				default:
 					return
 				}
@@ -184,7 +192,7 @@ func quickPass(ctx context.Context, readers []quickReader, chunk int64) (LogRepo
 		}
 		head = l.lastHash
 	}
-	if head != tot.head || !slices.Equal(b.Stored, stored) {
+	if head != tot.head || treeCount.Load() != tot.treeRows || !slices.Equal(b.Stored, stored) {
 		return LogReport{}, false
 	}
 	root, err := b.Root(tot.size)
@@ -195,15 +203,14 @@ func quickPass(ctx context.Context, readers []quickReader, chunk int64) (LogRepo
 }
 
 // checkCounts makes the totals of the chain head's count and hash (each
-// false when NULL), the number of head rows and the tables' row counts. The
-// quick pass goes on only for a log with one head row, as many decisions as
-// its count and as many tree hashes as a tree of that size stores; the
-// readers check that they run from seq 1 and idx 0 without a gap.
-func checkCounts(countOK, headOK bool, count, heads, rows, tree int64, head string) (quickTotals, bool) {
-	if heads != 1 || !countOK || !headOK || rows != count || tree != tlog.StoredHashCount(count) {
+// false when NULL), the number of head rows and of decisions. The quick
+// pass goes on only for a log with one head row and as many decisions as
+// its count; the readers check that they run from seq 1 without a gap.
+func checkCounts(countOK, headOK bool, count, heads, rows int64, head string) (quickTotals, bool) {
+	if heads != 1 || !countOK || !headOK || rows != count {
 		return quickTotals{}, false
 	}
-	return quickTotals{size: count, treeRows: tree, head: head}, true
+	return quickTotals{size: count, treeRows: tlog.StoredHashCount(count), head: head}, true
 }
 
 // quickWorker checks chunks of decisions; its buffers are reused.

@@ -23,6 +23,8 @@ type quickReader interface {
 	// The bytes are the reader's: row reads them only, and before it
 	// returns.
 	decisions(ctx context.Context, lo, hi int64, row func(seq int64, cols *[11][]byte, body []byte) bool) bool
+	// treeCount counts the tree table's rows.
+	treeCount(ctx context.Context) (int64, bool)
 	// tree reads the stored hashes lo <= idx < hi into out (length hi-lo):
 	// false unless there is one row for each idx holding 64 lower-case hex
 	// digits.
@@ -176,8 +178,19 @@ func (r *directReader) counts(ctx context.Context) (quickTotals, bool) {
 	head, headOK := st.Text(1)
 	heads, _ := st.Int64(2)
 	rows, _ := st.Int64(3)
-	tree, _ := st.Int64(4)
-	return checkCounts(countOK, headOK, count, heads, rows, tree, string(head))
+	return checkCounts(countOK, headOK, count, heads, rows, string(head))
+}
+
+func (r *directReader) treeCount(ctx context.Context) (int64, bool) {
+	st, err := r.c.Prepare(quickTreeCountSQL)
+	if err != nil {
+		return 0, false
+	}
+	defer st.Close()
+	if ok, err := st.Next(); !ok || err != nil {
+		return 0, false
+	}
+	return st.Int64(0)
 }
 
 func (r *directReader) decisions(ctx context.Context, lo, hi int64, row func(int64, *[11][]byte, []byte) bool) bool {
@@ -260,11 +273,17 @@ func (r sqlReader) close() { r.done() }
 func (r sqlReader) counts(ctx context.Context) (quickTotals, bool) {
 	var count sql.NullInt64
 	var head sql.NullString
-	var heads, rows, tree int64
-	if err := r.q.QueryRowContext(ctx, quickCountsSQL).Scan(&count, &head, &heads, &rows, &tree); err != nil {
+	var heads, rows int64
+	if err := r.q.QueryRowContext(ctx, quickCountsSQL).Scan(&count, &head, &heads, &rows); err != nil {
 		return quickTotals{}, false
 	}
-	return checkCounts(count.Valid, head.Valid, count.Int64, heads, rows, tree, head.String)
+	return checkCounts(count.Valid, head.Valid, count.Int64, heads, rows, head.String)
+}
+
+func (r sqlReader) treeCount(ctx context.Context) (int64, bool) {
+	var n int64
+	err := r.q.QueryRowContext(ctx, quickTreeCountSQL).Scan(&n)
+	return n, err == nil
 }
 
 func (r sqlReader) decisions(ctx context.Context, lo, hi int64, row func(int64, *[11][]byte, []byte) bool) bool {
