@@ -15,7 +15,7 @@ import (
 // quickReader reads the quick pass's pieces, all from one snapshot of the
 // log. Each worker has its own; none is shared between goroutines.
 type quickReader interface {
-	// counts reads the chain head and the tables' sizes.
+	// counts reads the chain head and the number of decisions.
 	counts(ctx context.Context) (quickTotals, bool)
 	// decisions calls row for each decision lo <= seq < hi in seq order
 	// with its columns other than seq (decisionCols) and its body, until
@@ -82,6 +82,7 @@ func (s *Store) sqliteSnapshot(ctx context.Context, n int) []quickReader {
 	return []quickReader{first, second}
 }
 
+// dataVersion reads c's PRAGMA data_version.
 func dataVersion(c *sqliteread.Conn) (int64, bool) {
 	st, err := c.Prepare("PRAGMA data_version")
 	if err != nil {
