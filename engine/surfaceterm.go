@@ -74,7 +74,18 @@ func (b termBuilder) str(s string) *ast.Term {
 	return t
 }
 
-func (b termBuilder) item(k string, v *ast.Term) [2]*ast.Term { return [2]*ast.Term{b.str(k), v} }
+func (b termBuilder) item(k string, v *ast.Term) [2]*ast.Term { return [2]*ast.Term{surfaceKeys[k], v} }
+
+// surfaceKeys are the namespace's keys as terms, made once.
+var surfaceKeys = func() map[string]*ast.Term {
+	m := map[string]*ast.Term{}
+	for _, k := range []string{"root", "whole", "files", "path", "line", "msg", "ref", "worst", "name", "lang", "own", "count",
+		"from", "breakdown", "ambiguous", "writer", "base", "candidates", "roots", "exclude", "scanned", "total", "cap",
+		"unparsed", "classes", "ambiguous_bases", "status", "reason"} {
+		m[k] = ast.StringTerm(k)
+	}
+	return m
+}()
 
 // list is a list of strings, null for a nil list (as the plain form has it).
 func (b termBuilder) list(list []string) *ast.Term {
