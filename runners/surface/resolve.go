@@ -67,15 +67,24 @@ type resolver struct {
 func newResolver(py []facts.PythonFile, names []python.Names, mods *pyModules, gof []facts.GoFile) *resolver {
 	// The maps sized up front: growing them was most of this function's
 	// time on the Python standard library (13,000 classes).
-	n := 0
+	// names: at most every class's name and public names (37,000 distinct
+	// of 60,000 there; twice the classes, as before, made it grow).
+	n, words := 0, 0
 	for _, f := range py {
 		n += len(f.Classes)
+		for _, c := range f.Classes {
+			words += len(c.Public)
+		}
 	}
 	pyN := n
 	for _, f := range gof {
 		n += len(f.Structs)
+		for _, s := range f.Structs {
+			words += len(s.Fields)
+		}
+		words += len(f.Methods)
 	}
-	r := &resolver{names: make(map[string]int32, 2*n), byName: make(map[[2]string][]int, n), mods: mods,
+	r := &resolver{names: make(map[string]int32, n+words), byName: make(map[[2]string][]int, n), mods: mods,
 		inFile: make(map[[2]string][]int, pyN), cls: make([]class, 0, n)}
 	for i, f := range py {
 		for j, c := range f.Classes {

@@ -104,7 +104,7 @@ func Compute(p Params, py []facts.PythonFile, names []python.Names, gof []facts.
 	for _, g := range p.Exclude {
 		if re, ok := compileGlob(g); ok {
 			out.Exclude = append(out.Exclude, g)
-			globs = append(globs, re.MatchString)
+			globs = append(globs, globMatcher(g, re))
 		}
 	}
 	roots := make([]string, len(p.Roots))
