@@ -256,12 +256,7 @@ func skipCompact(b []byte, i int) int {
 	for ; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-			if i >= len(b) {
+			if i = stringEnd(b, i); i < 0 {
 				return -1
 			}
 			if depth == 0 {
@@ -286,4 +281,23 @@ func skipCompact(b []byte, i int) int {
 		return i
 	}
 	return -1
+}
+
+// stringEnd is the index of the quote closing the string opened at b[i]
+// (a quote after an even run of backslashes), or -1.
+func stringEnd(b []byte, i int) int {
+	for {
+		q := bytes.IndexByte(b[i+1:], '"')
+		if q < 0 {
+			return -1
+		}
+		i += 1 + q
+		n := 0
+		for k := i - 1; b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return i
+		}
+	}
 }

@@ -42,6 +42,7 @@ func TestSlimBodyKeepsTheMirror(t *testing.T) {
 		`{"gates":[{"Name":"x","VIOLATIONS":[{"a":1}]}]}`, // folded keys: kept
 		`{"gates":[7,"s",null,[{"violations":1}],{}]}`,    // entries that are not objects
 		`{"gates":[{"violations":{"name":"inner"}}],"z":1}`,
+		`{"gates":[{"violations":[{"msg":"ends in a backslash \\"},{"msg":"\\\"]},"}],"name":"n"}]}`,
 		`{"a":{"gates":[]},"gates":[{"outcome":"FAILED"}]}`,
 	}
 	for _, raw := range walked {
