@@ -73,3 +73,27 @@ func FuzzSlimBody(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkMirrorOf reads the mirror of a canonical body of 3,700
+// violations, the standard library's class_surface decision: whole / slim.
+func BenchmarkMirrorOf(b *testing.B) {
+	var vs []string
+	for i := range 3_700 {
+		vs = append(vs, fmt.Sprintf(`{"file":"test/test_m%d.py","line":%d,"msg":"test/test_m%d.py:%d: class T%d has 77 public members (max 60; 5 own, 72 more from TestCase): split the class, or compose instead of inherit","rule":"over_cap"}`, i, i, i, i, i))
+	}
+	raw := `{"blocked":true,"decision_id":"01M8SRERGPMGDGXN6THXYDT401","exit_code":1,"gates":[{"blocks":true,"name":"class_surface","outcome":"FAILED","severity":"block","violations":[` +
+		strings.Join(vs, ",") + `]}],"git_head":"","request":{"task":"","trigger":"commit"},"requester":"cli","time":"2026-12-01T21:34:00Z"}`
+	body, err := canonicalBody([]byte(raw))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, read := range map[string]func([]byte) (*bodyMirror, error){"parseMirror": parseMirror, "mirrorOf": mirrorOf} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := read(body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
