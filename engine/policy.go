@@ -188,6 +188,12 @@ func (f *sharedFacts) term(k string) (*ast.Term, error) {
 	if t := f.rego[k]; t != nil {
 		return t, nil
 	}
+	if _, plain := f.plain[k]; !plain && f.doc != nil {
+		if t, ok := surfaceTerm(f.doc.Namespaces[k]); ok {
+			f.rego[k] = t
+			return t, nil
+		}
+	}
 	v, present, err := f.value(k)
 	if err != nil || !present {
 		return nil, err

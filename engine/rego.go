@@ -194,7 +194,7 @@ func (p *regoPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
 		return Result{}, fmt.Errorf("params: %w", err)
 	}
 	obj := ast.NewObject(append(terms[:len(terms):len(terms)], [2]*ast.Term{ast.StringTerm("params"), ast.NewTerm(params)})...)
-	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(obj))
+	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(obj), rego.EvalGenerateJSON(keepTerm))
 	if err != nil {
 		return Result{}, fmt.Errorf("%s: %w", p.file, err)
 	}
@@ -203,13 +203,13 @@ func (p *regoPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
 	}
 	var out Result
 	b := rs[0].Bindings
-	if out.Violations, err = regoList(b[ruleViolations], p.where(ruleViolations), toViolation); err != nil {
+	if out.Violations, err = regoList(b[ruleViolations], p.where(ruleViolations), toViolation, termViolation); err != nil {
 		return Result{}, err
 	}
-	if out.NotApplicable, err = regoList(b[ruleNotApplicable], p.where(ruleNotApplicable), toReason); err != nil {
+	if out.NotApplicable, err = regoList(b[ruleNotApplicable], p.where(ruleNotApplicable), toReason, nil); err != nil {
 		return Result{}, err
 	}
-	if out.CouldNotRun, err = regoList(b[ruleCouldNotRun], p.where(ruleCouldNotRun), toReason); err != nil {
+	if out.CouldNotRun, err = regoList(b[ruleCouldNotRun], p.where(ruleCouldNotRun), toReason, nil); err != nil {
 		return Result{}, err
 	}
 	sortResult(&out)
@@ -225,8 +225,43 @@ func (p *regoPolicy) where(rule string) string {
 	return p.file + ": " + rule
 }
 
-// regoList converts a rule's value (a set, which the Go API gives as a list).
-func regoList[T any](v any, where string, conv func(any) (T, error)) ([]T, error) {
+// regoList converts a rule's value (a set; resultTerm as the query leaves
+// it, or the Go API's list), each element by fast when it takes it, else by
+// conv on its plain form.
+func regoList[T any](v any, where string, conv func(any) (T, error), fast func(ast.Value) (T, bool)) ([]T, error) {
+	if t, ok := v.(resultTerm); ok {
+		set, isSet := t.Value.(ast.Set)
+		if !isSet {
+			plain, err := ast.JSON(t.Value)
+			if err != nil {
+				return nil, &shapeError{where, err.Error()}
+			}
+			return regoList(plain, where, conv, nil)
+		}
+		out := make([]T, 0, set.Len())
+		err := set.Iter(func(e *ast.Term) error {
+			if fast != nil {
+				if x, ok := fast(e.Value); ok {
+					out = append(out, x)
+					return nil
+				}
+			}
+			plain, err := ast.JSON(e.Value)
+			if err != nil {
+				return &shapeError{where, err.Error()}
+			}
+			x, err := conv(plainRego(plain))
+			if err != nil {
+				return &shapeError{where, err.Error()}
+			}
+			out = append(out, x)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
 	if v == nil {
 		return nil, nil
 	}

@@ -211,7 +211,7 @@ func prepareDecision(d Decision, clock func() time.Time) (*record, error) {
 	if err != nil {
 		return nil, bad("body: %v", err)
 	}
-	mirror, err := parseMirror(body)
+	mirror, err := mirrorOf(body)
 	if err != nil {
 		return nil, bad("body: %v", err)
 	}

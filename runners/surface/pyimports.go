@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tausik/tausik/runners/imports"
 	"github.com/tausik/tausik/runners/python"
@@ -20,6 +21,7 @@ type pyModules struct {
 	bindings map[string]map[string]binding // file path -> name -> binding
 	dotted   map[string]string             // scanned file path -> its path as a dotted name
 	chain    map[string]string             // scanned file path -> its module by its package chain
+	mu       sync.Mutex                    // guards found: resolve asks from several goroutines
 	found    map[string][]string           // module -> filesOf's answer, once asked
 }
 
@@ -107,7 +109,10 @@ func (m *pyModules) filesOf(mod string) []string {
 	if fs := m.files[mod]; len(fs) > 0 {
 		return fs
 	}
-	if fs, ok := m.found[mod]; ok {
+	m.mu.Lock()
+	fs, ok := m.found[mod]
+	m.mu.Unlock()
+	if ok {
 		return fs
 	}
 	var out []string
@@ -118,6 +123,8 @@ func (m *pyModules) filesOf(mod string) []string {
 		}
 	}
 	slices.Sort(out)
+	m.mu.Lock()
 	m.found[mod] = out
+	m.mu.Unlock()
 	return out
 }

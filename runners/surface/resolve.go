@@ -2,9 +2,11 @@ package surface
 
 import (
 	"path"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners/python"
@@ -63,24 +65,34 @@ type resolver struct {
 // newResolver lists the classes of the parsed Python files, then the
 // structs of the parsed Go files, a struct's own public names being its
 // exported fields and the exported methods of its type in its package.
-// With mods, names[i] holds the dotted bases of py[i]'s classes.
-func newResolver(py []facts.PythonFile, names []python.Names, mods *pyModules, gof []facts.GoFile) *resolver {
+// With names (and the caller's mods then), names[i] holds the dotted bases
+// of py[i]'s classes.
+func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile) *resolver {
 	// The maps sized up front: growing them was most of this function's
 	// time on the Python standard library (13,000 classes).
-	n := 0
+	// names: at most every class's name and public names (37,000 distinct
+	// of 60,000 there; twice the classes, as before, made it grow).
+	n, words := 0, 0
 	for _, f := range py {
 		n += len(f.Classes)
+		for _, c := range f.Classes {
+			words += len(c.Public)
+		}
 	}
 	pyN := n
 	for _, f := range gof {
 		n += len(f.Structs)
+		for _, s := range f.Structs {
+			words += len(s.Fields)
+		}
+		words += len(f.Methods)
 	}
-	r := &resolver{names: make(map[string]int32, 2*n), byName: make(map[[2]string][]int, n), mods: mods,
+	r := &resolver{names: make(map[string]int32, n+words), byName: make(map[[2]string][]int, n),
 		inFile: make(map[[2]string][]int, pyN), cls: make([]class, 0, n)}
 	for i, f := range py {
 		for j, c := range f.Classes {
 			k := class{name: c.Name, lang: LangPython, path: f.Path, line: c.Line, unit: f.Path, own: r.intern(c.Public), bases: c.Bases}
-			if mods != nil && j < len(names[i].Bases) && len(names[i].Bases[j]) == len(c.Bases) {
+			if names != nil && j < len(names[i].Bases) && len(names[i].Bases[j]) == len(c.Bases) {
 				k.dotted = names[i].Bases[j]
 			}
 			r.inFile[[2]string{f.Path, c.Name}] = append(r.inFile[[2]string{f.Path, c.Name}], len(r.cls))
@@ -145,25 +157,43 @@ func (r *resolver) id(name string) int32 {
 
 // resolve turns every base into an edge (one candidate), an ambiguity (two
 // or more) or nothing (none: object, the standard library, third-party
-// code, an interface).
+// code, an interface). The candidates are looked up on every core, each
+// class's on one; the edges and ambiguities are then recorded in class
+// order, as one loop would (~12 ms of the standard library's Compute).
 func (r *resolver) resolve() {
 	r.edges = make([][]int, len(r.cls))
 	r.amb = make([][]int, len(r.cls))
-	for id, c := range r.cls {
-		written := c.bases
-		if c.dotted != nil {
-			written = c.dotted
-		}
-		for i, b := range written {
-			if slices.Contains(written[:i], b) { // a class has a few bases: no map
-				continue
+	bases := make([][]string, len(r.cls)) // each class's distinct bases as written
+	cands := make([][][]int, len(r.cls))  // cands[id][i]: bases[id][i]'s candidates
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(r.cls)/1000))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for id := w; id < len(r.cls); id += workers {
+				c := r.cls[id]
+				written := c.bases
+				if c.dotted != nil {
+					written = c.dotted
+				}
+				for i, b := range written {
+					if slices.Contains(written[:i], b) { // a class has a few bases: no map
+						continue
+					}
+					bases[id] = append(bases[id], b)
+					cands[id] = append(cands[id], r.candidates(id, b))
+				}
 			}
-			switch cands := r.candidates(id, b); {
-			case len(cands) == 1:
-				r.edges[id] = append(r.edges[id], cands[0])
-			case len(cands) > 1:
+		})
+	}
+	wg.Wait()
+	for id := range r.cls {
+		for i, cs := range cands[id] {
+			switch {
+			case len(cs) == 1:
+				r.edges[id] = append(r.edges[id], cs[0])
+			case len(cs) > 1:
 				r.amb[id] = append(r.amb[id], len(r.ambs))
-				r.ambs = append(r.ambs, ambiguity{id, b, cands})
+				r.ambs = append(r.ambs, ambiguity{id, bases[id][i], cs})
 			}
 		}
 	}

@@ -107,3 +107,36 @@ func compileGlob(g string) (*regexp.Regexp, bool) {
 	re, err := regexp.Compile(b.String())
 	return re, err == nil
 }
+
+// globMatcher is re.MatchString for the compiled form of glob g, skipping
+// the regular expression for a path that lacks one of g's literal runs (the
+// text between wildcards, which every match holds verbatim): most paths of
+// a tree meet none of the exclusions, and the expressions were ~6% of
+// Compute on the Python standard library. A run holding U+FFFD is not used,
+// since the expression matches it against a byte that is not UTF-8.
+func globMatcher(g string, re *regexp.Regexp) func(string) bool {
+	var runs []string
+	for _, r := range strings.FieldsFunc(g, func(c rune) bool { return c == '*' || c == '?' }) {
+		if !strings.ContainsRune(r, utf8.RuneError) {
+			runs = append(runs, r)
+		}
+	}
+	prefix, suffix := "", ""
+	if len(runs) > 0 && strings.HasPrefix(g, runs[0]) {
+		prefix = runs[0]
+	}
+	if n := len(runs); n > 0 && strings.HasSuffix(g, runs[n-1]) {
+		suffix = runs[n-1]
+	}
+	return func(p string) bool {
+		if !strings.HasPrefix(p, prefix) || !strings.HasSuffix(p, suffix) {
+			return false
+		}
+		for _, r := range runs {
+			if !strings.Contains(p, r) {
+				return false
+			}
+		}
+		return re.MatchString(p)
+	}
+}

@@ -278,7 +278,7 @@ func TestClosuresTwice(t *testing.T) {
 		{Name: "A", Line: 1, Public: []string{"a"}, Bases: []string{}},
 		{Name: "B", Line: 2, Public: []string{"b"}, Bases: []string{"A"}},
 		{Name: "C", Line: 3, Public: []string{"c"}, Bases: []string{"B"}}}}}
-	r := newResolver(py, nil, nil, nil)
+	r := newResolver(py, nil, nil)
 	r.resolve()
 	first, _ := r.closures()
 	second, _ := r.closures()
