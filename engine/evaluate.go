@@ -70,6 +70,14 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Each selected gate's policy is compiled by the time its verdict key is
+	// made (reuse asks the compiled policy what it reads), and built-ins
+	// compile lazily: start them now, beside the gathering, not after it.
+	for _, g := range selected {
+		if l, ok := g.policy.(*lazyPolicy); ok {
+			go l.inputUse()
+		}
+	}
 	if req.ChangedFiles {
 		if len(req.Files) > 0 {
 			return nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", ErrUsage)
