@@ -12,8 +12,9 @@ import (
 // the value ast.InterfaceToValue gives for ns.Generic() without building
 // the plain form first (~20 ms of an evaluation of class_surface on the
 // standard library, 3,700 classes). ok is false for any other namespace and
-// for one holding a string that is not UTF-8 (the plain form replaces its
-// bytes, as JSON does): the caller converts those the general way.
+// for one holding a string that is not UTF-8 (the plain form replaces such
+// bytes in the data's strings; its reason it keeps raw, refused here only
+// out of caution): the caller converts those the general way.
 // TestSurfaceTermMatchesGeneric holds the two to each other with every
 // field set.
 func surfaceTerm(ns facts.Namespace) (t *ast.Term, ok bool) {

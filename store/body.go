@@ -13,8 +13,8 @@ import (
 // canonicalBody parses raw as one JSON object and re-encodes it canonically
 // (sorted keys, no insignificant whitespace, numbers kept as written).
 // canonjson.Reencode gives the same bytes without building the document
-// (~20 ms of a 3,700-violation append); what it does not take, and every
-// error, goes through decoding and Marshal.
+// (docs/performance-warm.md); what it does not take, and every error, goes
+// through decoding and Marshal.
 func canonicalBody(raw []byte) ([]byte, error) {
 	if out, ok := canonjson.Reencode(raw); ok {
 		return out, nil
@@ -171,8 +171,9 @@ func mirrorOf(body []byte) (*bodyMirror, error) {
 // member of each object in its top-level "gates" array. No key of
 // bodyMirror folds to "violations", so json.Unmarshal fills a bodyMirror
 // from the copy exactly as from body (TestSlimBodyKeepsTheMirror). ok is
-// false for a body it cannot walk (whitespace, not an object, cut short):
-// the caller parses body itself.
+// false for a body without a top-level "gates" array, and for one it
+// cannot walk (whitespace, not an object, cut short): the caller parses
+// body itself.
 func slimBody(body []byte) (out []byte, ok bool) {
 	end := func(i int) int { return skipCompact(body, i) }
 	if len(body) == 0 || body[0] != '{' {

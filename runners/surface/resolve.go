@@ -65,7 +65,7 @@ type resolver struct {
 // newResolver lists the classes of the parsed Python files, then the
 // structs of the parsed Go files, a struct's own public names being its
 // exported fields and the exported methods of its type in its package.
-// With names (and the caller's mods then), names[i] holds the dotted bases
+// With names (and resolve's mods then), names[i] holds the dotted bases
 // of py[i]'s classes.
 func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile) *resolver {
 	// The maps sized up front: growing them was most of this function's
@@ -160,7 +160,9 @@ func (r *resolver) id(name string) int32 {
 // code, an interface). The candidates are looked up on every core, each
 // class's on one; the edges and ambiguities are then recorded in class
 // order, as one loop would (~12 ms of the standard library's Compute).
-func (r *resolver) resolve() {
+// mods is the Python module table, nil when there are no import facts.
+func (r *resolver) resolve(mods *pyModules) {
+	r.mods = mods
 	r.edges = make([][]int, len(r.cls))
 	r.amb = make([][]int, len(r.cls))
 	bases := make([][]string, len(r.cls)) // each class's distinct bases as written

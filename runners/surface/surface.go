@@ -162,8 +162,7 @@ func Compute(p Params, py []facts.PythonFile, names []python.Names, gof []facts.
 	}
 	r := newResolver(pys, pyNames, gos)
 	wg.Wait()
-	r.mods = mods
-	r.resolve()
+	r.resolve(mods)
 	out.Classes, out.AmbiguousBases = r.classes(p)
 	out.Total, out.Cap = len(r.cls), p.Cap
 	return out

@@ -279,7 +279,7 @@ func TestClosuresTwice(t *testing.T) {
 		{Name: "B", Line: 2, Public: []string{"b"}, Bases: []string{"A"}},
 		{Name: "C", Line: 3, Public: []string{"c"}, Bases: []string{"B"}}}}}
 	r := newResolver(py, nil, nil)
-	r.resolve()
+	r.resolve(nil)
 	first, _ := r.closures()
 	second, _ := r.closures()
 	for i := range first {

@@ -1,0 +1,50 @@
+package surface
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"testing"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners/python"
+)
+
+// TestComputeParallelIsSerial: Compute looks the bases' candidates up on
+// every core, through the module table's memo; on a tree whose classes all
+// resolve through imports (each module's K<i> bases sh.Base, ambiguous,
+// and the next module's K<i+1>), the namespace on all cores is the one a
+// single core computes.
+func TestComputeParallelIsSerial(t *testing.T) {
+	const n = 600
+	sc := python.NewScanner()
+	var py []facts.PythonFile
+	var names []python.Names
+	add := func(path, src string) {
+		f, nm := sc.ScanNames(path, []byte(src))
+		if !f.Parsed {
+			t.Fatalf("%s does not parse: %+v", path, f.Error)
+		}
+		py, names = append(py, f), append(names, nm)
+	}
+	for i := range n {
+		add(fmt.Sprintf("src/ns/m%05d.py", i), fmt.Sprintf(
+			"import ns.shared as sh\nfrom ns import m%05d as nx\n\nclass K%d(sh.Base, nx.K%d):\n    def k%d(self): pass\n",
+			i+1, i, i+1, i))
+	}
+	add("src/ns/shared.py", "class Base:\n    def a(self): pass\n\nclass Base:\n    def b(self): pass\n")
+	p := Params{Roots: []string{"."}, Cap: 60}
+	par := Compute(p, py, names, nil)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	ser := Compute(p, py, names, nil)
+	if !reflect.DeepEqual(par, ser) {
+		t.Fatal("Compute on every core and on one differ")
+	}
+	// Each K's sh.Base is ambiguous (shared.py defines Base twice). K<i>'s
+	// chain through nx.K<i+1> holds 600-i names: listed are the classes at
+	// or over the cap (i <= 540) and K541, whose worst candidate takes it
+	// there.
+	if len(par.AmbiguousBases) != n || len(par.Classes) != n-58 {
+		t.Fatalf("%d ambiguous bases, %d classes listed: the tree did not resolve through its imports", len(par.AmbiguousBases), len(par.Classes))
+	}
+}
