@@ -62,6 +62,7 @@ var postgresDialect = &dialect{
 	rebind: true,
 	fragments: []fragment{
 		{gateMatchSQL, `strpos(d.gates, ?) > 0`},
+		{mistypedSQL, mistypedCase(`pg_typeof(d.%s) <> '%s'::regtype`, "text", "bigint")},
 	},
 	writeLock:     "SELECT count FROM chain_head WHERE id = 1 FOR UPDATE",
 	migrationLock: "SELECT pg_advisory_xact_lock(7400361296) -- 'tausik', any constant both sides agree on",

@@ -99,3 +99,43 @@ func TestMigrationKeepsMistypedGateRows(t *testing.T) {
 		})
 	}
 }
+
+// A column stored in another type than append writes — a blob where text
+// was, a real where an integer was (SQLite: the table rebuilt without its
+// types; PostgreSQL: the column retyped) — which database/sql converts to
+// what the pass compares and the log's readers refuse: log verify names
+// the column, as the readers do.
+var _ = contract("log verify names a column stored in another type", func(t *testing.T, open opener) {
+	ctx := context.Background()
+	for name, c := range map[string]struct{ col, sqlite, pg string }{
+		"blob requester": {"requester", "UPDATE decisions SET requester = CAST(requester AS BLOB) WHERE seq = 2",
+			"ALTER TABLE decisions ALTER COLUMN requester TYPE bytea USING convert_to(requester, 'UTF8')"},
+		"real exit code": {"exit_code", "UPDATE decisions SET exit_code = exit_code + 0.0 WHERE seq = 2",
+			"ALTER TABLE decisions ALTER COLUMN exit_code TYPE double precision"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := seededStore(t, open, 3)
+			if s.d == postgresDialect {
+				tamper(t, s, c.pg)
+			} else {
+				tamper(t, s, "ALTER TABLE decisions RENAME TO old")
+				if _, err := s.db.Exec(`CREATE TABLE decisions (seq INTEGER PRIMARY KEY, id, time, trigger, task, requester,
+					git_head, exit_code, blocked, body, prev_hash, hash, gates)`); err != nil {
+					t.Fatal(err)
+				}
+				tamper(t, s, "INSERT INTO decisions SELECT * FROM old", "DROP TABLE old", c.sqlite)
+			}
+			if _, err := s.ListDecisions(ctx, Filter{}); err == nil {
+				t.Fatal("precondition: the log's readers refuse the row")
+			}
+			at := int64(2)
+			if s.d == postgresDialect {
+				at = 1 // the whole column retyped
+			}
+			rep, err := s.VerifyLog(ctx)
+			if err != nil || rep.OK || rep.Break.Column != c.col || rep.Break.Seq != at {
+				t.Fatalf("VerifyLog: %+v %v", rep.Break, err)
+			}
+		})
+	}
+})

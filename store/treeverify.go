@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"golang.org/x/mod/sumdb/tlog"
 
@@ -113,7 +114,7 @@ func fullVerifyLog(ctx context.Context, q querier) (LogReport, error) {
 			if _, err := p.rep.tree.Add(rec.body); err != nil && addErr == nil {
 				addErr = err
 			}
-			p.row(rec, b.blocked[i], b.gates[i])
+			p.row(rec, b.blocked[i], b.gates[i], b.mistyped[i])
 			lastSeq = rec.seq
 		}
 		select {
@@ -148,9 +149,30 @@ func fullVerifyLog(ctx context.Context, q querier) (LogReport, error) {
 }
 
 // rowsQuery reads each decision, its gates column included.
-const rowsQuery = `SELECT d.seq, d.id, d.time, d.trigger, d.task, d.requester, d.git_head,
-	d.exit_code, d.blocked, d.body, d.prev_hash, d.hash, d.gates
+var rowsQuery = `SELECT d.seq, d.id, d.time, d.trigger, d.task, d.requester, d.git_head,
+	d.exit_code, d.blocked, d.body, d.prev_hash, d.hash, d.gates, ` + mistypedSQL + `
 	FROM decisions d ORDER BY d.seq`
+
+// mistypedSQL names a decision's first column not stored in the type
+// append writes it in, or is empty. database/sql would convert a blob or
+// a real to the string or integer the pass compares, where the log's
+// readers (scanRecord) refuse it: the pass must refuse it too. The
+// PostgreSQL dialect asks the columns' types.
+var mistypedSQL = mistypedCase(`typeof(d.%s) <> '%s'`, "text", "integer")
+
+// mistypedCase is the CASE expression naming the first column for which
+// the test (a format of the column and its type's name) holds.
+func mistypedCase(test, text, integer string) string {
+	var b strings.Builder
+	b.WriteString("CASE")
+	for _, c := range [...]struct{ col, typ string }{{"seq", integer}, {"id", text}, {"time", text}, {"trigger", text},
+		{"task", text}, {"requester", text}, {"git_head", text}, {"exit_code", integer}, {"blocked", integer},
+		{"body", text}, {"prev_hash", text}, {"hash", text}} {
+		fmt.Fprintf(&b, " WHEN "+test+" THEN '%s'", c.col, c.typ, c.col)
+	}
+	b.WriteString(" ELSE '' END")
+	return b.String()
+}
 
 // fieldSep, the ASCII unit separator, joins the quick pass's columns (bound
 // as a parameter); a value holding one shows as an extra field.
@@ -159,10 +181,11 @@ const fieldSep = "\x1f"
 // rowBatch is a run of decision rows handed from the reader to the checker;
 // the bodies live in buf so a batch costs a few allocations, not one per row.
 type rowBatch struct {
-	recs    []record
-	blocked []int64
-	gates   []string
-	buf     []byte
+	recs     []record
+	blocked  []int64
+	gates    []string
+	mistyped []string // mistypedSQL's column
+	buf      []byte
 }
 
 const batchRows = 256
@@ -188,23 +211,23 @@ func readRows(ctx context.Context, q querier, out, free chan *rowBatch) error {
 		if b == nil {
 			select {
 			case b = <-free:
-				b.recs, b.blocked, b.gates, b.buf = b.recs[:0], b.blocked[:0], b.gates[:0], b.buf[:0]
+				b.recs, b.blocked, b.gates, b.mistyped, b.buf = b.recs[:0], b.blocked[:0], b.gates[:0], b.mistyped[:0], b.buf[:0]
 			default:
 				b = &rowBatch{recs: make([]record, 0, batchRows), blocked: make([]int64, 0, batchRows),
-					gates: make([]string, 0, batchRows)}
+					gates: make([]string, 0, batchRows), mistyped: make([]string, 0, batchRows)}
 			}
 		}
 		b.recs = append(b.recs, record{})
 		rec := &b.recs[len(b.recs)-1]
 		var blocked int64
 		var body sql.RawBytes
-		var gates string
+		var gates, mistyped string
 		if err := rows.Scan(&rec.seq, &rec.id, &rec.time, &rec.trigger, &rec.task, &rec.requester, &rec.gitHead,
-			&rec.exitCode, &blocked, &body, &rec.prevHash, &rec.hash, &gates); err != nil {
+			&rec.exitCode, &blocked, &body, &rec.prevHash, &rec.hash, &gates, &mistyped); err != nil {
 			return err
 		}
 		rec.blocked = blocked == 1
-		b.blocked, b.gates = append(b.blocked, blocked), append(b.gates, gates)
+		b.blocked, b.gates, b.mistyped = append(b.blocked, blocked), append(b.gates, gates), append(b.mistyped, mistyped)
 		b.buf = append(b.buf, body...)
 		ends = append(ends, len(b.buf))
 		if len(b.recs) == batchRows {
@@ -243,14 +266,19 @@ func readStoredHashes(ctx context.Context, q querier) (storedHashes, error) {
 	return st, rows.Err()
 }
 
-// row checks one decision's position, link, gate list and columns.
-func (p *logPass) row(rec *record, blocked int64, gates string) {
+// row checks one decision's position, link, gate list and columns;
+// mistyped names a column stored in another type than append writes.
+func (p *logPass) row(rec *record, blocked int64, gates, mistyped string) {
 	pos := p.rep.tree.Size() // 1-based position of this row
 	defer func() { p.prevHash = rec.hash }()
 	if p.rep.Break != nil {
 		return
 	}
 	switch {
+	case mistyped != "":
+		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: mistyped,
+			Detail: "not stored as the text or integer the log writes"}, pos)
+		return
 	case rec.seq != pos:
 		p.fail(&ChainBreak{Kind: BreakMissing, Seq: rec.seq, ID: rec.id,
 			Detail: fmt.Sprintf("the decision at position %d has seq %d", pos, rec.seq)}, pos)

@@ -63,8 +63,8 @@ var (
 	quickCountsSQL = `SELECT (SELECT count FROM chain_head WHERE id = 1), (SELECT hash FROM chain_head WHERE id = 1),
 	(SELECT COUNT(*) FROM chain_head), (SELECT COUNT(*) FROM decisions)`
 	quickTreeCountSQL = `SELECT COUNT(*) FROM tree_hashes`
-	quickDecisionsSQL = `SELECT seq, ` + joined(strings.Split(decisionCols, ", ")...) +
-		`, body FROM decisions WHERE seq >= ? AND seq < ? ORDER BY seq`
+	quickDecisionsSQL = `SELECT d.seq, ` + joined(strings.Split(decisionCols, ", ")...) +
+		`, d.body, ` + mistypedSQL + ` FROM decisions d WHERE d.seq >= ? AND d.seq < ? ORDER BY d.seq`
 	quickTreeSQL = `SELECT string_agg(` + joined("idx", "hash") + `, ? ORDER BY idx) FROM tree_hashes WHERE idx >= ? AND idx < ?`
 )
 

@@ -297,7 +297,8 @@ func (r sqlReader) decisions(ctx context.Context, lo, hi int64, row func(int64, 
 	for rows.Next() {
 		var seq int64
 		var cols, text sql.NullString // the driver's own strings: no copy
-		if err := rows.Scan(&seq, &cols, &text); err != nil || !cols.Valid || !text.Valid {
+		var mistyped string
+		if err := rows.Scan(&seq, &cols, &text, &mistyped); err != nil || !cols.Valid || !text.Valid || mistyped != "" {
 			return false
 		}
 		rest := readOnlyBytes(cols.String)
