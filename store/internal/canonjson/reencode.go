@@ -99,28 +99,17 @@ func (r *reencoder) object(depth int) bool {
 	defer func() { r.ms = r.ms[:base] }()
 	sorted := true
 	for first := true; ; first = false {
-		r.space()
-		if r.pos >= len(r.in) {
-			return false
-		}
-		if r.in[r.pos] == '}' && first {
-			r.pos++
-			r.out = append(r.out, '}')
+		if r.space(); first && r.take('}') {
 			return true
 		}
-		if r.in[r.pos] != '"' {
+		if r.pos >= len(r.in) || r.in[r.pos] != '"' {
 			return false
 		}
 		start := len(r.out)
 		key, ok := r.str(true)
-		if !ok {
+		if !ok || !r.take(':') {
 			return false
 		}
-		if r.space(); r.pos >= len(r.in) || r.in[r.pos] != ':' {
-			return false
-		}
-		r.pos++
-		r.out = append(r.out, ':')
 		r.space()
 		if !r.value(depth + 1) {
 			return false
@@ -129,21 +118,21 @@ func (r *reencoder) object(depth int) bool {
 			sorted = false
 		}
 		r.ms = append(r.ms, member{key, start, len(r.out)})
-		if r.space(); r.pos >= len(r.in) {
-			return false
-		}
-		switch r.in[r.pos] {
-		case ',':
-			r.pos++
-			r.out = append(r.out, ',')
-		case '}':
-			r.pos++
-			r.out = append(r.out, '}')
-			return sorted || r.sortMembers(objStart, r.ms[base:])
-		default:
-			return false
+		if !r.take(',') {
+			return r.take('}') && (sorted || r.sortMembers(objStart, r.ms[base:]))
 		}
 	}
+}
+
+// take copies c when it is the next byte after white space, and reports
+// whether it was.
+func (r *reencoder) take(c byte) bool {
+	if r.space(); r.pos < len(r.in) && r.in[r.pos] == c {
+		r.pos++
+		r.out = append(r.out, c)
+		return true
+	}
+	return false
 }
 
 // sortMembers rewrites the object at out[objStart:] with its members in
@@ -180,31 +169,14 @@ func (r *reencoder) array(depth int) bool {
 	r.pos++ // [
 	r.out = append(r.out, '[')
 	for first := true; ; first = false {
-		r.space()
-		if r.pos >= len(r.in) {
-			return false
-		}
-		if r.in[r.pos] == ']' && first {
-			r.pos++
-			r.out = append(r.out, ']')
+		if r.space(); first && r.take(']') {
 			return true
 		}
 		if !r.value(depth + 1) {
 			return false
 		}
-		if r.space(); r.pos >= len(r.in) {
-			return false
-		}
-		switch r.in[r.pos] {
-		case ',':
-			r.pos++
-			r.out = append(r.out, ',')
-		case ']':
-			r.pos++
-			r.out = append(r.out, ']')
-			return true
-		default:
-			return false
+		if !r.take(',') {
+			return r.take(']')
 		}
 	}
 }
