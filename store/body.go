@@ -5,38 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/tausik/tausik/store/internal/canonjson"
 )
 
 // canonicalBody parses raw as one JSON object and re-encodes it canonically
 // (sorted keys, no insignificant whitespace, numbers kept as written).
-// canonjson.Reencode gives the same bytes without building the document
-// (docs/performance-warm.md); what it does not take, and every error, goes
-// through decoding and Marshal.
-func canonicalBody(raw []byte) ([]byte, error) {
-	if out, ok := canonjson.Reencode(raw); ok {
-		return out, nil
-	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, errors.New("empty")
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("data after the JSON object")
-	}
-	doc, ok := v.(map[string]any)
-	if !ok {
-		return nil, errors.New("not a JSON object")
-	}
-	return canonjson.Marshal(doc)
-}
+func canonicalBody(raw []byte) ([]byte, error) { return canonjson.Object(raw) }
 
 // bodyMirror is the part of the engine's decision document that repeats the
 // row's columns. Pointers tell "absent" (not checked) from "present".
