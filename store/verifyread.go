@@ -83,15 +83,29 @@ func (s *Store) sqliteSnapshot(ctx context.Context, n int) []quickReader {
 }
 
 // dataVersion reads c's PRAGMA data_version.
-func dataVersion(c *sqliteread.Conn) (int64, bool) {
-	st, err := c.Prepare("PRAGMA data_version")
+func dataVersion(c *sqliteread.Conn) (int64, bool) { return queryInt(c, "PRAGMA data_version") }
+
+// oneRow prepares query on c and steps to its first row, for the caller to
+// read and close; nil when it cannot or there is no row.
+func oneRow(c *sqliteread.Conn, query string) *sqliteread.Stmt {
+	st, err := c.Prepare(query)
 	if err != nil {
+		return nil
+	}
+	if ok, err := st.Next(); !ok || err != nil {
+		st.Close()
+		return nil
+	}
+	return st
+}
+
+// queryInt is the integer a one-value query gives.
+func queryInt(c *sqliteread.Conn, query string) (int64, bool) {
+	st := oneRow(c, query)
+	if st == nil {
 		return 0, false
 	}
 	defer st.Close()
-	if ok, err := st.Next(); !ok || err != nil {
-		return 0, false
-	}
 	return st.Int64(0)
 }
 
@@ -167,14 +181,11 @@ func (r *directReader) close() {
 }
 
 func (r *directReader) counts(ctx context.Context) (quickTotals, bool) {
-	st, err := r.c.Prepare(quickCountsSQL)
-	if err != nil {
+	st := oneRow(r.c, quickCountsSQL)
+	if st == nil {
 		return quickTotals{}, false
 	}
 	defer st.Close()
-	if ok, err := st.Next(); !ok || err != nil {
-		return quickTotals{}, false
-	}
 	count, countOK := st.Int64(0)
 	head, headOK := st.Text(1)
 	heads, _ := st.Int64(2)
@@ -183,15 +194,7 @@ func (r *directReader) counts(ctx context.Context) (quickTotals, bool) {
 }
 
 func (r *directReader) treeCount(ctx context.Context) (int64, bool) {
-	st, err := r.c.Prepare(quickTreeCountSQL)
-	if err != nil {
-		return 0, false
-	}
-	defer st.Close()
-	if ok, err := st.Next(); !ok || err != nil {
-		return 0, false
-	}
-	return st.Int64(0)
+	return queryInt(r.c, quickTreeCountSQL)
 }
 
 func (r *directReader) decisions(ctx context.Context, lo, hi int64, row func(int64, *[11][]byte, []byte) bool) bool {
