@@ -28,14 +28,7 @@ func TestSurfaceAppendMatchesGeneric(t *testing.T) {
 	}}
 	for i, s := range samples {
 		for _, ns := range []Namespace{OK(s), {Status: StatusOK, Reason: "partly", Data: s}, {Status: StatusError, Data: s}, {Status: StatusUnavailable, Reason: "no <tool>", Data: s}} {
-			g, err := ns.Generic()
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := Canonical(g)
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := canonicalOfPlain(t, ns)
 			got, err := ns.appendCanonical([]byte("prefix"))
 			if err != nil || string(got) != "prefix"+string(want) {
 				t.Errorf("sample %d, status %s reason %q:\n got %s\nwant %s", i, ns.Status, ns.Reason, got, want)
@@ -69,10 +62,10 @@ func fill(v reflect.Value, n *int) {
 	}
 }
 
-// A reason that is not UTF-8 is written as Canonical writes it, so the
-// digest is the sha256 of the namespace's canonical JSON for it too.
-func TestSurfaceReasonNotUTF8(t *testing.T) {
-	ns := Namespace{Status: StatusError, Reason: "scan a\xff.py: denied", Data: Surface{}}
+// canonicalOfPlain is ns's canonical encoding through its plain form, what
+// appendCanonical must write.
+func canonicalOfPlain(t *testing.T, ns Namespace) []byte {
+	t.Helper()
 	g, err := ns.Generic()
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +74,14 @@ func TestSurfaceReasonNotUTF8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return want
+}
+
+// A reason that is not UTF-8 is written as Canonical writes it, so the
+// digest is the sha256 of the namespace's canonical JSON for it too.
+func TestSurfaceReasonNotUTF8(t *testing.T) {
+	ns := Namespace{Status: StatusError, Reason: "scan a\xff.py: denied", Data: Surface{}}
+	want := canonicalOfPlain(t, ns)
 	got, err := ns.appendCanonical(nil)
 	if err != nil {
 		t.Fatal(err)
