@@ -49,27 +49,24 @@ const decisionCols = "id, time, trigger, task, requester, git_head, exit_code, b
 // WAL index, the version moves on every read and the first reads alone).
 // nil when even one reader cannot be opened: the full pass decides.
 func (s *Store) sqliteSnapshot(ctx context.Context, n int) []quickReader {
-	var watch *sqliteread.Conn
-	var before int64
-	if n > 1 {
-		var err error
-		if watch, err = sqliteread.Open(s.uri, s.pin != nil); err == nil {
-			defer watch.Close()
-			if v, ok := dataVersion(watch); ok {
-				before = v
-			} else {
-				n = 1
-			}
-		} else {
-			n = 1
+	if n < 2 {
+		if r, err := s.openDirect(ctx); err == nil {
+			return []quickReader{r}
 		}
+		return nil
+	}
+	watch, err := sqliteread.Open(s.uri, s.pin != nil)
+	if err != nil {
+		return s.sqliteSnapshot(ctx, 1)
+	}
+	defer watch.Close()
+	before, ok := dataVersion(watch)
+	if !ok {
+		return s.sqliteSnapshot(ctx, 1)
 	}
 	first, err := s.openDirect(ctx)
 	if err != nil {
 		return nil
-	}
-	if n < 2 {
-		return []quickReader{first}
 	}
 	second, err := s.openDirect(ctx)
 	if err != nil {
@@ -163,7 +160,7 @@ func (s *Store) openDirect(ctx context.Context) (*directReader, error) {
 type directReader struct {
 	c           *sqliteread.Conn
 	dec, hashes *sqliteread.Stmt
-	num         [2][]byte // exit_code's and blocked's text
+	num         [11][]byte // the integer columns' text, by column
 }
 
 // colExitCode and colBlocked are the integer columns' places in
@@ -221,8 +218,8 @@ func (r *directReader) decisions(ctx context.Context, lo, hi int64, row func(int
 			if j == colExitCode || j == colBlocked {
 				var v int64
 				if v, ok = r.dec.Int64(j + 1); ok {
-					r.num[j-colExitCode] = strconv.AppendInt(r.num[j-colExitCode][:0], v, 10)
-					cols[j] = r.num[j-colExitCode]
+					r.num[j] = strconv.AppendInt(r.num[j][:0], v, 10)
+					cols[j] = r.num[j]
 				}
 			} else {
 				cols[j], ok = r.dec.Text(j + 1)
