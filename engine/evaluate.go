@@ -96,11 +96,12 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	}
 	doc, gatherNS := e.gather(ctx, scope, needs)
 	factsDone := time.Now()
+	base := NewDocumentInput(doc, nil)
+	prefetchTerms(base, selected)
 	digest, parts, err := doc.DigestParts()
 	if err != nil {
 		return nil, fmt.Errorf("facts digest: %w", err)
 	}
-	base := NewDocumentInput(doc, nil)
 	dec := &Decision{
 		Schema:    DecisionSchema,
 		ID:        newID(now),
@@ -150,6 +151,43 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		e.verdicts.index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
 	}
 	return dec, nil
+}
+
+// prefetchTerms converts the namespaces the selected Rego gates read to
+// Rego terms on another goroutine, while the facts digest is computed and
+// the verdicts are looked up on this one: an evaluated policy needs both,
+// neither needs the other (on the standard library's class_surface, 15 ms
+// of terms beside 9 ms of digest). A gate whose verdict is then reused
+// leaves its terms unread, work done on an otherwise idle core; nothing
+// waits for it.
+func prefetchTerms(base *Input, selected []*Gate) {
+	names := prefetchNames(selected)
+	if len(names) == 0 {
+		return
+	}
+	go func() {
+		for _, ns := range names {
+			_, _ = base.facts.term(ns) // an error comes back to the policy that reads ns
+		}
+	}()
+}
+
+// prefetchNames lists the namespaces prefetchTerms converts: those the
+// selected Rego gates declare, each once, but the glob namespaces, which a
+// gate with globs sees through a view of its own made at evaluation.
+func prefetchNames(selected []*Gate) []string {
+	var names []string
+	for _, g := range selected {
+		if g.Language != LangRego {
+			continue
+		}
+		for _, ns := range g.Facts {
+			if !slices.Contains(globNamespaces, ns) && !slices.Contains(names, ns) {
+				names = append(names, ns)
+			}
+		}
+	}
+	return names
 }
 
 // evalGate evaluates one gate with severity and params against the shared

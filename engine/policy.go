@@ -82,20 +82,29 @@ type sharedFacts struct {
 	mu    sync.Mutex
 	doc   *facts.Document // converted on demand; nil when plain holds it all
 	plain map[string]any
-	rego  map[string]*ast.Term
+	rego  map[string]*termOnce
+}
+
+// termOnce is one namespace's conversion to a Rego term, made once: the
+// conversion of one namespace does not hold up another's, or a plain
+// reading (prefetchTerms converts beside the policies).
+type termOnce struct {
+	once sync.Once
+	term *ast.Term // nil when the document has no such namespace
+	err  error
 }
 
 // NewInput returns an input over the plain facts document doc (see
 // facts.Document.Generic) that shows every namespace, with params.
 func NewInput(doc map[string]any, params map[string]any) *Input {
-	return &Input{facts: &sharedFacts{plain: doc, rego: map[string]*ast.Term{}}, Params: params}
+	return &Input{facts: &sharedFacts{plain: doc, rego: map[string]*termOnce{}}, Params: params}
 }
 
 // NewDocumentInput returns an input over doc that shows every namespace,
 // with params, converting a namespace to plain values when a policy first
 // reads it.
 func NewDocumentInput(doc *facts.Document, params map[string]any) *Input {
-	return &Input{facts: &sharedFacts{doc: doc, plain: map[string]any{"schema": facts.Schema}, rego: map[string]*ast.Term{}}, Params: params}
+	return &Input{facts: &sharedFacts{doc: doc, plain: map[string]any{"schema": facts.Schema}, rego: map[string]*termOnce{}}, Params: params}
 }
 
 // ForGate returns an input sharing in's facts that shows only the named
@@ -117,7 +126,7 @@ func (in *Input) WithViews(views map[string]facts.Namespace) *Input {
 		doc.Set(k, ns)
 	}
 	out := *in
-	out.own = &sharedFacts{doc: doc, plain: map[string]any{}, rego: map[string]*ast.Term{}}
+	out.own = &sharedFacts{doc: doc, plain: map[string]any{}, rego: map[string]*termOnce{}}
 	return &out
 }
 
@@ -184,17 +193,31 @@ func (in *Input) regoTerms() ([][2]*ast.Term, error) {
 // document has no k.
 func (f *sharedFacts) term(k string) (*ast.Term, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if t := f.rego[k]; t != nil {
-		return t, nil
+	c := f.rego[k]
+	if c == nil {
+		c = &termOnce{}
+		f.rego[k] = c
 	}
-	if _, plain := f.plain[k]; !plain && f.doc != nil {
+	f.mu.Unlock()
+	c.once.Do(func() { c.term, c.err = f.convert(k) })
+	return c.term, c.err
+}
+
+// convert is namespace k as a Rego term: built from the typed facts where
+// that is known to give the same term (surfaceTerm), else from the plain
+// values.
+func (f *sharedFacts) convert(k string) (*ast.Term, error) {
+	f.mu.Lock()
+	_, plain := f.plain[k]
+	f.mu.Unlock()
+	if !plain && f.doc != nil {
 		if t, ok := surfaceTerm(f.doc.Namespaces[k]); ok {
-			f.rego[k] = t
 			return t, nil
 		}
 	}
+	f.mu.Lock()
 	v, present, err := f.value(k)
+	f.mu.Unlock()
 	if err != nil || !present {
 		return nil, err
 	}
@@ -202,9 +225,7 @@ func (f *sharedFacts) term(k string) (*ast.Term, error) {
 	if err != nil {
 		return nil, fmt.Errorf("facts namespace %s: %w", k, err)
 	}
-	t := ast.NewTerm(val)
-	f.rego[k] = t
-	return t, nil
+	return ast.NewTerm(val), nil
 }
 
 // Plain returns the input as one plain map (visible facts plus "params").

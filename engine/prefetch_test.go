@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tausik/tausik/facts"
+)
+
+func TestPrefetchNamesAreTheRegoGatesOwn(t *testing.T) {
+	gates := []*Gate{
+		{Meta: Meta{Name: "a", Language: LangRego, Facts: []string{"surface", NamespaceContent, "git"}}},
+		{Meta: Meta{Name: "b", Language: LangCEL, Facts: []string{"files"}}},
+		{Meta: Meta{Name: "c", Language: LangRego, Facts: []string{"git", NamespaceDocuments, "python"}}},
+	}
+	if got, want := prefetchNames(gates), []string{"surface", "git", "python"}; !slices.Equal(got, want) {
+		t.Errorf("prefetchNames = %q, want %q", got, want)
+	}
+}
+
+// TestTermsConvertOnceAcrossGoroutines reads the same input's terms from
+// the prefetch and from several policies at once: each namespace is
+// converted once (every reader gets the same term) and to the plain
+// form's value; the race detector checks the rest.
+func TestTermsConvertOnceAcrossGoroutines(t *testing.T) {
+	doc := facts.NewDocument()
+	doc.Set("surface", facts.OK(facts.Surface{Classes: []facts.SurfaceClass{{Name: "C", Lang: "python", Path: "c.py", Line: 3, Count: 70}}}))
+	doc.Set("files", facts.OK(facts.Files{Files: []facts.File{{Path: "a.py", Exists: true, Lines: 3}}}))
+	base := NewDocumentInput(doc, nil)
+	prefetchTerms(base, []*Gate{{Meta: Meta{Language: LangRego, Facts: []string{"surface", "files"}}}})
+	const readers = 8
+	got := make([][][2]*ast.Term, readers)
+	var wg sync.WaitGroup
+	for i := range readers {
+		wg.Go(func() {
+			terms, err := base.ForGate([]string{"surface", "files"}, nil).regoTerms()
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = terms
+		})
+	}
+	wg.Wait()
+	for i := range readers {
+		if len(got[i]) != len(got[0]) {
+			t.Fatalf("reader %d saw %d namespaces, reader 0 %d", i, len(got[i]), len(got[0]))
+		}
+		for j := range got[i] {
+			if got[i][j][1] != got[0][j][1] {
+				t.Errorf("reader %d got another term for %v: converted twice", i, got[i][j][0])
+			}
+		}
+	}
+	for _, kv := range got[0] {
+		ns := string(kv[0].Value.(ast.String))
+		if ns == "schema" || ns == NamespaceRequest {
+			continue
+		}
+		if want := genericTerm(t, doc.Namespaces[ns]); !kv[1].Equal(want) {
+			t.Errorf("%s: term %v, want the plain form's %v", ns, kv[1], want)
+		}
+	}
+}
