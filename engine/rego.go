@@ -32,12 +32,11 @@ var unsafeRego = map[string]struct{}{
 type regoPolicy struct {
 	file  string
 	query rego.PreparedEvalQuery // the whole policy
-	// shards, when the violations rule is split (regoshard), evaluate it in
-	// parts at once: shards[0] with the other output rules, every other
-	// shard violations alone (bindings).
-	shards []rego.PreparedEvalQuery
-	rules  map[string]*ast.Location // output rule → where it is defined
-	use    inputUse
+	// split, when the violations rule is split (regoshard), evaluates it
+	// in parts at once (bindings); nil otherwise.
+	split *regoShards
+	rules map[string]*ast.Location // output rule → where it is defined
+	use   inputUse
 }
 
 // RegoPackage is the package a gate's policy.rego must declare.
@@ -131,28 +130,34 @@ func compileRegoModule(file string, mod *ast.Module, d *Diagnostics) (c *ast.Com
 	return c, 1
 }
 
-// prepare prepares p's queries of the output rules q on c: the whole one,
-// whose shard filter holds everything, and with shards > 1 one query per
-// shard.
+// prepare prepares p's query of the output rules q on c, the whole one
+// (its shard filter holds everything), and with shards > 1 readies one
+// query per shard: shard 0's has every output rule, the others'
+// violations alone. Those are prepared on the first evaluation that splits
+// (most never do: a fixture's input, a mutant's), keeping the cost of a
+// compilation that of one query.
 func (p *regoPolicy) prepare(ctx context.Context, c *ast.Compiler, q []string, shards int) error {
-	prep := func(query string, i, n int) (rego.PreparedEvalQuery, error) {
+	prep := func(ctx context.Context, query string, i, n int) (rego.PreparedEvalQuery, error) {
 		return rego.New(rego.Compiler(c), rego.Query(query), rego.StrictBuiltinErrors(true), regoshard.Function(i, n)).PrepareForEval(ctx)
 	}
 	whole := strings.Join(q, "; ")
 	var err error
-	if p.query, err = prep(whole, 0, 1); err != nil || shards < 2 {
+	if p.query, err = prep(ctx, whole, 0, 1); err != nil || shards < 2 {
 		return err
 	}
-	p.shards = make([]rego.PreparedEvalQuery, shards)
-	for i := range p.shards {
-		query := q[0] // violations
-		if i == 0 {
-			query = whole
+	p.split = &regoShards{prepare: func(ctx context.Context) ([]rego.PreparedEvalQuery, error) {
+		out := make([]rego.PreparedEvalQuery, shards)
+		for i := range out {
+			query := q[0] // violations
+			if i == 0 {
+				query = whole
+			}
+			if out[i], err = prep(ctx, query, i, shards); err != nil {
+				return nil, err
+			}
 		}
-		if p.shards[i], err = prep(query, i, shards); err != nil {
-			return err
-		}
-	}
+		return out, nil
+	}}
 	return nil
 }
 

@@ -17,6 +17,7 @@ import (
 // surface` (the stdlib tree of docs/performance.md), on those facts too.
 // "compile" is what the split adds to the policy's compilation.
 func BenchmarkRegoShards(b *testing.B) {
+	b.Setenv(EnvShardMin, "0")
 	e := builtinEngine(b, b.TempDir())
 	src, err := policies.FS.ReadFile("class_surface/policy.rego")
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 )
@@ -26,9 +28,19 @@ func compileAt(t testing.TB, procs int, gate, src string) *regoPolicy {
 	return p
 }
 
+// shardCount is how many shards p's evaluations run on (0: not split).
+func shardCount(p *regoPolicy) int {
+	if p.split == nil {
+		return 0
+	}
+	return len(p.split.get(context.Background()))
+}
+
 // atLeastTwoCores runs the test's evaluations on two cores even on a
-// machine with one, so that the shards do run at once.
+// machine with one, so that the shards do run at once, and splits inputs
+// of any size.
 func atLeastTwoCores(t *testing.T) {
+	t.Setenv(EnvShardMin, "0")
 	if runtime.GOMAXPROCS(0) < 2 {
 		prev := runtime.GOMAXPROCS(2)
 		t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
@@ -60,17 +72,17 @@ func TestShardedInputUse(t *testing.T) {
 	sharded := 0
 	for gate, src := range builtinRegoSources(t) {
 		whole, split := compileAt(t, 1, gate, src), compileAt(t, 4, gate, src)
-		if len(whole.shards) != 0 {
+		if shardCount(whole) != 0 {
 			t.Errorf("%s: split with one core", gate)
 		}
 		if !reflect.DeepEqual(whole.use, split.use) {
 			t.Errorf("%s: reads %+v split, %+v as written", gate, split.use, whole.use)
 		}
-		if len(split.shards) == 4 {
+		if shardCount(split) == 4 {
 			sharded++
 		}
-		if gate == "class_surface" && len(split.shards) != 4 {
-			t.Errorf("class_surface: %d shards, want 4", len(split.shards))
+		if gate == "class_surface" && shardCount(split) != 4 {
+			t.Errorf("class_surface: %d shards, want 4", shardCount(split))
 		}
 	}
 	if sharded < 10 {
@@ -145,7 +157,7 @@ func TestShardedEqualsWhole(t *testing.T) {
 		}
 		for _, n := range []int{2, 3, 4} {
 			split := compileAt(t, n, "t", src)
-			if got := len(split.shards) > 0; got != c.split {
+			if got := shardCount(split) > 0; got != c.split {
 				t.Fatalf("%s: split %v, want %v", c.name, got, c.split)
 			}
 			got, err := split.Eval(ctx, shardInput())
@@ -171,8 +183,8 @@ violations contains {"msg": sprintf("%d", [to_number(x)])} if { some i, x in inp
 violations contains {"msg": "late"} if { some i, x in input.t.arr; i == 6; to_number(x) > 0 }
 `
 	whole, split := compileAt(t, 1, "t", src), compileAt(t, 2, "t", src)
-	if len(split.shards) != 2 {
-		t.Fatalf("not split: %d shards", len(split.shards))
+	if shardCount(split) != 2 {
+		t.Fatalf("not split: %d shards", shardCount(split))
 	}
 	_, want := whole.Eval(ctx, shardInput())
 	_, got := split.Eval(ctx, shardInput())
@@ -194,8 +206,8 @@ func TestShardedCancelled(t *testing.T) {
 violations contains {"msg": "never"} if { some i in numbers.range(0, 300000); i * 2 < 0 }
 `
 	whole, split := compileAt(t, 1, "t", src), compileAt(t, 2, "t", src)
-	if len(split.shards) != 2 {
-		t.Fatalf("not split: %d shards", len(split.shards))
+	if shardCount(split) != 2 {
+		t.Fatalf("not split: %d shards", shardCount(split))
 	}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -218,4 +230,46 @@ func TestShardBuiltinReserved(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "policy.rego:4") || !strings.Contains(err.Error(), "reserves") {
 		t.Fatalf("diagnostics %v", err)
 	}
+}
+
+// TestShardMinKeepsSmallInputsWhole: an input under EnvShardMin items runs
+// the whole query, and the shards' queries are not even prepared; one at
+// it is split.
+func TestShardMinKeepsSmallInputsWhole(t *testing.T) {
+	atLeastTwoCores(t)
+	t.Setenv(EnvShardMin, "9")
+	src := "package tausik.gates.t\n\nviolations contains {\"msg\": x} if { some x in input.t.arr }\n"
+	p := compileAt(t, 2, "t", src)
+	small := facts.NewDocument()
+	small.Set("t", facts.OK(map[string]any{"arr": []any{"a", "b"}}))
+	if _, err := p.Eval(context.Background(), NewDocumentInput(small, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if p.split == nil || p.split.queries != nil {
+		t.Fatal("a small input was split")
+	}
+	if _, err := p.Eval(context.Background(), shardInput()); err != nil || p.split.queries == nil {
+		t.Fatalf("an input of %d items was not split (%v)", inputItems(shardObj(t), 1000), err)
+	}
+}
+
+// TestInputItems counts the namespaces' items and those of their
+// collections, and stops at the limit.
+func TestInputItems(t *testing.T) {
+	obj := shardObj(t)
+	// t: 3 keys; arr 8, obj 5, nested 4; schema: its keys.
+	if n := inputItems(obj, 1000); n < 20 {
+		t.Errorf("inputItems %d, want at least 20", n)
+	}
+	if n := inputItems(obj, 5); n < 5 || n > 12 {
+		t.Errorf("inputItems with limit 5: %d", n)
+	}
+}
+
+func shardObj(t *testing.T) ast.Object {
+	terms, err := shardInput().regoTerms()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ast.NewObject(terms...)
 }
