@@ -273,3 +273,31 @@ func shardObj(t *testing.T) ast.Object {
 	}
 	return ast.NewObject(terms...)
 }
+
+// TestShardedDiagnosticsAreTheSource: a splittable policy that does not
+// compile gets the diagnostics of its source as written, once each.
+func TestShardedDiagnosticsAreTheSource(t *testing.T) {
+	for _, src := range []string{
+		"package tausik.gates.t\n\nviolations contains {\"msg\": y} if {\n\tsome x in input.a\n\ty := no_such_function(x)\n}\n",
+		"package tausik.gates.t\n\nviolations contains {\"msg\": x, \"lines\": 1} if {\n\tsome x in input.a\n}\n",
+		"package tausik.gates.t\n\nviolations contains {\"msg\": concat(\"\", x)} if {\n\tsome i, x in [1, 2]\n\ti > 0\n}\n",
+	} {
+		diags := map[int]string{}
+		for _, procs := range []int{1, 2} {
+			prev := runtime.GOMAXPROCS(procs)
+			d := &Diagnostics{}
+			p := compileRego(context.Background(), "t", "policy.rego", []byte(src), d)
+			runtime.GOMAXPROCS(prev)
+			if p != nil || d.err() == nil {
+				t.Fatalf("%d cores: compiled:\n%s", procs, src)
+			}
+			diags[procs] = d.err().Error()
+		}
+		if diags[1] != diags[2] {
+			t.Errorf("diagnostics differ\none core: %s\nsplit:    %s", diags[1], diags[2])
+		}
+		if strings.Count(diags[2], "policy.rego:") != 1 {
+			t.Errorf("want one located diagnostic, got %s", diags[2])
+		}
+	}
+}
