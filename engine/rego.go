@@ -152,8 +152,9 @@ func (p *regoPolicy) prepare(ctx context.Context, c *ast.Compiler, q []string, s
 			if i == 0 {
 				query = whole
 			}
-			if out[i], err = prep(ctx, query, i, shards); err != nil {
-				return nil, err
+			var perr error
+			if out[i], perr = prep(ctx, query, i, shards); perr != nil {
+				return nil, perr
 			}
 		}
 		return out, nil

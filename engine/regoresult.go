@@ -87,7 +87,7 @@ func inputItems(obj ast.Object, limit int) int {
 // notices it between steps, and may first meet another error).
 func (p *regoPolicy) bindings(ctx context.Context, obj ast.Object) (rego.Vars, error) {
 	if p.split != nil && runtime.GOMAXPROCS(0) > 1 {
-		if min := shardMin(); min == 0 || inputItems(obj, min) >= min {
+		if least := shardMin(); least == 0 || inputItems(obj, least) >= least {
 			if qs := p.split.get(ctx); qs != nil {
 				if b, err := p.evalShards(ctx, qs, obj); err == nil {
 					return b, nil
@@ -98,6 +98,8 @@ func (p *regoPolicy) bindings(ctx context.Context, obj ast.Object) (rego.Vars, e
 	return p.evalQuery(ctx, p.query, obj)
 }
 
+// evalShards runs the shards' queries qs at once and unites their
+// violations; the first error in shard order is the result when any fails.
 func (p *regoPolicy) evalShards(ctx context.Context, qs []rego.PreparedEvalQuery, obj ast.Object) (rego.Vars, error) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
