@@ -8,8 +8,8 @@
 // prepared with Function(i, n), whose Builtin holds only the bindings of
 // shard i of n; a body without such an iteration is held by shard 0 alone
 // (it calls Builtin on the constant 0). The bindings of a body's iteration
-// are the same in every shard (gate policies call no nondeterministic
-// builtin), and each lands in exactly one shard, so the union of the
+// are the same in every shard (Split refuses a module that calls a
+// nondeterministic builtin), and each lands in exactly one shard, so the union of the
 // shards' values is the rule's value. Function(0, 1) holds every binding:
 // the rewritten policy evaluated whole.
 package regoshard
@@ -85,10 +85,13 @@ func Reserved(mod *ast.Module) (loc *ast.Location, found bool) {
 //     filter would change what that construct decides, not which bindings
 //     the body has; under `with`, the key's value is not the one the rest
 //     of the body sees;
+//   - no builtin the module calls is nondeterministic (rand.intn,
+//     http.send, time.now_ns, …; gate policies are refused most of them
+//     anyway): the shards must see the same bindings before they filter;
 //   - at least one body has such an iteration: otherwise shard 0 would do
 //     the whole work and the others nothing.
 func Split(mod *ast.Module, name string) (out *ast.Module, ok bool) {
-	if references(mod, name) {
+	if references(mod, name) || nondeterministic(mod) {
 		return nil, false
 	}
 	some := false
@@ -219,6 +222,31 @@ func references(mod *ast.Module, name string) bool {
 		return found
 	})
 	vis.Walk(mod)
+	return found
+}
+
+// nondeterministic reports whether mod calls a builtin whose result may
+// differ from one evaluation to the next.
+func nondeterministic(mod *ast.Module) bool {
+	found := false
+	is := func(op ast.Ref) {
+		if b := ast.BuiltinMap[op.String()]; b != nil && b.IsNondeterministic() {
+			found = true
+		}
+	}
+	ast.NewGenericVisitor(func(x any) bool {
+		switch x := x.(type) {
+		case *ast.Expr:
+			if x.IsCall() {
+				is(x.Operator())
+			}
+		case ast.Call:
+			if op, ok := x[0].Value.(ast.Ref); ok {
+				is(op)
+			}
+		}
+		return found
+	}).Walk(mod)
 	return found
 }
 

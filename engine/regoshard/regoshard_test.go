@@ -79,6 +79,8 @@ func TestSplitRefuses(t *testing.T) {
 		"imported":              "import data.tausik.gates.g as me\n" + loop,
 		"in a with target":      loop + `n if { true with data.tausik.gates.g.violations as {} }`,
 		"a longer head":         loop + `violations.extra contains 1 if { true }`,
+		"a random call":         loop + `n := rand.intn("x", 9)`,
+		"a random expression":   "violations contains x if { some x in input.a; rand.intn(\"x\", 9) }",
 	} {
 		if _, ok := Split(parse(t, rules), "violations"); ok {
 			t.Errorf("%s: split", name)
