@@ -3,11 +3,14 @@ package engine
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
+
+	"github.com/tausik/tausik/engine/regoshard"
 )
 
 // Output rules a Rego gate policy may define. violations is required; all
@@ -28,7 +31,10 @@ var unsafeRego = map[string]struct{}{
 // regoPolicy is a prepared Rego gate policy.
 type regoPolicy struct {
 	file  string
-	query rego.PreparedEvalQuery
+	query rego.PreparedEvalQuery // the whole policy
+	// split, when the violations rule is split (regoshard), evaluates it
+	// in parts at once (bindings); nil otherwise.
+	split *regoShards
 	rules map[string]*ast.Location // output rule → where it is defined
 	use   inputUse
 }
@@ -49,11 +55,17 @@ func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnost
 		d.Add(file, mod.Package.Location.Row, "package must be %s, got %s", strings.TrimPrefix(want, "data."), strings.TrimPrefix(got, "data."))
 		return nil
 	}
-	c := ast.NewCompiler().WithUnsafeBuiltins(unsafeRego)
-	if c.Compile(map[string]*ast.Module{file: mod}); c.Failed() {
-		addRegoErrors(d, file, c.Errors)
+	if loc, found := regoshard.Reserved(mod); found {
+		d.Add(file, loc.Row, "%s is a name tausik's evaluation reserves; rename it", regoshard.Builtin)
 		return nil
 	}
+	c, shards := compileRegoModule(file, mod, d)
+	if c == nil {
+		return nil
+	}
+	// The split module holds every rule of mod, changed only by filter calls
+	// that read nothing: what it reads of the input is what mod reads
+	// (TestShardedInputUse holds the two together).
 	p := &regoPolicy{file: file, rules: map[string]*ast.Location{}, use: regoInputUse(c.Modules[file])}
 	for _, r := range mod.Rules {
 		name := r.Head.Ref().String()
@@ -86,13 +98,68 @@ func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnost
 			q = append(q, fmt.Sprintf("%s = %s.%s", name, want, name))
 		}
 	}
-	pq, err := rego.New(rego.Compiler(c), rego.Query(strings.Join(q, "; ")), rego.StrictBuiltinErrors(true)).PrepareForEval(ctx)
-	if err != nil {
+	if err := p.prepare(ctx, c, q, shards); err != nil {
 		addRegoErrors(d, file, err)
 		return nil
 	}
-	p.query = pq
 	return p
+}
+
+// compileRegoModule compiles mod with its violations rule split into one
+// shard per core when regoshard finds that sound (shards > 1), else as
+// written; nil when mod does not compile. A split module that does not
+// compile is compiled again as written, so that the diagnostics are those
+// of the author's source and nothing else.
+func compileRegoModule(file string, mod *ast.Module, d *Diagnostics) (c *ast.Compiler, shards int) {
+	newCompiler := func() *ast.Compiler {
+		return ast.NewCompiler().WithUnsafeBuiltins(unsafeRego).WithBuiltins(regoshard.Decls())
+	}
+	if n := runtime.GOMAXPROCS(0); n > 1 {
+		if split, ok := regoshard.Split(mod, ruleViolations); ok {
+			c = newCompiler()
+			if c.Compile(map[string]*ast.Module{file: split}); !c.Failed() {
+				return c, n
+			}
+		}
+	}
+	c = newCompiler()
+	if c.Compile(map[string]*ast.Module{file: mod}); c.Failed() {
+		addRegoErrors(d, file, c.Errors)
+		return nil, 0
+	}
+	return c, 1
+}
+
+// prepare prepares p's query of the output rules q on c, the whole one
+// (its shard filter holds everything), and with shards > 1 readies one
+// query per shard: shard 0's has every output rule, the others'
+// violations alone. Those are prepared on the first evaluation that splits
+// (most never do: a fixture's input, a mutant's), keeping the cost of a
+// compilation that of one query.
+func (p *regoPolicy) prepare(ctx context.Context, c *ast.Compiler, q []string, shards int) error {
+	prep := func(ctx context.Context, query string, i, n int) (rego.PreparedEvalQuery, error) {
+		return rego.New(rego.Compiler(c), rego.Query(query), rego.StrictBuiltinErrors(true), regoshard.Function(i, n)).PrepareForEval(ctx)
+	}
+	whole := strings.Join(q, "; ")
+	var err error
+	if p.query, err = prep(ctx, whole, 0, 1); err != nil || shards < 2 {
+		return err
+	}
+	p.split = &regoShards{prepare: func(ctx context.Context) ([]rego.PreparedEvalQuery, error) {
+		out := make([]rego.PreparedEvalQuery, shards)
+		for i := range out {
+			query := q[0] // violations
+			if i == 0 {
+				query = whole
+			}
+			var perr error
+			if out[i], perr = prep(ctx, query, i, shards); perr != nil {
+				return nil, perr
+			}
+		}
+		return out, nil
+	}}
+	return nil
 }
 
 // checkRegoShapes uses the type checker's view of each output rule to refuse,
@@ -194,15 +261,11 @@ func (p *regoPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
 		return Result{}, fmt.Errorf("params: %w", err)
 	}
 	obj := ast.NewObject(append(terms[:len(terms):len(terms)], [2]*ast.Term{ast.StringTerm("params"), ast.NewTerm(params)})...)
-	rs, err := p.query.Eval(ctx, rego.EvalParsedInput(obj), rego.EvalGenerateJSON(keepTerm))
+	b, err := p.bindings(ctx, obj)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w", p.file, err)
-	}
-	if len(rs) != 1 {
-		return Result{}, fmt.Errorf("%s: the policy query gave %d results, want 1", p.file, len(rs))
+		return Result{}, err
 	}
 	var out Result
-	b := rs[0].Bindings
 	if out.Violations, err = regoList(b[ruleViolations], p.where(ruleViolations), toViolation, termViolation); err != nil {
 		return Result{}, err
 	}

@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/policies"
+)
+
+// BenchmarkRegoShards evaluates the class_surface policy alone, compiled
+// as written ("whole") and split over GOMAXPROCS shards ("split"), on the
+// adversarial synthetic facts of 20,000 classes, and, when
+// TAUSIK_BENCH_SURFACE names the output of `tausik facts --namespace
+// surface` (the stdlib tree of docs/performance.md), on those facts too.
+// "compile" is what the split adds to the policy's compilation.
+func BenchmarkRegoShards(b *testing.B) {
+	b.Setenv(EnvShardMin, "0")
+	e := builtinEngine(b, b.TempDir())
+	src, err := policies.FS.ReadFile("class_surface/policy.rego")
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := classSurfaceParams(e, nil)
+	inputs := map[string]*Input{}
+	py, gof := syntheticPython(1, 20_000, 7), facts.Go{Files: []facts.GoFile{}}
+	syn, _ := classSurfaceInput(b, e, py, gof, nil)
+	inputs["adversarial20k"] = syn.ForGate([]string{NamespaceSurface}, params)
+	if f := os.Getenv("TAUSIK_BENCH_SURFACE"); f != "" {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		doc, err := facts.Parse(raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		inputs["facts"] = NewDocumentInput(doc, nil).ForGate([]string{NamespaceSurface}, params)
+	}
+	for name, in := range inputs {
+		for _, mode := range []struct {
+			name  string
+			procs int
+		}{{"whole", 1}, {"split", runtime.GOMAXPROCS(0)}} {
+			p := compileAt(b, mode.procs, classSurface, string(src))
+			b.Run(name+"/"+mode.name, func(b *testing.B) {
+				cpu0 := processCPU(b)
+				for b.Loop() {
+					if r, err := p.Eval(context.Background(), in); err != nil || len(r.Violations) == 0 {
+						b.Fatalf("%d violations, %v", len(r.Violations), err)
+					}
+				}
+				b.ReportMetric(float64(processCPU(b)-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+			})
+		}
+	}
+	for _, mode := range []struct {
+		name  string
+		procs int
+	}{{"whole", 1}, {"split", runtime.GOMAXPROCS(0)}} {
+		b.Run("compile/"+mode.name, func(b *testing.B) {
+			for b.Loop() {
+				compileAt(b, mode.procs, classSurface, string(src))
+			}
+		})
+	}
+}
