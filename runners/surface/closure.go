@@ -2,8 +2,10 @@ package surface
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tausik/tausik/facts"
 )
@@ -13,6 +15,7 @@ import (
 // every class reaches exactly what its component does.
 type component struct {
 	members []int
+	self    []int32 // the class names (interned) of members, sorted
 	surface []int32 // the union of the public names over the closure, sorted
 	names   []int32 // the class names (interned) of the closure outside members, sorted
 	amb     []int   // the ambiguities written in the closure, sorted
@@ -92,12 +95,15 @@ func (r *resolver) closures() (comps []*component, of []int) {
 }
 
 // unite fills c's sets from its members and the components they reach,
-// which are all final.
+// which are all final. The lists of sets are scratch kept in r between
+// calls (union keeps none of them): a component's three lists, allocated
+// afresh, were a third of unite's time on the standard library.
 func (r *resolver) unite(c *component, comps []*component, of []int) {
 	self := len(comps)
-	var surf, names [][]int32
-	var amb [][]int
+	surf, names, amb := r.surf[:0], r.nameSets[:0], r.ambSets[:0]
+	c.self = make([]int32, 0, len(c.members))
 	for _, m := range c.members {
+		c.self = append(c.self, r.className(m))
 		surf = append(surf, r.cls[m].own)
 		amb = append(amb, r.amb[m])
 		for _, e := range r.edges[m] {
@@ -105,11 +111,14 @@ func (r *resolver) unite(c *component, comps []*component, of []int) {
 			if s := of[e]; s != self && r.seen[s] != self+1 {
 				r.seen[s] = self + 1
 				d := comps[s]
-				surf, names, amb = append(surf, d.surface), append(names, d.names, memberNames(r, d)), append(amb, d.amb)
+				surf, names, amb = append(surf, d.surface), append(names, d.names, d.self), append(amb, d.amb)
 			}
 		}
 	}
+	slices.Sort(c.self)
+	c.self = slices.Compact(c.self)
 	c.surface, c.names, c.amb = union(surf), union(names), union(amb)
+	r.surf, r.nameSets, r.ambSets = surf, names, amb
 }
 
 // worsts fills each component's worst counts, once every component's
@@ -129,16 +138,6 @@ func (r *resolver) worsts(comps []*component, of []int) {
 			}
 		}
 	}
-}
-
-// memberNames is the interned class names of d's members.
-func memberNames(r *resolver, d *component) []int32 {
-	out := make([]int32, 0, len(d.members))
-	for _, m := range d.members {
-		out = append(out, r.className(m))
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // className is a class's interned name (interned with the public names:
@@ -225,36 +224,26 @@ func (r *resolver) ambiguity(a int) facts.SurfaceAmbiguity {
 func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbiguity) {
 	comps, of := r.closures()
 	r.worsts(comps, of)
-	idName := make([]string, len(r.names))
-	for n, id := range r.names {
-		idName[id] = n
-	}
 	keep := make([]bool, len(r.cls))
-	ref := map[int]int{} // ambiguous base -> its index in ambs
-	var ambs []facts.SurfaceAmbiguity
 	for _, comp := range comps {
 		over := len(comp.surface) >= p.Cap || slices.ContainsFunc(comp.worst, func(w int) bool { return w >= p.Cap })
 		for _, m := range comp.members {
 			keep[m] = over || p.Named[r.cls[m].name]
 		}
 	}
-	out := make([]facts.SurfaceClass, len(r.cls))
-	for _, comp := range comps {
+	// The ambiguous bases are numbered in component order, here; what each
+	// listed class says is written on every core afterwards, a component's
+	// classes on one (~10 ms of the standard library's).
+	ref := map[int]int{} // ambiguous base -> its index in ambs
+	ambs := []facts.SurfaceAmbiguity{}
+	var listed []int // the components with a class listed
+	refs := make([][]facts.SurfaceAmbiguous, len(comps))
+	for ci, comp := range comps {
 		if !slices.ContainsFunc(comp.members, func(m int) bool { return keep[m] }) {
 			continue
 		}
-		// From: the names of the closure's other classes; a class's own
-		// name only when another class of the closure has it too.
-		count := map[int32]int{}
-		for _, m := range comp.members {
-			count[r.className(m)]++
-		}
-		var all []string // sorted by name, not by id
-		for _, n := range union([][]int32{comp.names, memberNames(r, comp)}) {
-			all = append(all, idName[n])
-		}
-		slices.Sort(all)
-		amb := make([]facts.SurfaceAmbiguous, 0, len(comp.amb))
+		listed = append(listed, ci)
+		refs[ci] = make([]facts.SurfaceAmbiguous, 0, len(comp.amb))
 		for i, a := range comp.amb {
 			k, ok := ref[a]
 			if !ok {
@@ -262,32 +251,52 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 				ref[a] = k
 				ambs = append(ambs, r.ambiguity(a))
 			}
-			amb = append(amb, facts.SurfaceAmbiguous{Ref: k, Worst: comp.worst[i]})
-		}
-		for _, id := range comp.members {
-			if !keep[id] {
-				continue
-			}
-			c, self := r.cls[id], r.className(id)
-			_, reached := slices.BinarySearch(comp.names, self)
-			from := all
-			if !reached && count[self] == 1 {
-				from = slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == c.name })
-			}
-			out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from,
-				Breakdown: breakdown(len(c.own), len(comp.surface), from), Ambiguous: amb}
+			refs[ci] = append(refs[ci], facts.SurfaceAmbiguous{Ref: k, Worst: comp.worst[i]})
 		}
 	}
-	kept := make([]facts.SurfaceClass, 0, len(out))
+	out := make([]facts.SurfaceClass, len(r.cls))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(listed)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(listed); i += workers {
+				r.list(comps[listed[i]], refs[listed[i]], keep, out)
+			}
+		})
+	}
+	wg.Wait()
+	kept := make([]facts.SurfaceClass, 0, len(listed))
 	for id, c := range out {
 		if keep[id] {
 			kept = append(kept, c)
 		}
 	}
-	if ambs == nil {
-		ambs = []facts.SurfaceAmbiguity{}
-	}
 	return kept, ambs
+}
+
+// list writes out[id] for each member id of comp that keep holds, amb
+// being the ambiguous bases of its closure.
+func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bool, out []facts.SurfaceClass) {
+	// From: the names of the closure's other classes; a class's own name
+	// only when another class of the closure has it too.
+	var all []string // sorted by name, not by id
+	for _, n := range union([][]int32{comp.names, comp.self}) {
+		all = append(all, r.idName[n])
+	}
+	slices.Sort(all)
+	for _, id := range comp.members {
+		if !keep[id] {
+			continue
+		}
+		c, self := r.cls[id], r.className(id)
+		_, reached := slices.BinarySearch(comp.names, self)
+		from := all
+		if !reached && !slices.ContainsFunc(comp.members, func(m int) bool { return m != id && r.className(m) == self }) {
+			from = slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == c.name })
+		}
+		out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from,
+			Breakdown: breakdown(len(c.own), len(comp.surface), from), Ambiguous: amb}
+	}
 }
 
 // breakdown is SurfaceClass.Breakdown: what a count is made of, in words.

@@ -19,8 +19,8 @@ type binding struct{ module, attr string }
 type pyModules struct {
 	files    map[string][]string           // module -> scanned file paths
 	bindings map[string]map[string]binding // file path -> name -> binding
-	dotted   map[string]string             // scanned file path -> its path as a dotted name
 	chain    map[string]string             // scanned file path -> its module by its package chain
+	suffixes map[string][]string           // a scanned file's path as a dotted name, and each dotted suffix of it -> the files
 	mu       sync.Mutex                    // guards found: resolve asks from several goroutines
 	found    map[string][]string           // module -> filesOf's answer, once asked
 }
@@ -37,12 +37,22 @@ func newPyModules(all []string, scanned []string, names []python.Names) *pyModul
 		}
 	}
 	isPackage := func(dir string) bool { return pkgDirs[dir] }
-	m := &pyModules{files: map[string][]string{}, bindings: map[string]map[string]binding{}, dotted: map[string]string{}, chain: map[string]string{}, found: map[string][]string{}}
+	m := &pyModules{files: make(map[string][]string, len(scanned)), bindings: make(map[string]map[string]binding, len(scanned)),
+		chain: make(map[string]string, len(scanned)), found: map[string][]string{},
+		suffixes: make(map[string][]string, 2*len(scanned))}
 	for i, p := range scanned {
 		mod, pkg := imports.PythonModule(p, isPackage)
 		m.files[mod] = append(m.files[mod], p)
 		m.chain[p] = mod
-		m.dotted[p] = strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
+		d := strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
+		for {
+			m.suffixes[d] = append(m.suffixes[d], p)
+			_, rest, ok := strings.Cut(d, ".")
+			if !ok {
+				break
+			}
+			d = rest
+		}
 		b := map[string]binding{}
 		for _, imp := range names[i].Imports {
 			if !imp.From {
@@ -115,10 +125,9 @@ func (m *pyModules) filesOf(mod string) []string {
 	if ok {
 		return fs
 	}
-	var out []string
-	for p, d := range m.dotted {
-		c := m.chain[p]
-		if (d == mod || strings.HasSuffix(d, "."+mod)) && (mod == c || strings.HasSuffix(mod, "."+c)) {
+	var out []string // the files whose dotted path is mod or ends with "."+mod
+	for _, p := range m.suffixes[mod] {
+		if c := m.chain[p]; mod == c || strings.HasSuffix(mod, "."+c) {
 			out = append(out, p)
 		}
 	}
