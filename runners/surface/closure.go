@@ -38,6 +38,10 @@ func (r *resolver) closures() (comps []*component, of []int) {
 	}
 	var stack []int
 	next := 0
+	// The components, their member lists and their members' names are cut
+	// from three arrays of one class each, not allocated one by one.
+	store := make([]component, 0, n)
+	members, self := make([]int, 0, n), make([]int32, 0, n)
 	type frame struct{ v, e int }
 	for root := range n {
 		if index[root] >= 0 {
@@ -76,17 +80,22 @@ func (r *resolver) closures() (comps []*component, of []int) {
 			if low[v] != index[v] {
 				continue
 			}
-			c := &component{}
+			store = append(store, component{})
+			c := &store[len(store)-1]
+			start := len(members)
 			for {
 				w := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
 				onStack[w] = false
 				of[w] = len(comps)
-				c.members = append(c.members, w)
+				members = append(members, w)
+				self = append(self, r.className(w))
 				if w == v {
 					break
 				}
 			}
+			c.members = members[start:len(members):len(members)]
+			c.self = self[start:len(self):len(self)]
 			r.unite(c, comps, of)
 			comps = append(comps, c)
 		}
@@ -101,9 +110,7 @@ func (r *resolver) closures() (comps []*component, of []int) {
 func (r *resolver) unite(c *component, comps []*component, of []int) {
 	self := len(comps)
 	surf, names, amb := r.surf[:0], r.nameSets[:0], r.ambSets[:0]
-	c.self = make([]int32, 0, len(c.members))
 	for _, m := range c.members {
-		c.self = append(c.self, r.className(m))
 		surf = append(surf, r.cls[m].own)
 		amb = append(amb, r.amb[m])
 		for _, e := range r.edges[m] {
