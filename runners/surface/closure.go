@@ -231,11 +231,12 @@ func (r *resolver) ambiguity(a int) facts.SurfaceAmbiguity {
 func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbiguity) {
 	comps, of := r.closures()
 	r.worsts(comps, of)
-	keep := make([]bool, len(r.cls))
+	keep, nKept := make([]bool, len(r.cls)), 0
 	for _, comp := range comps {
 		over := len(comp.surface) >= p.Cap || slices.ContainsFunc(comp.worst, func(w int) bool { return w >= p.Cap })
 		for _, m := range comp.members {
 			keep[m] = over || p.Named[r.cls[m].name]
+			nKept += b2i(keep[m])
 		}
 	}
 	// The ambiguous bases are numbered in component order, here; what each
@@ -272,7 +273,7 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 		})
 	}
 	wg.Wait()
-	kept := make([]facts.SurfaceClass, 0, len(listed))
+	kept := make([]facts.SurfaceClass, 0, nKept)
 	for id, c := range out {
 		if keep[id] {
 			kept = append(kept, c)

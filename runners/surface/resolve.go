@@ -54,8 +54,8 @@ type resolver struct {
 	cls    []class
 	mods   *pyModules          // nil: Python bases resolve by name alone
 	inFile map[[2]string][]int // (path, name) -> the Python classes
-	names  map[string]int32    // public name -> its interned id
-	idName []string            // interned id -> its name
+	names  map[string]int32    // public name -> its interned id (internAll's alone)
+	idName []string            // interned id -> its name (internAll's alone)
 	byName map[[2]string][]int
 	edges  [][]int
 	amb    [][]int // per class: its own ambiguities (indices into ambs)
