@@ -24,12 +24,11 @@ type component struct {
 
 // closures computes, component by component, what every class reaches.
 // Tarjan's algorithm emits a component after every component it reaches,
-// so each one unites its successors' results, already final: cycles end and
-// a class reached twice (a diamond) counts once, in time linear in the
-// graph and the sets.
+// so each one unites its successors' results, already final (uniteAll):
+// cycles end and a class reached twice (a diamond) counts once, in time
+// linear in the graph and the sets.
 func (r *resolver) closures() (comps []*component, of []int) {
 	n := len(r.cls)
-	r.seen = make([]int, n) // unite's marks are numbered per call
 	of = make([]int, n)
 	index, low := make([]int, n), make([]int, n)
 	onStack := make([]bool, n)
@@ -96,27 +95,75 @@ func (r *resolver) closures() (comps []*component, of []int) {
 			}
 			c.members = members[start:len(members):len(members)]
 			c.self = self[start:len(self):len(self)]
-			r.unite(c, comps, of)
 			comps = append(comps, c)
 		}
 	}
+	r.uniteAll(comps, of)
 	return comps, of
 }
 
-// unite fills c's sets from its members and the components they reach,
-// which are all final. The lists of sets are scratch kept in r between
-// calls (union keeps none of them): a component's three lists, allocated
-// afresh, were a third of unite's time on the standard library.
-func (r *resolver) unite(c *component, comps []*component, of []int) {
-	self := len(comps)
-	surf, names, amb := r.surf[:0], r.nameSets[:0], r.ambSets[:0]
+// uniteAll fills every component's sets. A component reaches only
+// components before it in comps (Tarjan's order), and those of one depth
+// (the longest path from it to a component that reaches no other) only
+// shallower ones: each depth is united on every core once the shallower
+// ones are final (the standard library's 13,000 classes are a few depths
+// deep; a long chain of bases is united on one core, a depth at a time).
+func (r *resolver) uniteAll(comps []*component, of []int) {
+	depth := make([]int, len(comps))
+	var byDepth [][]int
+	for ci, c := range comps {
+		for _, m := range c.members {
+			for _, e := range r.edges[m] {
+				if s := of[e]; s != ci {
+					depth[ci] = max(depth[ci], depth[s]+1)
+				}
+			}
+		}
+		if depth[ci] == len(byDepth) {
+			byDepth = append(byDepth, nil)
+		}
+		byDepth[depth[ci]] = append(byDepth[depth[ci]], ci)
+	}
+	us := make([]uniter, max(1, runtime.GOMAXPROCS(0)))
+	for i := range us {
+		us[i].seen = make([]int, len(comps))
+	}
+	for _, level := range byDepth {
+		workers := max(1, min(len(us), len(level)/512))
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for i := w; i < len(level); i += workers {
+					us[w].unite(r, comps, of, level[i])
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
+// uniter is one goroutine's scratch for unite: marks numbered per
+// component, and lists of sets reused from one component to the next
+// (allocated afresh, they were a third of unite's time on the standard
+// library; union keeps none of them).
+type uniter struct {
+	seen           []int
+	surf, nameSets [][]int32
+	ambSets        [][]int
+}
+
+// unite fills the sets of component self from its members and the
+// components they reach, which are all final.
+func (u *uniter) unite(r *resolver, comps []*component, of []int, self int) {
+	c := comps[self]
+	surf, names, amb := u.surf[:0], u.nameSets[:0], u.ambSets[:0]
 	for _, m := range c.members {
 		surf = append(surf, r.cls[m].own)
 		amb = append(amb, r.amb[m])
 		for _, e := range r.edges[m] {
 			// seen[s] == self+1: component s is already united into c.
-			if s := of[e]; s != self && r.seen[s] != self+1 {
-				r.seen[s] = self + 1
+			if s := of[e]; s != self && u.seen[s] != self+1 {
+				u.seen[s] = self + 1
 				d := comps[s]
 				surf, names, amb = append(surf, d.surface), append(names, d.names, d.self), append(amb, d.amb)
 			}
@@ -125,7 +172,7 @@ func (r *resolver) unite(c *component, comps []*component, of []int) {
 	slices.Sort(c.self)
 	c.self = slices.Compact(c.self)
 	c.surface, c.names, c.amb = union(surf), union(names), union(amb)
-	r.surf, r.nameSets, r.ambSets = surf, names, amb
+	u.surf, u.nameSets, u.ambSets = surf, names, amb
 }
 
 // worsts fills each component's worst counts, once every component's

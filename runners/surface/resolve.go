@@ -60,10 +60,6 @@ type resolver struct {
 	edges  [][]int
 	amb    [][]int // per class: its own ambiguities (indices into ambs)
 	ambs   []ambiguity
-	seen   []int // unite's scratch, per component
-	// unite's lists of sets, reused from one component to the next
-	surf, nameSets [][]int32
-	ambSets        [][]int
 }
 
 // newResolver lists the classes of the parsed Python files, then the
