@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"runtime"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -31,24 +33,28 @@ func surfaceTerm(ns facts.Namespace) (t *ast.Term, ok bool) {
 	for i, u := range s.Unparsed {
 		unparsed[i] = ast.ObjectTerm(b.item("path", b.str(u.Path)), b.item("line", ast.InternedTerm(u.Line)), b.item("msg", b.str(u.Msg)))
 	}
+	// The classes and the ambiguous bases are built on every core, the
+	// classes in runs of consecutive ones (a run shares its paths' terms):
+	// ~15 ms of the standard library's, before the policy can start.
 	classes := make([]*ast.Term, len(s.Classes))
-	for i, c := range s.Classes {
-		amb := ast.NullTerm()
-		if c.Ambiguous != nil {
-			list := make([]*ast.Term, len(c.Ambiguous))
-			for j, a := range c.Ambiguous {
-				list[j] = ast.ObjectTerm(b.item("ref", ast.InternedTerm(a.Ref)), b.item("worst", ast.InternedTerm(a.Worst)))
-			}
-			amb = ast.ArrayTerm(list...)
-		}
-		classes[i] = ast.ObjectTerm(b.item("name", b.str(c.Name)), b.item("lang", b.str(c.Lang)), b.item("path", b.str(c.Path)),
-			b.item("line", ast.InternedTerm(c.Line)), b.item("own", ast.InternedTerm(c.Own)), b.item("count", ast.InternedTerm(c.Count)),
-			b.item("from", b.list(c.From)), b.item("breakdown", b.str(c.Breakdown)), b.item("ambiguous", amb))
-	}
 	ambs := make([]*ast.Term, len(s.AmbiguousBases))
-	for i, a := range s.AmbiguousBases {
-		ambs[i] = ast.ObjectTerm(b.item("writer", b.str(a.Writer)), b.item("base", b.str(a.Base)), b.item("candidates", b.list(a.Candidates)))
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		b := termBuilder{strs: map[string]*ast.Term{}}
+		for i, a := range s.AmbiguousBases {
+			ambs[i] = ast.ObjectTerm(b.item("writer", b.str(a.Writer)), b.item("base", b.str(a.Base)), b.item("candidates", b.list(a.Candidates)))
+		}
+	})
+	runs := max(1, min(runtime.GOMAXPROCS(0), len(s.Classes)/500))
+	for w := range runs {
+		wg.Go(func() {
+			b := termBuilder{strs: map[string]*ast.Term{}}
+			for i := w * len(classes) / runs; i < (w+1)*len(classes)/runs; i++ {
+				classes[i] = b.class(s.Classes[i])
+			}
+		})
 	}
+	wg.Wait()
 	items := [][2]*ast.Term{
 		b.item("roots", arrayOrNull(s.Roots == nil, roots)), b.item("exclude", b.list(s.Exclude)),
 		b.item("scanned", ast.InternedTerm(s.Scanned)), b.item("total", ast.InternedTerm(s.Total)), b.item("cap", ast.InternedTerm(s.Cap)),
@@ -60,6 +66,21 @@ func surfaceTerm(ns facts.Namespace) (t *ast.Term, ok bool) {
 		items = append(items, b.item("reason", b.str(ns.Reason)))
 	}
 	return ast.ObjectTerm(items...), true
+}
+
+// class is a SurfaceClass's term.
+func (b termBuilder) class(c facts.SurfaceClass) *ast.Term {
+	amb := ast.NullTerm()
+	if c.Ambiguous != nil {
+		list := make([]*ast.Term, len(c.Ambiguous))
+		for j, a := range c.Ambiguous {
+			list[j] = ast.ObjectTerm(b.item("ref", ast.InternedTerm(a.Ref)), b.item("worst", ast.InternedTerm(a.Worst)))
+		}
+		amb = ast.ArrayTerm(list...)
+	}
+	return ast.ObjectTerm(b.item("name", b.str(c.Name)), b.item("lang", b.str(c.Lang)), b.item("path", b.str(c.Path)),
+		b.item("line", ast.InternedTerm(c.Line)), b.item("own", ast.InternedTerm(c.Own)), b.item("count", ast.InternedTerm(c.Count)),
+		b.item("from", b.list(c.From)), b.item("breakdown", b.str(c.Breakdown)), b.item("ambiguous", amb))
 }
 
 // termBuilder shares one term per distinct string: paths, languages and

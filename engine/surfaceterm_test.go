@@ -59,8 +59,20 @@ func TestSurfaceTermMatchesGeneric(t *testing.T) {
 	withNils.Classes[0].From, withNils.Classes[0].Ambiguous = nil, nil
 	withNils.Classes[1].Ambiguous = []facts.SurfaceAmbiguous{}
 	withNils.Roots, withNils.Unparsed, withNils.Exclude = nil, nil, nil
+	// many: enough classes and ambiguous bases to be built on every core.
+	many := full
+	many.Classes, many.AmbiguousBases = nil, nil
+	for i := range 3000 {
+		c := full.Classes[i%len(full.Classes)]
+		c.Path, c.Line = fmt.Sprintf("p%d.py", i/3), i
+		many.Classes = append(many.Classes, c)
+		a := full.AmbiguousBases[0]
+		a.Writer = fmt.Sprintf("W%d", i%7)
+		many.AmbiguousBases = append(many.AmbiguousBases, a)
+	}
 	for name, ns := range map[string]facts.Namespace{
 		"every field":  facts.OK(full),
+		"many":         facts.OK(many),
 		"nil lists":    facts.OK(withNils),
 		"empty":        facts.OK(facts.Surface{}),
 		"error":        {Status: facts.StatusError, Reason: "could not scan", Data: facts.Surface{}},

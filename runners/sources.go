@@ -113,34 +113,58 @@ func (c Sources[T]) Gather(ctx context.Context, s *Scope) ([]T, error) {
 // that goes on working on the facts (the surface runner's resolution) writes
 // the index on another core meanwhile.
 func (c Sources[T]) GatherDeferred(ctx context.Context, s *Scope) (files []T, save func(), err error) {
-	save = func() {}
-	loaded := make(chan *cache.Index, 1)
+	return c.Start(ctx, s)()
+}
+
+// Start begins GatherDeferred by loading the cache index, and returns the
+// rest of it (the listing and the scan), to be called once. The rest lists
+// the repository only once the load has begun: the goroutine running git
+// holds its core in system calls until the runtime takes the core back (up
+// to ~10 ms), and a load queued behind it on that core waited as long. A
+// runner reading two languages starts both before either lists, so that
+// neither load waits behind the other's listing. With no file of the
+// extension in the listing, the rest returns without waiting for the load;
+// save waits for it, to drop what the index still holds.
+func (c Sources[T]) Start(ctx context.Context, s *Scope) func() (files []T, save func(), err error) {
+	loaded, began := make(chan *cache.Index, 1), make(chan struct{})
 	if c.Store != nil {
-		go func() { loaded <- cache.LoadIndex(ctx, c.Store, c.Namespace, c.Version, s.Root) }()
+		go func() {
+			close(began)
+			loaded <- cache.LoadIndex(ctx, c.Store, c.Namespace, c.Version, s.Root)
+		}()
 	} else {
+		close(began)
 		loaded <- nil
 	}
-	all, err := s.RepoFiles(ctx)
-	ix := <-loaded
-	if err != nil {
-		return nil, save, err
-	}
-	var paths []string
-	for _, p := range all {
-		if strings.HasSuffix(p, c.Ext) {
-			paths = append(paths, p)
+	return func() (files []T, save func(), err error) {
+		<-began
+		all, err := s.RepoFiles(ctx)
+		var paths []string
+		for _, p := range all {
+			if strings.HasSuffix(p, c.Ext) {
+				paths = append(paths, p)
+			}
 		}
-	}
-	if files, err = c.Scan(ctx, s.Root, paths, ix); err != nil {
-		return nil, save, err
-	}
-	if ix != nil {
 		save = func() {
-			ix.Retain(paths)
-			_ = ix.Save(ctx) // the facts stand either way; a cache that cannot be written is only slower
+			if ix := <-loaded; ix != nil {
+				ix.Retain(paths)
+				_ = ix.Save(ctx) // the facts stand either way; a cache that cannot be written is only slower
+			}
 		}
+		switch {
+		case err != nil:
+			<-loaded
+			return nil, func() {}, err
+		case len(paths) == 0:
+			return []T{}, save, nil
+		}
+		ix := <-loaded
+		loaded <- ix // for save
+		if files, err = c.Scan(ctx, s.Root, paths, ix); err != nil {
+			return nil, func() {}, err
+		}
+		return files, save, nil
 	}
-	return files, save, nil
 }
 
 // Scan reads the repo-relative, "/"-separated paths under root on GOMAXPROCS

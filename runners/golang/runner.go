@@ -63,17 +63,26 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 // (never nil), which the caller must call once before the store closes
 // (runners.Sources.GatherDeferred).
 func (r *Runner) GatherDeferred(ctx context.Context, s *runners.Scope) (ns facts.Namespace, save func()) {
-	files, save, err := r.src.GatherDeferred(ctx, s)
-	if err == nil {
-		var all []string
-		if all, err = s.RepoFiles(ctx); err == nil {
-			err = setImportPaths(ctx, s.Root, all, files)
+	return r.Start(ctx, s)()
+}
+
+// Start begins GatherDeferred by loading the fact cache's index and
+// returns the rest of it, to be called once (runners.Sources.Start).
+func (r *Runner) Start(ctx context.Context, s *runners.Scope) func() (ns facts.Namespace, save func()) {
+	rest := r.src.Start(ctx, s)
+	return func() (facts.Namespace, func()) {
+		files, save, err := rest()
+		if err == nil {
+			var all []string
+			if all, err = s.RepoFiles(ctx); err == nil {
+				err = setImportPaths(ctx, s.Root, all, files)
+			}
 		}
+		if err != nil {
+			return facts.Error(err.Error()), save
+		}
+		return facts.OK(facts.Go{Files: files}), save
 	}
-	if err != nil {
-		return facts.Error(err.Error()), save
-	}
-	return facts.OK(facts.Go{Files: files}), save
 }
 
 // ScanFiles reads and parses the repo-relative, "/"-separated paths under

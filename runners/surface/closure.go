@@ -2,8 +2,10 @@ package surface
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tausik/tausik/facts"
 )
@@ -13,6 +15,7 @@ import (
 // every class reaches exactly what its component does.
 type component struct {
 	members []int
+	self    []int32 // the class names (interned) of members, sorted
 	surface []int32 // the union of the public names over the closure, sorted
 	names   []int32 // the class names (interned) of the closure outside members, sorted
 	amb     []int   // the ambiguities written in the closure, sorted
@@ -21,12 +24,11 @@ type component struct {
 
 // closures computes, component by component, what every class reaches.
 // Tarjan's algorithm emits a component after every component it reaches,
-// so each one unites its successors' results, already final: cycles end and
-// a class reached twice (a diamond) counts once, in time linear in the
-// graph and the sets.
+// so each one unites its successors' results, already final (uniteAll):
+// cycles end and a class reached twice (a diamond) counts once, in time
+// linear in the graph and the sets.
 func (r *resolver) closures() (comps []*component, of []int) {
 	n := len(r.cls)
-	r.seen = make([]int, n) // unite's marks are numbered per call
 	of = make([]int, n)
 	index, low := make([]int, n), make([]int, n)
 	onStack := make([]bool, n)
@@ -35,6 +37,10 @@ func (r *resolver) closures() (comps []*component, of []int) {
 	}
 	var stack []int
 	next := 0
+	// The components, their member lists and their members' names are cut
+	// from three arrays of one class each, not allocated one by one.
+	store := make([]component, 0, n)
+	members, self := make([]int, 0, n), make([]int32, 0, n)
 	type frame struct{ v, e int }
 	for root := range n {
 		if index[root] >= 0 {
@@ -73,43 +79,100 @@ func (r *resolver) closures() (comps []*component, of []int) {
 			if low[v] != index[v] {
 				continue
 			}
-			c := &component{}
+			store = append(store, component{})
+			c := &store[len(store)-1]
+			start := len(members)
 			for {
 				w := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
 				onStack[w] = false
 				of[w] = len(comps)
-				c.members = append(c.members, w)
+				members = append(members, w)
+				self = append(self, r.className(w))
 				if w == v {
 					break
 				}
 			}
-			r.unite(c, comps, of)
+			c.members = members[start:len(members):len(members)]
+			c.self = self[start:len(self):len(self)]
 			comps = append(comps, c)
 		}
 	}
+	r.uniteAll(comps, of)
 	return comps, of
 }
 
-// unite fills c's sets from its members and the components they reach,
-// which are all final.
-func (r *resolver) unite(c *component, comps []*component, of []int) {
-	self := len(comps)
-	var surf, names [][]int32
-	var amb [][]int
+// uniteAll fills every component's sets. A component reaches only
+// components before it in comps (Tarjan's order), and those of one depth
+// (the longest path from it to a component that reaches no other) only
+// shallower ones: each depth is united on every core once the shallower
+// ones are final (the standard library's 13,000 classes are a few depths
+// deep; a long chain of bases is united on one core, a depth at a time).
+func (r *resolver) uniteAll(comps []*component, of []int) {
+	depth := make([]int, len(comps))
+	var byDepth [][]int
+	for ci, c := range comps {
+		for _, m := range c.members {
+			for _, e := range r.edges[m] {
+				if s := of[e]; s != ci {
+					depth[ci] = max(depth[ci], depth[s]+1)
+				}
+			}
+		}
+		if depth[ci] == len(byDepth) {
+			byDepth = append(byDepth, nil)
+		}
+		byDepth[depth[ci]] = append(byDepth[depth[ci]], ci)
+	}
+	us := make([]uniter, max(1, runtime.GOMAXPROCS(0)))
+	for i := range us {
+		us[i].seen = make([]int, len(comps))
+	}
+	for _, level := range byDepth {
+		workers := max(1, min(len(us), len(level)/512))
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for i := w; i < len(level); i += workers {
+					us[w].unite(r, comps, of, level[i])
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
+// uniter is one goroutine's scratch for unite: marks numbered per
+// component, and lists of sets reused from one component to the next
+// (allocated afresh, they were a third of unite's time on the standard
+// library; union keeps none of them).
+type uniter struct {
+	seen           []int
+	surf, nameSets [][]int32
+	ambSets        [][]int
+}
+
+// unite fills the sets of component self from its members and the
+// components they reach, which are all final.
+func (u *uniter) unite(r *resolver, comps []*component, of []int, self int) {
+	c := comps[self]
+	surf, names, amb := u.surf[:0], u.nameSets[:0], u.ambSets[:0]
 	for _, m := range c.members {
 		surf = append(surf, r.cls[m].own)
 		amb = append(amb, r.amb[m])
 		for _, e := range r.edges[m] {
 			// seen[s] == self+1: component s is already united into c.
-			if s := of[e]; s != self && r.seen[s] != self+1 {
-				r.seen[s] = self + 1
+			if s := of[e]; s != self && u.seen[s] != self+1 {
+				u.seen[s] = self + 1
 				d := comps[s]
-				surf, names, amb = append(surf, d.surface), append(names, d.names, memberNames(r, d)), append(amb, d.amb)
+				surf, names, amb = append(surf, d.surface), append(names, d.names, d.self), append(amb, d.amb)
 			}
 		}
 	}
+	slices.Sort(c.self)
+	c.self = slices.Compact(c.self)
 	c.surface, c.names, c.amb = union(surf), union(names), union(amb)
+	u.surf, u.nameSets, u.ambSets = surf, names, amb
 }
 
 // worsts fills each component's worst counts, once every component's
@@ -129,16 +192,6 @@ func (r *resolver) worsts(comps []*component, of []int) {
 			}
 		}
 	}
-}
-
-// memberNames is the interned class names of d's members.
-func memberNames(r *resolver, d *component) []int32 {
-	out := make([]int32, 0, len(d.members))
-	for _, m := range d.members {
-		out = append(out, r.className(m))
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // className is a class's interned name (interned with the public names:
@@ -225,36 +278,27 @@ func (r *resolver) ambiguity(a int) facts.SurfaceAmbiguity {
 func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbiguity) {
 	comps, of := r.closures()
 	r.worsts(comps, of)
-	idName := make([]string, len(r.names))
-	for n, id := range r.names {
-		idName[id] = n
-	}
-	keep := make([]bool, len(r.cls))
-	ref := map[int]int{} // ambiguous base -> its index in ambs
-	var ambs []facts.SurfaceAmbiguity
+	keep, nKept := make([]bool, len(r.cls)), 0
 	for _, comp := range comps {
 		over := len(comp.surface) >= p.Cap || slices.ContainsFunc(comp.worst, func(w int) bool { return w >= p.Cap })
 		for _, m := range comp.members {
 			keep[m] = over || p.Named[r.cls[m].name]
+			nKept += b2i(keep[m])
 		}
 	}
-	out := make([]facts.SurfaceClass, len(r.cls))
-	for _, comp := range comps {
+	// The ambiguous bases are numbered in component order, here; what each
+	// listed class says is written on every core afterwards, a component's
+	// classes on one (~10 ms of the standard library's).
+	ref := map[int]int{} // ambiguous base -> its index in ambs
+	ambs := []facts.SurfaceAmbiguity{}
+	var listed []int // the components with a class listed
+	refs := make([][]facts.SurfaceAmbiguous, len(comps))
+	for ci, comp := range comps {
 		if !slices.ContainsFunc(comp.members, func(m int) bool { return keep[m] }) {
 			continue
 		}
-		// From: the names of the closure's other classes; a class's own
-		// name only when another class of the closure has it too.
-		count := map[int32]int{}
-		for _, m := range comp.members {
-			count[r.className(m)]++
-		}
-		var all []string // sorted by name, not by id
-		for _, n := range union([][]int32{comp.names, memberNames(r, comp)}) {
-			all = append(all, idName[n])
-		}
-		slices.Sort(all)
-		amb := make([]facts.SurfaceAmbiguous, 0, len(comp.amb))
+		listed = append(listed, ci)
+		refs[ci] = make([]facts.SurfaceAmbiguous, 0, len(comp.amb))
 		for i, a := range comp.amb {
 			k, ok := ref[a]
 			if !ok {
@@ -262,32 +306,52 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 				ref[a] = k
 				ambs = append(ambs, r.ambiguity(a))
 			}
-			amb = append(amb, facts.SurfaceAmbiguous{Ref: k, Worst: comp.worst[i]})
-		}
-		for _, id := range comp.members {
-			if !keep[id] {
-				continue
-			}
-			c, self := r.cls[id], r.className(id)
-			_, reached := slices.BinarySearch(comp.names, self)
-			from := all
-			if !reached && count[self] == 1 {
-				from = slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == c.name })
-			}
-			out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from,
-				Breakdown: breakdown(len(c.own), len(comp.surface), from), Ambiguous: amb}
+			refs[ci] = append(refs[ci], facts.SurfaceAmbiguous{Ref: k, Worst: comp.worst[i]})
 		}
 	}
-	kept := make([]facts.SurfaceClass, 0, len(out))
+	out := make([]facts.SurfaceClass, len(r.cls))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(listed)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(listed); i += workers {
+				r.list(comps[listed[i]], refs[listed[i]], keep, out)
+			}
+		})
+	}
+	wg.Wait()
+	kept := make([]facts.SurfaceClass, 0, nKept)
 	for id, c := range out {
 		if keep[id] {
 			kept = append(kept, c)
 		}
 	}
-	if ambs == nil {
-		ambs = []facts.SurfaceAmbiguity{}
-	}
 	return kept, ambs
+}
+
+// list writes out[id] for each member id of comp that keep holds, amb
+// being the ambiguous bases of its closure.
+func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bool, out []facts.SurfaceClass) {
+	// From: the names of the closure's other classes; a class's own name
+	// only when another class of the closure has it too.
+	var all []string // sorted by name, not by id
+	for _, n := range union([][]int32{comp.names, comp.self}) {
+		all = append(all, r.idName[n])
+	}
+	slices.Sort(all)
+	for _, id := range comp.members {
+		if !keep[id] {
+			continue
+		}
+		c, self := r.cls[id], r.className(id)
+		_, reached := slices.BinarySearch(comp.names, self)
+		from := all
+		if !reached && !slices.ContainsFunc(comp.members, func(m int) bool { return m != id && r.className(m) == self }) {
+			from = slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == c.name })
+		}
+		out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from,
+			Breakdown: breakdown(len(c.own), len(comp.surface), from), Ambiguous: amb}
+	}
 }
 
 // breakdown is SurfaceClass.Breakdown: what a count is made of, in words.

@@ -33,6 +33,11 @@ func TestComputeParallelIsSerial(t *testing.T) {
 			i+1, i, i+1, i))
 	}
 	add("src/ns/shared.py", "class Base:\n    def a(self): pass\n\nclass Base:\n    def b(self): pass\n")
+	// wide: classes of one depth, enough to be united on every core.
+	const wide = 1100
+	for i := range wide {
+		add(fmt.Sprintf("src/ns/w%05d.py", i), fmt.Sprintf("from ns import m00000 as nx\n\nclass W%d(nx.K0):\n    def w%d(self): pass\n", i, i))
+	}
 	p := Params{Roots: []string{"."}, Cap: 60}
 	par := Compute(p, py, names, nil)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
@@ -43,8 +48,8 @@ func TestComputeParallelIsSerial(t *testing.T) {
 	// Each K's sh.Base is ambiguous (shared.py defines Base twice). K<i>'s
 	// chain through nx.K<i+1> holds 600-i names: listed are the classes at
 	// or over the cap (i <= 540) and K541, whose worst candidate takes it
-	// there.
-	if len(par.AmbiguousBases) != n || len(par.Classes) != n-58 {
+	// there; every W<i> reaches K0's chain.
+	if len(par.AmbiguousBases) != n || len(par.Classes) != n-58+wide {
 		t.Fatalf("%d ambiguous bases, %d classes listed: the tree did not resolve through its imports", len(par.AmbiguousBases), len(par.Classes))
 	}
 }

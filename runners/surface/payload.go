@@ -54,7 +54,10 @@ func encodePy(f pyFile) string {
 
 // decodePy reads what encodePy wrote; false for any other text.
 func decodePy(s string) (f pyFile, ok bool) {
-	d := pdec{s: s}
+	// Every string is written after a ':', so the file's lists of strings
+	// fit in one array of as many: one allocation, not one a list (they
+	// were ~40% of decoding the standard library's 1,790 entries).
+	d := pdec{s: s, pool: make([]string, 0, strings.Count(s, ":"))}
 	var hasErr bool
 	if !d.str(&f.File.Path) || !d.flag(&f.File.Parsed) || !d.flag(&hasErr) {
 		return f, false
@@ -142,8 +145,9 @@ func (e *penc) strs(l []string) {
 
 // pdec reads the cached form from the front.
 type pdec struct {
-	s   string
-	off int
+	s    string
+	off  int
+	pool []string // strs cuts its lists from it, while it lasts
 }
 
 // digits reads a decimal number without sign or leading zero, ended by end.
@@ -209,7 +213,13 @@ func (d *pdec) strs(out *[]string) bool {
 		*out = nil
 		return true
 	}
-	*out = make([]string, n)
+	if n <= cap(d.pool)-len(d.pool) {
+		k := len(d.pool)
+		d.pool = d.pool[:k+n]
+		*out = d.pool[k : k+n : k+n]
+	} else {
+		*out = make([]string, n)
+	}
 	for i := range n {
 		if !d.str(&(*out)[i]) {
 			return false

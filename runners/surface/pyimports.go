@@ -19,8 +19,8 @@ type binding struct{ module, attr string }
 type pyModules struct {
 	files    map[string][]string           // module -> scanned file paths
 	bindings map[string]map[string]binding // file path -> name -> binding
-	dotted   map[string]string             // scanned file path -> its path as a dotted name
 	chain    map[string]string             // scanned file path -> its module by its package chain
+	suffixes map[string][]string           // a scanned file's path as a dotted name, and each dotted suffix of it -> the files
 	mu       sync.Mutex                    // guards found: resolve asks from several goroutines
 	found    map[string][]string           // module -> filesOf's answer, once asked
 }
@@ -37,12 +37,22 @@ func newPyModules(all []string, scanned []string, names []python.Names) *pyModul
 		}
 	}
 	isPackage := func(dir string) bool { return pkgDirs[dir] }
-	m := &pyModules{files: map[string][]string{}, bindings: map[string]map[string]binding{}, dotted: map[string]string{}, chain: map[string]string{}, found: map[string][]string{}}
+	m := &pyModules{files: make(map[string][]string, len(scanned)), bindings: make(map[string]map[string]binding, len(scanned)),
+		chain: make(map[string]string, len(scanned)), found: map[string][]string{},
+		suffixes: make(map[string][]string, 2*len(scanned))}
 	for i, p := range scanned {
 		mod, pkg := imports.PythonModule(p, isPackage)
 		m.files[mod] = append(m.files[mod], p)
 		m.chain[p] = mod
-		m.dotted[p] = strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
+		d := strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
+		for {
+			m.suffixes[d] = append(m.suffixes[d], p)
+			_, rest, ok := strings.Cut(d, ".")
+			if !ok {
+				break
+			}
+			d = rest
+		}
 		b := map[string]binding{}
 		for _, imp := range names[i].Imports {
 			if !imp.From {
@@ -79,23 +89,25 @@ func newPyModules(all []string, scanned []string, names []python.Names) *pyModul
 // name is not imported (the same-file and unique-name rules apply then);
 // a base naming a module, not a class in one, gives no name.
 func (m *pyModules) target(p, dotted string) (module, name string, imported bool) {
-	parts := strings.Split(dotted, ".")
-	b, ok := m.bindings[p][parts[0]]
-	if !ok {
+	// Cut, not Split: a slice for every base was half of target's time.
+	head, rest, qualified := strings.Cut(dotted, ".")
+	b, ok := m.bindings[p][head]
+	switch {
+	case !ok:
 		return "", "", false
-	}
-	mod := []string{b.module}
-	if b.attr != "" {
-		if len(parts) == 1 {
-			return b.module, b.attr, true
-		}
-		mod = append(mod, b.attr) // from pkg import sub; sub.X
-	}
-	if len(parts) == 1 {
+	case !qualified && b.attr != "":
+		return b.module, b.attr, true
+	case !qualified:
 		return "", "", true
 	}
-	mod = append(mod, parts[1:len(parts)-1]...)
-	return strings.Join(mod, "."), parts[len(parts)-1], true
+	module = b.module
+	if b.attr != "" {
+		module += "." + b.attr // from pkg import sub; sub.X
+	}
+	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+		module, rest = module+"."+rest[:i], rest[i+1:]
+	}
+	return module, rest, true
 }
 
 // filesOf is the scanned files of module mod: those whose package chain
@@ -115,10 +127,9 @@ func (m *pyModules) filesOf(mod string) []string {
 	if ok {
 		return fs
 	}
-	var out []string
-	for p, d := range m.dotted {
-		c := m.chain[p]
-		if (d == mod || strings.HasSuffix(d, "."+mod)) && (mod == c || strings.HasSuffix(mod, "."+c)) {
+	var out []string // the files whose dotted path is mod or ends with "."+mod
+	for _, p := range m.suffixes[mod] {
+		if c := m.chain[p]; mod == c || strings.HasSuffix(mod, "."+c) {
 			out = append(out, p)
 		}
 	}

@@ -65,8 +65,11 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	var pys []pyFile
 	var wg, saves sync.WaitGroup
 	defer saves.Wait()
+	// Both indexes load before either language lists the repository
+	// (runners.Sources.Start).
+	pyRest, goRest := r.py.Start(ctx, s), r.go_.Start(ctx, s)
 	wg.Go(func() {
-		pyFiles, save, err := r.py.GatherDeferred(ctx, s)
+		pyFiles, save, err := pyRest()
 		saves.Go(save)
 		if pys, py = pyFiles, facts.OK(nil); err != nil {
 			py = facts.Error(err.Error())
@@ -74,7 +77,7 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	})
 	wg.Go(func() {
 		var save func()
-		gof, save = r.go_.GatherDeferred(ctx, s)
+		gof, save = goRest()
 		saves.Go(save)
 	})
 	wg.Wait()

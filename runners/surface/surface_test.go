@@ -288,3 +288,40 @@ func TestClosuresTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherDropsALanguageThatLeft: once the listing holds no .go file,
+// the go runner returns without waiting for its index, and the save still
+// drops the entries of the files that left (the index is empty after it).
+func TestGatherDropsALanguageThatLeft(t *testing.T) {
+	st, err := store.OpenMemory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	root := repo(t, map[string]string{"m.py": "class Base:\n" + threeNames, "g/g.go": "package g\n\ntype S struct{ A int }\n"})
+	later := func() time.Time { return time.Now().Add(time.Hour) } // no entry is racy
+	r := New(runners.WithCache(st), runners.WithClock(later))
+	info, err := os.Lstat(filepath.Join(root, "g/g.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp, ok := cache.StampOf(info)
+	if !ok {
+		t.Skip("this platform has no lstat stamps, so nothing is cached")
+	}
+	gather(t, r, root, nil)
+	if _, hit := cache.LoadIndex(context.Background(), st, golang.Namespace, golang.Version, root).Lookup("g/g.go", stamp); !hit {
+		t.Fatal("no go cache entry after the first Gather")
+	}
+	cmd := exec.Command("git", "rm", "-q", "g/g.go")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git rm: %v\n%s", err, out)
+	}
+	if got := summary(gather(t, r, root, nil)); !slices.Equal(got, []string{"m.py:Base 3 [] []"}) {
+		t.Errorf("after the .go file left: %q", got)
+	}
+	if _, hit := cache.LoadIndex(context.Background(), st, golang.Namespace, golang.Version, root).Lookup("g/g.go", stamp); hit {
+		t.Error("the go index still holds g/g.go after a Gather whose listing has no .go file")
+	}
+}
