@@ -15,7 +15,9 @@ import (
 // runners read) give the same verdict with the policy compiled for one core
 // (as written) and for several (its violations split into shards,
 // engine/regoshard), both evaluated on several cores. The fixtures that
-// need tools are judged split by `policy test --require-tools`.
+// need tools are left out, and are not judged split elsewhere either: in
+// `policy test` a fixture's input is under the split's threshold
+// (EnvShardMin), so it is evaluated whole.
 func TestShardedFixturesMatchWhole(t *testing.T) {
 	t.Setenv(engine.EnvShardMin, "0") // a fixture's input is small
 	ctx := context.Background()

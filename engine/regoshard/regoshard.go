@@ -26,27 +26,27 @@ import (
 // name it itself (Reserved): its value depends on the query it runs in.
 const Builtin = "__tausik_shard"
 
-// Decl declares Builtin to the compiler (ast.Compiler.WithBuiltins): it
+// decl declares Builtin to the compiler (ast.Compiler.WithBuiltins): it
 // takes any term and holds or not.
-var Decl = &ast.Builtin{Name: Builtin, Decl: types.NewFunction(types.Args(types.A), types.B)}
+var decl = &ast.Builtin{Name: Builtin, Decl: types.NewFunction(types.Args(types.A), types.B)}
 
-// Decls is Decl keyed by its name, as ast.Compiler.WithBuiltins takes it.
-func Decls() map[string]*ast.Builtin { return map[string]*ast.Builtin{Builtin: Decl} }
+// Decls is decl keyed by its name, as ast.Compiler.WithBuiltins takes it.
+func Decls() map[string]*ast.Builtin { return map[string]*ast.Builtin{Builtin: decl} }
 
 // Function is the rego option that implements Builtin for shard i of n:
-// true for the keys Of maps to i.
+// true for the keys shardOf maps to i.
 func Function(i, n int) func(*rego.Rego) {
-	f := &rego.Function{Name: Builtin, Decl: Decl.Decl}
+	f := &rego.Function{Name: Builtin, Decl: decl.Decl}
 	return rego.Function1(f, func(_ rego.BuiltinContext, k *ast.Term) (*ast.Term, error) {
-		return ast.InternedTerm(Of(k, n) == i), nil
+		return ast.InternedTerm(shardOf(k, n) == i), nil
 	})
 }
 
-// Of maps a key to one of n shards. Any deterministic function would be
+// shardOf maps a key to one of n shards. Any deterministic function would be
 // sound; this one spreads an array's indices evenly (a whole number is its
 // own hash) and mixes every other hash, whose low bits may not vary
 // (Fibonacci hashing).
-func Of(k *ast.Term, n int) int {
+func shardOf(k *ast.Term, n int) int {
 	if n <= 1 {
 		return 0
 	}
@@ -81,7 +81,7 @@ func Reserved(mod *ast.Module) (loc *ast.Location, found bool) {
 //     function or comprehension reading it would see, in each shard, the
 //     shard's part only;
 //   - the iteration split is a top-level expression of the body without
-//     `with` (Iteration): inside `not`, `every` or a comprehension, a
+//     `with` (iteration): inside `not`, `every` or a comprehension, a
 //     filter would change what that construct decides, not which bindings
 //     the body has; under `with`, the key's value is not the one the rest
 //     of the body sees;
@@ -102,7 +102,7 @@ func Split(mod *ast.Module, name string) (out *ast.Module, ok bool) {
 		if r.Head.RuleKind() != ast.MultiValue || len(r.Head.Ref()) != 1 || r.Else != nil {
 			return nil, false
 		}
-		if _, _, has := Iteration(r.Body); has {
+		if _, _, has := iteration(r.Body); has {
 			some = true
 		}
 	}
@@ -114,7 +114,7 @@ func Split(mod *ast.Module, name string) (out *ast.Module, ok bool) {
 		if !headNames(r.Head, name) {
 			continue
 		}
-		at, key, has := Iteration(r.Body)
+		at, key, has := iteration(r.Body)
 		if !has {
 			r.Body = insert(r.Body, 0, ast.IntNumberTerm(0).SetLocation(r.Body[0].Location), r.Body[0].Location)
 			continue
@@ -145,18 +145,18 @@ func insert(body ast.Body, at int, arg *ast.Term, loc *ast.Location) ast.Body {
 	return out
 }
 
-// Iteration finds the first top-level expression of body that iterates a
+// iteration finds the first top-level expression of body that iterates a
 // collection (`some k, x in coll` or `some x in coll`) without `with`, and
 // the variable that tells its bindings apart: the key when it is a named
 // variable, else the element when that is one (`some _, x in coll`); a
 // pattern (`some [a, b] in coll`) is passed over.
-func Iteration(body ast.Body) (at int, key ast.Var, ok bool) {
+func iteration(body ast.Body) (at int, key ast.Var, ok bool) {
 	for i, e := range body {
-		decl, isSome := e.Terms.(*ast.SomeDecl)
-		if !isSome || len(e.With) > 0 || e.Negated || len(decl.Symbols) != 1 {
+		sd, isSome := e.Terms.(*ast.SomeDecl)
+		if !isSome || len(e.With) > 0 || e.Negated || len(sd.Symbols) != 1 {
 			continue
 		}
-		call, isCall := decl.Symbols[0].Value.(ast.Call)
+		call, isCall := sd.Symbols[0].Value.(ast.Call)
 		if !isCall || len(call) < 3 {
 			continue
 		}

@@ -102,8 +102,8 @@ func TestOfSpreads(t *testing.T) {
 	for _, n := range []int{2, 3, 4} {
 		ints, strs := make([]int, n), make([]int, n)
 		for i := range 1200 {
-			ints[Of(ast.IntNumberTerm(i), n)]++
-			strs[Of(ast.StringTerm(fmt.Sprintf("Lib/pkg/mod%d.py", i)), n)]++
+			ints[shardOf(ast.IntNumberTerm(i), n)]++
+			strs[shardOf(ast.StringTerm(fmt.Sprintf("Lib/pkg/mod%d.py", i)), n)]++
 		}
 		for s := range n {
 			if ints[s] != 1200/n {
@@ -114,8 +114,8 @@ func TestOfSpreads(t *testing.T) {
 			}
 		}
 	}
-	if Of(ast.StringTerm("x"), 1) != 0 || Of(ast.IntNumberTerm(-7), 2) < 0 {
-		t.Error("Of out of range")
+	if shardOf(ast.StringTerm("x"), 1) != 0 || shardOf(ast.IntNumberTerm(-7), 2) < 0 {
+		t.Error("shardOf out of range")
 	}
 }
 
