@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -59,7 +60,10 @@ func TestSurfaceTermMatchesGeneric(t *testing.T) {
 	withNils.Classes[0].From, withNils.Classes[0].Ambiguous = nil, nil
 	withNils.Classes[1].Ambiguous = []facts.SurfaceAmbiguous{}
 	withNils.Roots, withNils.Unparsed, withNils.Exclude = nil, nil, nil
-	// many: enough classes and ambiguous bases to be built on every core.
+	// many: enough classes and ambiguous bases to be built on every core,
+	// with cores set rather than the machine's (one CPU would build them
+	// in one run).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
 	many := full
 	many.Classes, many.AmbiguousBases = nil, nil
 	for i := range 3000 {

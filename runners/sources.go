@@ -151,6 +151,9 @@ func (c Sources[T]) Start(ctx context.Context, s *Scope) func() (files []T, save
 				_ = ix.Save(ctx) // the facts stand either way; a cache that cannot be written is only slower
 			}
 		}
+		if err == nil {
+			err = ctx.Err() // a cancelled gather fails, files or not, as Scan would
+		}
 		switch {
 		case err != nil:
 			<-loaded

@@ -15,7 +15,7 @@ import (
 // every class reaches exactly what its component does.
 type component struct {
 	members []int
-	self    []int32 // the class names (interned) of members, sorted
+	self    []int32 // the class names (interned) of members: sorted and deduplicated once unite has run
 	surface []int32 // the union of the public names over the closure, sorted
 	names   []int32 // the class names (interned) of the closure outside members, sorted
 	amb     []int   // the ambiguities written in the closure, sorted
@@ -130,6 +130,12 @@ func (r *resolver) uniteAll(comps []*component, of []int) {
 	}
 	for _, level := range byDepth {
 		workers := max(1, min(len(us), len(level)/512))
+		if workers == 1 { // a deep, narrow hierarchy: no goroutine per level
+			for _, ci := range level {
+				us[0].unite(r, comps, of, ci)
+			}
+			continue
+		}
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Go(func() {

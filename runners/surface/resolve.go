@@ -124,8 +124,9 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 // internAll fills every class's own names and nameID, in the order of
 // newResolver's list, writing no other field of a class: its Python
 // classes' public names, then the Go structs' exported fields and the
-// exported methods of their types. words is the number of public names
-// written: the classes' sets are cut from one array of that size.
+// exported methods of their types. words estimates the public names
+// written (methods of types that are not structs counted too): the
+// classes' sets are cut from one array of that capacity, regrown if short.
 func (r *resolver) internAll(py []facts.PythonFile, gof []facts.GoFile, words int) {
 	flat := make([]int32, 0, words)
 	intern := func(id int, names []string, more []string) {
