@@ -116,7 +116,9 @@ func Split(mod *ast.Module, name string) (out *ast.Module, ok bool) {
 		}
 		at, key, has := iteration(r.Body)
 		if !has {
-			r.Body = insert(r.Body, 0, ast.IntNumberTerm(0).SetLocation(r.Body[0].Location), r.Body[0].Location)
+			// A term of its own: IntNumberTerm's is interned, shared by
+			// every module, and would take this rule's location.
+			r.Body = insert(r.Body, 0, ast.NewTerm(ast.Number("0")).SetLocation(r.Body[0].Location), r.Body[0].Location)
 			continue
 		}
 		r.Body = insert(r.Body, at+1, ast.NewTerm(key).SetLocation(r.Body[at].Location), r.Body[at].Location)

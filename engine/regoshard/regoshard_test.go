@@ -129,3 +129,18 @@ func TestReserved(t *testing.T) {
 		t.Errorf("found %v at %v", found, loc)
 	}
 }
+
+// TestSplitWritesNoSharedTerm: the filter Split gives a body without an
+// iteration is a term of its own. OPA interns small numbers' terms for
+// every module, so setting the location of the interned 0 raced between
+// two policies compiled at once (tausik compiles the built-ins in the
+// background) and gave that term some rule's location everywhere.
+func TestSplitWritesNoSharedTerm(t *testing.T) {
+	mod := parse(t, "violations contains {\"msg\": \"x\"} if { input.a }\n\nviolations contains {\"msg\": x} if { some x in input.xs }\n")
+	if _, ok := Split(mod, "violations"); !ok {
+		t.Fatal("not split")
+	}
+	if loc := ast.IntNumberTerm(0).Location; loc != nil {
+		t.Errorf("the interned 0 now has a location: %v", loc)
+	}
+}
