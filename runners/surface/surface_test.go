@@ -19,23 +19,6 @@ import (
 	"github.com/tausik/tausik/store"
 )
 
-// repo writes files into a new git work tree and commits them.
-func repo(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := sourcetest.TempDir(t)
-	for p, src := range files {
-		sourcetest.WriteFile(t, root, p, src)
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "tree"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	return root
-}
-
 // gather runs the runner over root with the given params (roots "." and
 // no cap unless params say otherwise) and returns its facts.
 func gather(t *testing.T, r *Runner, root string, params map[string]any) facts.Surface {
@@ -75,7 +58,7 @@ const threeNames = "    def a(self): pass\n    def b(self): pass\n    def c(self
 // imports falls back to the unique class of that name, and a Go embed
 // follows the go.mod import path exactly.
 func TestGatherResolvesThroughImports(t *testing.T) {
-	root := repo(t, map[string]string{
+	root := sourcetest.GitRepo(t, map[string]string{
 		"pkg/__init__.py": "from .models import Base\n",
 		"pkg/models.py":   "class Base:\n" + threeNames,
 		"pkg/views.py":    "from .models import Base as M\n\nclass View(M):\n    def v(self): pass\n",
@@ -113,7 +96,7 @@ func TestGatherResolvesThroughImports(t *testing.T) {
 // classes at or over it or that a candidate would take to it, and a
 // baseline key lists the classes of its name whatever their count.
 func TestGatherFollowsParams(t *testing.T) {
-	root := repo(t, map[string]string{
+	root := sourcetest.GitRepo(t, map[string]string{
 		"a/base.py":  "class Base:\n" + threeNames,
 		"b/base.py":  "class Base:\n    def z(self): pass\n",
 		"a/child.py": "class Child(Base):\n    def d(self): pass\n",
@@ -147,7 +130,7 @@ func TestGatherCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	root := repo(t, map[string]string{"m.py": "class Base:\n" + threeNames, "n.py": "from m import Base\nclass C(Base): pass\n"})
+	root := sourcetest.GitRepo(t, map[string]string{"m.py": "class Base:\n" + threeNames, "n.py": "from m import Base\nclass C(Base): pass\n"})
 	r := New(runners.WithCache(st))
 	first := summary(gather(t, r, root, nil))
 	if again := summary(gather(t, r, root, nil)); !slices.Equal(first, again) {
@@ -159,28 +142,43 @@ func TestGatherCached(t *testing.T) {
 	}
 }
 
-// TestGatherWritesBothCaches: the Python and Go fact caches, written while
-// the bases are resolved, are in the store when Gather returns, each file
-// under its stamp.
-func TestGatherWritesBothCaches(t *testing.T) {
+// cachedTree is a committed tree of one Python and one Go file and a
+// runner caching in a fresh store, with a clock an hour ahead so that no
+// entry it records is racy.
+func cachedTree(t *testing.T) (*store.Store, string, *Runner) {
+	t.Helper()
 	st, err := store.OpenMemory(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	root := repo(t, map[string]string{"m.py": "class Base:\n" + threeNames, "g/g.go": "package g\n\ntype S struct{ A int }\n"})
-	later := func() time.Time { return time.Now().Add(time.Hour) } // no entry is racy
-	gather(t, New(runners.WithCache(st), runners.WithClock(later)), root, nil)
+	t.Cleanup(func() { st.Close() })
+	root := sourcetest.GitRepo(t, map[string]string{"m.py": "class Base:\n" + threeNames, "g/g.go": "package g\n\ntype S struct{ A int }\n"})
+	later := func() time.Time { return time.Now().Add(time.Hour) }
+	return st, root, New(runners.WithCache(st), runners.WithClock(later))
+}
+
+// stampOf is the cache stamp of root's file rel.
+func stampOf(t *testing.T, root, rel string) cache.Stamp {
+	t.Helper()
+	info, err := os.Lstat(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp, ok := cache.StampOf(info)
+	if !ok {
+		t.Skip("this platform has no lstat stamps, so nothing is cached")
+	}
+	return stamp
+}
+
+// TestGatherWritesBothCaches: the Python and Go fact caches, written while
+// the bases are resolved, are in the store when Gather returns, each file
+// under its stamp.
+func TestGatherWritesBothCaches(t *testing.T) {
+	st, root, r := cachedTree(t)
+	gather(t, r, root, nil)
 	for _, c := range []struct{ ns, version, path string }{{"surface_python", pyVersion, "m.py"}, {golang.Namespace, golang.Version, "g/g.go"}} {
-		info, err := os.Lstat(filepath.Join(root, c.path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		stamp, ok := cache.StampOf(info)
-		if !ok {
-			t.Skip("this platform has no lstat stamps, so nothing is cached")
-		}
-		if _, hit := cache.LoadIndex(context.Background(), st, c.ns, c.version, root).Lookup(c.path, stamp); !hit {
+		if _, hit := cache.LoadIndex(context.Background(), st, c.ns, c.version, root).Lookup(c.path, stampOf(t, root, c.path)); !hit {
 			t.Errorf("%s: no %s cache entry after Gather", c.path, c.ns)
 		}
 	}
@@ -247,7 +245,7 @@ func TestCompileGlob(t *testing.T) {
 // logging.py (Python 3 has no implicit relative imports), while a src/
 // layout and a namespace package resolve.
 func TestGatherImportsFindModulesAsPythonDoes(t *testing.T) {
-	root := repo(t, map[string]string{
+	root := sourcetest.GitRepo(t, map[string]string{
 		"app/__init__.py":     "",
 		"app/logging.py":      "class Handler:\n" + threeNames,
 		"app/h.py":            "import logging\n\nclass H(logging.Handler): pass\n",
@@ -293,22 +291,8 @@ func TestClosuresTwice(t *testing.T) {
 // the go runner returns without waiting for its index, and the save still
 // drops the entries of the files that left (the index is empty after it).
 func TestGatherDropsALanguageThatLeft(t *testing.T) {
-	st, err := store.OpenMemory(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	root := repo(t, map[string]string{"m.py": "class Base:\n" + threeNames, "g/g.go": "package g\n\ntype S struct{ A int }\n"})
-	later := func() time.Time { return time.Now().Add(time.Hour) } // no entry is racy
-	r := New(runners.WithCache(st), runners.WithClock(later))
-	info, err := os.Lstat(filepath.Join(root, "g/g.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	stamp, ok := cache.StampOf(info)
-	if !ok {
-		t.Skip("this platform has no lstat stamps, so nothing is cached")
-	}
+	st, root, r := cachedTree(t)
+	stamp := stampOf(t, root, "g/g.go")
 	gather(t, r, root, nil)
 	if _, hit := cache.LoadIndex(context.Background(), st, golang.Namespace, golang.Version, root).Lookup("g/g.go", stamp); !hit {
 		t.Fatal("no go cache entry after the first Gather")

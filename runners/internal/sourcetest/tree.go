@@ -3,6 +3,7 @@ package sourcetest
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -32,6 +33,24 @@ func WriteFile(t testing.TB, root, rel, content string) {
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// GitRepo is a fresh project root holding files (path -> content), every
+// one committed in a git repository of its own.
+func GitRepo(t testing.TB, files map[string]string) string {
+	t.Helper()
+	root := TempDir(t)
+	for p, src := range files {
+		WriteFile(t, root, p, src)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "tree"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return root
 }
 
 // CountOpens replaces the runner's open hook with one that records the
