@@ -8,6 +8,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/live"
+	"github.com/tausik/tausik/internal/gcpace"
 	"github.com/tausik/tausik/mcp"
 )
 
@@ -28,12 +29,9 @@ func newMCPCmd(g *globals) *cobra.Command {
 }
 
 func runMCP(ctx context.Context, g *globals) error {
-	// A server lives as long as its host: it keeps Go's default collector
-	// target (main raises it for short runs), so its heap stays within twice
-	// what it holds.
-	if g.getenv("GOGC") == "" {
-		debug.SetGCPercent(100)
-	}
+	// A server lives as long as its host: it goes back to Go's default
+	// collector pace from the one main sets for short runs.
+	gcpace.Server()
 	root, err := g.projectRoot()
 	if err != nil {
 		return err
