@@ -12,9 +12,9 @@ import (
 
 func main() {
 	// A run is short: unless the user paces the collector, it collects only
-	// once its heap passes gcpace.Free (docs/performance-warm.md). `tausik
-	// mcp`, a server that lives as long as its host, goes back to Go's
-	// default.
+	// once its memory reaches gcpace.Free (docs/performance-warm.md).
+	// `tausik mcp`, a server that lives as long as its host, goes back to
+	// Go's default.
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		gcpace.Short()
 	}

@@ -11,50 +11,62 @@ import (
 	"sync"
 )
 
-// Free is how far a short run's heap may grow before its first collection.
-// An evaluation on the Python standard library peaks at ~110 MB and one on
-// GOROOT/src cold at ~150 MB without collecting (docs/performance-warm.md);
-// a run that needs more collects once at Free and is paced by Percent from
-// then on.
+// Free is the memory limit under which a short run does not collect: all
+// of Go's memory, the heap with stacks and the runtime's own. An evaluation
+// on the Python standard library peaks at ~130 MB of RSS and one on
+// GOROOT/src cold at ~150 MB (docs/performance-warm.md); a run that needs
+// more is collected at Free until Short's switch to Percent has run.
 const Free = 256 << 20
 
-// Percent is a short run's collector target once its heap has passed Free:
-// a collection each time the heap grows fivefold.
+// Percent is a short run's collector target once its first collection under
+// Short has run: a collection each time the heap grows fivefold.
 const Percent = 400
 
+// The pace Short set, if any.
+const (
+	goDefault = iota // Short never ran, or Server replaced its pace
+	off              // the collector is off under Free
+	paced            // Short's first collection switched it to Percent
+)
+
 var (
-	mu        sync.Mutex
-	short     bool // Short's pace is in force (Server has not replaced it)
-	off       bool // and its first collection has not run yet
-	collected int  // first collections seen, for the tests
+	mu     sync.Mutex
+	pace   = goDefault
+	shorts int // calls of Short; a first collection acts for the latest only
+	seen   int // the latest call of Short whose first collection has run
 )
 
 // sentinel is what Short watches: it holds a pointer, so the allocator gives
 // it an object of its own, whose cleanup runs after the first collection.
 type sentinel struct{ _ *byte }
 
-// Short turns the collector off until the heap reaches Free, then back on at
-// Percent: most runs end before the first collection, and one that does not
-// is paced as before rather than collected over and over at the limit.
+// Short turns the collector off under the memory limit Free, and back on at
+// Percent, with no limit, once the first collection's cleanup has run (after
+// one or two collections at the limit): most runs end before the first
+// collection, and one that does not is paced as before rather than
+// collected over and over at the limit. Package initialisation may already
+// have collected once, at Go's default 4 MB, before main calls Short.
 func Short() {
 	mu.Lock()
 	defer mu.Unlock()
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(Free)
-	short, off = true, true
-	runtime.AddCleanup(new(sentinel), func(struct{}) { firstCollection() }, struct{}{})
+	shorts++
+	pace = off
+	runtime.AddCleanup(new(sentinel), firstCollection, shorts)
 }
 
-// firstCollection paces the collector by Percent with no memory limit, unless
-// Server has replaced Short's pace meanwhile.
-func firstCollection() {
+// firstCollection paces the collector by Percent with no memory limit when
+// call is the latest Short and its pace still holds (Server has not
+// replaced it).
+func firstCollection(call int) {
 	mu.Lock()
 	defer mu.Unlock()
-	collected++
-	if short && off {
+	seen = max(seen, call)
+	if call == shorts && pace == off {
 		debug.SetGCPercent(Percent)
 		debug.SetMemoryLimit(math.MaxInt64)
-		off = false
+		pace = paced
 	}
 }
 
@@ -65,9 +77,9 @@ func firstCollection() {
 func Server() {
 	mu.Lock()
 	defer mu.Unlock()
-	if short {
+	if pace != goDefault {
 		debug.SetGCPercent(100)
 		debug.SetMemoryLimit(math.MaxInt64)
-		short, off = false, false
+		pace = goDefault
 	}
 }

@@ -8,18 +8,19 @@ import (
 	"testing"
 )
 
-// pace reads the collector's target and memory limit.
-func pace() (percent int64, limit uint64) {
+// current reads the collector's target and memory limit.
+func current() (percent int64, limit uint64) {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}}
 	metrics.Read(s)
 	return int64(s[0].Value.Uint64()), s[1].Value.Uint64()
 }
 
-// fresh resets the package and the runtime to Go's default, before and after t.
+// fresh puts the package and the runtime back to Go's default, before and
+// after t.
 func fresh(t *testing.T) {
 	reset := func() {
 		mu.Lock()
-		short, off = false, false
+		pace = goDefault
 		mu.Unlock()
 		debug.SetGCPercent(100)
 		debug.SetMemoryLimit(math.MaxInt64)
@@ -28,54 +29,74 @@ func fresh(t *testing.T) {
 	t.Cleanup(reset)
 }
 
-// collectOnce runs collections until Short's sentinel has been seen
-// collected once more than before.
-func collectOnce(t *testing.T, before int) {
+// short calls Short and returns which call it was.
+func short() int {
+	Short()
+	mu.Lock()
+	defer mu.Unlock()
+	return shorts
+}
+
+// collectUntil runs collections until the first collection of Short's call
+// has run (an earlier call's, left over, does not count).
+func collectUntil(t *testing.T, call int) {
 	t.Helper()
 	for range 1000 {
 		runtime.GC()
 		runtime.Gosched()
 		mu.Lock()
-		n := collected
+		done := seen >= call
 		mu.Unlock()
-		if n > before {
+		if done {
 			return
 		}
 	}
 	t.Fatal("the sentinel's cleanup never ran")
 }
 
-func seen() int {
-	mu.Lock()
-	defer mu.Unlock()
-	return collected
+// want fails t unless the collector's target and limit are percent and limit.
+func want(t *testing.T, when string, percent int64, limit uint64) {
+	t.Helper()
+	if p, l := current(); p != percent || l != limit {
+		t.Fatalf("%s: GOGC %d, limit %d; want %d, %d", when, p, l, percent, limit)
+	}
 }
 
 func TestShortIsOffUntilTheFirstCollection(t *testing.T) {
 	fresh(t)
-	before := seen()
-	Short()
-	if p, l := pace(); p != -1 || l != Free {
-		t.Fatalf("after Short: GOGC %d, limit %d; want off, %d", p, l, Free)
-	}
-	collectOnce(t, before)
-	if p, l := pace(); p != Percent || l != math.MaxInt64 {
-		t.Fatalf("after the first collection: GOGC %d, limit %d; want %d, none", p, l, Percent)
-	}
+	call := short()
+	want(t, "after Short", -1, Free)
+	collectUntil(t, call)
+	want(t, "after the first collection", Percent, math.MaxInt64)
 }
 
 func TestServerOutlastsShortsFirstCollection(t *testing.T) {
 	fresh(t)
-	before := seen()
-	Short()
+	call := short()
 	Server()
-	if p, l := pace(); p != 100 || l != math.MaxInt64 {
-		t.Fatalf("after Server: GOGC %d, limit %d; want 100, none", p, l)
-	}
-	collectOnce(t, before)
-	if p, l := pace(); p != 100 || l != math.MaxInt64 {
-		t.Fatalf("after Short's first collection: GOGC %d, limit %d; want Server's 100, none", p, l)
-	}
+	want(t, "after Server", 100, math.MaxInt64)
+	collectUntil(t, call)
+	want(t, "after Short's first collection", 100, math.MaxInt64)
+}
+
+func TestServerAfterShortsFirstCollection(t *testing.T) {
+	fresh(t)
+	collectUntil(t, short())
+	want(t, "after the first collection", Percent, math.MaxInt64)
+	Server()
+	want(t, "after Server", 100, math.MaxInt64)
+}
+
+func TestAnEarlierShortsCollectionLeavesTheLatestOff(t *testing.T) {
+	fresh(t)
+	mu.Lock()
+	pace = off
+	shorts++
+	latest := shorts
+	mu.Unlock()
+	debug.SetGCPercent(-1)
+	firstCollection(latest - 1)
+	want(t, "after an earlier call's collection", -1, math.MaxInt64)
 }
 
 func TestServerWithoutShortKeepsTheUsersPace(t *testing.T) {
@@ -83,7 +104,5 @@ func TestServerWithoutShortKeepsTheUsersPace(t *testing.T) {
 	debug.SetGCPercent(150)
 	debug.SetMemoryLimit(64 << 20)
 	Server()
-	if p, l := pace(); p != 150 || l != 64<<20 {
-		t.Fatalf("GOGC %d, limit %d; want the user's 150, %d", p, l, 64<<20)
-	}
+	want(t, "after Server", 150, 64<<20)
 }
