@@ -102,29 +102,24 @@ func (r *SourceRunner[T]) Gather(ctx context.Context, s *Scope) facts.Namespace 
 // cache index loads while the listing runs: both mostly wait (on the store,
 // on git), and a warm evaluation is little else.
 func (c Sources[T]) Gather(ctx context.Context, s *Scope) ([]T, error) {
-	files, save, err := c.GatherDeferred(ctx, s)
+	files, save, err := c.Start(ctx, s)()
 	save()
 	return files, err
 }
 
-// GatherDeferred is Gather, except that what the scan recorded in the cache
-// index is written by save (never nil; a no-op when there is nothing to
-// write), which the caller must call once, before the store closes: a runner
-// that goes on working on the facts (the surface runner's resolution) writes
-// the index on another core meanwhile.
-func (c Sources[T]) GatherDeferred(ctx context.Context, s *Scope) (files []T, save func(), err error) {
-	return c.Start(ctx, s)()
-}
-
-// Start begins GatherDeferred by loading the cache index, and returns the
-// rest of it (the listing and the scan), to be called once. The rest lists
-// the repository only once the load has begun: the goroutine running git
-// holds its core in system calls until the runtime takes the core back (up
-// to ~10 ms), and a load queued behind it on that core waited as long. A
-// runner reading two languages starts both before either lists, so that
-// neither load waits behind the other's listing. With no file of the
-// extension in the listing, the rest returns without waiting for the load;
-// save waits for it, to drop what the index still holds.
+// Start begins Gather by loading the cache index, and returns the rest of it
+// (the listing and the scan), to be called once. What the scan recorded in
+// the index is written by the save it returns (never nil; a no-op when there
+// is nothing to write), which the caller must call once, before the store
+// closes: a runner that goes on working on the facts (the surface runner's
+// resolution) writes the index on another core meanwhile. The rest lists the
+// repository only once the load has begun: the goroutine running git holds
+// its core in system calls until the runtime takes the core back (up to ~10
+// ms), and a load queued behind it on that core waited as long. A runner
+// reading two languages starts both before either lists, so that neither load
+// waits behind the other's listing. With no file of the extension in the
+// listing, the rest returns without waiting for the load; save waits for it,
+// to drop what the index still holds.
 func (c Sources[T]) Start(ctx context.Context, s *Scope) func() (files []T, save func(), err error) {
 	loaded, began := make(chan *cache.Index, 1), make(chan struct{})
 	if c.Store != nil {

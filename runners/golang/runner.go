@@ -54,20 +54,15 @@ func (r *Runner) Namespace() string { return Namespace }
 // read, or a go.mod that cannot be read or parsed, makes the namespace an
 // error rather than leaving facts out.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
-	ns, save := r.GatherDeferred(ctx, s)
+	ns, save := r.Start(ctx, s)()
 	save()
 	return ns
 }
 
-// GatherDeferred is Gather, except that the fact cache is written by save
-// (never nil), which the caller must call once before the store closes
-// (runners.Sources.GatherDeferred).
-func (r *Runner) GatherDeferred(ctx context.Context, s *runners.Scope) (ns facts.Namespace, save func()) {
-	return r.Start(ctx, s)()
-}
-
-// Start begins GatherDeferred by loading the fact cache's index and
-// returns the rest of it, to be called once (runners.Sources.Start).
+// Start begins Gather by loading the fact cache's index and returns the
+// rest of it, to be called once; the fact cache is written by the save the
+// rest returns (never nil), which the caller must call once before the
+// store closes (runners.Sources.Start).
 func (r *Runner) Start(ctx context.Context, s *runners.Scope) func() (ns facts.Namespace, save func()) {
 	rest := r.src.Start(ctx, s)
 	return func() (facts.Namespace, func()) {
