@@ -345,6 +345,13 @@ func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bo
 		all = append(all, r.idName[n])
 	}
 	slices.Sort(all)
+	var named map[int32]int // how many members have each name, in a cycle
+	if len(comp.members) > 1 {
+		named = make(map[int32]int, len(comp.members))
+		for _, m := range comp.members {
+			named[r.className(m)]++
+		}
+	}
 	for _, id := range comp.members {
 		if !keep[id] {
 			continue
@@ -352,7 +359,7 @@ func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bo
 		c, self := r.cls[id], r.className(id)
 		_, reached := slices.BinarySearch(comp.names, self)
 		from := all
-		if !reached && !slices.ContainsFunc(comp.members, func(m int) bool { return m != id && r.className(m) == self }) {
+		if !reached && named[self] <= 1 {
 			from = slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == c.name })
 		}
 		out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from,

@@ -80,7 +80,9 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 		}
 	}
 	pyN := n
-	for _, f := range gof {
+	units := make([]string, len(gof)) // each Go file's goUnit
+	for i, f := range gof {
+		units[i] = goUnit(f)
 		n += len(f.Structs)
 		for _, s := range f.Structs {
 			words += len(s.Fields)
@@ -92,7 +94,7 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 	// The names are interned on one core while the classes are listed on
 	// the other (~12 and ~9 ms of the standard library's).
 	var wg sync.WaitGroup
-	wg.Go(func() { r.internAll(py, gof, words) })
+	wg.Go(func() { r.internAll(py, gof, units, words) })
 	id := 0
 	for i, f := range py {
 		for j, c := range f.Classes {
@@ -106,8 +108,8 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 			id++
 		}
 	}
-	for _, f := range gof {
-		unit, dir := goUnit(f), goDir(f.Path)
+	for i, f := range gof {
+		unit, dir := units[i], goDir(f.Path)
 		importable := !strings.HasSuffix(f.Path, "_test.go") && f.Package != "main" && !strings.HasSuffix(f.Package, "_test")
 		for _, s := range f.Structs {
 			k := &r.cls[id]
@@ -124,10 +126,11 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 // internAll fills every class's own names and nameID, in the order of
 // newResolver's list, writing no other field of a class: its Python
 // classes' public names, then the Go structs' exported fields and the
-// exported methods of their types. words estimates the public names
+// exported methods of their types (units[i]: gof[i]'s goUnit). words
+// estimates the public names
 // written (methods of types that are not structs counted too): the
 // classes' sets are cut from one array of that capacity, regrown if short.
-func (r *resolver) internAll(py []facts.PythonFile, gof []facts.GoFile, words int) {
+func (r *resolver) internAll(py []facts.PythonFile, gof []facts.GoFile, units []string, words int) {
 	flat := make([]int32, 0, words)
 	intern := func(id int, names []string, more []string) {
 		start := len(flat)
@@ -151,10 +154,8 @@ func (r *resolver) internAll(py []facts.PythonFile, gof []facts.GoFile, words in
 	}
 	// A method is its package's (the unit) and its receiver's: keyed by
 	// the pair, not by one string made for each (~6 ms of GOROOT/src's).
-	units := make([]string, len(gof))
 	n := 0
-	for i, f := range gof {
-		units[i] = goUnit(f)
+	for _, f := range gof {
 		n += len(f.Methods)
 	}
 	methods := make(map[[2]string][]string, n)

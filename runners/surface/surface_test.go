@@ -309,3 +309,20 @@ func TestGatherDropsALanguageThatLeft(t *testing.T) {
 		t.Error("the go index still holds g/g.go after a Gather whose listing has no .go file")
 	}
 }
+
+// TestGatherCycleNamesATwin: in a cycle of bases, a class's From names the
+// closure's other classes; its own name is left out unless another class
+// of the cycle has it too.
+func TestGatherCycleNamesATwin(t *testing.T) {
+	root := sourcetest.GitRepo(t, map[string]string{
+		"p.py": "from q import C as QC\n\nclass C(QC):\n    def p(self): pass\n",
+		"q.py": "from p import C as PC\n\nclass C(PC):\n    def q(self): pass\n",
+		"x.py": "from y import D\n\nclass C(D):\n    def x(self): pass\n",
+		"y.py": "from x import C\n\nclass D(C):\n    def y(self): pass\n",
+	})
+	got := summary(gather(t, New(), root, nil))
+	want := []string{"p.py:C 2 [C] []", "q.py:C 2 [C] []", "x.py:C 2 [D] []", "y.py:D 2 [C] []"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
