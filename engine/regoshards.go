@@ -90,16 +90,25 @@ func inputItems(obj ast.Object, limit int) int {
 // it gives, not whichever shard failed first (a cancelled ctx included: OPA
 // notices it between steps, and may first meet another error).
 func (p *regoPolicy) bindings(ctx context.Context, obj ast.Object) (rego.Vars, error) {
-	if p.split != nil && runtime.GOMAXPROCS(0) > 1 {
-		if least := shardMin(); least == 0 || inputItems(obj, least) >= least {
-			if qs := p.split.get(ctx); qs != nil {
-				if b, err := p.evalShards(ctx, qs, obj); err == nil {
-					return b, nil
-				}
-			}
+	if qs := p.shards(ctx, obj); qs != nil {
+		if b, err := p.evalShards(ctx, qs, obj); err == nil {
+			return b, nil
 		}
 	}
 	return p.evalQuery(ctx, p.query, obj)
+}
+
+// shards is the queries p's evaluation of obj runs split, or nil when it
+// runs whole: a policy not split, one core, an input under shardMin, or
+// shards that could not be prepared.
+func (p *regoPolicy) shards(ctx context.Context, obj ast.Object) []rego.PreparedEvalQuery {
+	if p.split == nil || runtime.GOMAXPROCS(0) == 1 {
+		return nil
+	}
+	if least := shardMin(); least > 0 && inputItems(obj, least) < least {
+		return nil
+	}
+	return p.split.get(ctx)
 }
 
 // evalShards runs the shards' queries qs at once and unites their
