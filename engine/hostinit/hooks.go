@@ -135,9 +135,10 @@ func (d *jsonDoc) mergeFlat(host string, s hookSpec) error {
 }
 
 // group is a Claude-style hook group running command for the tools matcher
-// names ("" = every tool: the matcher is left out).
-func group(matcher, command, name string) ordered {
-	h := ordered{{"type", "command"}, {"command", command}}
+// names ("" = every tool: the matcher is left out); guard adds the host's
+// fail-closed fields to the hook.
+func group(matcher, command, name string, guard ordered) ordered {
+	h := append(ordered{{"type", "command"}, {"command", command}}, guard...)
 	if name != "" {
 		h = append(ordered{{"name", name}}, h...)
 	}

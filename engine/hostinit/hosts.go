@@ -42,19 +42,25 @@ type fileGen struct {
 var Hosts = []Host{
 	{Name: "claude", Detect: []string{".claude", ".mcp.json"}, files: func(cmd []string) []fileGen {
 		return []fileGen{
-			grouped(".claude/settings.json", false, "claude", cmd, "PreToolUse", "Write|Edit|MultiEdit|NotebookEdit|Bash", "PostToolUse", "*", false, nil),
+			grouped(groupSpec{rel: ".claude/settings.json", host: "claude", cmd: cmd,
+				pre: event{"PreToolUse", "Write|Edit|MultiEdit|NotebookEdit|Bash"}, post: event{"PostToolUse", "*"},
+				preGuard: ordered{{"timeout", hookTimeoutSeconds}, {"onFailure", "block"}}, postGuard: ordered{{"timeout", hookTimeoutSeconds}}}),
 			mcpJSON(".mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd, false), nil),
 		}
 	}},
 	{Name: "qwen", Detect: []string{".qwen"}, files: func(cmd []string) []fileGen {
-		return []fileGen{grouped(".qwen/settings.json", true, "qwen", cmd, "PreToolUse", "write_file|edit|replace|run_shell_command", "PostToolUse", "*", false, stdioServer(cmd, false))}
+		return []fileGen{grouped(groupSpec{rel: ".qwen/settings.json", jsonc: true, host: "qwen", cmd: cmd,
+			pre: event{"PreToolUse", "write_file|edit|replace|run_shell_command"}, post: event{"PostToolUse", "*"}, mcp: stdioServer(cmd, false)})}
 	}},
 	{Name: "gemini", Detect: []string{".gemini"}, files: func(cmd []string) []fileGen {
-		return []fileGen{grouped(".gemini/settings.json", true, "gemini", cmd, "BeforeTool", "write_file|replace|run_shell_command", "AfterTool", "*", true, stdioServer(cmd, false))}
+		return []fileGen{grouped(groupSpec{rel: ".gemini/settings.json", jsonc: true, host: "gemini", cmd: cmd, named: true,
+			pre: event{"BeforeTool", "write_file|replace|run_shell_command"}, post: event{"AfterTool", "*"}, mcp: stdioServer(cmd, false),
+			preGuard: ordered{{"timeout", hookTimeoutSeconds * 1000}}, postGuard: ordered{{"timeout", hookTimeoutSeconds * 1000}}})}
 	}},
 	{Name: "codex", Detect: []string{".codex"}, files: func(cmd []string) []fileGen {
 		return []fileGen{
-			grouped(".codex/hooks.json", false, "codex", cmd, "PreToolUse", "*", "PostToolUse", "", false, nil),
+			grouped(groupSpec{rel: ".codex/hooks.json", host: "codex", cmd: cmd, pre: event{"PreToolUse", "*"}, post: event{"PostToolUse", ""},
+				preGuard: ordered{{"timeout", hookTimeoutSeconds}}, postGuard: ordered{{"timeout", hookTimeoutSeconds}}}),
 			{rel: ".codex/config.toml", mode: 0o644, gen: func(rel string, old []byte, _ bool) ([]byte, error) {
 				return mergeCodexTOML(rel, old, cmd)
 			}},
@@ -87,7 +93,8 @@ var Hosts = []Host{
 	}},
 	{Name: "factory", Detect: []string{".factory"}, files: func(cmd []string) []fileGen {
 		return []fileGen{
-			grouped(".factory/settings.json", false, "factory", cmd, "PreToolUse", "Create|Edit|MultiEdit|ApplyPatch|Execute", "PostToolUse", "*", false, nil),
+			grouped(groupSpec{rel: ".factory/settings.json", host: "factory", cmd: cmd,
+				pre: event{"PreToolUse", "Create|Edit|MultiEdit|ApplyPatch|Execute"}, post: event{"PostToolUse", "*"}}),
 			mcpJSON(".factory/mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd, true), nil),
 		}
 	}},
@@ -119,31 +126,55 @@ func localServer(cmd []string) ordered {
 	return ordered{{"type", "local"}, {"command", append(append([]string{}, cmd...), "mcp")}, {"enabled", true}}
 }
 
-// grouped is a Claude-style settings file: a pre and a post hook in
+// hookTimeoutSeconds is the timeout init gives a host that reads one. The
+// hook answers well inside it: an answer the host never hears is, at most
+// hosts, a call let through.
+const hookTimeoutSeconds = 30
+
+// event is one hook event of a host and the tools its matcher names.
+type event struct{ name, matcher string }
+
+// groupSpec is a Claude-style settings file: a pre and a post hook in
 // hooks.<Event> groups, and optionally the MCP server under mcpServers.
-// named gives each hook a name (Gemini shows it in its hook list).
-func grouped(rel string, jsonc bool, host string, cmd []string, preEvent, preMatcher, postEvent, postMatcher string, named bool, mcp ordered) fileGen {
+type groupSpec struct {
+	rel   string
+	jsonc bool
+	host  string
+	cmd   []string
+	pre   event
+	post  event
+	// named gives each hook a name (Gemini shows it in its hook list).
+	named bool
+	mcp   ordered
+	// preGuard and postGuard are the fields a host reads to fail closed:
+	// its timeout, in the host's unit, and the switch that makes a hook
+	// that cannot start, times out or crashes block instead of allow.
+	preGuard, postGuard ordered
+}
+
+// grouped is the file s describes.
+func grouped(s groupSpec) fileGen {
 	name := func(ev string) string {
-		if named {
+		if s.named {
 			return "tausik-" + ev
 		}
 		return ""
 	}
-	return fileGen{rel: rel, mode: 0o644, gen: func(rel string, old []byte, _ bool) ([]byte, error) {
-		d, err := parseJSONDoc(rel, old, jsonc)
+	return fileGen{rel: s.rel, mode: 0o644, gen: func(rel string, old []byte, _ bool) ([]byte, error) {
+		d, err := parseJSONDoc(rel, old, s.jsonc)
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range []hookSpec{
-			{event: preEvent, ours: Pre, cmdKey: "command", entry: group(preMatcher, hookCommand(cmd, host, Pre), name(Pre))},
-			{event: postEvent, ours: Post, cmdKey: "command", entry: group(postMatcher, hookCommand(cmd, host, Post), name(Post))},
+		for _, h := range []hookSpec{
+			{event: s.pre.name, ours: Pre, cmdKey: "command", entry: group(s.pre.matcher, hookCommand(s.cmd, s.host, Pre), name(Pre), s.preGuard)},
+			{event: s.post.name, ours: Post, cmdKey: "command", entry: group(s.post.matcher, hookCommand(s.cmd, s.host, Post), name(Post), s.postGuard)},
 		} {
-			if err := d.mergeGrouped(host, s); err != nil {
+			if err := d.mergeGrouped(s.host, h); err != nil {
 				return nil, err
 			}
 		}
-		if mcp != nil {
-			if err := d.setPath([]string{"mcpServers", "tausik"}, mcp); err != nil {
+		if s.mcp != nil {
+			if err := d.setPath([]string{"mcpServers", "tausik"}, s.mcp); err != nil {
 				return nil, err
 			}
 		}

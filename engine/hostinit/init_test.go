@@ -331,3 +331,61 @@ func TestClineScriptsAllowedPastMemoryRoute(t *testing.T) {
 		}
 	}
 }
+
+// TestHooksFailClosed pins the fields that make a host block when its hook
+// cannot answer: Claude Code's onFailure "block" on the pre hook, and each
+// host's timeout in its own unit (Gemini reads milliseconds: 30 there would
+// time every call out and let it through).
+func TestHooksFailClosed(t *testing.T) {
+	want := map[string]map[string]map[string]any{
+		".claude/settings.json":  {"PreToolUse": map[string]any{"timeout": 30.0, "onFailure": "block"}, "PostToolUse": map[string]any{"timeout": 30.0}},
+		".gemini/settings.json":  {"BeforeTool": map[string]any{"timeout": 30000.0}, "AfterTool": map[string]any{"timeout": 30000.0}},
+		".codex/hooks.json":      {"PreToolUse": map[string]any{"timeout": 30.0}, "PostToolUse": map[string]any{"timeout": 30.0}},
+		".qwen/settings.json":    {"PreToolUse": map[string]any{}, "PostToolUse": map[string]any{}},
+		".factory/settings.json": {"PreToolUse": map[string]any{}, "PostToolUse": map[string]any{}},
+	}
+	p := build(t, Options{Root: t.TempDir(), Hosts: HostNames()})
+	seen := 0
+	for _, f := range p.Files {
+		events, ok := want[f.Rel]
+		if !ok {
+			continue
+		}
+		seen++
+		b, err := hujson.Standardize(append([]byte{}, f.New...))
+		if err != nil {
+			t.Fatalf("%s: %v", f.Rel, err)
+		}
+		var doc struct {
+			Hooks map[string][]struct {
+				Hooks []map[string]any `json:"hooks"`
+			} `json:"hooks"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("%s: %v", f.Rel, err)
+		}
+		for ev, fields := range events {
+			groups := doc.Hooks[ev]
+			if len(groups) != 1 || len(groups[0].Hooks) != 1 {
+				t.Fatalf("%s %s: want one tausik hook, got %v", f.Rel, ev, groups)
+			}
+			h := groups[0].Hooks[0]
+			for k := range h {
+				if k == "type" || k == "command" || k == "name" {
+					continue
+				}
+				if _, ok := fields[k]; !ok {
+					t.Errorf("%s %s: unexpected field %s=%v", f.Rel, ev, k, h[k])
+				}
+			}
+			for k, v := range fields {
+				if h[k] != v {
+					t.Errorf("%s %s: %s = %v, want %v", f.Rel, ev, k, h[k], v)
+				}
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Fatalf("saw %d of %d settings files", seen, len(want))
+	}
+}
