@@ -65,10 +65,10 @@ func newHookCmd(g *globals) *cobra.Command {
 // runHook answers one hook event; the exit code is the host's protocol.
 func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) error {
 	wd, _ := os.Getwd()
-	code := hosts.Run(ctx, h, phase, hosts.Env{
+	code := hosts.RunWithin(ctx, h, phase, hosts.Env{
 		Stdin: g.stdin, Stdout: g.stdout, Stderr: g.stderr, Getenv: g.getenv, WD: wd,
 		Open: func(ctx context.Context, cwd string) (*engine.Engine, error) { return g.hookEngine(ctx, cwd, h.Name) },
-	})
+	}, hosts.Deadline)
 	if code != 0 {
 		return hostExit{code}
 	}
