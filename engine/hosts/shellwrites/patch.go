@@ -2,6 +2,7 @@ package shellwrites
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -9,18 +10,23 @@ import (
 // so a hook refuses it rather than letting an unread patch through.
 var ErrNoPatchFiles = errors.New("the patch names no file")
 
-// Patch returns the paths a patch writes: in the apply_patch format of Codex
-// and OpenCode, every "*** Add File:", "*** Update File:", "*** Delete File:"
-// and "*** Move to:" header; in a unified diff (when there is no "*** Begin
-// Patch"), every "--- a/x" and "+++ b/x" header other than /dev/null, with
-// the a/ and b/ prefixes git puts there removed.
+// applyPatchHeaders are the headers of the apply_patch format of Codex and
+// OpenCode; their applier trims the line around them.
+var applyPatchHeaders = []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"}
+
+// Patch returns the paths a patch writes: in the apply_patch format, every
+// "*** Add File:", "*** Update File:", "*** Delete File:" and "*** Move to:"
+// header, whatever whitespace surrounds it; in a unified or git diff (when
+// there is no apply_patch header), both names of every "--- "/"+++ " and
+// "diff --git" header, of "rename from/to" and the target of "copy to",
+// other than /dev/null, with the a/ and b/ prefixes git puts there removed.
+// A rename writes both sides: its source is deleted.
 func Patch(text string) (Result, error) {
 	var r Result
-	if strings.Contains(text, "*** Begin Patch") || strings.Contains(text, "*** Update File:") ||
-		strings.Contains(text, "*** Add File:") || strings.Contains(text, "*** Delete File:") {
+	if isApplyPatch(text) {
 		for _, line := range strings.Split(text, "\n") {
-			line = strings.TrimRight(line, "\r")
-			for _, h := range []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"} {
+			line = strings.TrimSpace(line)
+			for _, h := range applyPatchHeaders {
 				if p, ok := strings.CutPrefix(line, h); ok {
 					if p = strings.TrimSpace(p); p != "" {
 						r.Writes = append(r.Writes, Write{Path: p})
@@ -29,21 +35,12 @@ func Patch(text string) (Result, error) {
 			}
 		}
 	} else {
-		lines := strings.Split(text, "\n")
-		for i := 0; i+1 < len(lines); i++ {
-			// A header is a "--- " line followed by a "+++ " line; inside a
-			// hunk a removed "-- x" line also starts with "--- ".
-			old, ok1 := strings.CutPrefix(strings.TrimRight(lines[i], "\r"), "--- ")
-			nw, ok2 := strings.CutPrefix(strings.TrimRight(lines[i+1], "\r"), "+++ ")
-			if !ok1 || !ok2 {
-				continue
+		for _, f := range diffFiles(text) {
+			p := f.name
+			if !f.bare && len(p) > 2 && (p[:2] == "a/" || p[:2] == "b/") {
+				p = p[2:]
 			}
-			for _, p := range []string{old, nw} {
-				if p = diffPath(p); p != "" {
-					r.Writes = append(r.Writes, Write{Path: p})
-				}
-			}
-			i++
+			r.Writes = append(r.Writes, Write{Path: p})
 		}
 	}
 	if len(r.Writes) == 0 {
@@ -52,15 +49,91 @@ func Patch(text string) (Result, error) {
 	return r.clean(), nil
 }
 
-// diffPath is the path of a unified diff header, "" for /dev/null.
+func isApplyPatch(text string) bool {
+	if strings.Contains(text, "*** Begin Patch") {
+		return true
+	}
+	for _, h := range applyPatchHeaders[:3] {
+		if strings.Contains(text, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// diffFile is one file a diff names: bare is a name git writes without its
+// a/ or b/ prefix (rename from, copy to).
+type diffFile struct {
+	name string
+	bare bool
+}
+
+// diffFiles lists the files a unified, context or git diff names, as
+// written, /dev/null left out.
+func diffFiles(text string) []diffFile {
+	var out []diffFile
+	add := func(p string, bare bool) {
+		if p = diffPath(p); p != "" {
+			out = append(out, diffFile{name: p, bare: bare})
+		}
+	}
+	lines := strings.Split(text, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], "\r")
+	}
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		switch {
+		case strings.HasPrefix(line, "diff --git "):
+			a, b := gitDiffNames(line[len("diff --git "):])
+			add(a, false)
+			add(b, false)
+		case strings.HasPrefix(line, "rename from "), strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
+			_, p, _ := strings.Cut(line[len("copy "):], " ")
+			if strings.HasPrefix(line, "rename") {
+				_, p, _ = strings.Cut(line[len("rename "):], " ")
+			}
+			add(p, true)
+		case i+1 < len(lines) && (strings.HasPrefix(line, "--- ") && strings.HasPrefix(lines[i+1], "+++ ") ||
+			strings.HasPrefix(line, "*** ") && strings.HasPrefix(lines[i+1], "--- ")):
+			// A header is a "--- " line followed by a "+++ " line (or a
+			// context diff's "*** " and "--- "); inside a hunk a removed
+			// "-- x" line also starts with "--- ".
+			add(line[4:], false)
+			add(lines[i+1][4:], false)
+			i++
+		}
+	}
+	return out
+}
+
+// gitDiffNames splits "a/x b/y" (or the quoted forms git uses for unusual
+// names) into its two names.
+func gitDiffNames(s string) (string, string) {
+	if strings.HasPrefix(s, `"`) {
+		if q, err := strconv.QuotedPrefix(s); err == nil {
+			a, _ := strconv.Unquote(q)
+			return a, strings.TrimSpace(s[len(q):])
+		}
+	}
+	if i := strings.Index(s, " b/"); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	a, b, _ := strings.Cut(s, " ")
+	return a, b
+}
+
+// diffPath is the path of a diff header, "" for /dev/null.
 func diffPath(p string) string {
 	p, _, _ = strings.Cut(p, "\t") // a timestamp may follow
 	p = strings.TrimSpace(p)
+	if strings.HasPrefix(p, `"`) {
+		if u, err := strconv.Unquote(p); err == nil {
+			p = u
+		}
+	}
 	if p == "/dev/null" {
 		return ""
-	}
-	if len(p) > 2 && (p[:2] == "a/" || p[:2] == "b/") {
-		p = p[2:]
 	}
 	return p
 }
