@@ -14,51 +14,37 @@ var ErrNoPatchFiles = errors.New("the patch names no file")
 // OpenCode; their applier trims the line around them.
 var applyPatchHeaders = []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"}
 
-// Patch returns the paths a patch writes: in the apply_patch format, every
-// "*** Add File:", "*** Update File:", "*** Delete File:" and "*** Move to:"
-// header, whatever whitespace surrounds it; in a unified or git diff (when
-// there is no apply_patch header), both names of every "--- "/"+++ " and
-// "diff --git" header, of "rename from/to" and the target of "copy to",
-// other than /dev/null, with the a/ and b/ prefixes git puts there removed.
-// A rename writes both sides: its source is deleted.
+// Patch returns the paths a patch writes: every apply_patch header (Codex,
+// OpenCode) "*** Add File:", "*** Update File:", "*** Delete File:" and
+// "*** Move to:", whatever whitespace surrounds it, as their applier trims
+// it; and every file a unified or git diff names: both names of each "--- "
+// / "+++ " pair and "diff --git" line, "rename from" and "rename to" (the
+// source of a rename is deleted), "copy to", /dev/null left out, the a/ and
+// b/ git puts there removed. Both formats are read in every patch, so one
+// quoting the other cannot hide its files.
 func Patch(text string) (Result, error) {
 	var r Result
-	if isApplyPatch(text) {
-		for _, line := range strings.Split(text, "\n") {
-			line = strings.TrimSpace(line)
-			for _, h := range applyPatchHeaders {
-				if p, ok := strings.CutPrefix(line, h); ok {
-					if p = strings.TrimSpace(p); p != "" {
-						r.Writes = append(r.Writes, Write{Path: p})
-					}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		for _, h := range applyPatchHeaders {
+			if p, ok := strings.CutPrefix(line, h); ok {
+				if p = strings.TrimSpace(p); p != "" {
+					r.Writes = append(r.Writes, Write{Path: p})
 				}
 			}
 		}
-	} else {
-		for _, f := range diffFiles(text) {
-			p := f.name
-			if !f.bare && len(p) > 2 && (p[:2] == "a/" || p[:2] == "b/") {
-				p = p[2:]
-			}
-			r.Writes = append(r.Writes, Write{Path: p})
+	}
+	for _, f := range diffFiles(text) {
+		p := f.name
+		if !f.bare && len(p) > 2 && (p[:2] == "a/" || p[:2] == "b/") {
+			p = p[2:]
 		}
+		r.Writes = append(r.Writes, Write{Path: p})
 	}
 	if len(r.Writes) == 0 {
 		return r.clean(), ErrNoPatchFiles
 	}
 	return r.clean(), nil
-}
-
-func isApplyPatch(text string) bool {
-	if strings.Contains(text, "*** Begin Patch") {
-		return true
-	}
-	for _, h := range applyPatchHeaders[:3] {
-		if strings.Contains(text, h) {
-			return true
-		}
-	}
-	return false
 }
 
 // diffFile is one file a diff names: bare is a name git writes without its

@@ -9,7 +9,7 @@ var sedSpec = spec{strict: true, short: "nrsuzEe:f:l:i::", long: []string{"expre
 	flags: append([]string{"quiet", "silent", "posix", "regexp-extended", "separate", "sandbox", "debug", "unbuffered", "null-data", "zero-terminated", "follow-symlinks", "binary"}, std...)}
 
 // sed writes its file operands with -i (GNU -i[SUFFIX], --in-place[=SUFFIX]
-// and its abbreviations, BSD -i ''), and the files its script's w and W
+// and its abbreviations, BSD -i with an empty argument), and the files its script's w and W
 // commands and s///w flags name, with or without -i; a script that runs
 // commands (e, s///e) or comes from a file that cannot be read is Unknown.
 func (w *walker) sed(args []arg, st *state) {

@@ -1,6 +1,8 @@
 package shellwrites
 
 import (
+	"errors"
+	"io"
 	"path"
 	"strings"
 
@@ -48,7 +50,10 @@ func (w *walker) parse(src string, st *state, in ...*input) {
 		w.unknown(src, reasonTooDeep)
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(&clockReader{r: strings.NewReader(src), job: w.job}, "")
+	if w.job.opts.now().After(w.job.until) {
+		panic(bound(reasonTime))
+	}
 	if err != nil {
 		w.unknown(src, reasonParse+": "+err.Error())
 		return
@@ -59,6 +64,22 @@ func (w *walker) parse(src string, st *state, in ...*input) {
 	}
 	inner.stmts(f.Stmts, st)
 }
+
+// clockReader stops the parser at the deadline: the parser reads its input
+// a little at a time, and a long input of small tokens is slow to parse.
+type clockReader struct {
+	r   io.Reader
+	job *job
+}
+
+func (c *clockReader) Read(b []byte) (int, error) {
+	if c.job.opts.now().After(c.job.until) {
+		return 0, errPastDeadline
+	}
+	return c.r.Read(b)
+}
+
+var errPastDeadline = errors.New(reasonTime)
 
 func (w *walker) unknown(text, reason string) {
 	w.job.res.Unknown = append(w.job.res.Unknown, Unknown{Text: clip(text), Reason: reason})
