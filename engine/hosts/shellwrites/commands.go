@@ -23,6 +23,9 @@ var (
 var wrappers = map[string]bool{
 	"sudo": true, "doas": true, "env": true, "nohup": true, "builtin": true, "command": true, "exec": true,
 	"nice": true, "timeout": true, "stdbuf": true, "ionice": true, "time": true, "xargs": true,
+	"setsid": true, "unbuffer": true, "fakeroot": true, "chronic": true, "torsocks": true, "proxychains": true,
+	"proxychains4": true, "busybox": true, "toybox": true, "catchsegv": true, "caffeinate": true, "taskset": true,
+	"chrt": true, "flock": true, "strace": true, "ltrace": true,
 }
 
 // run judges one simple command, args already expanded.
@@ -37,7 +40,8 @@ func (w *walker) run(args []arg, st *state) {
 		w.record(args)
 	}
 	if !args[0].ok {
-		return // a command named at run time is a program: out of reach
+		w.dynamicProgram(args)
+		return
 	}
 	if wrappers[name] {
 		w.job.wraps = append(w.job.wraps, args[0].lit)
@@ -99,6 +103,8 @@ func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 			return true
 		}
 		for len(cmd) > 0 && cmd[0].ok && strings.Contains(cmd[0].lit, "=") {
+			name, _, _ := strings.Cut(cmd[0].lit, "=")
+			w.job.setVar(name)
 			cmd = cmd[1:]
 		}
 		if d, ok := value(opts, "C", "chdir"); ok {
@@ -136,10 +142,92 @@ func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 		w.run(cmd, st)
 	case "xargs":
 		w.xargs(rest, st)
+	case "setsid", "unbuffer", "fakeroot", "chronic", "torsocks", "proxychains", "proxychains4", "busybox", "toybox", "catchsegv", "caffeinate":
+		_, cmd := spec{stopAtOperand: true}.parse(rest)
+		w.run(cmd, st)
+	case "taskset", "chrt": // a mask or priority, then the command
+		if _, cmd := (spec{stopAtOperand: true}).parse(rest); len(cmd) > 0 {
+			w.run(cmd[1:], st)
+		}
+	case "strace", "ltrace":
+		opts, cmd := spec{short: "o:e:p:s:a:u:E:P:I:X:b:O:S:U:", long: []string{"output"}, stopAtOperand: true}.parse(rest)
+		w.writeAll(values(opts, "o", "output"), st)
+		w.run(cmd, st)
+	case "flock":
+		opts, ops := spec{short: "w:E:c:", long: []string{"timeout", "conflict-exit-code", "command"}, stopAtOperand: true}.parse(rest)
+		if len(ops) > 0 {
+			w.write(ops[0], st, "") // the lock file is created
+		}
+		switch c, ok := value(opts, "c", "command"); {
+		case ok:
+			w.shellString(c, st)
+		case len(ops) > 2 && ops[1].ok && (ops[1].lit == "-c" || ops[1].lit == "--command"):
+			w.shellString(ops[2], st) // flock FILE -c COMMAND
+		case len(ops) > 1:
+			w.run(ops[1:], st)
+		}
+	default:
+		return w.stringRunner(name, rest, st)
+	}
+	return true
+}
+
+// stringRunner handles the commands that run a command string with sh -c
+// (watch, su -c, runuser -c, script -c, trap), and reports whether name was
+// one.
+func (w *walker) stringRunner(name string, rest []arg, st *state) bool {
+	switch name {
+	case "watch":
+		opts, ops := spec{short: "n:d::q:", long: []string{"interval", "equexit", "errexit"}, stopAtOperand: true}.parse(rest)
+		if has(opts, "x", "exec") {
+			w.run(ops, st)
+			return true
+		}
+		joined := arg{lit: "", ok: true, raw: joinRaw(ops)}
+		for i, a := range ops {
+			joined.ok = joined.ok && a.ok
+			if i > 0 {
+				joined.lit += " "
+			}
+			joined.lit += a.lit
+		}
+		w.shellString(joined, st)
+	case "su", "runuser", "script":
+		opts, ops := spec{short: "c:s:g:G:u:E:I:O:B:T:", long: []string{"command", "shell", "group", "supp-group", "user", "echo", "log-in", "log-out", "log-io", "log-timing"}}.parse(rest)
+		if c, ok := value(opts, "c", "command"); ok {
+			w.shellString(c, st)
+		}
+		if name == "script" {
+			if len(ops) == 0 {
+				ops = []arg{{lit: "typescript", ok: true, raw: "script"}}
+			}
+			w.write(ops[0], st, "")
+		}
+	case "trap":
+		if len(rest) > 1 && rest[0].ok && rest[0].lit != "-" && !strings.HasPrefix(rest[0].lit, "-") {
+			w.shellString(rest[0], st) // the handler runs later, in this shell
+		}
 	default:
 		return false
 	}
 	return true
+}
+
+// dynamicProgram judges a command whose name is known only at run time: a
+// program out of reach, unless it is given inline code or its program on
+// standard input the way an interpreter is ($PY -c …, "$SHELL" <<EOF).
+func (w *walker) dynamicProgram(args []arg) {
+	if w.in != nil && w.in.kind != inFile {
+		w.unknown(joinRaw(args), reasonStdin)
+		return
+	}
+	for _, a := range args[1:] {
+		if a.ok && (contains([]string{"--eval", "--print", "--command", "-Command", "-"}, a.lit) ||
+			len(a.lit) > 1 && a.lit[0] == '-' && a.lit[1] != '-' && strings.ContainsAny(a.lit[len(a.lit)-1:], "cerE")) {
+			w.unknown(joinRaw(args), reasonInline)
+			return
+		}
+	}
 }
 
 // record appends args to the commands the shell would run.

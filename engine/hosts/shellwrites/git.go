@@ -64,14 +64,25 @@ func (w *walker) git(rest []arg, st *state) {
 	}
 	text := "git " + joinRaw(rest)
 	sub, args := cmd[0].lit, cmd[1:]
+	if w.job.gitEnv && !gitReads[sub] {
+		w.unknown(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree")
+		return
+	}
 	switch {
 	case gitReads[sub]:
-		if sub == "diff" || sub == "log" || sub == "show" {
-			for _, a := range args {
-				if a.ok && strings.HasPrefix(a.lit, "--output") {
-					w.unknown(text, reasonOption+a.lit)
-				}
+		for _, a := range args { // --output=FILE, or a prefix of it (git takes those)
+			n, _, _ := strings.Cut(strings.TrimPrefix(a.lit, "--"), "=")
+			if a.ok && strings.HasPrefix(a.lit, "--") && len(n) > 1 && (strings.HasPrefix("output", n) || n == "output-directory") {
+				w.unknown(text, reasonOption+a.lit)
+				return
 			}
+		}
+		if sub == "init" {
+			_, ops := spec{long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}, short: "b:"}.parse(args)
+			if len(ops) == 0 {
+				ops = []arg{{lit: ".git", ok: true, raw: "git init"}}
+			}
+			w.write(ops[0], st, "")
 		}
 	case gitRewrites[sub]:
 		if sub == "submodule" && len(args) > 0 && args[0].ok && (args[0].lit == "status" || args[0].lit == "summary") {

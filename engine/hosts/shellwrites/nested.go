@@ -114,14 +114,18 @@ func (w *walker) find(rest []arg, st *state) {
 				j++
 			}
 			inner := rest[i+1 : j]
+			l, isLang := langOf(path.Base(inner0(inner)))
 			switch {
-			case len(inner) > 0 && inner[0].ok && writes(path.Base(inner[0].lit)):
+			case len(inner) > 0 && inner[0].ok && writes(path.Base(inner[0].lit)) && !(isLang && l.shell):
 				w.record(inner)
 				w.writeAll(starts, st)
-			case len(inner) > 0:
-				in := w.in
+			case len(inner) > 0: // sh -c '…', python3 -c …: judged as they run
+				in, cp := w.in, *st
 				w.in = nil
-				w.run(inner, st) // find -exec python3 -c …: judged as it runs
+				if a.lit == "-execdir" || a.lit == "-okdir" {
+					cp.known = false // they run in each file's directory
+				}
+				w.run(inner, &cp)
 				w.in = in
 			}
 			i = j
@@ -132,4 +136,12 @@ func (w *walker) find(rest []arg, st *state) {
 			}
 		}
 	}
+}
+
+// inner0 is the name of the command find -exec runs, "" when unknown.
+func inner0(inner []arg) string {
+	if len(inner) == 0 || !inner[0].ok {
+		return ""
+	}
+	return inner[0].lit
 }

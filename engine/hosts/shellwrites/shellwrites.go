@@ -124,6 +124,19 @@ type job struct {
 	words int
 	steps int
 	until time.Time
+	// gitEnv and homeSet: the command sets GIT_DIR or GIT_WORK_TREE (git's
+	// work tree moves), or HOME (~ moves), somewhere.
+	gitEnv, homeSet bool
+}
+
+// setVar notes a variable the command sets that moves where writes land.
+func (j *job) setVar(name string) {
+	switch name {
+	case "GIT_DIR", "GIT_WORK_TREE":
+		j.gitEnv = true
+	case "HOME":
+		j.homeSet = true
+	}
 }
 
 func newJob(o Options) *job {

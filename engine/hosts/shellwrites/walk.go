@@ -96,6 +96,10 @@ func (w *walker) write(a arg, st *state, into string) {
 	if p == "" || p == "-" || strings.HasPrefix(path.Clean(p), "/dev/") {
 		return
 	}
+	if strings.HasPrefix(p, "~") && w.job.homeSet {
+		w.unknown(a.raw, reasonDynamic) // ~ is $HOME, which the command sets
+		return
+	}
 	if !path.IsAbs(p) && !strings.HasPrefix(p, "~") {
 		if !st.known {
 			w.unknown(a.raw, reasonDir)
@@ -229,6 +233,9 @@ func (w *walker) command(c syntax.Command, st *state) {
 }
 
 func (w *walker) assign(a *syntax.Assign, st *state) {
+	if a.Name != nil {
+		w.job.setVar(a.Name.Value)
+	}
 	w.substs(a.Value, st)
 	w.substs(a.Array, st)
 	w.substs(a.Index, st)
