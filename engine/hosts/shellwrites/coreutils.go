@@ -193,7 +193,9 @@ func (w *walker) backups(name string, opts []opt, ops []arg, st *state) {
 	default:
 		dir, dests = ops[len(ops)-1], ops[:len(ops)-1]
 		if len(dests) == 1 && !strings.HasSuffix(dir.lit, "/") {
-			w.write(arg{lit: dir.lit + "*", ok: dir.ok, raw: dir.raw}, st, "") // dir: dir/src* is written too, as a directory
+			// DEST may be a file (its backup is DEST~) or a directory
+			// (DEST/NAME~, written below).
+			w.write(arg{lit: dir.lit + "*", ok: dir.ok, raw: dir.raw}, st, "")
 		}
 	}
 	for _, s := range dests {
