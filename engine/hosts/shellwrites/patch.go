@@ -55,12 +55,23 @@ type diffFile struct {
 }
 
 // diffFiles lists the files a unified, context or git diff names, as
-// written, /dev/null left out.
+// written, /dev/null left out. In a git diff of a copy ("copy from"), the
+// source is only read: its old names are left out.
 func diffFiles(text string) []diffFile {
-	var out []diffFile
-	add := func(p string, bare bool) {
+	var out, section []diffFile
+	var old []bool // old[i]: section[i] is a source name
+	isCopy := false
+	flush := func() {
+		for i, f := range section {
+			if !isCopy || !old[i] {
+				out = append(out, f)
+			}
+		}
+		section, old, isCopy = nil, nil, false
+	}
+	add := func(src bool, p string, bare bool) {
 		if p = diffPath(p); p != "" {
-			out = append(out, diffFile{name: p, bare: bare})
+			section, old = append(section, diffFile{name: p, bare: bare}), append(old, src)
 		}
 	}
 	lines := strings.Split(text, "\n")
@@ -71,25 +82,29 @@ func diffFiles(text string) []diffFile {
 		line := lines[i]
 		switch {
 		case strings.HasPrefix(line, "diff --git "):
+			flush()
 			a, b := gitDiffNames(line[len("diff --git "):])
-			add(a, false)
-			add(b, false)
-		case strings.HasPrefix(line, "rename from "), strings.HasPrefix(line, "rename to "), strings.HasPrefix(line, "copy to "):
-			_, p, _ := strings.Cut(line[len("copy "):], " ")
-			if strings.HasPrefix(line, "rename") {
-				_, p, _ = strings.Cut(line[len("rename "):], " ")
-			}
-			add(p, true)
+			add(true, a, false)
+			add(false, b, false)
+		case strings.HasPrefix(line, "copy from "):
+			isCopy = true
+		case strings.HasPrefix(line, "rename from "):
+			add(false, line[len("rename from "):], true) // deleted
+		case strings.HasPrefix(line, "rename to "):
+			add(false, line[len("rename to "):], true)
+		case strings.HasPrefix(line, "copy to "):
+			add(false, line[len("copy to "):], true)
 		case i+1 < len(lines) && (strings.HasPrefix(line, "--- ") && strings.HasPrefix(lines[i+1], "+++ ") ||
 			strings.HasPrefix(line, "*** ") && strings.HasPrefix(lines[i+1], "--- ")):
 			// A header is a "--- " line followed by a "+++ " line (or a
 			// context diff's "*** " and "--- "); inside a hunk a removed
 			// "-- x" line also starts with "--- ".
-			add(line[4:], false)
-			add(lines[i+1][4:], false)
+			add(true, line[4:], false)
+			add(false, lines[i+1][4:], false)
 			i++
 		}
 	}
+	flush()
 	return out
 }
 

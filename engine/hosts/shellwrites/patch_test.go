@@ -36,7 +36,7 @@ func TestPatch(t *testing.T) {
 		{"headers with spaces around", "*** Begin Patch\n *** Add File: other/x\n+x\n\t*** Update File: a.py \n  *** Move to:  other/y\n*** Delete File:other/z\n*** End Patch", "other/x, a.py, other/y, other/z"},
 		{"header indented without Begin", "  *** Add File: other/x\n+x\n", "other/x"},
 		{"git rename", "diff --git a/src/a.py b/other/a.py\nsimilarity index 100%\nrename from src/a.py\nrename to other/a.py\n", "src/a.py, other/a.py"},
-		{"git copy", "diff --git a/src/a.py b/other/c.py\nsimilarity index 100%\ncopy from src/a.py\ncopy to other/c.py\n", "src/a.py, other/c.py"},
+		{"git copy", "diff --git a/src/a.py b/other/c.py\nsimilarity index 90%\ncopy from src/a.py\ncopy to other/c.py\n--- a/src/a.py\n+++ b/other/c.py\n", "other/c.py"},
 		{"git mode change only", "diff --git a/other/run.sh b/other/run.sh\nold mode 100644\nnew mode 100755\n", "other/run.sh"},
 		{"git quoted name", "diff --git \"a/sp ace\" \"b/sp ace\"\n--- \"a/sp ace\"\n+++ \"b/sp ace\"\n", "sp ace"},
 		{"context diff", "*** other/old.c\t2024\n--- other/new.c\t2024\n***************\n", "other/old.c, other/new.c"},
