@@ -192,10 +192,10 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 		}
 		tc.Command = c.patch
 	case len(c.argv) > 0:
-		r = shellwrites.Argv(c.argv)
+		r = shellwrites.ArgvIn(c.argv, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile})
 		tc.Command = strings.Join(c.argv, " ")
 	case c.command != "":
-		r = shellwrites.Shell(c.command)
+		r = shellwrites.ShellIn(c.command, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile})
 	}
 	targets = append(targets, r.Writes...)
 	for _, u := range r.Unknown {

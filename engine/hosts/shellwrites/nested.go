@@ -3,16 +3,18 @@ package shellwrites
 import (
 	"path"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
-// writers are the commands that write the files their arguments name; under
-// xargs the arguments it appends are not in the command line.
-var writers = map[string]bool{
-	"tee": true, "cp": true, "mv": true, "ln": true, "install": true, "rm": true, "rmdir": true,
-	"unlink": true, "shred": true, "touch": true, "mkdir": true, "truncate": true, "dd": true,
-	"sed": true, "gsed": true, "perl": true, "git": true,
+// writes reports the commands that write the files their arguments name
+// (under xargs or find -exec the arguments are not in the command line),
+// and the shells (their arguments are commands).
+func writes(name string) bool {
+	if _, ok := fileSpecs[name]; ok {
+		return true
+	}
+	l, ok := langOf(name)
+	return ok && l.shell || contains([]string{"dd", "chmod", "chown", "chgrp", "sed", "gsed", "perl", "git", "patch", "tar",
+		"unzip", "zip", "cpio", "curl", "wget", "rsync"}, name)
 }
 
 // xargs runs its command with arguments read from its input: a writer under
@@ -22,7 +24,10 @@ func (w *walker) xargs(rest []arg, st *state) {
 	if len(cmd) == 0 {
 		return // echo
 	}
-	w.run(cmd, st, nil)
+	in := w.in
+	w.in = nil // the command's input is not xargs' own
+	w.run(cmd, st)
+	w.in = in
 	name := ""
 	for c := cmd; len(c) > 0 && c[0].ok; {
 		name = path.Base(c[0].lit)
@@ -31,7 +36,7 @@ func (w *walker) xargs(rest []arg, st *state) {
 		}
 		c = c[1:]
 	}
-	if writers[name] || !cmd[0].ok || shells[name] {
+	if writes(name) || !cmd[0].ok {
 		text := "xargs " + joinRaw(rest)
 		if f, ok := value(opts, "a", "arg-file"); ok && f.ok {
 			w.unknown(text, reasonFromFile)
@@ -70,32 +75,6 @@ func cd(st *state, d arg) *state {
 	}
 }
 
-// shell handles sh/bash/zsh…: with -c the string is parsed in turn when it
-// is literal; with a here-document and no script, the body is the script.
-// bash script.sh runs a program: out of reach.
-func (w *walker) shell(args []arg, st *state, hdoc *syntax.Word) {
-	opts, ops := shellSpec.parse(args[1:])
-	withC := false
-	for _, o := range opts {
-		if strings.Contains(o.name, "c") && len(o.name) == 1 {
-			withC = true
-		}
-	}
-	switch {
-	case withC && len(ops) > 0:
-		w.shellString(ops[0], st)
-	case withC:
-	case len(ops) == 0 && hdoc != nil:
-		lit, ok := literal(hdoc.Parts)
-		if !ok {
-			w.unknown(w.text(hdoc), reasonShellC)
-			return
-		}
-		cp := *st
-		w.parse(lit, &cp)
-	}
-}
-
 // shellString parses a command string given to a shell (sh -c, env -S).
 func (w *walker) shellString(s arg, st *state) {
 	if !s.ok {
@@ -104,57 +83,6 @@ func (w *walker) shellString(s arg, st *state) {
 	}
 	cp := *st
 	w.parse(s.lit, &cp)
-}
-
-// git: checkout -- PATHS and checkout TREE -- PATHS, restore PATHS (unless
-// only --staged), rm PATHS (unless --cached), mv like mv, clean [PATHS].
-// -C DIR and --work-tree move where the paths are read from.
-func (w *walker) git(rest []arg, st *state) {
-	opts, cmd := gitSpec.parse(rest)
-	for _, o := range opts {
-		if o.name == "C" || o.name == "work-tree" {
-			st = cd(st, o.value)
-		}
-	}
-	if len(cmd) == 0 || !cmd[0].ok {
-		return
-	}
-	sub, args := cmd[0].lit, cmd[1:]
-	switch sub {
-	case "checkout":
-		for i, a := range args {
-			if a.ok && a.lit == "--" {
-				w.writeAll(args[i+1:], st)
-				return
-			}
-		}
-	case "restore":
-		o, ops := restoreSpec.parse(args)
-		if has(o, "S", "staged") && !has(o, "W", "worktree") {
-			return
-		}
-		if f, ok := value(o, "pathspec-from-file"); ok {
-			w.unknown("git restore --pathspec-from-file="+f.raw, reasonFromFile)
-		}
-		w.writeAll(ops, st)
-	case "rm":
-		o, ops := gitRmSpec.parse(args)
-		if !has(o, "cached") {
-			w.writeAll(ops, st)
-		}
-	case "mv":
-		o, ops := spec{}.parse(args)
-		w.copyLike("mv", o, ops, st)
-	case "clean":
-		o, ops := cleanSpec.parse(args)
-		if has(o, "n", "dry-run") {
-			return
-		}
-		if len(ops) == 0 {
-			ops = []arg{{lit: ".", ok: true, raw: "git clean"}}
-		}
-		w.writeAll(ops, st)
-	}
 }
 
 // find with -delete, -exec / -execdir / -ok of a writer, or -fprint FILE:
@@ -186,8 +114,19 @@ func (w *walker) find(rest []arg, st *state) {
 				j++
 			}
 			inner := rest[i+1 : j]
-			if len(inner) > 0 && inner[0].ok && (writers[path.Base(inner[0].lit)] || shells[path.Base(inner[0].lit)]) {
+			l, isLang := langOf(path.Base(inner0(inner)))
+			switch {
+			case len(inner) > 0 && inner[0].ok && writes(path.Base(inner[0].lit)) && !(isLang && l.shell):
+				w.record(inner)
 				w.writeAll(starts, st)
+			case len(inner) > 0: // sh -c '…', python3 -c …: judged as they run
+				in, cp := w.in, *st
+				w.in = nil
+				if a.lit == "-execdir" || a.lit == "-okdir" {
+					cp.known = false // they run in each file's directory
+				}
+				w.run(inner, &cp)
+				w.in = in
 			}
 			i = j
 		default: // -fprint FILE, -fls FILE, -fprintf FILE FORMAT
@@ -197,4 +136,12 @@ func (w *walker) find(rest []arg, st *state) {
 			}
 		}
 	}
+}
+
+// inner0 is the name of the command find -exec runs, "" when unknown.
+func inner0(inner []arg) string {
+	if len(inner) == 0 || !inner[0].ok {
+		return ""
+	}
+	return inner[0].lit
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -32,6 +33,13 @@ func TestPatch(t *testing.T) {
 		{"unified git diff", "diff --git a/x.go b/x.go\n--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n--- a removed line\n+new\n", "x.go"},
 		{"unified new file", "--- /dev/null\n+++ b/added.txt\t2024-01-01\n@@ -0,0 +1 @@\n+x\n", "added.txt"},
 		{"unified delete", "--- a/del.txt\n+++ /dev/null\n", "del.txt"},
+		{"headers with spaces around", "*** Begin Patch\n *** Add File: other/x\n+x\n\t*** Update File: a.py \n  *** Move to:  other/y\n*** Delete File:other/z\n*** End Patch", "other/x, a.py, other/y, other/z"},
+		{"header indented without Begin", "  *** Add File: other/x\n+x\n", "other/x"},
+		{"git rename", "diff --git a/src/a.py b/other/a.py\nsimilarity index 100%\nrename from src/a.py\nrename to other/a.py\n", "src/a.py, other/a.py"},
+		{"git copy", "diff --git a/src/a.py b/other/c.py\nsimilarity index 90%\ncopy from src/a.py\ncopy to other/c.py\n--- a/src/a.py\n+++ b/other/c.py\n", "other/c.py"},
+		{"git mode change only", "diff --git a/other/run.sh b/other/run.sh\nold mode 100644\nnew mode 100755\n", "other/run.sh"},
+		{"git quoted name", "diff --git \"a/sp ace\" \"b/sp ace\"\n--- \"a/sp ace\"\n+++ \"b/sp ace\"\n", "sp ace"},
+		{"context diff", "*** other/old.c\t2024\n--- other/new.c\t2024\n***************\n", "other/old.c, other/new.c"},
 	} {
 		r, err := Patch(c.patch)
 		if got, _ := show(r); err != nil || got != c.writes {
@@ -56,15 +64,24 @@ func FuzzShell(f *testing.F) {
 	}
 	f.Add("bash -c 'bash -c \"touch {a,b}{1..3}\"'")
 	f.Add("cat <<EOF | sh\nrm x\nEOF")
+	for cmd := range worstCases {
+		f.Add(cmd[:min(len(cmd), 4096)])
+	}
 	f.Fuzz(func(t *testing.T, cmd string) {
-		r := Shell(cmd)
+		start := time.Now()
+		r := ShellIn(cmd, Options{Dir: "/p", ReadFile: fixtureReader})
+		// The one clock in the tests: ten times the analysis' own deadline,
+		// so only an analysis that ignores its bound fails.
+		if d := time.Since(start); d > 10*deadline {
+			t.Fatalf("%q: %v, past the bound", cmd, d)
+		}
 		for _, w := range r.Writes {
 			if w.Path == "" {
 				t.Fatalf("%q: empty write path in %+v", cmd, r)
 			}
 		}
 		for _, u := range r.Unknown {
-			if u.Reason == "" {
+			if u.Reason == "" || strings.HasPrefix(u.Reason, reasonFailed) {
 				t.Fatalf("%q: unknown without a reason in %+v", cmd, r)
 			}
 		}

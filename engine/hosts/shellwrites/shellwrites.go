@@ -3,30 +3,32 @@
 // (mvdan.cc/sh/v3/syntax) and its syntax tree walked, so a write refused
 // through an editor tool is not let through through the shell.
 //
-// What it sees: redirections (> >> &> &>> >| <>, here-documents included,
-// since their target is the redirection's), the destinations of tee, cp, mv,
-// install and ln, the operands of rm, rmdir, unlink, shred, touch, mkdir and
-// truncate, dd's of=, sed -i and perl -i, git checkout -- / restore / rm / mv /
-// clean, through && || ; | & subshells, blocks, loops, functions, command
-// substitutions and the wrappers sudo, doas, env, xargs, nohup, time,
-// command, exec, nice, timeout, stdbuf and ionice; cd and pushd move the
-// directory later relative paths are read from; sh -c / bash -c strings are
-// parsed in turn when they are literal.
+// What it sees: redirections, the file operands and output options of the
+// commands that write files (cp, mv, ln, install, tee, rm, touch, mkdir,
+// truncate, chmod, chown, sort -o, uniq, split, csplit, mktemp, dd, sed -i
+// and sed's w commands, perl -i, tar, unzip, cpio, curl, wget, rsync, patch,
+// git's commands that change the work tree), through && || ; | & subshells,
+// blocks, loops, functions, command substitutions and the wrappers sudo,
+// doas, env, xargs, nohup, time, command, exec, nice, timeout, stdbuf and
+// ionice; cd and pushd move the directory later relative paths are read
+// from; sh -c strings and shell here-documents are parsed in turn when they
+// are literal.
 //
-// What it cannot know is reported as Unknown, never dropped: a target built
-// from a variable or a command substitution, eval, a shell -c string built at
-// run time, xargs' appended arguments, interpreters given inline code
-// (python -c, node -e, perl -e, ruby -e, awk programs that redirect…), and a
-// command that does not parse. What stays out of reach is a program that
-// writes files itself (make, a script, a compiler): its writes are not in the
-// command line.
+// What it cannot show is reported as Unknown, never dropped: a target built
+// at run time, eval, aliases, an interpreter given its program inline or on
+// its standard input, an editor given commands, an option of a known command
+// the analysis does not model, a git command that rewrites the work tree
+// from history, an archive's members, a command that does not parse, and a
+// command past the analysis' bounds (words, brace expansion, nesting, time).
+// What stays out of reach on purpose is a program that writes files itself
+// (make, a script, a compiler, a test run): its writes are not in the
+// command line, and are judged after it ran.
 package shellwrites
 
 import (
-	"path"
+	"fmt"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
+	"time"
 )
 
 // Write is one path a command would write, as the command names it: absolute,
@@ -44,53 +46,205 @@ type Unknown struct {
 	Reason string `json:"reason"` // why it cannot be known
 }
 
-// Result is what a command would write.
-type Result struct {
-	Writes  []Write   `json:"writes"`
-	Unknown []Unknown `json:"unknown"`
+// Command is one simple command as it would run, after the wrappers (sudo, doas, env, nohup, time,
+// command, exec, nice, timeout, stdbuf, ionice, xargs) are stripped, and for each literal
+// `sh -c`/`bash -c` string, its own commands.
+type Command struct {
+	Argv    []string `json:"argv"`    // each word after quote removal and brace expansion; a dynamic word is its source text
+	Dynamic []bool   `json:"dynamic"` // Dynamic[i]: Argv[i] is known only at run time
+	// Wrapped names the wrappers stripped before Argv[0], outermost first
+	// (["sudo", "env"]), as written.
+	Wrapped []string `json:"wrapped,omitempty"`
 }
+
+// Result is what a command would write, and the simple commands it would run.
+type Result struct {
+	Writes   []Write   `json:"writes"`
+	Unknown  []Unknown `json:"unknown"`
+	Commands []Command `json:"commands"`
+}
+
+// Options are what the analysis may read besides the command.
+type Options struct {
+	// Dir is the absolute directory the command starts in: a patch or sed
+	// script the command names is read relative to it.
+	Dir string
+	// ReadFile reads such a file; nil reads nothing, and what the file would
+	// have shown is Unknown.
+	ReadFile func(name string) ([]byte, error)
+	now      func() time.Time // the clock of the deadline; tests set it
+}
+
+// The bounds of one analysis. Past any of them the whole command is one
+// Unknown naming the bound: a command too big to read is not let through.
+const (
+	maxWords        = 4096                   // words after brace expansion, in the whole command
+	maxBraceWords   = 1024                   // words one brace expansion may yield
+	maxNesting      = 200                    // open brackets, quotes and substitutions at once
+	maxCommandBytes = 1 << 20                // the command's text
+	deadline        = 200 * time.Millisecond // the analysis' own time
+	maxDepth        = 8                      // sh -c strings within sh -c strings
+)
 
 // Reasons for Unknown, shared by the walker and the command table.
 const (
-	reasonDynamic   = "the target is built from a variable or a command substitution, known only at run time"
-	reasonDir       = "it is relative to a directory known only at run time"
-	reasonEval      = "eval runs a string built at run time"
-	reasonXargs     = "xargs appends arguments read from its input"
-	reasonShellC    = "the shell is given a command string built at run time"
-	reasonInline    = "an interpreter given inline code can open any file"
-	reasonParse     = "the command does not parse as a shell command"
-	reasonTooDeep   = "shell commands nested too deeply to follow"
-	reasonFromFile  = "the paths come from a file read at run time"
-	maxDepth        = 8
-	maxCommandBytes = 1 << 20
+	reasonDynamic  = "the target is built from a variable or a command substitution, known only at run time"
+	reasonDir      = "it is relative to a directory known only at run time"
+	reasonEval     = "eval runs a string built at run time"
+	reasonAlias    = "an alias may stand for any command"
+	reasonXargs    = "xargs appends arguments read from its input"
+	reasonShellC   = "the shell is given a command string built at run time"
+	reasonInline   = "an interpreter given inline code can open any file"
+	reasonStdin    = "an interpreter given its program on standard input can open any file"
+	reasonEditor   = "an editor run with commands can write any file"
+	reasonParse    = "the command does not parse as a shell command"
+	reasonTooDeep  = "shell commands nested too deeply to follow"
+	reasonFromFile = "the paths come from a file read at run time"
+	reasonOption   = "the analysis does not model the option "
+	reasonHistory  = "git rewrites work-tree files from history or another branch"
+	reasonArchive  = "the files written are named inside the archive"
+	reasonUnread   = "the patch or script it reads could not be read before it runs"
+	reasonWords    = "the command expands to more than 4096 words"
+	reasonBrace    = "a brace expansion yields more than 1024 words"
+	reasonNesting  = "the command nests more than 200 levels deep"
+	reasonTime     = "the analysis ran past its 200 ms deadline"
+	reasonSize     = "the command is longer than 1 MiB"
+	reasonFailed   = "the analysis failed: "
 )
+
+// bound is raised (as a panic, caught by the entry points) when the analysis
+// passes one of its bounds.
+type bound string
+
+// job is one analysis: what it found so far and what it has spent.
+type job struct {
+	res   Result
+	opts  Options
+	wraps []string // the wrappers around the command being judged
+	words int
+	steps int
+	until time.Time
+	// gitEnv and homeSet: the command sets GIT_DIR or GIT_WORK_TREE (git's
+	// work tree moves), or HOME (~ moves), somewhere.
+	gitEnv, homeSet bool
+}
+
+// setVar notes a variable the command sets that moves where writes land.
+func (j *job) setVar(name string) {
+	switch name {
+	case "GIT_DIR", "GIT_WORK_TREE":
+		j.gitEnv = true
+	case "HOME":
+		j.homeSet = true
+	}
+}
+
+func newJob(o Options) *job {
+	if o.now == nil {
+		o.now = time.Now
+	}
+	return &job{opts: o, until: o.now().Add(deadline)}
+}
+
+// step counts one unit of work and checks the deadline every so often.
+func (j *job) step() {
+	j.steps++
+	if j.steps&63 == 0 && j.opts.now().After(j.until) {
+		panic(bound(reasonTime))
+	}
+}
+
+// spend counts n words of the command after brace expansion.
+func (j *job) spend(n int) {
+	j.words += n
+	if j.words > maxWords {
+		panic(bound(reasonWords))
+	}
+	j.step()
+}
+
+// finish turns a bound (or any failure) into a Result of one Unknown, so the
+// analysis never panics and never lets a command it could not finish through.
+func (j *job) finish(command string, r *Result) {
+	x := recover()
+	if x == nil {
+		return
+	}
+	reason, ok := x.(bound)
+	if !ok {
+		reason = bound(reasonFailed + fmt.Sprint(x))
+	}
+	*r = Result{Writes: []Write{}, Unknown: []Unknown{{Text: clip(command), Reason: string(reason)}}, Commands: []Command{}}
+}
 
 // Shell returns the paths command would write, parsed as bash. A command
 // that does not parse is one Unknown: it is not let through as harmless.
-func Shell(command string) Result {
-	var r Result
-	w := &walker{res: &r}
+func Shell(command string) Result { return ShellIn(command, Options{}) }
+
+// ShellIn is Shell with the files the command names readable through o.
+func ShellIn(command string, o Options) (r Result) {
+	j := newJob(o)
+	defer j.finish(command, &r)
+	if len(command) > maxCommandBytes {
+		panic(bound(reasonSize))
+	}
+	if nesting(command) > maxNesting {
+		panic(bound(reasonNesting))
+	}
+	w := &walker{job: j}
 	w.parse(command, &state{known: true})
-	return r.clean()
+	return j.res.clean()
 }
 
 // Argv returns the paths an argv (a command run without a shell, such as
 // Codex's ["bash", "-lc", "…"]) would write.
-func Argv(argv []string) Result {
-	var r Result
-	w := &walker{res: &r}
+func Argv(argv []string) Result { return ArgvIn(argv, Options{}) }
+
+// ArgvIn is Argv with the files the command names readable through o.
+func ArgvIn(argv []string, o Options) (r Result) {
+	j := newJob(o)
+	defer j.finish(strings.Join(argv, " "), &r)
+	j.spend(len(argv))
+	w := &walker{job: j}
 	args := make([]arg, len(argv))
 	for i, a := range argv {
 		args[i] = arg{lit: a, ok: true, raw: a}
 	}
-	w.run(args, &state{known: true}, nil)
-	return r.clean()
+	w.run(args, &state{known: true})
+	return j.res.clean()
 }
 
-// clean drops duplicates, keeping the first occurrence's order, and makes
-// both lists non-nil.
+// nesting is the most brackets, braces and substitutions open at once in s,
+// counted without regard to quotes (a quoted bracket only makes it larger):
+// the parser recurses once per level.
+func nesting(s string) int {
+	depth, most := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{', '[':
+			depth++
+			most = max(most, depth)
+		case ')', '}', ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return most
+}
+
+func clip(text string) string {
+	if len(text) > 200 {
+		return text[:200] + "…"
+	}
+	return text
+}
+
+// clean drops duplicate writes and unknowns, keeping the first occurrence's
+// order, and makes every list non-nil. Commands stay as they ran, in order.
 func (r Result) clean() Result {
-	out := Result{Writes: []Write{}, Unknown: []Unknown{}}
+	out := Result{Writes: []Write{}, Unknown: []Unknown{}, Commands: r.Commands}
+	if out.Commands == nil {
+		out.Commands = []Command{}
+	}
 	seenW := map[Write]bool{}
 	for _, x := range r.Writes {
 		if !seenW[x] {
@@ -106,308 +260,4 @@ func (r Result) clean() Result {
 		}
 	}
 	return out
-}
-
-// state is where relative paths are read from: dir, relative to the start
-// directory ("" is the start itself) or absolute; known is false after a cd
-// to a directory known only at run time.
-type state struct {
-	dir   string
-	known bool
-}
-
-// walker walks one parsed command (src is its text, for quoting parts of it
-// in an Unknown), appending to res.
-type walker struct {
-	res   *Result
-	src   string
-	depth int
-}
-
-// parse parses src and walks it from st; nested (sh -c) strings come here
-// too, one level deeper.
-func (w *walker) parse(src string, st *state) {
-	if w.depth > maxDepth {
-		w.unknown(src, reasonTooDeep)
-		return
-	}
-	if len(src) > maxCommandBytes {
-		w.unknown(src[:80]+"…", reasonParse)
-		return
-	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-	if err != nil {
-		w.unknown(src, reasonParse+": "+err.Error())
-		return
-	}
-	inner := &walker{res: w.res, src: src, depth: w.depth + 1}
-	inner.stmts(f.Stmts, st)
-}
-
-func (w *walker) unknown(text, reason string) {
-	if len(text) > 200 {
-		text = text[:200] + "…"
-	}
-	w.res.Unknown = append(w.res.Unknown, Unknown{Text: text, Reason: reason})
-}
-
-// write records a target named by a (relative to st), or an Unknown when it
-// cannot be known. /dev/* (null, stdout, tty, fd/N…) is never a file write.
-func (w *walker) write(a arg, st *state, into string) {
-	if !a.ok {
-		w.unknown(a.raw, reasonDynamic)
-		return
-	}
-	p := a.lit
-	if p == "" || p == "-" || strings.HasPrefix(path.Clean(p), "/dev/") {
-		return
-	}
-	if !path.IsAbs(p) && !strings.HasPrefix(p, "~") {
-		if !st.known {
-			w.unknown(a.raw, reasonDir)
-			return
-		}
-		if st.dir != "" {
-			p = path.Join(st.dir, p)
-		}
-	}
-	w.res.Writes = append(w.res.Writes, Write{Path: p, Into: into})
-}
-
-func (w *walker) stmts(list []*syntax.Stmt, st *state) {
-	for _, s := range list {
-		w.stmt(s, st)
-	}
-}
-
-func (w *walker) stmt(s *syntax.Stmt, st *state) {
-	if s == nil {
-		return
-	}
-	var hdoc *syntax.Word
-	for _, r := range s.Redirs {
-		w.redirect(r, st)
-		if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
-			hdoc = r.Hdoc
-		}
-	}
-	if s.Background {
-		cp := *st // a background job runs in its own subshell
-		st = &cp
-	}
-	w.command(s.Cmd, st, hdoc)
-}
-
-// redirect records a redirection that opens a file for writing. >&N, >&-
-// duplicate descriptors; >&word with another word is bash's &>word.
-func (w *walker) redirect(r *syntax.Redirect, st *state) {
-	w.substs(r.Word, st)
-	w.substs(r.Hdoc, st)
-	if r.Word != nil && len(r.Word.Parts) == 1 {
-		if _, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
-			return // > >(tee log): the substitution's own writes are counted
-		}
-	}
-	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll,
-		syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut:
-		w.write(w.word(r.Word)[0], st, "")
-	case syntax.DplOut:
-		a := w.word(r.Word)[0]
-		if a.ok && (a.lit == "-" || strings.TrimRight(a.lit, "0123456789-") == "") {
-			return
-		}
-		w.write(a, st, "")
-	}
-}
-
-// command walks one command; hdoc is the here-document fed to it, if any
-// (bash <<'EOF' … runs its body).
-func (w *walker) command(c syntax.Command, st *state, hdoc *syntax.Word) {
-	switch c := c.(type) {
-	case *syntax.CallExpr:
-		for _, a := range c.Assigns {
-			w.assign(a, st)
-		}
-		var args []arg
-		for _, word := range c.Args {
-			w.substs(word, st)
-			args = append(args, w.word(word)...)
-		}
-		w.run(args, st, hdoc)
-	case *syntax.BinaryCmd:
-		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
-			left, right := *st, *st // each side of a pipe is a subshell
-			w.stmt(c.X, &left)
-			w.stmt(c.Y, &right)
-			return
-		}
-		w.stmt(c.X, st)
-		w.stmt(c.Y, st)
-	case *syntax.Subshell:
-		cp := *st
-		w.stmts(c.Stmts, &cp)
-	case *syntax.Block:
-		w.stmts(c.Stmts, st)
-	case *syntax.IfClause:
-		for ; c != nil; c = c.Else {
-			w.stmts(c.Cond, st)
-			w.stmts(c.Then, st)
-		}
-	case *syntax.WhileClause:
-		w.stmts(c.Cond, st)
-		w.stmts(c.Do, st)
-	case *syntax.ForClause:
-		w.substs(c.Loop, st)
-		w.stmts(c.Do, st)
-	case *syntax.CaseClause:
-		w.substs(c.Word, st)
-		for _, it := range c.Items {
-			w.stmts(it.Stmts, st)
-		}
-	case *syntax.FuncDecl:
-		cp := *st // a function may run anywhere: its writes count as if it ran here
-		w.stmt(c.Body, &cp)
-	case *syntax.DeclClause:
-		for _, a := range c.Args {
-			w.assign(a, st)
-		}
-	case *syntax.TimeClause:
-		w.stmt(c.Stmt, st)
-	case *syntax.CoprocClause:
-		cp := *st
-		w.stmt(c.Stmt, &cp)
-	case nil:
-	default: // [[ ]], (( )), let: only their substitutions run commands
-		w.substs(c, st)
-	}
-}
-
-func (w *walker) assign(a *syntax.Assign, st *state) {
-	w.substs(a.Value, st)
-	w.substs(a.Array, st)
-	w.substs(a.Index, st)
-}
-
-// substs walks the command and process substitutions inside n: they run, so
-// what they write counts. Each runs in a subshell.
-func (w *walker) substs(n syntax.Node, st *state) {
-	if n == nil || isNilNode(n) {
-		return
-	}
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			cp := *st
-			w.stmts(n.Stmts, &cp)
-			return false
-		case *syntax.ProcSubst:
-			cp := *st
-			w.stmts(n.Stmts, &cp)
-			return false
-		}
-		return true
-	})
-}
-
-// isNilNode reports a typed nil inside the interface (a *Word that is nil).
-func isNilNode(n syntax.Node) bool {
-	switch n := n.(type) {
-	case *syntax.Word:
-		return n == nil
-	case *syntax.ArrayExpr:
-		return n == nil
-	}
-	return false
-}
-
-// arg is one argument after brace expansion: its literal value when it has
-// one (ok), and its text as written.
-type arg struct {
-	lit string
-	ok  bool
-	raw string
-}
-
-// word turns a word into its arguments: brace expansion as bash does it
-// (a{b,c} is two), quotes removed. A word with a parameter, command or
-// arithmetic expansion has no literal value. It always returns at least one.
-func (w *walker) word(word *syntax.Word) []arg {
-	if word == nil || len(word.Parts) == 0 {
-		return []arg{{ok: true}}
-	}
-	raw := w.text(word)
-	var out []arg
-	for _, x := range braces(word) {
-		lit, ok := literal(x.Parts)
-		out = append(out, arg{lit: lit, ok: ok, raw: raw})
-	}
-	return out
-}
-
-// text is word as written in the source.
-func (w *walker) text(n syntax.Node) string {
-	s, e := int(n.Pos().Offset()), int(n.End().Offset())
-	if s < 0 || e > len(w.src) || s > e {
-		return ""
-	}
-	return w.src[s:e]
-}
-
-// literal is the value of parts with quotes removed, or ok=false when a part
-// is only known at run time.
-func literal(parts []syntax.WordPart) (string, bool) {
-	var b strings.Builder
-	for _, p := range parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescape(p.Value, false))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(unescape(lit.Value, true))
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
-}
-
-// unescape removes the backslashes the shell removes: before any character
-// outside quotes, before $ ` " \ and newline inside double quotes; a
-// backslash-newline disappears.
-func unescape(s string, quoted bool) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		next := s[i+1]
-		switch {
-		case next == '\n':
-			i++
-		case !quoted || strings.IndexByte("$`\"\\", next) >= 0:
-			b.WriteByte(next)
-			i++
-		default:
-			b.WriteByte('\\')
-		}
-	}
-	return b.String()
 }

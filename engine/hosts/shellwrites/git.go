@@ -1,0 +1,204 @@
+package shellwrites
+
+import (
+	"path"
+	"strings"
+)
+
+var (
+	gitSpec      = spec{short: "C:c:", long: []string{"git-dir", "work-tree", "namespace", "exec-path", "config-env", "super-prefix", "list-cmds", "attr-source"}, stopAtOperand: true}
+	restoreSpec  = spec{short: "s:", long: []string{"source", "conflict", "pathspec-from-file", "inter-hunk-context", "unified"}}
+	checkoutSpec = spec{short: "b:B:", long: []string{"conflict", "pathspec-from-file", "orphan"}}
+	gitRmSpec    = spec{long: []string{"pathspec-from-file"}}
+	cleanSpec    = spec{short: "e:", long: []string{"exclude"}}
+	cloneSpec    = spec{short: "o:b:u:c:j:", long: []string{"template", "reference", "reference-if-able", "origin", "branch", "upload-pack", "depth", "shallow-since", "shallow-exclude", "separate-git-dir", "config", "jobs", "filter", "bundle-uri", "server-option", "ref-format"}}
+	worktreeSpec = spec{short: "b:B:", long: []string{"reason", "expire", "orphan"}}
+	applySpec    = spec{short: "p:C:", long: []string{"directory", "exclude", "include", "whitespace", "build-fake-ancestor"}}
+
+	// gitReads change nothing in the work tree.
+	gitReads = map[string]bool{"status": true, "diff": true, "log": true, "show": true, "branch": true, "tag": true,
+		"fetch": true, "remote": true, "rev-parse": true, "rev-list": true, "ls-files": true, "ls-tree": true, "ls-remote": true,
+		"blame": true, "grep": true, "shortlog": true, "describe": true, "cat-file": true, "reflog": true, "add": true,
+		"commit": true, "push": true, "init": true, "version": true, "help": true, "show-ref": true, "for-each-ref": true,
+		"merge-base": true, "name-rev": true, "count-objects": true, "fsck": true, "gc": true, "var": true, "whatchanged": true,
+		"check-ignore": true, "check-attr": true, "diff-tree": true, "diff-index": true, "diff-files": true, "hash-object": true,
+		"symbolic-ref": true, "update-index": true, "notes": true, "range-diff": true, "cherry": true, "annotate": true}
+	// gitRewrites write work-tree files from history, another branch or a
+	// patch the analysis does not read.
+	gitRewrites = map[string]bool{"am": true, "merge": true, "rebase": true, "pull": true, "switch": true, "cherry-pick": true,
+		"revert": true, "bisect": true, "read-tree": true, "checkout-index": true, "filter-branch": true, "filter-repo": true,
+		"sparse-checkout": true, "stage": false, "submodule": true, "subtree": true, "merge-file": true, "mergetool": true, "difftool": true}
+	// gitRiskyConfig are -c settings that run commands or change what git
+	// writes.
+	gitRiskyConfig = []string{"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath",
+		"core.worktree", "core.askpass", "diff.external", "sequence.editor", "filter.", "credential.", "gpg.", "pager.", "include.", "includeif."}
+)
+
+// git: the subcommands that change work-tree files write their paths
+// (checkout, restore, rm, mv, clean, stash push -- PATHS, clone, worktree
+// add, apply); those that rewrite it from history or a branch are Unknown,
+// as is a subcommand the analysis does not know (it may be an alias). -C DIR
+// and --work-tree move where the paths are read from.
+func (w *walker) git(rest []arg, st *state) {
+	opts, cmd := gitSpec.parse(rest)
+	for _, o := range opts {
+		switch o.name {
+		case "C", "work-tree":
+			st = cd(st, o.value)
+		case "c", "config-env", "exec-path":
+			k := strings.ToLower(o.value.lit)
+			for _, r := range gitRiskyConfig {
+				if !o.value.ok || strings.HasPrefix(k, r) || o.name == "exec-path" {
+					w.unknown("git "+joinRaw(rest), reasonOption+"-c "+o.value.raw)
+					return
+				}
+			}
+		}
+	}
+	if len(cmd) == 0 {
+		return
+	}
+	if !cmd[0].ok {
+		w.unknown("git "+joinRaw(rest), reasonDynamic)
+		return
+	}
+	text := "git " + joinRaw(rest)
+	sub, args := cmd[0].lit, cmd[1:]
+	if w.job.gitEnv && !gitReads[sub] {
+		w.unknown(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree")
+		return
+	}
+	switch {
+	case gitReads[sub]:
+		for _, a := range args { // --output=FILE, or a prefix of it (git takes those)
+			n, _, _ := strings.Cut(strings.TrimPrefix(a.lit, "--"), "=")
+			if a.ok && strings.HasPrefix(a.lit, "--") && len(n) > 1 && (strings.HasPrefix("output", n) || n == "output-directory") {
+				w.unknown(text, reasonOption+a.lit)
+				return
+			}
+		}
+		if sub == "init" {
+			_, ops := spec{long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}, short: "b:"}.parse(args)
+			if len(ops) == 0 {
+				ops = []arg{{lit: ".git", ok: true, raw: "git init"}}
+			}
+			w.write(ops[0], st, "")
+		}
+	case gitRewrites[sub]:
+		if sub == "submodule" && len(args) > 0 && args[0].ok && (args[0].lit == "status" || args[0].lit == "summary") {
+			return
+		}
+		w.unknown(text, reasonHistory)
+	case sub == "checkout":
+		w.gitCheckout(text, args, st)
+	case sub == "restore":
+		o, ops := restoreSpec.parse(args)
+		if has(o, "S", "staged") && !has(o, "W", "worktree") {
+			return
+		}
+		if f, ok := value(o, "pathspec-from-file"); ok {
+			w.unknown("git restore --pathspec-from-file="+f.raw, reasonFromFile)
+		}
+		w.writeAll(ops, st)
+	case sub == "rm":
+		o, ops := gitRmSpec.parse(args)
+		if !has(o, "cached") {
+			w.writeAll(ops, st)
+		}
+	case sub == "mv":
+		o, ops := spec{}.parse(args)
+		w.copyLike("mv", o, ops, st)
+	case sub == "clean":
+		o, ops := cleanSpec.parse(args)
+		if has(o, "n", "dry-run") {
+			return
+		}
+		if len(ops) == 0 {
+			ops = []arg{{lit: ".", ok: true, raw: "git clean"}}
+		}
+		w.writeAll(ops, st)
+	case sub == "reset":
+		o, _ := spec{}.parse(args)
+		if has(o, "hard", "merge", "keep") {
+			w.unknown(text, reasonHistory)
+		}
+	case sub == "stash":
+		w.gitStash(text, args, st)
+	case sub == "clone":
+		o, ops := cloneSpec.parse(args)
+		if has(o, "bare", "mirror") && len(ops) < 2 {
+			ops = append(ops, arg{lit: strings.TrimSuffix(path.Base(ops[0].lit), ".git") + ".git", ok: ops[0].ok, raw: ops[0].raw})
+		}
+		switch {
+		case len(ops) > 1:
+			w.write(ops[1], st, "")
+		case len(ops) == 1 && ops[0].ok:
+			name := strings.TrimSuffix(path.Base(strings.TrimRight(ops[0].lit, "/")), ".git")
+			name = name[strings.LastIndexAny(name, ":")+1:]
+			w.write(arg{lit: name, ok: true, raw: ops[0].raw}, st, "")
+		case len(ops) == 1:
+			w.unknown(text, reasonDynamic)
+		}
+	case sub == "worktree":
+		if len(args) > 0 && args[0].ok && (args[0].lit == "add" || args[0].lit == "remove" || args[0].lit == "move") {
+			_, ops := worktreeSpec.parse(args[1:])
+			if args[0].lit == "add" && len(ops) > 1 {
+				ops = ops[:1]
+			}
+			w.writeAll(ops, st)
+		}
+	case sub == "apply":
+		w.gitApply(text, args, st)
+	case sub == "config":
+		for _, a := range args {
+			if a.ok && (a.lit == "-l" || a.lit == "--list" || a.lit == "--get" || a.lit == "--get-all" || a.lit == "get" || a.lit == "list" || a.lit == "--get-regexp") {
+				return
+			}
+		}
+		w.unknown(text, "git config changes what later git commands run and write")
+	default:
+		w.unknown(text, "the analysis does not model git "+sub+" (it may be an alias)")
+	}
+}
+
+// gitCheckout: checkout [TREE] -- PATHS and checkout TREE PATHS write the
+// paths; checkout BRANCH rewrites the tree from that branch; checkout -b NEW
+// (from HEAD) changes no file.
+func (w *walker) gitCheckout(text string, args []arg, st *state) {
+	for i, a := range args {
+		if a.ok && a.lit == "--" {
+			w.writeAll(args[i+1:], st)
+			return
+		}
+	}
+	o, ops := checkoutSpec.parse(args)
+	if f, ok := value(o, "pathspec-from-file"); ok {
+		w.unknown("git checkout --pathspec-from-file="+f.raw, reasonFromFile)
+		return
+	}
+	switch {
+	case len(ops) == 0:
+	case len(ops) == 1 && (has(o, "b", "B", "orphan")):
+		w.unknown(text, reasonHistory) // a new branch from a start point
+	case len(ops) == 1:
+		w.unknown(text, reasonHistory)
+	default:
+		w.writeAll(ops[1:], st)
+	}
+}
+
+// gitStash: list, show, drop, clear, create and store leave the tree alone;
+// push -- PATHS writes the paths; the rest (push, save, pop, apply, branch)
+// rewrite it.
+func (w *walker) gitStash(text string, args []arg, st *state) {
+	if len(args) > 0 && args[0].ok && contains([]string{"list", "show", "drop", "clear", "create", "store"}, args[0].lit) {
+		return
+	}
+	for i, a := range args {
+		if a.ok && a.lit == "--" && i+1 < len(args) {
+			w.writeAll(args[i+1:], st)
+			return
+		}
+	}
+	w.unknown(text, reasonHistory)
+}

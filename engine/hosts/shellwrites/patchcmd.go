@@ -1,0 +1,171 @@
+package shellwrites
+
+import (
+	"path"
+	"strconv"
+	"strings"
+)
+
+var patchSpec = spec{strict: true, short: "bcEefhlnNRstTuvZB:d:D:F:g:i:o:p:r:V:Y:z:",
+	long:     []string{"prefix", "directory", "ifdef", "fuzz", "get", "input", "output", "strip", "reject-file", "version-control", "basename-prefix", "suffix", "quoting-style", "read-only", "reject-format"},
+	optional: []string{"merge"},
+	flags: append([]string{"backup", "backup-if-mismatch", "no-backup-if-mismatch", "context", "ed", "remove-empty-files", "forward", "batch", "force", "ignore-whitespace",
+		"normal", "dry-run", "silent", "quiet", "reverse", "set-time", "set-utc", "unified", "verbose", "posix", "binary", "follow-symlinks"}, std...)}
+
+// patch writes the files its patch names (stripped of -p N leading
+// directories, or of all of them without -p), their backups with -b, and
+// the file given as its first operand or with -o. The patch is read from
+// -i FILE, a second operand, or its standard input when that is a literal
+// here-document or a readable file; a patch it cannot read is Unknown.
+func (w *walker) patch(args []arg, st *state) {
+	opts, ops, bad := patchSpec.parseStrict(args[1:])
+	switch {
+	case bad != "":
+		w.unknown(joinRaw(args), reasonOption+bad)
+		return
+	case has(opts, "dry-run", "help", "version"):
+		return
+	}
+	shellDir := st // the shell opens a redirection before patch moves to -d DIR
+	if d, ok := value(opts, "d", "directory"); ok {
+		st = cd(st, d)
+	}
+	w.writeAll(values(opts, "r", "reject-file"), st)
+	if o, ok := value(opts, "o", "output"); ok {
+		w.write(o, st, "")
+		return
+	}
+	backup := func(p arg) {
+		if !has(opts, "b", "backup", "B", "prefix", "z", "suffix", "Y", "basename-prefix", "V", "version-control") {
+			return
+		}
+		b := p.lit + ".orig"
+		if s, ok := value(opts, "z", "suffix"); ok {
+			b = p.lit + s.lit
+		}
+		if pre, ok := value(opts, "B", "prefix"); ok {
+			b = pre.lit + p.lit
+		}
+		if pre, ok := value(opts, "Y", "basename-prefix"); ok {
+			b = path.Join(path.Dir(p.lit), pre.lit+path.Base(p.lit))
+		}
+		w.write(arg{lit: b, ok: p.ok, raw: p.raw}, st, "")
+	}
+	if len(ops) > 0 {
+		w.write(ops[0], st, "")
+		backup(ops[0])
+		return
+	}
+	var text string
+	var ok bool
+	if f, given := value(opts, "i", "input"); given {
+		text, ok = w.readFile(f, st)
+	} else {
+		text, ok = w.stdinText(shellDir)
+	}
+	strip := -1
+	if p, given := value(opts, "p", "strip"); given {
+		n, err := strconv.Atoi(p.lit)
+		if !p.ok || err != nil {
+			w.unknown(joinRaw(args), reasonDynamic)
+			return
+		}
+		strip = n
+	}
+	files := diffFiles(text)
+	if !ok || len(files) == 0 {
+		w.unknown(joinRaw(args), reasonUnread)
+		return
+	}
+	for _, f := range files {
+		p := arg{lit: stripPath(f.name, strip), ok: true, raw: f.name}
+		w.write(p, st, "")
+		backup(p)
+	}
+}
+
+// stdinText is the text on a command's standard input when it is known
+// before it runs: a literal here-document or here-string, or a readable file.
+func (w *walker) stdinText(st *state) (string, bool) {
+	if w.in == nil || w.in.word == nil {
+		return "", false
+	}
+	switch w.in.kind {
+	case inHereDoc, inHereString:
+		body, ok := literal(w.in.word.Parts)
+		if w.in.kind == inHereString {
+			body += "\n"
+		}
+		return body, ok
+	case inFile:
+		return w.readFile(w.word(w.in.word)[0], st)
+	}
+	return "", false
+}
+
+// stripPath removes n leading directories from p as patch -p N does; n < 0
+// keeps only the base name.
+func stripPath(p string, n int) string {
+	if n < 0 {
+		return path.Base(p)
+	}
+	for ; n > 0; n-- {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return p
+		}
+		p = strings.TrimLeft(p[i+1:], "/")
+	}
+	return p
+}
+
+// gitApply writes the files its patches name (stripped of -p N, default 1,
+// under --directory); --cached, --check and the summaries without --apply
+// change no work-tree file. An unreadable patch is Unknown.
+func (w *walker) gitApply(text string, args []arg, st *state) {
+	o, ops := applySpec.parse(args)
+	if has(o, "cached") || has(o, "check", "stat", "numstat", "summary") && !has(o, "apply") {
+		return
+	}
+	strip := 1
+	if p, given := value(o, "p"); given {
+		n, err := strconv.Atoi(p.lit)
+		if !p.ok || err != nil {
+			w.unknown(text, reasonDynamic)
+			return
+		}
+		strip = n
+	}
+	dir, _ := value(o, "directory")
+	var texts []string
+	for _, f := range ops {
+		t, ok := w.readFile(f, st)
+		if !ok {
+			w.unknown(text, reasonUnread)
+			return
+		}
+		texts = append(texts, t)
+	}
+	if len(ops) == 0 {
+		t, ok := w.stdinText(st)
+		if !ok {
+			w.unknown(text, reasonUnread)
+			return
+		}
+		texts = append(texts, t)
+	}
+	n := 0
+	for _, t := range texts {
+		for _, f := range diffFiles(t) {
+			p := f.name
+			if !f.bare {
+				p = stripPath(p, strip)
+			}
+			w.write(arg{lit: path.Join(dir.lit, p), ok: true, raw: f.name}, st, "")
+			n++
+		}
+	}
+	if n == 0 {
+		w.unknown(text, reasonUnread)
+	}
+}

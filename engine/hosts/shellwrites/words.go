@@ -1,0 +1,100 @@
+package shellwrites
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// arg is one argument after brace expansion: its literal value when it has
+// one (ok), and its text as written.
+type arg struct {
+	lit string
+	ok  bool
+	raw string
+}
+
+// word turns a word into its arguments: brace expansion as bash does it
+// (a{b,c} is two), quotes removed. A word with a parameter, command or
+// arithmetic expansion has no literal value. It always returns at least one.
+func (w *walker) word(word *syntax.Word) []arg {
+	if word == nil || len(word.Parts) == 0 {
+		return []arg{{ok: true}}
+	}
+	raw := w.text(word)
+	xs := w.job.braces(word)
+	w.job.spend(len(xs))
+	var out []arg
+	for _, x := range xs {
+		lit, ok := literal(x.Parts)
+		out = append(out, arg{lit: lit, ok: ok, raw: raw})
+	}
+	return out
+}
+
+// text is word as written in the source.
+func (w *walker) text(n syntax.Node) string {
+	s, e := int(n.Pos().Offset()), int(n.End().Offset())
+	if s < 0 || e > len(w.src) || s > e {
+		return ""
+	}
+	return w.src[s:e]
+}
+
+// literal is the value of parts with quotes removed, or ok=false when a part
+// is only known at run time.
+func literal(parts []syntax.WordPart) (string, bool) {
+	var b strings.Builder
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value, false))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(unescape(lit.Value, true))
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// unescape removes the backslashes the shell removes: before any character
+// outside quotes, before $ ` " \ and newline inside double quotes; a
+// backslash-newline disappears.
+func unescape(s string, quoted bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case next == '\n':
+			i++
+		case !quoted || strings.IndexByte("$`\"\\", next) >= 0:
+			b.WriteByte(next)
+			i++
+		default:
+			b.WriteByte('\\')
+		}
+	}
+	return b.String()
+}
