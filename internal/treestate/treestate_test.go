@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-func run(t *testing.T, dir string, args ...string) {
+func run(t testing.TB, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
@@ -19,7 +19,7 @@ func run(t *testing.T, dir string, args ...string) {
 	}
 }
 
-func write(t *testing.T, dir, rel, text string) {
+func write(t testing.TB, dir, rel, text string) {
 	t.Helper()
 	p := filepath.Join(dir, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
