@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tausik/tausik/internal/treestate"
+	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/store"
 )
 
@@ -22,7 +23,7 @@ func (e *Engine) recordTree(ctx context.Context, t store.Task) (string, error) {
 	if t.Scope == nil {
 		return "", nil
 	}
-	s, err := treestate.Record(ctx, e.root)
+	s, err := treestate.Record(ctx, e.root, runners.GitEnv())
 	if err != nil {
 		return "", fmt.Errorf("%w: record the work tree for task %s's scope: %v", ErrStore, t.Slug, err)
 	}

@@ -24,7 +24,7 @@ func benchRepo(b *testing.B) string {
 func benchCompare(b *testing.B, changes int) {
 	dir := benchRepo(b)
 	ctx := context.Background()
-	s, err := Record(ctx, dir)
+	s, err := Record(ctx, dir, gitEnv)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func benchCompare(b *testing.B, changes int) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		got, err := Compare(ctx, dir, s)
+		got, err := Compare(ctx, dir, s, gitEnv)
 		if err != nil || len(got) != changes {
 			b.Fatalf("%d changes, %v; want %d", len(got), err, changes)
 		}

@@ -9,28 +9,28 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/tausik/tausik/runners"
 )
 
 // repo is the git work tree a root lies in: git names paths from its top,
 // prefix is root's place under it ("" or "dir/").
 type repo struct {
 	root, top, prefix string
+	env               []string
 }
 
 // openGit finds the git work tree of root. ok is false outside git; a
 // .git that git cannot read is an error, never a walk that would judge
 // ignored files.
-func openGit(ctx context.Context, root string) (repo, bool, error) {
-	if !runners.InGitWorkTree(root) {
+func openGit(ctx context.Context, root string, env []string) (repo, bool, error) {
+	if !inGitWorkTree(root) {
 		return repo{}, false, nil
 	}
-	r := repo{root: root}
+	r := repo{root: root, env: env}
 	out, err := r.git(ctx, nil, "rev-parse", "--show-toplevel", "--show-prefix")
 	if err != nil {
 		return repo{}, false, err
@@ -50,7 +50,7 @@ func openGit(ctx context.Context, root string) (repo, bool, error) {
 func (r repo) git(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotepath=off"}, args...)...)
 	cmd.Dir = r.root
-	cmd.Env = runners.GitEnv()
+	cmd.Env = r.env
 	cmd.Stdin = stdin
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -59,6 +59,20 @@ func (r repo) git(ctx context.Context, stdin io.Reader, args ...string) ([]byte,
 		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
+}
+
+// inGitWorkTree reports whether root or a directory above it holds .git.
+func inGitWorkTree(root string) bool {
+	for dir := root; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
 }
 
 // head is the HEAD commit, "" before the first commit.

@@ -94,9 +94,11 @@ func Decode(text string) (State, error) {
 	return s, nil
 }
 
-// Record takes the state of the work tree at root.
-func Record(ctx context.Context, root string) (State, error) {
-	if g, ok, err := openGit(ctx, root); err != nil {
+// Record takes the state of the work tree at root. gitEnv is the
+// environment git runs with (the caller's, without the variables that point
+// git at another repository).
+func Record(ctx context.Context, root string, gitEnv []string) (State, error) {
+	if g, ok, err := openGit(ctx, root, gitEnv); err != nil {
 		return State{}, err
 	} else if ok {
 		return g.record(ctx)
@@ -112,7 +114,7 @@ func Record(ctx context.Context, root string) (State, error) {
 // A path recorded with one content and found with another, created,
 // deleted, or moved (a deleted and a created path with the same content)
 // is a change; a path that changed and came back is not.
-func Compare(ctx context.Context, root string, s State) ([]Change, error) {
+func Compare(ctx context.Context, root string, s State, gitEnv []string) ([]Change, error) {
 	now := map[string]string{}
 	before := func(p string) string {
 		if h, ok := s.Paths[p]; ok {
@@ -122,7 +124,7 @@ func Compare(ctx context.Context, root string, s State) ([]Change, error) {
 	}
 	switch s.Mode {
 	case ModeGit:
-		g, ok, err := openGit(ctx, root)
+		g, ok, err := openGit(ctx, root, gitEnv)
 		if err != nil {
 			return nil, err
 		}

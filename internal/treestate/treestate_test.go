@@ -9,6 +9,9 @@ import (
 	"testing"
 )
 
+// gitEnv: the tests' git runs with no optional locks, as tausik's do.
+var gitEnv = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C")
+
 func run(t testing.TB, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
@@ -53,7 +56,7 @@ func compare(t *testing.T, dir string, s State) []Change {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Compare(context.Background(), dir, s2)
+	got, err := Compare(context.Background(), dir, s2, gitEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +65,7 @@ func compare(t *testing.T, dir string, s State) []Change {
 
 func TestGitChangesSinceRecord(t *testing.T) {
 	dir := gitRepo(t)
-	s, err := Record(context.Background(), dir)
+	s, err := Record(context.Background(), dir, gitEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +118,7 @@ func TestGitNoCommitYet(t *testing.T) {
 	dir := t.TempDir()
 	run(t, dir, "git", "init", "-q")
 	write(t, dir, "pre", "p\n")
-	s, err := Record(context.Background(), dir)
+	s, err := Record(context.Background(), dir, gitEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +134,7 @@ func TestGitNoCommitYet(t *testing.T) {
 func TestGitSubdirectoryRoot(t *testing.T) {
 	dir := gitRepo(t)
 	root := filepath.Join(dir, "src")
-	s, err := Record(context.Background(), root)
+	s, err := Record(context.Background(), root, gitEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +151,7 @@ func TestWalkWithoutGit(t *testing.T) {
 	write(t, dir, "src/a", "a\n")
 	write(t, dir, "other/b", "b\n")
 	write(t, dir, "node_modules/m", "m\n")
-	s, err := Record(context.Background(), dir)
+	s, err := Record(context.Background(), dir, gitEnv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/treestate"
+	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/store"
 )
 
@@ -39,7 +40,7 @@ func backstop(ctx context.Context, st *store.Store, root string, active []store.
 		s, err := treestate.Decode(text)
 		if err == nil {
 			var changes []treestate.Change
-			if changes, err = treestate.Compare(ctx, root, s); err == nil {
+			if changes, err = treestate.Compare(ctx, root, s, runners.GitEnv()); err == nil {
 				for _, c := range changes {
 					if !seen[c.Path] {
 						seen[c.Path] = true
