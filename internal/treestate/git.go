@@ -139,9 +139,9 @@ func (r repo) record(ctx context.Context) (State, error) {
 }
 
 // candidates are the paths that may differ from head now: what is dirty,
-// and what the work tree holds differently from head (changed and
-// committed since included). Before the first commit, every path git
-// tracks now.
+// and, once HEAD has moved, what the work tree holds differently from head
+// (changed and committed since included; before the first commit, every
+// path git tracks now).
 func (r repo) candidates(ctx context.Context, head string) (map[string]struct{}, error) {
 	out := map[string]struct{}{}
 	paths, err := r.dirty(ctx)
@@ -150,6 +150,15 @@ func (r repo) candidates(ctx context.Context, head string) (map[string]struct{},
 	}
 	for _, p := range paths {
 		out[p] = struct{}{}
+	}
+	now, err := r.head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if now == head {
+		// HEAD has not moved: status already compared the work tree and
+		// the index with it.
+		return out, nil
 	}
 	var list []byte
 	if head != "" {
