@@ -55,7 +55,7 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.trigger, "trigger", "", "the moment being judged: task-start, pre-write, commit, verify, task-done, review")
+	f.StringVar(&opts.trigger, "trigger", "", "the moment being judged: task-start, pre-write, post-write, commit, verify, task-done, review")
 	f.StringSliceVar(&opts.files, "files", nil, "files in scope (repeatable or comma-separated; default: the whole project)")
 	f.StringVar(&opts.changedSince, "changed-since", "", "judge the files changed since this git ref's merge base with HEAD (or a time: RFC 3339, @unix, a duration ago)")
 	f.StringArrayVar(&opts.gates, "gate", nil, "evaluate only this gate, enabled or not (repeatable)")

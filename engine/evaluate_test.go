@@ -192,8 +192,8 @@ func TestEvaluateSelection(t *testing.T) {
 	for _, g := range d.Gates {
 		names[g.Name] = true
 	}
-	if !names["filesize"] || names["tdd_order"] || names["scope_write"] {
-		t.Errorf("commit selected %v: want filesize, and neither tdd_order (off) nor scope_write (pre-write only)", names)
+	if !names["filesize"] || names["tdd_order"] || names["session_capacity"] {
+		t.Errorf("commit selected %v: want filesize, and neither tdd_order (off) nor session_capacity (task-start only)", names)
 	}
 	d = evalOne(t, e, Request{Trigger: "commit", Gates: []string{"tdd_order"}, Files: []string{"src/a.py", "/elsewhere/x.py"}})
 	if len(d.Gates) != 1 || d.Gates[0].Outcome != Failed || d.Gates[0].Blocks {

@@ -83,6 +83,10 @@ func (e *Engine) StartTask(ctx context.Context, req StartTaskRequest) (*TaskOutc
 			out.Blocked = true
 			return out, nil
 		}
+		tree, err := e.recordTree(ctx, t)
+		if err != nil {
+			return out, err
+		}
 		err = st.WithTx(ctx, func(tx *store.Tx) error {
 			now, err := startState(tx.ActiveTasks(ctx))
 			if err != nil {
@@ -91,8 +95,10 @@ func (e *Engine) StartTask(ctx context.Context, req StartTaskRequest) (*TaskOutc
 			if now != before || sessionKey(tx.OpenSession(ctx)) != sessBefore {
 				return errStale
 			}
-			out.Task, err = tx.CreateTask(ctx, t)
-			return err
+			if out.Task, err = tx.CreateTask(ctx, t); err != nil || tree == "" {
+				return err
+			}
+			return tx.PutTaskTree(ctx, t.Slug, tree)
 		})
 		switch {
 		case errors.Is(err, errStale):
@@ -345,5 +351,14 @@ func (e *Engine) AddTaskScope(ctx context.Context, slug string, patterns []strin
 		t.Scope = scope
 		return nil
 	})
-	return t, storeErr(err)
+	if err != nil {
+		return t, storeErr(err)
+	}
+	// A task that declares its first scope now is judged from now on: what
+	// it changed before is as unknown as another task's work.
+	tree, err := e.recordTree(ctx, t)
+	if err != nil {
+		return t, err
+	}
+	return t, storeErr(st.PutTaskTree(ctx, t.Slug, tree))
 }

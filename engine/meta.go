@@ -14,7 +14,7 @@ import (
 )
 
 // Triggers are the moments a gate can be asked to judge, in workflow order.
-var Triggers = []string{"task-start", "pre-write", "commit", "verify", "task-done", "review"}
+var Triggers = []string{"task-start", "pre-write", TriggerPostWrite, "commit", "verify", "task-done", "review"}
 
 // Phases order gates within one evaluation: start gates first, post-scope last.
 var Phases = []string{"start", "hook", "scoped", "post_scope"}

@@ -40,6 +40,36 @@ type TaskFacts struct {
 	// Active lists every active task, oldest first. The request's own task
 	// is in it when it is active; a proposed task never is.
 	Active []Task `json:"active"`
+	// Backstop is what changed in the work tree since each active scoped
+	// task started, at the triggers that judge it (post-write, task-done,
+	// commit); null at every other trigger.
+	Backstop *Backstop `json:"backstop"`
+}
+
+// Backstop compares the work tree with the state recorded when each active
+// task with a declared scope started.
+type Backstop struct {
+	// Changes lists every path created, modified, deleted or renamed since
+	// a scoped task started, sorted by path, each once (against the oldest
+	// task that sees it). Git-ignored paths and .tausik/ are never in it.
+	Changes []TreeChange `json:"changes"`
+	// Unrecorded names the active scoped tasks with no recorded state (a
+	// start the store lost, a task from before the backstop): what they
+	// changed cannot be told.
+	Unrecorded []string `json:"unrecorded"`
+	// Error says why the tree could not be compared, "" when it was.
+	Error string `json:"error"`
+}
+
+// TreeChange is one path that changed since a task started.
+type TreeChange struct {
+	Path string `json:"path"`
+	// Change is "created", "modified", "deleted" or "renamed".
+	Change string `json:"change"`
+	// Peer is a rename's other side ("" otherwise): both sides are listed.
+	Peer string `json:"peer"`
+	// Task is the task whose recorded start the path is compared with.
+	Task string `json:"task"`
 }
 
 // SessionFacts is the "session" namespace: the open session, else the most

@@ -61,7 +61,7 @@ func TestStrictArguments(t *testing.T) {
 	}{
 		{"policy_eval", map[string]any{"trigger": "commit", "fies": []any{"a"}}, `unknown argument "fies"; this tool takes: trigger, files, task, gates`},
 		{"policy_eval", map[string]any{}, `missing required argument "trigger"`},
-		{"policy_eval", map[string]any{"trigger": "deploy"}, `argument "trigger" must be one of task-start, pre-write, commit, verify, task-done, review, got "deploy"`},
+		{"policy_eval", map[string]any{"trigger": "deploy"}, `argument "trigger" must be one of task-start, pre-write, post-write, commit, verify, task-done, review, got "deploy"`},
 		{"policy_eval", map[string]any{"trigger": "commit", "files": "a.py"}, `argument "files" must be a list of strings, got the string "a.py"`},
 		{"policy_eval", map[string]any{"trigger": "commit", "files": []any{"a.py", 3}}, `argument "files" item 1 must be a string, got the number 3`},
 		{"policy_eval", map[string]any{"trigger": "commit", "gates": []any{"nope"}}, `unknown gate "nope"`},

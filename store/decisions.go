@@ -64,7 +64,7 @@ type GateVerdict struct {
 type Decision struct {
 	ID        string          // canonical ULID (see NewID)
 	Time      time.Time       // zero means "now" by the store's clock
-	Trigger   string          // task-start, pre-write, commit, verify, task-done, review
+	Trigger   string          // task-start, pre-write, post-write, commit, verify, task-done, review
 	Task      string          // the task slug, "" when the request named none
 	Requester string          // "cli", "hook:claude", "mcp:<client>"
 	GitHead   string          // commit the facts were gathered at, "" outside git

@@ -19,6 +19,10 @@ type answer struct {
 	// is also written after a post event (nil: nothing is written).
 	allowJSON func(Phase) any
 	denyJSON  func(reason string) any
+	// postBlockJSON is the JSON a host reads after a call as "this went
+	// wrong, tell the model": written on stdout with exit 0. nil: the host
+	// has no such answer, and the reason goes to stderr with exit 2.
+	postBlockJSON func(reason string) any
 }
 
 // denyPrefix starts every refusal, whatever the host.
@@ -52,6 +56,25 @@ func (a answer) deny(reason string, env Env) int {
 	return 0
 }
 
+// postBlockPrefix starts every report of the backstop after a call.
+const postBlockPrefix = "tausik found changes outside the task's scope after this tool call: "
+
+// postBlock tells the host, after a call ran, that the backstop refused
+// what it changed, so the model reverts it.
+func (a answer) postBlock(reason string, env Env) int {
+	reason = postBlockPrefix + reason
+	if a.postBlockJSON == nil {
+		fmt.Fprintln(env.Stderr, reason)
+		return 2
+	}
+	err := writeJSON(env, a.postBlockJSON(reason))
+	fmt.Fprintln(env.Stderr, reason)
+	if err != nil {
+		return 2
+	}
+	return 0
+}
+
 func writeJSON(env Env, v any) error {
 	b, _ := json.Marshal(v) // maps of strings and bools: never fails
 	_, err := fmt.Fprintf(env.Stdout, "%s\n", b)
@@ -61,6 +84,14 @@ func writeJSON(env Env, v any) error {
 // exit2Answer is Claude Code's protocol: exit 0 allows, exit 2 refuses with
 // the reason on stderr, which the model reads.
 var exit2Answer = answer{exit2: true}
+
+// claudeAnswer is exit2Answer plus the PostToolUse answer Claude Code and
+// the hosts that copied it (Qwen, Gemini's AfterTool, Factory, Codex) read
+// after a call: {"decision": "block", "reason"} on stdout with exit 0
+// feeds the reason to the model.
+var claudeAnswer = answer{exit2: true, postBlockJSON: func(reason string) any {
+	return map[string]any{"decision": "block", "reason": reason}
+}}
 
 // reason says why d refused c: the call, then each blocking gate's
 // violations or failure, then the decision to look up.

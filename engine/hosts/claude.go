@@ -7,7 +7,7 @@ import "fmt"
 // {session_id, cwd, hook_event_name, tool_name, tool_input}. Only the tool
 // names differ, hence one parser over each host's tool table.
 func claudeShaped(name, title string, tools map[string]tool) *Host {
-	return register(&Host{Name: name, Title: title, answer: exit2Answer, parse: func(b []byte) (call, error) {
+	return register(&Host{Name: name, Title: title, answer: claudeAnswer, parse: func(b []byte) (call, error) {
 		m, err := object(b)
 		if err != nil {
 			return call{}, err

@@ -14,6 +14,10 @@ var _ = register(&Host{
 		denyJSON: func(reason string) any {
 			return map[string]any{"cancel": true, "errorMessage": reason, "contextModification": ""}
 		},
+		// After a call: the reason goes into the model's context.
+		postBlockJSON: func(reason string) any {
+			return map[string]any{"cancel": false, "errorMessage": "", "contextModification": reason}
+		},
 	},
 })
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/tausik/tausik/engine"
 )
@@ -98,8 +99,12 @@ const maxPayload = 8 << 20
 // tool call it judges the call and allows or refuses it in the host's
 // protocol; any error (unreadable or malformed payload, an engine that does
 // not open, a decision that cannot be logged) refuses it. After a tool call
-// it counts the call into the open session and never refuses; an error there
-// is reported with exit 1, which hosts show without blocking.
+// it counts the call into the open session and, after a write or shell call
+// while a task with a declared scope is active, compares the work tree with
+// the tasks' recorded starts (engine.CheckToolCall): a change outside every
+// scope is reported in the host's protocol for the model to revert. An
+// error counting is reported with exit 1, which hosts show without
+// blocking; an error comparing is reported like a refusal (fail closed).
 func Run(ctx context.Context, h *Host, phase Phase, env Env) int {
 	b, err := io.ReadAll(io.LimitReader(env.Stdin, maxPayload+1))
 	if err == nil && len(b) > maxPayload {
@@ -164,5 +169,28 @@ func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {
 	if err := e.CountToolCall(ctx, c.tool); err != nil {
 		return fail(err)
 	}
+	// A malformed write or shell payload still ran something: the tree is
+	// checked all the same.
+	tc := engine.ToolCall{Host: h.Name, Tool: c.tool, Kind: c.kind, Command: postCommand(c), CWD: cwd, Session: c.session}
+	d, err := e.CheckToolCall(ctx, tc)
+	if err != nil {
+		return h.answer.postBlock(fmt.Sprintf("the work tree could not be checked: %v", err), env)
+	}
+	if d != nil && d.Blocked {
+		return h.answer.postBlock(reason(tc, d), env)
+	}
 	return h.answer.allow(Post, env)
+}
+
+// postCommand is what a decision records of the call that ran.
+func postCommand(c call) string {
+	switch {
+	case c.command != "":
+		return c.command
+	case len(c.argv) > 0:
+		return strings.Join(c.argv, " ")
+	case c.patch != "":
+		return c.patch
+	}
+	return strings.Join(c.paths, " ")
 }

@@ -12,6 +12,13 @@
 # parses them into request.files); a write whose target cannot be known
 # before it runs is in request.unknown_writes, and inside a scoped task it is
 # refused unless a scope covers the whole project ("**").
+#
+# The backstop: at post-write (after a write or shell call ran), task-done
+# and commit, the task runner compares the work tree with the state each
+# active scoped task recorded when it started (input.task.backstop); every
+# path created, modified, deleted or renamed since then that no scope
+# covers is a violation. A refusal says that a person must widen a scope;
+# it never shows the agent the command that would.
 package tausik.gates.scope_write
 
 could_not_run contains {"code": "store_unreadable", "msg": msg} if {
@@ -19,11 +26,32 @@ could_not_run contains {"code": "store_unreadable", "msg": msg} if {
 	msg := sprintf("cannot read the active tasks (%s), so no write can be checked against a scope", [input.task.reason])
 }
 
-unknown_writes := object.get(input.request, "unknown_writes", [])
+# The tree comparison, null at the triggers that judge a call before it runs.
+backstop := object.get(input.task, "backstop", null)
+
+# What a call shows it would write is judged before it runs; once the tree
+# is compared (backstop present), the tree is what is judged.
+call_files := [f | some f in input.request.files; backstop == null]
+
+unknown_writes := [u | some u in object.get(input.request, "unknown_writes", []); backstop == null]
 
 not_applicable contains "no_files" if {
+	backstop == null
 	count(input.request.files) == 0
 	count(unknown_writes) == 0
+}
+
+# (A tree that could not be compared is COULD_NOT_RUN, which outranks this.)
+not_applicable contains "no_changes" if count(backstop.changes) == 0
+
+could_not_run contains {"code": "tree_unreadable", "msg": msg} if {
+	backstop.error != ""
+	msg := sprintf("cannot compare the work tree with the state recorded when the scoped task(s) started (%s), so what they changed cannot be checked", [backstop.error])
+}
+
+could_not_run contains {"code": "tree_unrecorded", "msg": msg} if {
+	count(backstop.unrecorded) > 0
+	msg := sprintf("no work tree state was recorded when task(s) %s started, so what they changed cannot be told from what was there before; a person must restart the task or close it", [concat(", ", backstop.unrecorded)])
 }
 
 norm(p) := lower(regex.replace(regex.replace(p, `/{2,}`, "/"), `^(\./)+`, ""))
@@ -75,19 +103,19 @@ violations contains v if {
 	some t in input.task.active
 	t.delegated
 	t.scope_paths == null
-	count(input.request.files) + count(unknown_writes) > 0
+	count(call_files) + count(unknown_writes) > 0
 	v := {
-		"msg": sprintf("task %s is delegated but declares no scope: a worker must declare its writable surface; run `tausik task scope %s PATTERN`", [t.slug, t.slug]),
+		"msg": sprintf("task %s is delegated but declares no scope: a worker must declare its writable surface; ask a person to declare the task's scope", [t.slug]),
 		"rule": "delegated_without_scope",
 	}
 }
 
 violations contains v if {
 	count(scoped) > 0
-	some f in input.request.files
+	some f in call_files
 	not allowed(norm(f))
 	v := {
-		"msg": sprintf("%s is outside the scope of the active task(s) (%s); widen a task's scope with `tausik task scope SLUG %s`", [f, scopes, f]),
+		"msg": sprintf("%s is outside the scope of the active task(s) (%s); ask a person to widen the task's scope", [f, scopes]),
 		"file": f,
 		"rule": "outside_scope",
 	}
@@ -105,7 +133,22 @@ violations contains v if {
 	not unbounded
 	some u in unknown_writes
 	v := {
-		"msg": sprintf("%s may write a path that cannot be known before it runs (%s), and the active task(s) (%s) allow only the paths they name; write the target as a literal path, or widen a task's scope with `tausik task scope SLUG PATTERN` (only '**' admits an unknown target)", [u.text, u.reason, scopes]),
+		"msg": sprintf("%s may write a path that cannot be known before it runs (%s), and the active task(s) (%s) allow only the paths they name; write the target as a literal path, or ask a person to widen the task's scope (only '**' admits an unknown target)", [u.text, u.reason, scopes]),
 		"rule": "unknown_target",
+	}
+}
+
+describe_change(c) := sprintf("%s (other side: %s)", [c.change, c.peer]) if {
+	c.peer != ""
+} else := c.change
+
+violations contains v if {
+	count(scoped) > 0
+	some c in backstop.changes
+	not allowed(norm(c.path))
+	v := {
+		"msg": sprintf("%s was %s since task %s started, outside the scope of the active task(s) (%s); revert this change, or ask a person to widen the task's scope", [c.path, describe_change(c), c.task, scopes]),
+		"file": c.path,
+		"rule": "changed_outside_scope",
 	}
 }

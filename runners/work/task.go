@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
@@ -30,6 +31,9 @@ func (r *TaskRunner) Gather(ctx context.Context, s *runners.Scope) facts.Namespa
 	out := facts.TaskFacts{Slug: s.Request.Task, Active: make([]facts.Task, 0, len(active))}
 	for _, t := range active {
 		out.Active = append(out.Active, FactsTask(t))
+	}
+	if slices.Contains(BackstopTriggers, s.Request.Trigger) {
+		out.Backstop = backstop(ctx, r.st, s.Root, active)
 	}
 	switch {
 	case s.Work.Proposed != nil:
