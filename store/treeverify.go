@@ -52,20 +52,35 @@ func (r LogReport) Tree() merkle.Tree {
 // full pass below run, row by row, and on a break the full VerifyChain too,
 // to name the row and column the way it does.
 //
+// On an intact log the task rows are then held to the states the log
+// records (VerifyTasks); a difference is a BreakTask, with Verified left at
+// Size since every decision verified.
+//
 // What the tree adds over the chain shows against a checkpoint kept outside
 // the database: the root of Tree() at its size must equal its root (merkle.CheckAnchors).
 func (s *Store) VerifyLog(ctx context.Context) (LogReport, error) {
-	if rep, ok := s.quickVerifyLog(ctx); ok {
+	rep, ok := s.quickVerifyLog(ctx)
+	if !ok {
+		err := s.read(ctx, func(q querier) error {
+			var err error
+			rep, err = fullVerifyLog(ctx, q)
+			return err
+		})
+		if err != nil {
+			return LogReport{}, fmt.Errorf("verify log: %w", err)
+		}
+	}
+	if !rep.OK {
 		return rep, nil
 	}
-	var rep LogReport
-	err := s.read(ctx, func(q querier) error {
-		var err error
-		rep, err = fullVerifyLog(ctx, q)
-		return err
-	})
+	// An intact log vouches for its task-state entries; the task rows must
+	// match them.
+	b, err := s.VerifyTasks(ctx)
 	if err != nil {
 		return LogReport{}, fmt.Errorf("verify log: %w", err)
+	}
+	if b != nil {
+		rep.OK, rep.Break = false, b
 	}
 	return rep, nil
 }
