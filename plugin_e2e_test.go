@@ -23,8 +23,10 @@ func TestOpenCodePluginWithNode(t *testing.T) {
 		t.Fatal("node is not on PATH; it runs the OpenCode plugin")
 	}
 	bin := buildBinary(t)
-	root, rec := t.TempDir(), t.TempDir()
-	env := append(os.Environ(), "HOME="+root, "TAUSIK_USER_CONFIG=", "TAUSIK_MANAGED_CONFIG=", "REC="+rec, "TAUSIK_REAL="+bin)
+	// HOME is not the project: a hook never takes home (the user tier's
+	// .tausik) for a project found above the cwd.
+	root, rec, home := t.TempDir(), t.TempDir(), t.TempDir()
+	env := append(os.Environ(), "HOME="+home, "TAUSIK_USER_CONFIG=", "TAUSIK_MANAGED_CONFIG=", "REC="+rec, "TAUSIK_REAL="+bin)
 	run := func(dir string, args ...string) []byte {
 		t.Helper()
 		cmd := exec.Command(args[0], args[1:]...)

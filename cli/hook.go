@@ -31,6 +31,10 @@ func newHookCmd(g *globals) *cobra.Command {
 			"tool call would write with the pre-write gates (scope_write) and answers in the host's own\n" +
 			"protocol; a malformed payload for a writing or shell tool, or any error, refuses the call\n" +
 			"(fail closed). post-tool-use counts the call into the open session and never refuses.\n" +
+			"The project is --root or $TAUSIK_ROOT, else the host's project directory ($CLAUDE_PROJECT_DIR,\n" +
+			"Cursor's workspace_roots…), else the outermost directory above the call's cwd holding a store\n" +
+			"(.tausik/tausik.db); a nested .git or tausik/ does not move it. A hook never creates a store: a\n" +
+			"call from a project without one, or from outside the project, is refused.\n" +
 			"Hosts: " + strings.Join(names, ", ") + " (docs/hosts.md has each host's wiring).",
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -67,7 +71,9 @@ func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) 
 	wd, _ := os.Getwd()
 	code := hosts.RunWithin(ctx, h, phase, hosts.Env{
 		Stdin: g.stdin, Stdout: g.stdout, Stderr: g.stderr, Getenv: g.getenv, WD: wd,
-		Open: func(ctx context.Context, cwd string) (*engine.Engine, error) { return g.hookEngine(ctx, cwd, h.Name) },
+		Open: func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
+			return g.hookEngine(ctx, at, h.Name)
+		},
 	}, hosts.Deadline)
 	if code != 0 {
 		return hostExit{code}
@@ -75,18 +81,27 @@ func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) 
 	return nil
 }
 
-// hookEngine opens the engine for the project the payload comes from.
-func (g *globals) hookEngine(ctx context.Context, cwd, host string) (*engine.Engine, error) {
+// hookEngine opens the engine for the project the call comes from, as
+// engine.HookRoot finds it: --root or $TAUSIK_ROOT, else the host's project
+// directory, else the outermost store above the call's cwd (the hook's own
+// directory when the payload has none). The store must already exist: a
+// hook never creates one.
+func (g *globals) hookEngine(ctx context.Context, at hosts.Where, host string) (*engine.Engine, error) {
 	root := g.root
 	if root == "" {
-		if cwd == "" {
-			wd, err := os.Getwd()
-			if err != nil {
-				return nil, err
-			}
-			cwd = wd
-		}
-		root = engine.FindRoot(cwd)
+		root = g.getenv(engine.EnvRoot)
 	}
-	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host})
+	cwd := at.CWD
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		cwd = wd
+	}
+	root, err := engine.HookRoot(engine.HookPlace{Root: root, Project: at.Project, CWD: cwd}, g.getenv)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true})
 }

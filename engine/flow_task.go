@@ -95,7 +95,7 @@ func (e *Engine) StartTask(ctx context.Context, req StartTaskRequest) (*TaskOutc
 			if now != before || sessionKey(tx.OpenSession(ctx)) != sessBefore {
 				return errStale
 			}
-			if out.Task, err = tx.CreateTask(ctx, t); err != nil || tree == "" {
+			if out.Task, err = tx.CreateTask(e.recording(ctx, req.Requester), t); err != nil || tree == "" {
 				return err
 			}
 			return tx.PutTaskTree(ctx, t.Slug, tree)
@@ -256,7 +256,7 @@ func (e *Engine) DoneTask(ctx context.Context, req DoneTaskRequest) (*TaskOutcom
 			if now != runBefore {
 				return errStale
 			}
-			out.Task, err = tx.MarkTaskDone(ctx, t.Slug)
+			out.Task, err = tx.MarkTaskDone(e.recording(ctx, req.Requester), t.Slug)
 			return err
 		})
 		switch {
@@ -268,6 +268,15 @@ func (e *Engine) DoneTask(ctx context.Context, req DoneTaskRequest) (*TaskOutcom
 		return out, nil
 	}
 	return nil, fmt.Errorf("%w: verify runs kept being recorded while task %s was judged; try again", ErrStore, t.Slug)
+}
+
+// recording is ctx for a task change, whose task-state log entry records
+// requester (the engine's own when empty).
+func (e *Engine) recording(ctx context.Context, requester string) context.Context {
+	if requester == "" {
+		requester = e.requester
+	}
+	return store.WithRequester(ctx, requester)
 }
 
 // latestRunID is the id of the latest verify run, 0 when there is none.
@@ -314,7 +323,7 @@ func (e *Engine) AddTaskFiles(ctx context.Context, slug string, paths []string) 
 	if err != nil {
 		return store.Task{}, err
 	}
-	t, err := st.UpdateTask(ctx, slug, func(t *store.Task) error {
+	t, err := st.UpdateTask(e.recording(ctx, ""), slug, func(t *store.Task) error {
 		t.Files = work.NormalizeFiles(append(t.Files, rel...))
 		return nil
 	})
@@ -338,7 +347,7 @@ func (e *Engine) AddTaskScope(ctx context.Context, slug string, patterns []strin
 			return store.Task{}, fmt.Errorf("%w: empty scope pattern", ErrUsage)
 		}
 	}
-	t, err := st.UpdateTask(ctx, slug, func(t *store.Task) error {
+	t, err := st.UpdateTask(e.recording(ctx, ""), slug, func(t *store.Task) error {
 		scope := slices.Clone(t.Scope)
 		if scope == nil {
 			scope = []string{}

@@ -186,9 +186,10 @@ func TestFlowVerifyThenDone(t *testing.T) {
 	if _, err := p.e.DoneTask(context.Background(), DoneTaskRequest{Slug: "feat"}); !errors.Is(err, ErrUsage) {
 		t.Fatalf("closing twice: %v", err)
 	}
-	// Every evaluation was logged, and the chain holds.
+	// Every evaluation was logged, and the chain holds: four decisions and
+	// the task's start and done states.
 	rep, err := p.st.VerifyChain(context.Background())
-	if err != nil || !rep.OK || rep.Rows != 4 {
+	if err != nil || !rep.OK || rep.Rows != 6 {
 		t.Fatalf("chain: %+v %v", rep, err)
 	}
 }

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -51,6 +53,10 @@ type Setup struct {
 	// engine borrows it and Close leaves it open. A long-lived server that
 	// rebuilds its engine when the configuration changes keeps one store.
 	Store *store.Store
+	// ExistingStore opens the project's store only where it already is and
+	// creates neither it nor the state directory (OpenExistingStore): a hook
+	// judges a call against a project a person set up, never a new one.
+	ExistingStore bool
 }
 
 // ConfigPaths returns the configuration file of each tier for s: the
@@ -76,8 +82,12 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 	st := s.Store
 	var log DecisionLog
 	if st == nil && !s.NoStore {
+		open := OpenStore
+		if s.ExistingStore {
+			open = OpenExistingStore
+		}
 		var err error
-		if st, err = OpenStore(ctx, s.Root, getenv); err != nil {
+		if st, err = open(ctx, s.Root, getenv); err != nil {
 			return nil, err
 		}
 	}
@@ -149,6 +159,36 @@ func OpenStore(ctx context.Context, root string, getenv func(string) string) (*s
 	dir, err := EnsureStateDir(root)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrStore, err)
+	}
+	st, err := store.OpenPostgres(ctx, loc.URL, store.WithFactCache(filepath.Join(dir, "cache.db")))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", ErrStore, err, loc.From)
+	}
+	return st, nil
+}
+
+// OpenExistingStore is OpenStore for a store that must already be there:
+// the SQLite file, or for a server the state directory its fact cache lives
+// in. It creates no file and no directory; a project without its store is
+// ErrNoProject.
+func OpenExistingStore(ctx context.Context, root string, getenv func(string) string) (*store.Store, error) {
+	loc, err := LocateStore(root, getenv)
+	if err != nil {
+		return nil, err
+	}
+	if loc.URL == "" {
+		if info, err := os.Stat(loc.Path); err != nil || !info.Mode().IsRegular() {
+			return nil, fmt.Errorf("%w (no %s)", ErrNoProject, loc.Path)
+		}
+		st, err := store.Open(ctx, loc.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrStore, loc.Path, err)
+		}
+		return st, nil
+	}
+	dir := filepath.Join(root, StateDir)
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("%w (no %s)", ErrNoProject, dir)
 	}
 	st, err := store.OpenPostgres(ctx, loc.URL, store.WithFactCache(filepath.Join(dir, "cache.db")))
 	if err != nil {
@@ -234,6 +274,116 @@ func FindRoot(dir string) string {
 		parent := filepath.Dir(d)
 		if parent == d {
 			return abs
+		}
+		d = parent
+	}
+}
+
+// EnvRoot names the project root of a hook when no --root flag does.
+const EnvRoot = "TAUSIK_ROOT"
+
+// ErrNoProject marks a hook call that comes from no project with a tausik
+// store: there is nothing to judge it against, so it is refused. The text is
+// for the agent, who must not set a store up itself.
+var ErrNoProject = errors.New("the project has no tausik store; a person must set it up")
+
+// ErrOutsideProject marks a hook call whose working directory does not
+// exist or lies outside the project it is judged in.
+var ErrOutsideProject = errors.New("the call's working directory is not inside the project")
+
+// HookPlace is what a hook knows of where a call comes from.
+type HookPlace struct {
+	// Root is the project a person named (--root, $TAUSIK_ROOT), if any.
+	Root string
+	// Project is the host's own project directory ($CLAUDE_PROJECT_DIR,
+	// Cursor's workspace_roots…), if it names one.
+	Project string
+	// CWD is the call's working directory (the payload's, else the hook
+	// process's).
+	CWD string
+}
+
+// HookRoot returns the project a hook call is judged in. The root never
+// follows the agent: it is Root when a person named one, else the host's
+// project directory (or, when that holds no store, the outermost directory
+// above it that does), else the outermost directory at or above the call's
+// working directory holding a store (.tausik/tausik.db, or the .tausik/
+// cache.db of a server store). The outermost, not the nearest: a nested
+// repository, tausik/ directory or store inside the project — which an agent
+// can create — does not re-root it, and neither .git nor tausik/ counts.
+// Home, the temporary directory and / are never a project found by the walk
+// (home's .tausik is the user tier). The root must hold its store (ErrNoProject) and
+// the working directory must exist inside it (ErrOutsideProject).
+func HookRoot(p HookPlace, getenv func(string) string) (string, error) {
+	if p.CWD == "" || !filepath.IsAbs(p.CWD) {
+		return "", fmt.Errorf("%w: no absolute working directory (%q)", ErrOutsideProject, p.CWD)
+	}
+	cwd, err := filepath.EvalSymlinks(p.CWD)
+	if info, serr := os.Stat(cwd); err != nil || serr != nil || !info.IsDir() {
+		return "", fmt.Errorf("%w: %s does not exist", ErrOutsideProject, p.CWD)
+	}
+	var root string
+	switch {
+	case p.Root != "":
+		if root, err = filepath.Abs(p.Root); err != nil {
+			return "", err
+		}
+	case p.Project != "":
+		if !filepath.IsAbs(p.Project) {
+			return "", fmt.Errorf("%w: the host's project directory %q is not absolute", ErrNoProject, p.Project)
+		}
+		root = filepath.Clean(p.Project)
+		if !hasStore(root) {
+			if outer := outermostStore(root, getenv); outer != "" {
+				root = outer
+			}
+		}
+	default:
+		if root = outermostStore(cwd, getenv); root == "" {
+			return "", fmt.Errorf("%w (no %s at or above %s)", ErrNoProject, filepath.Join(StateDir, "tausik.db"), p.CWD)
+		}
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("%w (%s does not exist)", ErrNoProject, root)
+	}
+	if rel, err := filepath.Rel(realRoot, cwd); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%w: %s is outside %s", ErrOutsideProject, p.CWD, root)
+	}
+	return root, nil
+}
+
+// hasStore reports whether dir holds a tausik store: the SQLite file, or
+// the fact cache of a server store.
+func hasStore(dir string) bool {
+	for _, name := range []string{"tausik.db", "cache.db"} {
+		if info, err := os.Stat(filepath.Join(dir, StateDir, name)); err == nil && info.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// outermostStore is the outermost directory at or above dir that holds a
+// store, skipping home, the temporary directory and /; "" when none does.
+func outermostStore(dir string, getenv func(string) string) string {
+	skip := map[string]bool{os.TempDir(): true}
+	if home := getenv("HOME"); home != "" {
+		skip[filepath.Clean(home)] = true
+	}
+	for _, d := range []string{os.TempDir(), getenv("HOME")} {
+		if real, err := filepath.EvalSymlinks(d); err == nil && d != "" {
+			skip[real] = true
+		}
+	}
+	found := ""
+	for d := filepath.Clean(dir); ; {
+		parent := filepath.Dir(d)
+		if parent == d {
+			return found // d is /, never a project
+		}
+		if !skip[d] && hasStore(d) {
+			found = d
 		}
 		d = parent
 	}

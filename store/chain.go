@@ -348,6 +348,9 @@ func checkHead(ctx context.Context, q querier, lastSeq int64, lastHash string) (
 		return nil, err
 	}
 	switch {
+	case !isChainHash(hash):
+		return &ChainBreak{Kind: BreakHead, Seq: lastSeq,
+			Detail: fmt.Sprintf("chain head hash %.16q is not 64 lower-case hex digits", hash)}, nil
 	case count > lastSeq:
 		return &ChainBreak{Kind: BreakTruncated, Seq: lastSeq + 1,
 			Detail: fmt.Sprintf("chain head records %d rows, the log ends at seq %d: rows %d..%d were deleted",

@@ -180,7 +180,8 @@ var _ = contract("with_tx_rollback_and_commit", func(t *testing.T, open opener) 
 	if _, err := s.GetTask(ctx, "good"); err != nil {
 		t.Fatal(err)
 	}
-	if rep := mustVerify(t, s); rep.Rows != 2 {
+	// The refusal, the task's task-state entry and its start decision.
+	if rep := mustVerify(t, s); rep.Rows != 3 {
 		t.Fatalf("rows %d", rep.Rows)
 	}
 	// A decision appended in a rolled-back transaction leaves the chain intact.
@@ -190,7 +191,7 @@ var _ = contract("with_tx_rollback_and_commit", func(t *testing.T, open opener) 
 		}
 		return errBlocked
 	})
-	if rep := mustVerify(t, s); rep.Rows != 2 {
+	if rep := mustVerify(t, s); rep.Rows != 3 {
 		t.Fatalf("rolled-back append visible: %d rows", rep.Rows)
 	}
 })

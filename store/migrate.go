@@ -30,6 +30,7 @@ type migration struct {
 var backfills = map[int]func(context.Context, querier) error{
 	2: backfillTree,
 	3: backfillGates,
+	5: backfillTaskStates,
 }
 
 // backfillMarker splits a migration file into the SQL before its backfill

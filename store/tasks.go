@@ -147,7 +147,20 @@ func createTask(ctx context.Context, q querier, clock func() time.Time, t Task) 
 	if err != nil {
 		return Task{}, fmt.Errorf("create task %s: %w", t.Slug, err)
 	}
-	return getTask(ctx, q, t.Slug)
+	return recordTask(ctx, q, clock, t.Slug, ChangeStart)
+}
+
+// recordTask reads the task back as stored and appends the task-state entry
+// recording it after change, in the caller's transaction.
+func recordTask(ctx context.Context, q querier, clock func() time.Time, slug, change string) (Task, error) {
+	t, err := getTask(ctx, q, slug)
+	if err != nil {
+		return Task{}, err
+	}
+	if err := appendTaskState(ctx, q, clock, t, change); err != nil {
+		return Task{}, err
+	}
+	return t, nil
 }
 
 func taskArgs(t *Task) []any {
@@ -329,7 +342,11 @@ func finishTask(ctx context.Context, q querier, clock func() time.Time, slug str
 	if err != nil {
 		return Task{}, fmt.Errorf("close task %s: %w", slug, err)
 	}
-	return getTask(ctx, q, slug)
+	change := ChangeDone
+	if st == TaskAbandoned {
+		change = ChangeAbandon
+	}
+	return recordTask(ctx, q, clock, slug, change)
 }
 
 // UpdateTask applies edit to an active task and stores the result, all in
@@ -364,7 +381,7 @@ func (s *Store) UpdateTask(ctx context.Context, slug string, edit func(*Task) er
 		if err != nil {
 			return fmt.Errorf("update task %s: %w", slug, err)
 		}
-		out, err = getTask(ctx, q, slug)
+		out, err = recordTask(ctx, q, s.clock, slug, ChangeUpdate)
 		return err
 	})
 	return out, err

@@ -52,20 +52,35 @@ func (r LogReport) Tree() merkle.Tree {
 // full pass below run, row by row, and on a break the full VerifyChain too,
 // to name the row and column the way it does.
 //
+// On an intact log the task rows are then held to the states the log
+// records (VerifyTasks); a difference is a BreakTask, with Verified left at
+// Size since every decision verified.
+//
 // What the tree adds over the chain shows against a checkpoint kept outside
 // the database: the root of Tree() at its size must equal its root (merkle.CheckAnchors).
 func (s *Store) VerifyLog(ctx context.Context) (LogReport, error) {
-	if rep, ok := s.quickVerifyLog(ctx); ok {
+	rep, ok := s.quickVerifyLog(ctx)
+	if !ok {
+		err := s.read(ctx, func(q querier) error {
+			var err error
+			rep, err = fullVerifyLog(ctx, q)
+			return err
+		})
+		if err != nil {
+			return LogReport{}, fmt.Errorf("verify log: %w", err)
+		}
+	}
+	if !rep.OK {
 		return rep, nil
 	}
-	var rep LogReport
-	err := s.read(ctx, func(q querier) error {
-		var err error
-		rep, err = fullVerifyLog(ctx, q)
-		return err
-	})
+	// An intact log vouches for its task-state entries; the task rows must
+	// match them.
+	b, err := s.VerifyTasks(ctx)
 	if err != nil {
 		return LogReport{}, fmt.Errorf("verify log: %w", err)
+	}
+	if b != nil {
+		rep.OK, rep.Break = false, b
 	}
 	return rep, nil
 }
@@ -76,6 +91,7 @@ type logPass struct {
 	breakPos int64 // 1-based position of the row the break is reported at
 	prevHash string
 	mirror   fastMirror
+	hasher   rowHasher
 }
 
 // fail records the break found at position pos (1-based) when it is the
@@ -295,13 +311,11 @@ func (p *logPass) row(rec *record, blocked int64, gates, mistyped string) {
 		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: bad.column, Detail: bad.detail}, pos)
 		return
 	}
-	m, complete := p.mirror.check(rec)
-	if m == nil && !complete {
-		// The body does not mirror every column: the chain hash covers them.
-		rec.body = append([]byte(nil), rec.body...)
-		if h, err := chainHash(rec); err != nil || h != rec.hash {
-			m = &mismatch{"", "row content no longer matches its hash"}
-		}
+	m, _ := p.mirror.check(rec)
+	if m == nil && !p.hasher.hashMatches(rec, gates) {
+		// Every row's hash is recomputed, whether or not its body mirrors
+		// every column: a stored hash is never taken on trust.
+		m = &mismatch{"", "row content no longer matches its hash"}
 	}
 	if m != nil {
 		p.fail(&ChainBreak{Kind: BreakContent, Seq: rec.seq, ID: rec.id, Column: m.column, Detail: m.detail}, pos)

@@ -220,6 +220,7 @@ type quickWorker struct {
 	gates  []byte // the gates column the body's gate list encodes to
 	num    []byte // the exit code's text
 	when   []byte // the time column's text
+	hasher rowHasher
 }
 
 // chunk reads and checks the n decisions after the first skip: each row's
@@ -233,7 +234,7 @@ func (k *quickWorker) chunk(ctx context.Context, r quickReader, skip, n int64, l
 		if seq != want {
 			return false
 		}
-		prevHash, hash, ok := k.row(cols, body)
+		prevHash, hash, ok := k.row(seq, cols, body)
 		switch {
 		case !ok:
 			return false
@@ -263,9 +264,10 @@ func (k *quickWorker) leaf(h *tlog.Hash, body []byte) {
 	k.sha.Sum(h[:0])
 }
 
-// row checks one decision's columns (decisionCols) against its body and
-// returns its prev_hash and hash, or false at anything unexpected.
-func (k *quickWorker) row(f *[11][]byte, body []byte) (prevHash, hash []byte, ok bool) {
+// row checks one decision's columns (decisionCols) against its body and its
+// hash against the one recomputed from them, and returns its prev_hash and
+// hash, or false at anything unexpected.
+func (k *quickWorker) row(seq int64, f *[11][]byte, body []byte) (prevHash, hash []byte, ok bool) {
 	b := &k.fields
 	if !scanBody(body, b) {
 		return nil, nil, false
@@ -275,6 +277,12 @@ func (k *quickWorker) row(f *[11][]byte, body []byte) (prevHash, hash []byte, ok
 		!bytes.Equal(f[4], b.requester) || !bytes.Equal(f[5], b.gitHead) || !bytes.Equal(f[6], k.num) ||
 		string(f[7]) != blockedText(b.blocked) ||
 		!k.sameTime(b.time, f[1]) || !k.encodeGates(b.gates) || !bytes.Equal(f[10], k.gates) {
+		return nil, nil, false
+	}
+	sum, ok := k.hasher.hash(&rowFields{seq: seq, exitCode: b.exitCode, blocked: b.blocked,
+		id: f[0], time: f[1], trigger: f[2], task: f[3], requester: f[4], gitHead: f[5],
+		body: body, prevHash: f[8], gates: f[10]})
+	if !ok || !bytes.Equal(sum, f[9]) {
 		return nil, nil, false
 	}
 	return f[8], f[9], true

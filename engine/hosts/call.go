@@ -23,6 +23,7 @@ type call struct {
 	argv    []string // shell command as argv (Codex)
 	patch   string   // apply_patch text
 	cwd     string
+	project string // the host's project directory, when the payload names one
 	session string
 }
 

@@ -37,6 +37,7 @@ func parseCline(b []byte) (call, error) {
 	c := call{session: str(m, "taskId")}
 	if roots, ok := m["workspaceRoots"].([]any); ok && len(roots) > 0 {
 		c.cwd, _ = roots[0].(string)
+		c.project = c.cwd
 	}
 	ev := obj(m, "preToolUse")
 	if ev == nil {

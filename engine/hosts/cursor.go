@@ -36,8 +36,9 @@ func parseCursor(b []byte) (call, error) {
 		return call{}, err
 	}
 	c := call{cwd: str(m, "cwd"), session: str(m, "conversation_id")}
-	if c.cwd == "" {
-		if roots, ok := m["workspace_roots"].([]any); ok && len(roots) > 0 {
+	if roots, ok := m["workspace_roots"].([]any); ok && len(roots) > 0 {
+		c.project = workspaceRoot(roots, c.cwd)
+		if c.cwd == "" {
 			c.cwd, _ = roots[0].(string)
 		}
 	}

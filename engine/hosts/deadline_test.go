@@ -38,7 +38,7 @@ func TestRunWithinRefusesAHungHook(t *testing.T) {
 			env := Env{
 				Stdin: strings.NewReader(tc.payload), Stdout: &stdout, Stderr: &stderr,
 				Getenv: func(string) string { return "" }, WD: "/p",
-				Open: func(context.Context, string) (*engine.Engine, error) {
+				Open: func(context.Context, Where) (*engine.Engine, error) {
 					close(opened)
 					<-release // hangs, deaf to the context, until the test lets go
 					return nil, context.Canceled
@@ -65,7 +65,10 @@ func TestRunWithinAnswersInTime(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	env := Env{Stdin: strings.NewReader(`{"tool_name":"Read","tool_input":{"file_path":"/p/a"},"cwd":"/p"}`),
 		Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, WD: "/p",
-		Open: func(context.Context, string) (*engine.Engine, error) { t.Fatal("a read opened the engine"); return nil, nil }}
+		Open: func(context.Context, Where) (*engine.Engine, error) {
+			t.Fatal("a read opened the engine")
+			return nil, nil
+		}}
 	if code := RunWithin(context.Background(), h, Pre, env, time.Hour); code != 0 || stdout.Len() != 0 || stderr.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q: want a silent allow", code, stdout.String(), stderr.String())
 	}

@@ -88,8 +88,8 @@ type Env struct {
 	Getenv func(string) string
 	// WD is the hook process's working directory.
 	WD string
-	// Open opens the engine for the project cwd is in.
-	Open func(ctx context.Context, cwd string) (*engine.Engine, error)
+	// Open opens the engine for the project the call comes from.
+	Open func(ctx context.Context, at Where) (*engine.Engine, error)
 }
 
 // maxPayload bounds what a hook reads from stdin.
@@ -130,7 +130,7 @@ func Run(ctx context.Context, h *Host, phase Phase, env Env) int {
 	if !tc.Judged() {
 		return h.answer.allow(Pre, env)
 	}
-	e, err := env.Open(ctx, tc.CWD)
+	e, err := env.Open(ctx, where(h, c, tc.CWD, env))
 	if err != nil {
 		return deny("%v", err)
 	}
@@ -161,7 +161,7 @@ func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {
 	if cwd == "" && h.workspaceCWD {
 		cwd = env.WD
 	}
-	e, err := env.Open(ctx, cwd)
+	e, err := env.Open(ctx, where(h, c, cwd, env))
 	if err != nil {
 		return fail(err)
 	}

@@ -187,7 +187,7 @@ func runHook(t *testing.T, host, root string, getenv func(string) string, phase 
 	code := Run(context.Background(), h, phase, Env{
 		Stdin: strings.NewReader(strings.ReplaceAll(payload, "$ROOT", root)), Stdout: &stdout, Stderr: &stderr,
 		Getenv: getenv, WD: root,
-		Open: func(ctx context.Context, cwd string) (*engine.Engine, error) {
+		Open: func(ctx context.Context, _ Where) (*engine.Engine, error) {
 			return engine.Open(ctx, engine.Setup{Root: root, Getenv: getenv, Requester: "hook:" + h.Name})
 		},
 	})

@@ -83,7 +83,7 @@ func TestUnknownToolsPass(t *testing.T) {
 		opened := false
 		code := Run(context.Background(), h, Pre, Env{
 			Stdin: strings.NewReader(payload), Stdout: &stdout, Stderr: &stderr, WD: "/p",
-			Open: func(context.Context, string) (*engine.Engine, error) {
+			Open: func(context.Context, Where) (*engine.Engine, error) {
 				opened = true
 				return nil, errors.New("an unknown tool must not need the engine")
 			},
