@@ -62,6 +62,9 @@ type RequestRecord struct {
 	Bypass       []string `json:"bypass,omitempty"`
 	// Tool is the agent tool call a hook judged, with its parsed targets.
 	Tool *ToolRecord `json:"tool,omitempty"`
+	// Tasks are the tasks active when a tool call was judged; with exactly
+	// one, Task names it too, so the log lists the call under that task.
+	Tasks []string `json:"tasks,omitempty"`
 }
 
 // Verdict is one gate's outcome within a decision.

@@ -50,6 +50,9 @@ type Deps struct {
 	Store *store.Store
 	// Requester is recorded with every decision whose request names none.
 	Requester string
+	// Home is the user's home directory, whose .tausik agent_authority
+	// guards; empty guards none there.
+	Home string
 }
 
 // Option tunes an Engine.
@@ -98,6 +101,10 @@ type Engine struct {
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.
 	configDigest string
+	// guard lists the paths agent_authority keeps from an agent, and home
+	// the home directory they were derived from (see guardPaths).
+	guard []guardPath
+	home  string
 	// sharedStore is a store the engine was lent (Setup.Store): Close
 	// leaves it open for its owner.
 	sharedStore bool
@@ -189,6 +196,11 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		return nil, err
 	}
 	e.configDigest = configDigest(tiers)
+	e.home = deps.Home
+	if e.home != "" {
+		e.home = resolvePath(filepath.Clean(e.home), 0)
+	}
+	e.guard = guardPaths(root, deps.Home, deps.Config)
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)
 	return e, nil
