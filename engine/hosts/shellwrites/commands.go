@@ -51,10 +51,21 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 // run judges one simple command, args already expanded; hdoc is the
 // here-document on its standard input, if any.
 func (w *walker) run(args []arg, st *state, hdoc *syntax.Word) {
-	if len(args) == 0 || !args[0].ok {
-		return // a command named at run time is a program: out of reach
+	if len(args) == 0 {
+		return
 	}
 	name, rest := path.Base(args[0].lit), args[1:]
+	query := name == "command" && len(rest) > 0 && rest[0].ok && (rest[0].lit == "-v" || rest[0].lit == "-V")
+	if !args[0].ok || !wrappers[name] || query {
+		w.record(args)
+	}
+	if !args[0].ok {
+		return // a command named at run time is a program: out of reach
+	}
+	if wrappers[name] {
+		*w.wraps = append(*w.wraps, args[0].lit)
+		defer func() { *w.wraps = (*w.wraps)[:len(*w.wraps)-1] }()
+	}
 	switch {
 	case name == "sudo" || name == "doas":
 		_, cmd := sudoSpec.parse(rest)
@@ -122,6 +133,27 @@ func (w *walker) run(args []arg, st *state, hdoc *syntax.Word) {
 		}
 		w.fileCommand(name, args, st)
 	}
+}
+
+// wrappers run the command that follows their own options.
+var wrappers = map[string]bool{
+	"sudo": true, "doas": true, "env": true, "nohup": true, "builtin": true, "command": true, "exec": true,
+	"nice": true, "timeout": true, "stdbuf": true, "ionice": true, "time": true, "xargs": true,
+}
+
+// record appends args to the commands the shell would run.
+func (w *walker) record(args []arg) {
+	c := Command{Argv: make([]string, len(args)), Dynamic: make([]bool, len(args))}
+	for i, a := range args {
+		c.Argv[i], c.Dynamic[i] = a.lit, !a.ok
+		if !a.ok {
+			c.Argv[i] = a.raw
+		}
+	}
+	if len(*w.wraps) > 0 {
+		c.Wrapped = append([]string(nil), *w.wraps...)
+	}
+	w.res.Commands = append(w.res.Commands, c)
 }
 
 // interpreters reports the language interpreters inline code can be given to.

@@ -44,10 +44,22 @@ type Unknown struct {
 	Reason string `json:"reason"` // why it cannot be known
 }
 
-// Result is what a command would write.
+// Command is one simple command as it would run, after the wrappers (sudo, doas, env, nohup, time,
+// command, exec, nice, timeout, stdbuf, ionice, xargs) are stripped, and for each literal
+// `sh -c`/`bash -c` string, its own commands.
+type Command struct {
+	Argv    []string `json:"argv"`    // each word after quote removal and brace expansion; a dynamic word is its source text
+	Dynamic []bool   `json:"dynamic"` // Dynamic[i]: Argv[i] is known only at run time
+	// Wrapped names the wrappers stripped before Argv[0], outermost first
+	// (["sudo", "env"]), as written.
+	Wrapped []string `json:"wrapped,omitempty"`
+}
+
+// Result is what a command would write, and the simple commands it would run.
 type Result struct {
-	Writes  []Write   `json:"writes"`
-	Unknown []Unknown `json:"unknown"`
+	Writes   []Write   `json:"writes"`
+	Unknown  []Unknown `json:"unknown"`
+	Commands []Command `json:"commands"`
 }
 
 // Reasons for Unknown, shared by the walker and the command table.
@@ -69,7 +81,7 @@ const (
 // that does not parse is one Unknown: it is not let through as harmless.
 func Shell(command string) Result {
 	var r Result
-	w := &walker{res: &r}
+	w := &walker{res: &r, wraps: new([]string)}
 	w.parse(command, &state{known: true})
 	return r.clean()
 }
@@ -78,7 +90,7 @@ func Shell(command string) Result {
 // Codex's ["bash", "-lc", "…"]) would write.
 func Argv(argv []string) Result {
 	var r Result
-	w := &walker{res: &r}
+	w := &walker{res: &r, wraps: new([]string)}
 	args := make([]arg, len(argv))
 	for i, a := range argv {
 		args[i] = arg{lit: a, ok: true, raw: a}
@@ -87,10 +99,13 @@ func Argv(argv []string) Result {
 	return r.clean()
 }
 
-// clean drops duplicates, keeping the first occurrence's order, and makes
-// both lists non-nil.
+// clean drops duplicate writes and unknowns, keeping the first occurrence's
+// order, and makes every list non-nil. Commands stay as they ran, in order.
 func (r Result) clean() Result {
-	out := Result{Writes: []Write{}, Unknown: []Unknown{}}
+	out := Result{Writes: []Write{}, Unknown: []Unknown{}, Commands: r.Commands}
+	if out.Commands == nil {
+		out.Commands = []Command{}
+	}
 	seenW := map[Write]bool{}
 	for _, x := range r.Writes {
 		if !seenW[x] {
@@ -122,6 +137,7 @@ type walker struct {
 	res   *Result
 	src   string
 	depth int
+	wraps *[]string // the wrappers around the command being judged
 }
 
 // parse parses src and walks it from st; nested (sh -c) strings come here
@@ -140,7 +156,7 @@ func (w *walker) parse(src string, st *state) {
 		w.unknown(src, reasonParse+": "+err.Error())
 		return
 	}
-	inner := &walker{res: w.res, src: src, depth: w.depth + 1}
+	inner := &walker{res: w.res, src: src, depth: w.depth + 1, wraps: w.wraps}
 	inner.stmts(f.Stmts, st)
 }
 
