@@ -32,8 +32,8 @@ type ToolCall struct {
 	// and nested shells parsed: agent_authority reads them for a tausik
 	// command that changes the guard.
 	Commands []facts.ToolCommand
-	CWD     string
-	Session string
+	CWD      string
+	Session  string
 }
 
 // ToolRecord is what a decision records of the tool call it judged: the
