@@ -40,12 +40,16 @@ type Decision struct {
 	// ConfigDigest covers the configuration files of every tier as they
 	// were read when the engine was built ("sha256:…", see configDigest): with
 	// the verdicts' policy digests it names the policy in force.
-	ConfigDigest string    `json:"config_digest,omitempty"`
-	Gates        []Verdict `json:"gates"`
-	Warnings     []string  `json:"warnings"`
-	Blocked      bool      `json:"blocked"`
-	ExitCode     int       `json:"exit_code"`
-	Timings      Timings   `json:"timings"`
+	ConfigDigest string `json:"config_digest,omitempty"`
+	// Tiers are the configuration keys a tier above the defaults set, with
+	// the tier and its file: which gate each switched off, which params it
+	// moved (see TierSetting).
+	Tiers    []TierSetting `json:"tiers,omitempty"`
+	Gates    []Verdict     `json:"gates"`
+	Warnings []string      `json:"warnings"`
+	Blocked  bool          `json:"blocked"`
+	ExitCode int           `json:"exit_code"`
+	Timings  Timings       `json:"timings"`
 }
 
 // RequestRecord is the request as the decision records it.

@@ -105,6 +105,8 @@ type Engine struct {
 	// the home directory they were derived from (see guardPaths).
 	guard []guardPath
 	home  string
+	// tiers is what the configuration tiers set, recorded in each decision.
+	tiers []TierSetting
 	// sharedStore is a store the engine was lent (Setup.Store): Close
 	// leaves it open for its owner.
 	sharedStore bool
@@ -196,6 +198,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		return nil, err
 	}
 	e.configDigest = configDigest(tiers)
+	e.tiers = tierSettings(e.gates, e.eff, tiers)
 	e.home = deps.Home
 	if e.home != "" {
 		e.home = resolvePath(filepath.Clean(e.home), 0)

@@ -119,6 +119,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		GitHead:      runners.GitHead(e.root),
 		FactsDigest:  digest,
 		ConfigDigest: e.configDigest,
+		Tiers:        slices.Clone(e.tiers),
 		Gates:        []Verdict{},
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}
