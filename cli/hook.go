@@ -88,5 +88,5 @@ func (g *globals) hookEngine(ctx context.Context, cwd, host string) (*engine.Eng
 		}
 		root = engine.FindRoot(cwd)
 	}
-	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host})
+	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host}, engine.WithLazyTeam())
 }

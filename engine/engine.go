@@ -66,6 +66,14 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 // exit. Team policies are always compiled at load.
 func WithLazyBuiltins() Option { return func(e *Engine) { e.lazyBuiltins = true } }
 
+// WithLazyTeam defers compiling each team policy to its first evaluation
+// too: for a hook, which evaluates only the gates listening to its trigger,
+// so a team gate with a broken policy that listens only to commit does not
+// refuse every write. A broken policy of a gate the hook does evaluate is a
+// policy error there (COULD_NOT_RUN, which blocks); every other command
+// still refuses to start on it (ErrBundle, with file and line).
+func WithLazyTeam() Option { return func(e *Engine) { e.lazyTeam = true } }
+
 // Engine evaluates gates. It is immutable after New and safe for concurrent use.
 type Engine struct {
 	root     string
@@ -78,6 +86,7 @@ type Engine struct {
 	now      func() time.Time
 
 	lazyBuiltins bool
+	lazyTeam     bool
 
 	store          *store.Store
 	requester      string
@@ -152,7 +161,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, e.lazyBuiltins, d)
 	teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
 	if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
-		gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, false, d)...)
+		gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, e.lazyTeam, d)...)
 	}
 	for _, g := range gates {
 		if prev := e.byName[g.Name]; prev != nil {
