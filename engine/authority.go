@@ -102,7 +102,7 @@ func under(p, dir string) bool {
 }
 
 // mayRunTausik reports whether one of cmds could run tausik: a literal
-// program named tausik, or go (`go run .` in tausik's own repository). Only
+// program named tausik, or `go run` (`go run .` in tausik's own repository). Only
 // such a shell call needs judging when it writes nothing; which of its
 // subcommands change the guard is agent_authority's to say.
 func mayRunTausik(cmds []facts.ToolCommand) bool {
@@ -111,8 +111,12 @@ func mayRunTausik(cmds []facts.ToolCommand) bool {
 			continue
 		}
 		switch strings.ToLower(filepath.Base(c.Argv[0])) {
-		case "tausik", "tausik.exe", "go", "go.exe":
+		case "tausik", "tausik.exe":
 			return true
+		case "go", "go.exe":
+			if len(c.Argv) > 1 && c.Argv[1] == "run" {
+				return true
+			}
 		}
 	}
 	return false
