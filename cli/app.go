@@ -17,7 +17,7 @@ func (g *globals) openEngine(ctx context.Context, withStore bool) (*engine.Engin
 	if err != nil {
 		return nil, err
 	}
-	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "cli", NoStore: !withStore})
+	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: g.requester(), NoStore: !withStore})
 }
 
 // projectRoot is --root, which must be an existing directory, or else the

@@ -20,13 +20,16 @@ type globals struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// args is the command line after the program name, as run: what a
+	// command that changes the guard is judged by (judgeGuardChange).
+	args []string
 }
 
 // Run executes tausik with args and returns the process exit code
 // (DESIGN.md: 0 passed, 1 blocked, 2 usage, 3 policy/config/store error,
 // 4 policy tests failed).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, args: args}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetIn(stdin)

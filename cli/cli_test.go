@@ -105,6 +105,10 @@ func setupScript(env *testscript.Env, exitFile string) error {
 	for k, v := range toolVars() {
 		env.Setenv(k, v)
 	}
+	// A script is a person at the keyboard unless it sets an agent's marker.
+	for _, k := range cli.AgentMarkerNames() {
+		env.Setenv(k, "")
+	}
 	for k, v := range map[string]string{
 		"HOME":                  home,
 		"XDG_CONFIG_HOME":       filepath.Join(home, ".config"),

@@ -44,7 +44,7 @@ func runFacts(ctx context.Context, g *globals, opts *factsOptions) error {
 		return err
 	}
 	defer e.Close()
-	doc, err := e.Facts(ctx, engine.Request{Trigger: opts.trigger, Files: files, Task: opts.task, Requester: "cli"}, opts.namespaces)
+	doc, err := e.Facts(ctx, engine.Request{Trigger: opts.trigger, Files: files, Task: opts.task, Requester: g.requester()}, opts.namespaces)
 	if err != nil {
 		return err
 	}

@@ -103,5 +103,5 @@ func (g *globals) hookEngine(ctx context.Context, at hosts.Where, host string) (
 	if err != nil {
 		return nil, err
 	}
-	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true})
+	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true}, engine.WithLazyTeam())
 }

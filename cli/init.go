@@ -32,7 +32,12 @@ func newInitCmd(g *globals) *cobra.Command {
 			"--dry-run prints the diff and writes nothing; --check exits 1 naming each file that\n" +
 			"differs from what init would write now. A file init cannot read is refused (exit 3).",
 		Args: usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runInit(g, opts) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := g.refuseAgent(cmd.Context()); err != nil {
+				return err
+			}
+			return runInit(g, opts)
+		},
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&opts.hosts, "host", nil, "hosts to wire, comma-separated (default: the hosts detected)")

@@ -22,6 +22,9 @@ func newKeyInitCmd(g *globals) *cobra.Command {
 			"is replaced.",
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := g.refuseAgent(cmd.Context()); err != nil {
+				return err
+			}
 			return runKeyInit(g, opts)
 		},
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,6 +58,21 @@ func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
 	}
 	if len(d.Request.Bypass) > 0 {
 		fmt.Fprintf(g.stdout, "bypass    %v\n", d.Request.Bypass)
+	}
+	if len(d.Request.Tasks) > 0 {
+		fmt.Fprintf(g.stdout, "active    %s\n", strings.Join(d.Request.Tasks, " "))
+	}
+	if t := d.Request.Tool; t != nil {
+		fmt.Fprintf(g.stdout, "host      %s\ntool      %s (%s)\n", orDash(t.Host), t.Tool, t.Kind)
+		if t.Command != "" {
+			fmt.Fprintf(g.stdout, "command   %s\n", strings.ReplaceAll(t.Command, "\n", "\n          "))
+		}
+		for _, p := range t.Targets {
+			fmt.Fprintf(g.stdout, "target    %s\n", p)
+		}
+		for _, u := range t.Unknown {
+			fmt.Fprintf(g.stdout, "unknown   %s (%s)\n", u.Text, u.Reason)
+		}
 	}
 	fmt.Fprintln(g.stdout)
 	return renderDecisionText(g.stdout, &d)

@@ -78,7 +78,7 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	}
 	defer e.Close()
 	dec, err := e.Evaluate(ctx, engine.Request{
-		Trigger: opts.trigger, Files: files, Gates: opts.gates, Task: opts.task, Requester: "cli",
+		Trigger: opts.trigger, Files: files, Gates: opts.gates, Task: opts.task, Requester: g.requester(),
 		ChangedSince: opts.changedSince, ChangedFiles: opts.changedSince != "",
 	})
 	if dec == nil {

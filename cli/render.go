@@ -76,6 +76,9 @@ func renderDecisionText(w io.Writer, d *engine.Decision) error {
 	if len(d.Gates) == 0 {
 		fmt.Fprintf(&b, "no gate listens to %s\n", d.Request.Trigger)
 	}
+	for _, n := range engine.DisabledNotes(d) {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	verdict := "passed"
 	if d.Blocked {
 		verdict = "blocked"

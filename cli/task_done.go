@@ -44,7 +44,7 @@ func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
 		return err
 	}
 	defer e.Close()
-	req := engine.DoneTaskRequest{Slug: opts.slug, Requester: "cli"}
+	req := engine.DoneTaskRequest{Slug: opts.slug, Requester: g.requester()}
 	if opts.noChangelog {
 		req.Bypass = []string{engine.GateChangelog}
 	}

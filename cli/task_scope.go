@@ -32,6 +32,9 @@ func runTaskScope(ctx context.Context, g *globals, opts *taskScopeOptions) error
 		return err
 	}
 	defer e.Close()
+	if err := g.judgeGuardChange(ctx, e); err != nil {
+		return err
+	}
 	t, err := e.AddTaskScope(ctx, opts.slug, opts.patterns)
 	if err != nil {
 		return err

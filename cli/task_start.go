@@ -89,7 +89,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 	if opts.budgetSet {
 		t.CallBudget = &opts.budget
 	}
-	out, err := e.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: "cli"})
+	out, err := e.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: g.requester()})
 	if out == nil || out.Decision == nil {
 		return err
 	}

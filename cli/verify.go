@@ -47,7 +47,7 @@ func newVerifyCmd(g *globals) *cobra.Command {
 }
 
 func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
-	req := engine.VerifyRequest{Task: opts.task, Requester: "cli"}
+	req := engine.VerifyRequest{Task: opts.task, Requester: g.requester()}
 	if opts.files != nil {
 		var err error
 		if req.Files, err = absPaths(opts.files); err != nil {

@@ -159,7 +159,7 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 		src = mutated
 	}
 	g.PolicyDigest = facts.DigestBytes(src)
-	if source == SourceBuiltin && lazy {
+	if lazy {
 		g.policy = &lazyPolicy{compile: func(ctx context.Context) (Policy, error) {
 			ld := &Diagnostics{Kind: ErrBundle}
 			if p := compilePolicy(ctx, g, src, ld); p != nil {
@@ -211,7 +211,8 @@ func compilePolicy(ctx context.Context, g *Gate, src []byte, d *Diagnostics) Pol
 // of them, so deferring their compilation cannot hide a broken bundle; it
 // keeps a process that evaluates two gates (a pre-write hook) from paying
 // for the other twenty. Team bundles are compiled eagerly, so their errors
-// stop every command.
+// stop every command, except in a hook (WithLazyTeam), where a broken team
+// policy is an error only for the trigger its gate listens to.
 type lazyPolicy struct {
 	once    sync.Once
 	compile func(ctx context.Context) (Policy, error)

@@ -40,12 +40,16 @@ type Decision struct {
 	// ConfigDigest covers the configuration files of every tier as they
 	// were read when the engine was built ("sha256:…", see configDigest): with
 	// the verdicts' policy digests it names the policy in force.
-	ConfigDigest string    `json:"config_digest,omitempty"`
-	Gates        []Verdict `json:"gates"`
-	Warnings     []string  `json:"warnings"`
-	Blocked      bool      `json:"blocked"`
-	ExitCode     int       `json:"exit_code"`
-	Timings      Timings   `json:"timings"`
+	ConfigDigest string `json:"config_digest,omitempty"`
+	// Tiers are the configuration keys a tier above the defaults set, with
+	// the tier and its file: which gate each switched off, which params it
+	// moved (see TierSetting).
+	Tiers    []TierSetting `json:"tiers,omitempty"`
+	Gates    []Verdict     `json:"gates"`
+	Warnings []string      `json:"warnings"`
+	Blocked  bool          `json:"blocked"`
+	ExitCode int           `json:"exit_code"`
+	Timings  Timings       `json:"timings"`
 }
 
 // RequestRecord is the request as the decision records it.
@@ -62,6 +66,9 @@ type RequestRecord struct {
 	Bypass       []string `json:"bypass,omitempty"`
 	// Tool is the agent tool call a hook judged, with its parsed targets.
 	Tool *ToolRecord `json:"tool,omitempty"`
+	// Tasks are the tasks active when a tool call was judged; with exactly
+	// one, Task names it too, so the log lists the call under that task.
+	Tasks []string `json:"tasks,omitempty"`
 }
 
 // Verdict is one gate's outcome within a decision.

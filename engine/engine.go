@@ -50,6 +50,9 @@ type Deps struct {
 	Store *store.Store
 	// Requester is recorded with every decision whose request names none.
 	Requester string
+	// Home is the user's home directory, whose .tausik agent_authority
+	// guards; empty guards none there.
+	Home string
 }
 
 // Option tunes an Engine.
@@ -63,6 +66,14 @@ func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = n
 // exit. Team policies are always compiled at load.
 func WithLazyBuiltins() Option { return func(e *Engine) { e.lazyBuiltins = true } }
 
+// WithLazyTeam defers compiling each team policy to its first evaluation
+// too: for a hook, which evaluates only the gates listening to its trigger,
+// so a team gate with a broken policy that listens only to commit does not
+// refuse every write. A broken policy of a gate the hook does evaluate is a
+// policy error there (COULD_NOT_RUN, which blocks); every other command
+// still refuses to start on it (ErrBundle, with file and line).
+func WithLazyTeam() Option { return func(e *Engine) { e.lazyTeam = true } }
+
 // Engine evaluates gates. It is immutable after New and safe for concurrent use.
 type Engine struct {
 	root     string
@@ -75,6 +86,7 @@ type Engine struct {
 	now      func() time.Time
 
 	lazyBuiltins bool
+	lazyTeam     bool
 
 	store          *store.Store
 	requester      string
@@ -98,6 +110,12 @@ type Engine struct {
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.
 	configDigest string
+	// guard lists the paths agent_authority keeps from an agent, and home
+	// the home directory they were derived from (see guardPaths).
+	guard []guardPath
+	home  string
+	// tiers is what the configuration tiers set, recorded in each decision.
+	tiers []TierSetting
 	// sharedStore is a store the engine was lent (Setup.Store): Close
 	// leaves it open for its owner.
 	sharedStore bool
@@ -143,7 +161,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, e.lazyBuiltins, d)
 	teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
 	if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
-		gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, false, d)...)
+		gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, e.lazyTeam, d)...)
 	}
 	for _, g := range gates {
 		if prev := e.byName[g.Name]; prev != nil {
@@ -189,6 +207,12 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		return nil, err
 	}
 	e.configDigest = configDigest(tiers)
+	e.tiers = tierSettings(e.gates, e.eff, tiers)
+	e.home = deps.Home
+	if e.home != "" {
+		e.home = resolvePath(filepath.Clean(e.home), 0)
+	}
+	e.guard = guardPaths(root, deps.Home, deps.Config)
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)
 	return e, nil

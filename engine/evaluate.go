@@ -88,6 +88,12 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	}
 	now := e.now().UTC()
 	scope := e.scope(req, now)
+	var active []string
+	if req.Tool != nil {
+		// A hook's decision names the work it was made for.
+		active = e.activeSlugs(ctx)
+		scope.Request.Tasks = active
+	}
 	setGlobs(scope, selected)
 	setParams(scope, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params })
 	var needs []string
@@ -109,10 +115,11 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Requester: req.Requester,
 		Request: RequestRecord{Trigger: req.Trigger, Task: req.Task, Files: nonNil(scope.Request.Files),
 			Explicit: scope.Request.Explicit, Outside: scope.Request.Outside, Gates: nonNil(req.Gates),
-			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass, Tool: toolRecord(req.Tool)},
+			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass, Tool: toolRecord(req.Tool), Tasks: active},
 		GitHead:      runners.GitHead(e.root),
 		FactsDigest:  digest,
 		ConfigDigest: e.configDigest,
+		Tiers:        slices.Clone(e.tiers),
 		Gates:        []Verdict{},
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}
@@ -141,6 +148,9 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	}
 	if dec.Blocked {
 		dec.ExitCode = ExitBlocked
+	}
+	if dec.Request.Task == "" && len(active) == 1 {
+		dec.Request.Task = active[0]
 	}
 	end := time.Now()
 	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), GatherNS: gatherNS, EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
@@ -295,7 +305,9 @@ func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 		// A tool call names what it writes, even when that is nothing known.
 		r.Explicit = true
 		r.UnknownWrites = req.Tool.Unknown
+		r.Commands = req.Tool.Commands
 	}
+	r.Protected = e.protectedTargets(req)
 	s := runners.NewScope(e.root, r)
 	s.Work = e.workContext(req)
 	return s

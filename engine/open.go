@@ -122,6 +122,7 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 			return DefaultRunners(mem), func() { mem.Close() }, nil
 		},
 		Requester: s.Requester,
+		Home:      getenv("HOME"),
 	}, append([]Option{WithLazyBuiltins()}, opts...)...)
 	if err != nil {
 		if st != nil && s.Store == nil {

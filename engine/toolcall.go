@@ -28,8 +28,12 @@ type ToolCall struct {
 	Writes  []string
 	Unknown []facts.UnknownWrite
 	Command string // the shell command, or the patch, as the host gave it
-	CWD     string
-	Session string
+	// Commands are the shell command's simple commands, wrappers stripped
+	// and nested shells parsed: agent_authority reads them for a tausik
+	// command that changes the guard.
+	Commands []facts.ToolCommand
+	CWD      string
+	Session  string
 }
 
 // ToolRecord is what a decision records of the tool call it judged: the
@@ -49,10 +53,12 @@ type ToolRecord struct {
 const maxRecordedCommand = 4096
 
 // Judged reports whether the pre-write gates have anything to judge in c: a
-// write or shell call that names a target or one that cannot be known.
-// Reads, other tools and commands that write nothing pass unjudged.
+// write or shell call that names a target or one that cannot be known, or a
+// shell call that may run tausik itself (whose subcommand may change the
+// guard). Reads, other tools and other commands that write nothing pass
+// unjudged.
 func (c ToolCall) Judged() bool {
-	return (c.Kind == KindWrite || c.Kind == KindShell) && (len(c.Writes) > 0 || len(c.Unknown) > 0)
+	return (c.Kind == KindWrite || c.Kind == KindShell) && (len(c.Writes) > 0 || len(c.Unknown) > 0 || mayRunTausik(c.Commands))
 }
 
 // JudgeToolCall evaluates the pre-write gates for c and returns the
@@ -62,7 +68,7 @@ func (e *Engine) JudgeToolCall(ctx context.Context, c ToolCall) (*Decision, erro
 	if !c.Judged() {
 		return nil, nil
 	}
-	return e.Evaluate(ctx, Request{Trigger: "pre-write", Files: c.Writes, Tool: &c})
+	return e.Evaluate(ctx, Request{Trigger: TriggerPreWrite, Files: c.Writes, Tool: &c})
 }
 
 // record is c as a decision keeps it.

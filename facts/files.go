@@ -41,6 +41,15 @@ type Request struct {
 	// cannot be known before it runs (a path from a variable, eval, inline
 	// interpreter code); scope_write refuses them inside a scoped task.
 	UnknownWrites []UnknownWrite `json:"unknown_writes,omitempty"`
+	// Protected are the written paths (inside the project or not) that lie
+	// in tausik's own guard; agent_authority refuses them to an agent.
+	Protected []ProtectedTarget `json:"protected,omitempty"`
+	// Commands are the simple commands of the shell call being judged, or
+	// the command line of a CLI run that changes the guard.
+	Commands []ToolCommand `json:"commands,omitempty"`
+	// Tasks are the slugs of the tasks active when the request was judged,
+	// sorted: a hook decision names the work it was made for.
+	Tasks []string `json:"tasks,omitempty"`
 }
 
 // UnknownWrite is one write whose target cannot be known statically: the

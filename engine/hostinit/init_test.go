@@ -389,3 +389,30 @@ func TestHooksFailClosed(t *testing.T) {
 		t.Fatalf("saw %d of %d settings files", seen, len(want))
 	}
 }
+
+// TestWiringFilesAreWhatInitWrites pins WiringFiles to Build: every file a
+// plan for all hosts writes (but the project config) is in the list.
+func TestWiringFilesAreWhatInitWrites(t *testing.T) {
+	root := t.TempDir()
+	p, err := Build(Options{Root: root, Hosts: HostNames(), Command: []string{"tausik"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, w := range WiringFiles() {
+		listed[w.Rel] = true
+	}
+	n := 0
+	for _, f := range p.Files {
+		if f.Rel == ConfigRel {
+			continue
+		}
+		n++
+		if !listed[f.Rel] {
+			t.Errorf("init writes %s, which WiringFiles does not list", f.Rel)
+		}
+	}
+	if n < len(Hosts) || !listed[".claude/settings.json"] || !listed[".codex/hooks.json"] || !listed["opencode.jsonc"] {
+		t.Fatalf("wiring list too short: %d files planned, list %v", n, WiringFiles())
+	}
+}

@@ -202,6 +202,9 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 	for _, u := range r.Unknown {
 		tc.Unknown = append(tc.Unknown, facts.UnknownWrite{Text: u.Text, Reason: u.Reason})
 	}
+	for _, c := range r.Commands {
+		tc.Commands = append(tc.Commands, facts.ToolCommand{Argv: c.Argv, Dynamic: c.Dynamic})
+	}
 	for _, t := range targets {
 		p, err := resolve(t, tc.CWD, env)
 		if err != nil {

@@ -142,7 +142,25 @@ func Run(ctx context.Context, h *Host, phase Phase, env Env) int {
 	if !d.Blocked {
 		return h.answer.allow(Pre, env)
 	}
-	return deny("%s", reason(tc, d))
+	return deny("%s", reason(authorityOnly(tc, d)))
+}
+
+// authorityOnly narrows a refusal by agent_authority to that gate alone and
+// withholds the call's command: the refusal says a person must make the
+// change, and must not hand the agent the command (its own, or another
+// gate's remedy) that would make it.
+func authorityOnly(tc engine.ToolCall, d *engine.Decision) (engine.ToolCall, *engine.Decision) {
+	for _, v := range d.Gates {
+		if v.Name == engine.GateAgentAuthority && v.Blocks {
+			only := *d
+			only.Gates = []engine.Verdict{v}
+			if tc.Command != "" {
+				tc.Command = "(command withheld)"
+			}
+			return tc, &only
+		}
+	}
+	return tc, d
 }
 
 func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {

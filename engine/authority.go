@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tausik/tausik/engine/hostinit"
+	"github.com/tausik/tausik/facts"
+)
+
+// GateAgentAuthority is the built-in gate that keeps an agent from changing
+// the guard it runs under: its configuration, state, keys, hook wiring,
+// task scopes.
+const GateAgentAuthority = "agent_authority"
+
+// TriggerPreWrite is the trigger of a tool call about to write.
+const TriggerPreWrite = "pre-write"
+
+// guardPath is one path of tausik's own guard: writing it (or removing a
+// directory above it) changes what judges the agent.
+type guardPath struct {
+	path   string // absolute, symlinks resolved
+	dir    bool   // everything below path belongs to it too
+	reason string
+}
+
+// guardPaths lists the guard of a project at root: the user's ~/.tausik,
+// the user and managed tiers wherever their variables point, the project's
+// .tausik state and every host's hook wiring that init writes.
+func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
+	var out []guardPath
+	add := func(p string, dir bool, reason string) {
+		if p == "" {
+			return
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
+		}
+		out = append(out, guardPath{path: resolvePath(filepath.Clean(p), 0), dir: dir, reason: reason})
+	}
+	add(cfg.User, false, "the user configuration tier")
+	add(cfg.Managed, false, "the managed configuration tier")
+	if home != "" {
+		add(filepath.Join(home, StateDir), true, "the user's tausik directory (user tier, keys)")
+	}
+	add(filepath.Join(root, StateDir), true, "the project's tausik state (decision log, keys)")
+	for _, w := range hostinit.WiringFiles() {
+		add(filepath.Join(root, filepath.FromSlash(w.Rel)), false, "the hook wiring of "+w.Host)
+	}
+	return out
+}
+
+// protectedTargets lists the paths of req (its files and its tool call's
+// targets) that hit the guard. A target hits a guard path when it is that
+// path, lies below a guarded directory, or is a directory above a guard
+// path other than the project root or the home directory themselves (whose
+// removal scope_write and the backstop judge).
+func (e *Engine) protectedTargets(req Request) []facts.ProtectedTarget {
+	if req.Trigger != TriggerPreWrite || len(e.guard) == 0 {
+		return nil
+	}
+	paths := slices.Clone(req.Files)
+	if req.Tool != nil {
+		paths = append(paths, req.Tool.Writes...)
+	}
+	var out []facts.ProtectedTarget
+	seen := map[string]bool{}
+	for _, p := range paths {
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(e.root, abs)
+		}
+		abs = resolvePath(filepath.Clean(abs), 0)
+		if seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		if g, ok := e.guardOf(abs); ok {
+			out = append(out, facts.ProtectedTarget{Path: p, Reason: g.reason})
+		}
+	}
+	return out
+}
+
+func (e *Engine) guardOf(abs string) (guardPath, bool) {
+	for _, g := range e.guard {
+		switch {
+		case abs == g.path, g.dir && under(abs, g.path):
+			return g, true
+		case under(g.path, abs) && abs != e.root && abs != e.home:
+			return g, true
+		}
+	}
+	return guardPath{}, false
+}
+
+// under reports whether p lies strictly below dir.
+func under(p, dir string) bool {
+	return strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// mayRunTausik reports whether one of cmds could run tausik: a literal
+// program named tausik, or `go run` (`go run .` in tausik's own repository). Only
+// such a shell call needs judging when it writes nothing; which of its
+// subcommands change the guard is agent_authority's to say.
+func mayRunTausik(cmds []facts.ToolCommand) bool {
+	for _, c := range cmds {
+		if len(c.Argv) == 0 || (len(c.Dynamic) > 0 && c.Dynamic[0]) {
+			continue
+		}
+		switch strings.ToLower(filepath.Base(c.Argv[0])) {
+		case "tausik", "tausik.exe":
+			return true
+		case "go", "go.exe":
+			if len(c.Argv) > 1 && c.Argv[1] == "run" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// JudgeCommand judges a tausik command line (argv[0] is the program) that a
+// requester asked the CLI to run, before it changes anything: the
+// agent_authority gate refuses one that changes the guard when the
+// requester is an agent. The decision is logged either way, so every change
+// of the guard is on record with who asked.
+func (e *Engine) JudgeCommand(ctx context.Context, argv []string, requester string) (*Decision, error) {
+	cmd := facts.ToolCommand{Argv: slices.Clone(argv), Dynamic: make([]bool, len(argv))}
+	tc := &ToolCall{Host: "cli", Tool: "tausik", Kind: KindOther, Command: strings.Join(argv, " "), Commands: []facts.ToolCommand{cmd}}
+	return e.Evaluate(ctx, Request{Trigger: TriggerPreWrite, Gates: []string{GateAgentAuthority}, Requester: requester, Tool: tc})
+}
+
+// activeSlugs are the slugs of the active tasks, sorted; nil without a store
+// or when it cannot be read (the task runner reports that to the gates).
+func (e *Engine) activeSlugs(ctx context.Context) []string {
+	if e.store == nil {
+		return nil
+	}
+	ts, err := e.store.ActiveTasks(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Slug)
+	}
+	slices.Sort(out)
+	return out
+}

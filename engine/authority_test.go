@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/tausik/tausik/facts"
+)
+
+// TestJudgedShellCallsThatMayRunTausik: a shell call that writes nothing is
+// judged only when it may run tausik (a literal tausik, or go run), so
+// agent_authority sees `tausik task scope` while `go test` costs nothing.
+func TestJudgedShellCallsThatMayRunTausik(t *testing.T) {
+	cmd := func(dyn bool, argv ...string) ToolCall {
+		return ToolCall{Kind: KindShell, Commands: []facts.ToolCommand{{Argv: argv, Dynamic: append([]bool{dyn}, make([]bool, len(argv)-1)...)}}}
+	}
+	for _, c := range []struct {
+		call ToolCall
+		want bool
+	}{
+		{cmd(false, "tausik", "task", "scope", "t", "**"), true},
+		{cmd(false, "/opt/bin/TAUSIK.EXE", "init"), true},
+		{cmd(false, "go", "run", ".", "key", "init"), true},
+		{cmd(false, "go", "test", "./..."), false},
+		{cmd(false, "go"), false},
+		{cmd(false, "echo", "tausik task scope"), false},
+		{cmd(true, "tausik", "key", "init"), false},
+		{ToolCall{Kind: KindRead, Commands: cmd(false, "tausik", "init").Commands}, false},
+	} {
+		if got := c.call.Judged(); got != c.want {
+			t.Errorf("Judged(%v) = %v, want %v", c.call.Commands, got, c.want)
+		}
+	}
+}
+
+// TestProtectedTargets: a target is protected when it is a guard file, lies
+// below a guarded directory, or is a directory above a guard path, but the
+// project root and the home directory themselves are not.
+func TestProtectedTargets(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	e := &Engine{root: root, home: home}
+	e.guard = guardPaths(root, home, ConfigPaths{User: home + "/.tausik/config.json", Managed: "/etc/managed.json"})
+	for _, c := range []struct {
+		path, reason string
+	}{
+		{home + "/.tausik/config.json", "the user configuration tier"},
+		{home + "/.tausik/keys/k", "the user's tausik directory (user tier, keys)"},
+		{"/etc/managed.json", "the managed configuration tier"},
+		{root + "/.tausik/tausik.db", "the project's tausik state (decision log, keys)"},
+		{".tausik/keys/x", "the project's tausik state (decision log, keys)"},
+		{root + "/.claude/settings.json", "the hook wiring of claude"},
+		{root + "/.claude", "the hook wiring of claude"},
+		{root + "/opencode.jsonc", "the hook wiring of opencode"},
+		{root + "/src/a.py", ""},
+		{root + "/.claude/notes.md", ""},
+		{root, ""},
+		{home, ""},
+		{"/etc/other.json", ""},
+	} {
+		got := e.protectedTargets(Request{Trigger: TriggerPreWrite, Tool: &ToolCall{Writes: []string{c.path}}})
+		switch {
+		case c.reason == "" && len(got) != 0:
+			t.Errorf("%s: protected as %v", c.path, got)
+		case c.reason != "" && (len(got) != 1 || got[0].Reason != c.reason || got[0].Path != c.path):
+			t.Errorf("%s: got %v, want reason %q", c.path, got, c.reason)
+		}
+	}
+	if got := e.protectedTargets(Request{Trigger: "commit", Files: []string{".tausik/x"}}); got != nil {
+		t.Errorf("only pre-write is judged: %v", got)
+	}
+}
