@@ -137,10 +137,12 @@ func (e *Engine) commandSpecFor(g *Gate, params map[string]any) (command.Spec, b
 	return spec, true
 }
 
-// registerCommands builds a runner for every command gate from its effective
-// config and adds them to the engine's registry. A built-in command whose
+// registerCommands keeps command gates off the hooks a person's tier did not
+// put them on (keepCommandsOffHooks), builds a runner for every command gate
+// from its effective config and adds them to the engine's registry. A built-in command whose
 // bundle is absent is not registered.
 func (e *Engine) registerCommands(tiers []*tierFile) error {
+	e.keepCommandsOffHooks(tiers)
 	d := &Diagnostics{Kind: ErrConfig}
 	var rs []runners.Runner
 	for _, g := range e.gates {
@@ -155,7 +157,7 @@ func (e *Engine) registerCommands(tiers []*tierFile) error {
 		} else if spec.Parser == command.ParserPytest {
 			spec.Argv = append([]string{e.Python()}, spec.Argv[1:]...)
 		}
-		r, err := command.New(spec, command.WithAllowlist(allow...))
+		r, err := command.New(spec, command.WithAllowed(allow...))
 		if err != nil {
 			file, line, key := e.blame(tiers, g.Name, eff)
 			d.Add(file, line, "%s: %v", key, err)

@@ -98,6 +98,9 @@ type Engine struct {
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.
 	configDigest string
+	// programs names the tiers' files and the interpreter in force; every
+	// decision records it (see Programs).
+	programs *Programs
 	// sharedStore is a store the engine was lent (Setup.Store): Close
 	// leaves it open for its owner.
 	sharedStore bool
@@ -189,6 +192,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		return nil, err
 	}
 	e.configDigest = configDigest(tiers)
+	e.programs = e.programsRecord(deps.Config)
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)
 	return e, nil

@@ -113,6 +113,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		GitHead:      runners.GitHead(e.root),
 		FactsDigest:  digest,
 		ConfigDigest: e.configDigest,
+		Programs:     e.programs,
 		Gates:        []Verdict{},
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}

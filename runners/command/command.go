@@ -11,8 +11,8 @@
 // takes {files}, or one that judges a language), so there is nothing to judge; error
 // means the tool could not be judged (reasons in facts.Command's doc).
 //
-// Safety: the executable must be on an allow-list (the built-in gates' tools
-// by default), arguments holding shell metacharacters are refused rather than
+// Safety: the argv must start with an allowed prefix (the built-in gates'
+// commands by default), arguments holding shell metacharacters are refused rather than
 // escaped, the tool runs in the project root with its own process group, and
 // a timeout kills the group.
 package command
@@ -50,14 +50,26 @@ type Runner struct {
 type Option func(*options)
 
 type options struct {
-	allow  []string
+	allow  [][]string
 	outCap int
 }
 
-// WithAllowlist replaces the allow-list (DefaultAllowlist when not given).
-// Entries are bare executable names, found on PATH, or exact paths.
+// WithAllowlist replaces the allowed commands (DefaultAllowed when not
+// given) with executables, each allowed with any arguments: bare names,
+// found on PATH, or exact paths.
 func WithAllowlist(entries ...string) Option {
-	return func(o *options) { o.allow = slices.Clone(entries) }
+	return func(o *options) {
+		o.allow = make([][]string, len(entries))
+		for i, e := range entries {
+			o.allow[i] = []string{e}
+		}
+	}
+}
+
+// WithAllowed replaces the allowed commands (DefaultAllowed when not given)
+// with argv prefixes (see AllowedArgv).
+func WithAllowed(prefixes ...[]string) Option {
+	return func(o *options) { o.allow = slices.Clone(prefixes) }
 }
 
 // WithOutputCap sets how many bytes of stdout and of stderr the facts quote
@@ -75,7 +87,7 @@ func WithOutputCap(n int) Option {
 // the allow-list (ErrNotAllowed), an argument holds a shell metacharacter
 // (ErrMetachar), or it is otherwise malformed (ErrBadSpec).
 func New(spec Spec, opts ...Option) (*Runner, error) {
-	o := options{allow: DefaultAllowlist(), outCap: DefaultOutputCap}
+	o := options{allow: DefaultAllowed(), outCap: DefaultOutputCap}
 	for _, opt := range opts {
 		opt(&o)
 	}
