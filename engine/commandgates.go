@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -216,8 +217,9 @@ func (e *Engine) isCommand(ns string) bool {
 
 // fixtureCommands returns runners for the command namespaces gate g reads,
 // built for a fixture copied to dir: the built-in spec, the case's params,
-// the default allow-list, and an environment that keeps every tool's
-// config, caches and telemetry inside dir (see fixtureToolEnv). A fixture
+// the default allow-list, an environment that keeps every tool's config,
+// caches, temp files and telemetry inside dir (see fixtureToolEnv), and a
+// sandbox where nothing outside dir can be written (internal/sandbox). A fixture
 // never runs a config-defined command; a gate reading the hosts namespace
 // gets the generators of the fixture's own tree (see fixtureHosts).
 func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]runners.Runner, error) {
@@ -231,11 +233,16 @@ func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]
 			s.Exclude = stringsOf(v)
 		}
 		s.Env = append(slices.Clone(s.Env), fixtureToolEnv(dir)...)
-		r, err := command.New(s)
+		r, err := command.New(s, command.WithSandbox(dir))
 		if err != nil {
 			return nil, fmt.Errorf("command %s: %w", ns, err)
 		}
 		rs = append(rs, r)
+	}
+	if len(rs) > 0 {
+		if err := os.MkdirAll(filepath.Join(dir, ".cache", "tmp"), 0o755); err != nil { // the tools' TMPDIR
+			return nil, fmt.Errorf("fixture temp dir: %w", err)
+		}
 	}
 	if slices.Contains(g.Facts, hosts.Namespace) {
 		r, err := fixtureHosts(params, dir)
@@ -289,13 +296,14 @@ var reservedNamespaces = []string{"schema", "params", "files", "python", "go", "
 	"hosts", "renar", "config", "store", "decision", commandFixtureNS}
 
 // fixtureToolEnv points the tools a fixture runs at dir for their home,
-// config and caches (go's build cache, pytest's and mypy's caches, Python
-// bytecode), so `policy test` writes nothing outside its temp copy and no
-// user's settings change a fixture's verdict.
+// config, caches and temp files (go's build cache, pytest's and mypy's
+// caches, Python bytecode, pytest's tmp_path), so `policy test` writes
+// nothing outside its temp copy and no user's settings change a fixture's
+// verdict.
 func fixtureToolEnv(dir string) []string {
 	cache := filepath.Join(dir, ".cache")
 	return []string{
-		"HOME=" + dir, "XDG_CACHE_HOME=" + cache, "XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"),
+		"HOME=" + dir, "XDG_CACHE_HOME=" + cache, "TMPDIR=" + filepath.Join(cache, "tmp"), "XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"),
 		"GOCACHE=" + filepath.Join(cache, "go-build"), "GOPATH=" + filepath.Join(dir, ".gopath"),
 		"GOTELEMETRY=off", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", "GOENV=off",
 		"PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",

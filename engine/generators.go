@@ -245,7 +245,7 @@ func fixtureHosts(params map[string]any, dir string) (runners.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return hosts.New(gens, hosts.WithSelf(selfPath()), hosts.WithCopies(copies)), nil
+	return hosts.New(gens, hosts.WithSelf(selfPath()), hosts.WithCopies(copies), hosts.WithSandbox(dir)), nil
 }
 
 // fixtureAllowed is what a fixture tree's generators may run: the

@@ -44,14 +44,16 @@ type Runner struct {
 	exts    []string
 	exclude []exclusion
 	outCap  int
+	confine []string // writable directories when the tool runs sandboxed; nil: unconfined
 }
 
 // Option tunes a Runner at construction.
 type Option func(*options)
 
 type options struct {
-	allow  [][]string
-	outCap int
+	allow   [][]string
+	outCap  int
+	confine []string
 }
 
 // WithAllowlist replaces the allowed commands (DefaultAllowed when not
@@ -70,6 +72,14 @@ func WithAllowlist(entries ...string) Option {
 // with argv prefixes (see AllowedArgv).
 func WithAllowed(prefixes ...[]string) Option {
 	return func(o *options) { o.allow = slices.Clone(prefixes) }
+}
+
+// WithSandbox runs the tool in a sandbox (internal/sandbox) where only
+// writable, and the runner's own report directory, can be written: a fixture
+// run's temp copy. Where the machine allows no sandbox the tool runs
+// unconfined; the caller says so (sandbox.Available).
+func WithSandbox(writable ...string) Option {
+	return func(o *options) { o.confine = append([]string{}, writable...) }
 }
 
 // WithOutputCap sets how many bytes of stdout and of stderr the facts quote
@@ -114,7 +124,7 @@ func New(spec Spec, opts ...Option) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap}, nil
+	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap, confine: o.confine}, nil
 }
 
 // Namespace implements runners.Runner: the gate's name.
@@ -170,7 +180,14 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	res.Argv = r.expand(args, JUnitArg)
 	argv := r.expand(args, filepath.Join(junitDir, "report.xml"))
 
-	out := execute(ctx, s.Root, argv, r.spec.Env, r.spec.Timeout, max(parseLimit, r.outCap), r.outCap/2)
+	var confine []string
+	if r.confine != nil {
+		confine = append(slices.Clone(r.confine), s.Root)
+		if junitDir != "" {
+			confine = append(confine, junitDir)
+		}
+	}
+	out := execute(ctx, s.Root, argv, r.spec.Env, confine, r.spec.Timeout, max(parseLimit, r.outCap), r.outCap/2)
 	res.Ran, res.ExitCode, res.Detail = out.ran, out.exitCode, out.detail
 	res.DurationMS = out.duration.Milliseconds()
 	res.Stdout, res.StdoutTrunc = out.stdout.report(r.outCap)
