@@ -88,6 +88,9 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 			}
 		}
 	}
+	if cs.python != "" && cs.pythonTier.tier != TierProject {
+		cs.allow = append(cs.allow, []string{cs.python, "-m", "pytest"}) // a person's interpreter runs the pytest gate as theirs
+	}
 	if cs.python != "" && cs.pythonTier.tier == TierProject && !command.AllowedArgv([]string{cs.python, "-m", "pytest"}, cs.allow) {
 		d.Add(cs.pythonTier.display, cs.pythonTier.doc.line(keyPython),
 			"%s: refused: `%s -m pytest` starts with no allowed command [%s]; only the user or managed tier may allow it (%q: [[%q, \"-m\", \"pytest\"]])",

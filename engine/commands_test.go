@@ -142,7 +142,7 @@ func TestPythonKey(t *testing.T) {
 		return r.(*command.Runner).Spec()
 	}
 	t.Setenv(command.PythonEnv, "")
-	e, err := newCommandEngine(t, `{"python": "python3"}`, `{"python": "/usr/bin/python3.11", "command_allowlist": ["/usr/bin/python3.11"]}`)
+	e, err := newCommandEngine(t, `{"python": "python3"}`, `{"python": "/usr/bin/python3.11"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
