@@ -97,6 +97,14 @@ func renderTestText(w io.Writer, rep *policytest.Report, verbose bool) error {
 			fmt.Fprintf(&b, "ok    %s (EXCUSED: %s, %s)\n", gr.Gate, gr.Excused.RedTest, gr.Excused.GreenTest)
 		}
 	}
+	if len(rep.Changed) > 0 {
+		fmt.Fprintf(&b, "FAIL  the working tree changed while the fixtures ran (a fixture's tools wrote outside their temp copy): %s\n",
+			strings.Join(rep.Changed, ", "))
+	}
+	if !rep.Confined {
+		fmt.Fprintf(&b, "note  fixture tools ran unconfined, no sandbox on this machine (%s); only the working-tree snapshot guards against their writes\n",
+			rep.Sandbox)
+	}
 	fmt.Fprintf(&b, "%d passed, %d failed", rep.Passed, rep.Failed)
 	if rep.Skipped > 0 {
 		fmt.Fprintf(&b, ", %d skipped for missing tools (--require-tools fails them)", rep.Skipped)

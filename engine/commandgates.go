@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -137,10 +138,12 @@ func (e *Engine) commandSpecFor(g *Gate, params map[string]any) (command.Spec, b
 	return spec, true
 }
 
-// registerCommands builds a runner for every command gate from its effective
-// config and adds them to the engine's registry. A built-in command whose
+// registerCommands keeps command gates off the hooks a person's tier did not
+// put them on (keepCommandsOffHooks), builds a runner for every command gate
+// from its effective config and adds them to the engine's registry. A built-in command whose
 // bundle is absent is not registered.
 func (e *Engine) registerCommands(tiers []*tierFile) error {
+	e.keepCommandsOffHooks(tiers)
 	d := &Diagnostics{Kind: ErrConfig}
 	var rs []runners.Runner
 	for _, g := range e.gates {
@@ -155,7 +158,7 @@ func (e *Engine) registerCommands(tiers []*tierFile) error {
 		} else if spec.Parser == command.ParserPytest {
 			spec.Argv = append([]string{e.Python()}, spec.Argv[1:]...)
 		}
-		r, err := command.New(spec, command.WithAllowlist(allow...))
+		r, err := command.New(spec, command.WithAllowed(allow...))
 		if err != nil {
 			file, line, key := e.blame(tiers, g.Name, eff)
 			d.Add(file, line, "%s: %v", key, err)
@@ -214,8 +217,9 @@ func (e *Engine) isCommand(ns string) bool {
 
 // fixtureCommands returns runners for the command namespaces gate g reads,
 // built for a fixture copied to dir: the built-in spec, the case's params,
-// the default allow-list, and an environment that keeps every tool's
-// config, caches and telemetry inside dir (see fixtureToolEnv). A fixture
+// the default allow-list, an environment that keeps every tool's config,
+// caches, temp files and telemetry inside dir (see fixtureToolEnv), and a
+// sandbox where nothing outside dir can be written (internal/sandbox). A fixture
 // never runs a config-defined command; a gate reading the hosts namespace
 // gets the generators of the fixture's own tree (see fixtureHosts).
 func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]runners.Runner, error) {
@@ -229,11 +233,16 @@ func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]
 			s.Exclude = stringsOf(v)
 		}
 		s.Env = append(slices.Clone(s.Env), fixtureToolEnv(dir)...)
-		r, err := command.New(s)
+		r, err := command.New(s, command.WithSandbox(dir))
 		if err != nil {
 			return nil, fmt.Errorf("command %s: %w", ns, err)
 		}
 		rs = append(rs, r)
+	}
+	if len(rs) > 0 {
+		if err := os.MkdirAll(filepath.Join(dir, ".cache", "tmp"), 0o755); err != nil { // the tools' TMPDIR
+			return nil, fmt.Errorf("fixture temp dir: %w", err)
+		}
 	}
 	if slices.Contains(g.Facts, hosts.Namespace) {
 		r, err := fixtureHosts(params, dir)
@@ -287,13 +296,14 @@ var reservedNamespaces = []string{"schema", "params", "files", "python", "go", "
 	"hosts", "renar", "config", "store", "decision", commandFixtureNS}
 
 // fixtureToolEnv points the tools a fixture runs at dir for their home,
-// config and caches (go's build cache, pytest's and mypy's caches, Python
-// bytecode), so `policy test` writes nothing outside its temp copy and no
-// user's settings change a fixture's verdict.
+// config, caches and temp files (go's build cache, pytest's and mypy's
+// caches, Python bytecode, pytest's tmp_path), so `policy test` writes
+// nothing outside its temp copy and no user's settings change a fixture's
+// verdict.
 func fixtureToolEnv(dir string) []string {
 	cache := filepath.Join(dir, ".cache")
 	return []string{
-		"HOME=" + dir, "XDG_CACHE_HOME=" + cache, "XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"),
+		"HOME=" + dir, "XDG_CACHE_HOME=" + cache, "TMPDIR=" + filepath.Join(cache, "tmp"), "XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"),
 		"GOCACHE=" + filepath.Join(cache, "go-build"), "GOPATH=" + filepath.Join(dir, ".gopath"),
 		"GOTELEMETRY=off", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", "GOENV=off",
 		"PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",

@@ -10,15 +10,18 @@ import (
 	"github.com/tausik/tausik/runners/command"
 )
 
-// Config keys for command gates (README "Command gates"). A team defines its
-// own command gate under "commands"; the executables a command may run are
-// the built-in tools' plus "command_allowlist", which only the user and
-// managed tiers may extend: a committed project config must not be able to
+// Config keys for command gates (docs/command-gates.md). A team defines its
+// own command gate under "commands"; the commands a project's command may
+// run are argv prefixes: the built-in gates' (`ruff check`, `python3 -m
+// pytest`, `go vet`…) plus "allow_commands" (prefixes) and
+// "command_allowlist" (executables, any arguments), which only the user and
+// managed tiers may set: a committed project config must not be able to
 // choose which programs tausik runs on a developer's machine or in CI.
 const (
-	keyCommands  = "commands"
-	keyAllowlist = "command_allowlist"
-	keyPython    = "python"
+	keyCommands      = "commands"
+	keyAllowlist     = "command_allowlist"
+	keyAllowCommands = "allow_commands"
+	keyPython        = "python"
 )
 
 // commandKeys are the keys of one "commands" entry.
@@ -39,9 +42,9 @@ type commandGate struct {
 
 // commandSetup is what the config tiers say about command gates.
 type commandSetup struct {
-	allow      []string  // executables any command may run
-	python     string    // interpreter for the built-in pytest gate; "" = command.Python()
-	pythonTier *tierFile // the tier that set python
+	allow      [][]string // argv prefixes a project's command may start with
+	python     string     // interpreter for the built-in pytest gate; "" = command.Python()
+	pythonTier *tierFile  // the tier that set python
 	team       []*commandGate
 }
 
@@ -51,14 +54,16 @@ type commandSetup struct {
 // key; nothing is half-applied.
 func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*commandSetup, error) {
 	d := &Diagnostics{Kind: ErrConfig}
-	cs := &commandSetup{allow: command.DefaultAllowlist()}
+	cs := &commandSetup{allow: command.DefaultAllowed()}
 	byName := map[string]*commandGate{}
 	for _, t := range tiers {
 		if t == nil {
 			continue
 		}
-		if v, ok := t.top[keyAllowlist]; ok {
-			cs.readAllowlist(t, v, d)
+		for _, k := range []string{keyAllowlist, keyAllowCommands} {
+			if v, ok := t.top[k]; ok {
+				cs.readAllowlist(t, k, v, d)
+			}
 		}
 		if v, ok := t.top[keyPython]; ok {
 			s, isStr := v.(string)
@@ -83,14 +88,17 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 			}
 		}
 	}
-	if cs.python != "" && cs.pythonTier.tier == TierProject && !command.Allowed(cs.python, cs.allow) {
+	if cs.python != "" && cs.pythonTier.tier != TierProject {
+		cs.allow = append(cs.allow, []string{cs.python, "-m", "pytest"}) // a person's interpreter runs the pytest gate as theirs
+	}
+	if cs.python != "" && cs.pythonTier.tier == TierProject && !command.AllowedArgv([]string{cs.python, "-m", "pytest"}, cs.allow) {
 		d.Add(cs.pythonTier.display, cs.pythonTier.doc.line(keyPython),
-			"%s: interpreter %q is not on the allow-list [%s]; only the user or managed tier may allow it (%q)",
-			keyPython, cs.python, strings.Join(cs.allow, ", "), keyAllowlist)
+			"%s: refused: `%s -m pytest` starts with no allowed command [%s]; only the user or managed tier may allow it (%q: [[%q, \"-m\", \"pytest\"]])",
+			keyPython, cs.python, command.FormatAllowed(cs.allow), keyAllowCommands, cs.python)
 	}
 	for _, name := range sortedKeys(byName) {
 		c := byName[name]
-		if _, err := command.New(c.spec, command.WithAllowlist(cs.allowFor(c)...)); err != nil {
+		if _, err := command.New(c.spec, command.WithAllowed(cs.allowFor(c)...)); err != nil {
 			cs.refuse(c, err, d)
 			continue
 		}
@@ -102,35 +110,55 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 	return cs, nil
 }
 
-// allowFor is the allow-list c's command is checked against: a command the
-// user or managed tier defines is trusted as written; a project's is not.
-func (cs *commandSetup) allowFor(c *commandGate) []string {
+// allowFor is what c's command is checked against: a command the user or
+// managed tier defines is trusted as written; a project's must start with
+// an allowed prefix.
+func (cs *commandSetup) allowFor(c *commandGate) [][]string {
 	if c.tier.tier == TierProject {
 		return cs.allow
 	}
-	return append(slices.Clone(cs.allow), c.spec.Argv[0])
+	return append(slices.Clone(cs.allow), c.spec.Argv)
 }
 
-func (cs *commandSetup) readAllowlist(t *tierFile, v any, d *Diagnostics) {
-	line := t.doc.line(keyAllowlist)
+// readAllowlist reads key k of tier t: "command_allowlist" lists
+// executables (each a one-item prefix), "allow_commands" argv prefixes.
+func (cs *commandSetup) readAllowlist(t *tierFile, k string, v any, d *Diagnostics) {
+	line := t.doc.line(k)
 	if t.tier == TierProject {
-		d.Add(t.display, line, "%s: refused: only the user or managed tier may extend the allow-list of executables; "+
-			"a committed project config must not choose which programs tausik runs (move it to ~/.tausik/config.json)", keyAllowlist)
+		d.Add(t.display, line, "%s: refused: only the user or managed tier may allow commands; "+
+			"a committed project config must not choose which programs tausik runs (move it to ~/.tausik/config.json)", k)
 		return
 	}
 	list, ok := v.([]any)
 	if !ok {
-		d.Add(t.display, line, "%s: want a list of executable names or paths, got %s", keyAllowlist, describe(v))
+		d.Add(t.display, line, "%s: want a list, got %s", k, describe(v))
 		return
 	}
-	for i, e := range list {
+	word := func(e any) (string, bool) {
 		s, ok := e.(string)
-		if !ok || strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\x00\n") {
-			d.Add(t.display, line, "%s[%d]: want an executable name or path, got %s", keyAllowlist, i, describe(e))
-			continue
+		return s, ok && strings.TrimSpace(s) != "" && !strings.ContainsAny(s, "\x00\n")
+	}
+	for i, e := range list {
+		var prefix []string
+		if s, ok := word(e); ok && k == keyAllowlist {
+			prefix = []string{s}
+		} else if items, isList := e.([]any); isList && k == keyAllowCommands {
+			for _, it := range items {
+				if s, ok := word(it); ok {
+					prefix = append(prefix, s)
+				}
+			}
+			if len(prefix) != len(items) {
+				prefix = nil
+			}
 		}
-		if !slices.Contains(cs.allow, s) {
-			cs.allow = append(cs.allow, s)
+		switch {
+		case len(prefix) == 0 && k == keyAllowlist:
+			d.Add(t.display, line, "%s[%d]: want an executable name or path, got %s", k, i, describe(e))
+		case len(prefix) == 0:
+			d.Add(t.display, line, "%s[%d]: want an argv prefix, a non-empty list of strings ([\"python3\", \"tools/lint.py\"]), got %s", k, i, describe(e))
+		case !slices.ContainsFunc(cs.allow, func(p []string) bool { return slices.Equal(p, prefix) }):
+			cs.allow = append(cs.allow, prefix)
 		}
 	}
 }
@@ -140,10 +168,10 @@ func (cs *commandSetup) refuse(c *commandGate, err error, d *Diagnostics) {
 	name := c.spec.Name
 	line := c.tier.doc.line(keyCommands, name, "argv")
 	switch {
-	case errors.Is(err, command.ErrNotAllowed) && !command.Allowed(c.spec.Argv[0], cs.allowFor(c)):
-		d.Add(c.tier.display, line, "%s.%s.argv: refused: executable %q is not on the allow-list [%s]; a project config may only run "+
-			"allowed executables, and only the user or managed tier may allow more (%q: [%q] in ~/.tausik/config.json)",
-			keyCommands, name, c.spec.Argv[0], strings.Join(cs.allow, ", "), keyAllowlist, c.spec.Argv[0])
+	case errors.Is(err, command.ErrNotAllowed) && !command.AllowedArgv(c.spec.Argv, cs.allowFor(c)):
+		d.Add(c.tier.display, line, "%s.%s.argv: refused: `%s` starts with no allowed command [%s]; a committed project config may not choose "+
+			"which programs run: a person allows it in the user or managed tier (%q: [%s] in ~/.tausik/config.json)",
+			keyCommands, name, strings.Join(c.spec.Argv, " "), command.FormatAllowed(cs.allow), keyAllowCommands, quoteList(suggestPrefix(c.spec.Argv)))
 	case errors.Is(err, command.ErrMetachar):
 		d.Add(c.tier.display, line, "%s.%s.argv: %v", keyCommands, name, err)
 	default:
@@ -262,12 +290,32 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 	return c
 }
 
-// Allowlist returns the executables command gates may run: the built-in
-// tools', the operator's TAUSIK_PYTHON, and what the user and managed tiers
-// added.
-func (e *Engine) Allowlist() []string {
+// Allowlist returns the argv prefixes a project's command may start with:
+// the built-in gates' commands, the operator's TAUSIK_PYTHON -m pytest, and
+// what the user and managed tiers added.
+func (e *Engine) Allowlist() [][]string {
 	if e.cmds == nil {
-		return command.DefaultAllowlist()
+		return command.DefaultAllowed()
 	}
 	return slices.Clone(e.cmds.allow)
+}
+
+// suggestPrefix is the prefix a refusal suggests allowing: argv up to its
+// first placeholder or option.
+func suggestPrefix(argv []string) []string {
+	for i, a := range argv {
+		if i > 0 && (strings.HasPrefix(a, "-") || strings.Contains(a, "{")) {
+			return argv[:i]
+		}
+	}
+	return argv
+}
+
+// quoteList renders list as a JSON array: ["python3", "tools/lint.py"].
+func quoteList(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
 }

@@ -42,7 +42,7 @@ func TestCommandGateFromProjectConfig(t *testing.T) {
     "go_version": {"argv": ["go", "version"], "triggers": ["commit"], "severity": "warn",
                    "description": "the Go toolchain answers at all"}
   }
-}`, "")
+}`, `{"allow_commands": [["go", "version"]]}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,25 +66,27 @@ func TestCommandGateFromProjectConfig(t *testing.T) {
 	}
 }
 
-// A project's config must not pick the programs tausik runs: extending the
-// allow-list, or running an executable that is not on it, is refused naming
-// file, line and key; the user tier may allow it.
+// A project's config must not pick the programs tausik runs: allowing
+// commands, or running one that starts with no allowed prefix, is refused
+// naming file, line and key; the user tier may allow it.
 func TestProjectCommandTrust(t *testing.T) {
-	_, err := newCommandEngine(t, "{\n  \"command_allowlist\": [\"node\"]\n}\n", "")
-	if msg := configErr(t, err); !strings.Contains(msg, "tausik/gates.json:2: command_allowlist: refused: only the user or managed tier may extend the allow-list") {
-		t.Fatalf("message %q", msg)
+	for _, k := range []string{"command_allowlist", "allow_commands"} {
+		_, err := newCommandEngine(t, "{\n  \""+k+"\": [[\"node\"]]\n}\n", "")
+		if msg := configErr(t, err); !strings.Contains(msg, "tausik/gates.json:2: "+k+": refused: only the user or managed tier may allow commands") {
+			t.Fatalf("message %q", msg)
+		}
 	}
 	project := "{\n  \"commands\": {\n    \"js\": {\n      \"argv\": [\"node\", \"--check\", \"{files}\"],\n      \"triggers\": [\"commit\"]\n    }\n  }\n}\n"
-	_, err = newCommandEngine(t, project, "")
-	if msg := configErr(t, err); !strings.Contains(msg, `tausik/gates.json:4: commands.js.argv: refused: executable "node" is not on the allow-list`) ||
-		!strings.Contains(msg, `"command_allowlist": ["node"]`) {
+	_, err := newCommandEngine(t, project, "")
+	if msg := configErr(t, err); !strings.Contains(msg, "tausik/gates.json:4: commands.js.argv: refused: `node --check {files}` starts with no allowed command") ||
+		!strings.Contains(msg, `"allow_commands": [["node"]]`) {
 		t.Fatalf("message %q", msg)
 	}
 	e, err := newCommandEngine(t, project, `{"command_allowlist": ["node"]}`)
 	if err != nil {
 		t.Fatalf("allowed by the user tier: %v", err)
 	}
-	if !slices.Contains(e.Allowlist(), "node") {
+	if !slices.ContainsFunc(e.Allowlist(), func(p []string) bool { return slices.Equal(p, []string{"node"}) }) {
 		t.Fatalf("allow-list %v", e.Allowlist())
 	}
 	// A path is not a bare name: allowing "node" does not allow ./node.
@@ -103,19 +105,22 @@ func TestCommandConfigErrors(t *testing.T) {
 		{`{"commands": {"lint": {"argv": ["go", "vet", "{file}"], "triggers": ["commit"]}}}`, "unknown placeholder {file}"},
 		{`{"commands": {"lint": {"triggers": ["commit"]}}}`, "commands.lint: argv is required"},
 		{`{"commands": {"lint": {"argv": ["go"]}}}`, "commands.lint: triggers is required"},
-		{`{"commands": {"lint": {"argv": ["go"], "triggers": ["save"]}}}`, `commands.lint.triggers: unknown trigger "save"`},
-		{`{"commands": {"lint": {"argv": ["go"], "triggers": ["commit"], "timeout": "soon"}}}`, "commands.lint.timeout: want a positive duration"},
-		{`{"commands": {"lint": {"argv": ["go"], "triggers": ["commit"], "parser": "xml"}}}`, `unknown parser "xml"`},
-		{`{"commands": {"lint": {"argv": ["go"], "triggers": ["commit"], "severity": "fatal"}}}`, "commands.lint.severity: want"},
-		{`{"commands": {"lint": {"argv": ["go"], "triggers": ["commit"], "shell": true}}}`, "commands.lint.shell: unknown key"},
-		{`{"commands": {"lint": {"argv": ["go"], "triggers": ["commit"], "exclude": ["a/[b"]}}}`, "is not a valid glob"},
-		{`{"commands": {"lint": {"argv": ["go"], "triggers": ["commit"], "env": {"LD_PRELOAD": "x.so"}}}}`, "would load code"},
-		{`{"commands": {"ruff": {"argv": ["go"], "triggers": ["commit"]}}}`, "commands.ruff: the name is taken by the gate policies/ruff"},
-		{`{"commands": {"files": {"argv": ["go"], "triggers": ["commit"]}}}`, "the name is taken by the facts namespace files"},
-		{`{"commands": {"Lint-1": {"argv": ["go"], "triggers": ["commit"]}}}`, "a command gate's name must match"},
+		{`{"commands": {"lint": {"argv": ["go", "vet"], "triggers": ["save"]}}}`, `commands.lint.triggers: unknown trigger "save"`},
+		{`{"commands": {"lint": {"argv": ["go", "vet"], "triggers": ["commit"], "timeout": "soon"}}}`, "commands.lint.timeout: want a positive duration"},
+		{`{"commands": {"lint": {"argv": ["go", "vet"], "triggers": ["commit"], "parser": "xml"}}}`, `unknown parser "xml"`},
+		{`{"commands": {"lint": {"argv": ["go", "vet"], "triggers": ["commit"], "severity": "fatal"}}}`, "commands.lint.severity: want"},
+		{`{"commands": {"lint": {"argv": ["go", "vet"], "triggers": ["commit"], "shell": true}}}`, "commands.lint.shell: unknown key"},
+		{`{"commands": {"lint": {"argv": ["go", "vet"], "triggers": ["commit"], "exclude": ["a/[b"]}}}`, "is not a valid glob"},
+		{`{"commands": {"lint": {"argv": ["go", "vet"], "triggers": ["commit"], "env": {"LD_PRELOAD": "x.so"}}}}`, "would load code"},
+		{`{"commands": {"ruff": {"argv": ["go", "vet"], "triggers": ["commit"]}}}`, "commands.ruff: the name is taken by the gate policies/ruff"},
+		{`{"commands": {"files": {"argv": ["go", "vet"], "triggers": ["commit"]}}}`, "the name is taken by the facts namespace files"},
+		{`{"commands": {"Lint-1": {"argv": ["go", "vet"], "triggers": ["commit"]}}}`, "a command gate's name must match"},
 		{`{"commands": ["go"]}`, "commands: want an object of command gates"},
 		{`{"python": 3}`, "python: want the interpreter's name or path"},
-		{`{"python": "/opt/evil/python"}`, `python: interpreter "/opt/evil/python" is not on the allow-list`},
+		{`{"python": "/opt/evil/python"}`, "python: refused: `/opt/evil/python -m pytest` starts with no allowed command"},
+		{`{"commands": {"evil": {"argv": ["python3", "tools/evil.py"], "triggers": ["commit"]}}}`,
+			"commands.evil.argv: refused: `python3 tools/evil.py` starts with no allowed command"},
+		{`{"allow_commands": [["python3", 3]]}`, "allow_commands: refused"},
 		{`{"gates": {"ruff": {"params": {"exclude": ["gen/[x"]}}}}`, "gates.ruff.params.exclude:"},
 	}
 	for _, c := range cases {
@@ -137,7 +142,7 @@ func TestPythonKey(t *testing.T) {
 		return r.(*command.Runner).Spec()
 	}
 	t.Setenv(command.PythonEnv, "")
-	e, err := newCommandEngine(t, `{"python": "python3"}`, `{"python": "/usr/bin/python3.11", "command_allowlist": ["/usr/bin/python3.11"]}`)
+	e, err := newCommandEngine(t, `{"python": "python3"}`, `{"python": "/usr/bin/python3.11"}`)
 	if err != nil {
 		t.Fatal(err)
 	}

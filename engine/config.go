@@ -41,7 +41,7 @@ type tierFile struct {
 }
 
 // configSections are the top-level keys a config file may have.
-var configSections = []string{"$schema", "gates", keyCommands, keyAllowlist, keyGenerators, keyPython, keyStore}
+var configSections = []string{"$schema", "gates", keyCommands, keyAllowlist, keyAllowCommands, keyGenerators, keyPython, keyStore}
 
 var overrideKeys = []string{"enabled", "severity", "triggers", "params"}
 

@@ -50,6 +50,10 @@ type Decision struct {
 	Blocked  bool          `json:"blocked"`
 	ExitCode int           `json:"exit_code"`
 	Timings  Timings       `json:"timings"`
+
+	// Programs names the user and managed config files and the Python
+	// interpreter in force: what chose which programs ran.
+	Programs *Programs `json:"programs,omitempty"`
 }
 
 // RequestRecord is the request as the decision records it.

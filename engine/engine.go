@@ -116,6 +116,9 @@ type Engine struct {
 	home  string
 	// tiers is what the configuration tiers set, recorded in each decision.
 	tiers []TierSetting
+	// programs names the tiers' files and the interpreter in force; every
+	// decision records it (see Programs).
+	programs *Programs
 	// sharedStore is a store the engine was lent (Setup.Store): Close
 	// leaves it open for its owner.
 	sharedStore bool
@@ -213,6 +216,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		e.home = resolvePath(filepath.Clean(e.home), 0)
 	}
 	e.guard = guardPaths(root, deps.Home, deps.Config)
+	e.programs = e.programsRecord(deps.Config)
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)
 	return e, nil

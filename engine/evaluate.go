@@ -120,6 +120,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		FactsDigest:  digest,
 		ConfigDigest: e.configDigest,
 		Tiers:        slices.Clone(e.tiers),
+		Programs:     e.programs,
 		Gates:        []Verdict{},
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}

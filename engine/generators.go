@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -146,16 +147,16 @@ func parseGenerator(t *tierFile, host string, v any, cs *commandSetup, d *Diagno
 	if len(d.Items) > n0 {
 		return g, false
 	}
-	allow := append(slices.Clone(cs.allow), hosts.SelfArg)
+	allow := append(slices.Clone(cs.allow), []string{hosts.SelfArg})
 	if t.tier != TierProject {
-		allow = append(allow, g.Argv[0]) // the user's and the organisation's own tiers are trusted as written
+		allow = append(allow, g.Argv) // the user's and the organisation's own tiers are trusted as written
 	}
 	if err := command.CheckArgv("generator "+host, g.Argv, []string{hosts.OutArg, hosts.SelfArg}, allow); err != nil {
 		line := t.doc.line(keyGenerators, host, "argv")
-		if !command.Allowed(g.Argv[0], allow) {
-			d.Add(t.display, line, "%s.argv: refused: executable %q is neither %s nor on the allow-list [%s]; a project config may only run "+
-				"allowed executables, and only the user or managed tier may allow more (%q: [%q] in ~/.tausik/config.json)",
-				key, g.Argv[0], hosts.SelfArg, strings.Join(cs.allow, ", "), keyAllowlist, g.Argv[0])
+		if errors.Is(err, command.ErrNotAllowed) {
+			d.Add(t.display, line, "%s.argv: refused: `%s` is neither %s nor starts with an allowed command [%s]; a committed project config may not "+
+				"choose which programs run: a person allows it in the user or managed tier (%q: [%s] in ~/.tausik/config.json)",
+				key, strings.Join(g.Argv, " "), hosts.SelfArg, command.FormatAllowed(cs.allow), keyAllowCommands, quoteList(suggestPrefix(g.Argv)))
 		} else {
 			d.Add(t.display, line, "%s.argv: %v", key, err)
 		}
@@ -229,14 +230,14 @@ func copiesParam(v any) ([]hosts.Copy, error) {
 
 // fixtureHosts returns the hosts runner for a tree/ fixture copied to dir:
 // the generators its own tausik/gates.json defines, judged as a project
-// tier is (the default allow-list, nothing from this machine's user tier),
-// and the copies params name.
+// tier is but by executable (fixtureAllowed; nothing from this machine's
+// user tier), and the copies params name.
 func fixtureHosts(params map[string]any, dir string) (runners.Runner, error) {
 	t, err := loadTier(TierProject, filepath.Join(dir, "tausik", "gates.json"), "tree/tausik/gates.json", false)
 	if err != nil {
 		return nil, err
 	}
-	gens, err := resolveGenerators([]*tierFile{t}, &commandSetup{allow: command.DefaultAllowlist()})
+	gens, err := resolveGenerators([]*tierFile{t}, &commandSetup{allow: fixtureAllowed()})
 	if err != nil {
 		return nil, err
 	}
@@ -244,5 +245,20 @@ func fixtureHosts(params map[string]any, dir string) (runners.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return hosts.New(gens, hosts.WithSelf(selfPath()), hosts.WithCopies(copies)), nil
+	return hosts.New(gens, hosts.WithSelf(selfPath()), hosts.WithCopies(copies), hosts.WithSandbox(dir)), nil
+}
+
+// fixtureAllowed is what a fixture tree's generators may run: the
+// executables of the built-in commands, with any arguments. A fixture's
+// generator is the fixture's own code, like the tests its pytest case runs,
+// and it runs as they do: in the fixture's temp copy, confined where the
+// machine allows (see docs/command-gates.md, "Hermetic fixtures").
+func fixtureAllowed() [][]string {
+	var out [][]string
+	for _, p := range command.DefaultAllowed() {
+		if !slices.ContainsFunc(out, func(q []string) bool { return q[0] == p[0] }) {
+			out = append(out, p[:1])
+		}
+	}
+	return out
 }

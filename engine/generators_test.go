@@ -8,23 +8,30 @@ import (
 )
 
 // TestGeneratorConfigTrust holds generators to the command gates' trust
-// rules: a project config may run tausik itself or an allow-listed
-// executable; anything else needs the user or managed tier.
+// rules: a project config may run tausik itself or a command whose argv
+// prefix the user or managed tier allows; an allowed interpreter alone
+// (python3) does not let it run a script of its choosing.
 func TestGeneratorConfigTrust(t *testing.T) {
 	t.Setenv(command.PythonEnv, "")
+	user := `{"allow_commands": [["python3", "bootstrap/gen.py"], ["python3", "g.py"]]}`
 	for _, ok := range []string{
 		`{"generators": {"claude": {"argv": ["{tausik}", "init", "--host", "claude", "--out", "{out}"], "format": "claude-settings"}}}`,
 		`{"generators": {"qwen": {"argv": ["python3", "bootstrap/gen.py", "--out={out}"]}}}`,
 		`{"generators": {"mine": {"argv": ["python3", "g.py", "{out}"], "format": "plugins", "profile": ".mine", "timeout": "30s",
 		  "tools": {"put_file": "Write"}, "events": {"beforeTool": "PreToolUse"}}}}`,
 	} {
-		if _, err := newCommandEngine(t, ok, ""); err != nil {
+		if _, err := newCommandEngine(t, ok, user); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
 	}
+	evil := `{"generators": {"qwen": {"argv": ["python3", "tools/evil.py", "{out}"]}}}`
+	if msg := configErr(t, func() error { _, err := newCommandEngine(t, evil, user); return err }()); !strings.Contains(msg,
+		"generators.qwen.argv: refused: `python3 tools/evil.py {out}` is neither {tausik} nor starts with an allowed command") {
+		t.Errorf("got %q", msg)
+	}
 	project := `{"generators": {"claude": {"argv": ["node", "gen.js", "{out}"], "format": "claude-settings"}}}`
 	msg := configErr(t, func() error { _, err := newCommandEngine(t, project, ""); return err }())
-	for _, want := range []string{"tausik/gates.json:", `generators.claude.argv: refused: executable "node" is neither {tausik} nor on the allow-list`, `"command_allowlist": ["node"]`} {
+	for _, want := range []string{"tausik/gates.json:", "generators.claude.argv: refused: `node gen.js {out}` is neither {tausik} nor starts with an allowed command", `"allow_commands": [["node", "gen.js"]]`} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("got %q, want %q", msg, want)
 		}

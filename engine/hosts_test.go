@@ -41,9 +41,15 @@ func TestGeneratorsMultiHost(t *testing.T) {
 	if err := os.CopyFS(root, os.DirFS("testdata/multihost")); err != nil {
 		t.Fatal(err)
 	}
+	// The project's generators run a script of its own: a person allows it
+	// in the user tier.
+	user := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(user, []byte(`{"allow_commands": [["python3", "bootstrap/generate.py"]]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	writeFiles(t, root, map[string]string{"tausik/gates.json": multiHostGates})
 	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil),
-		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}})
+		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json"), User: user}})
 	if err != nil {
 		t.Fatal(err)
 	}

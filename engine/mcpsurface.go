@@ -42,14 +42,14 @@ func (e *Engine) registerMCPSurface(tiers []*tierFile) error {
 		if id, ok := binaryIdentity(); ok && e.store != nil {
 			opts = append(opts, mcpsurface.WithFixedServer(e.store, id))
 		}
-	case !command.Allowed(argv[0], e.Allowlist()):
+	case !command.AllowedArgv(argv, e.Allowlist()):
 		file, line := "gate defaults", 0
 		if f, l, ok := paramSetter(tiers, g.Name, e.eff[g.Name], "server"); ok {
 			file, line = f, l
 		}
 		d := &Diagnostics{Kind: ErrConfig}
-		d.Add(file, line, "gates.%s.params.server: %q is neither %s nor on the allow-list (%s); add it to %s in the user or managed tier",
-			g.Name, argv[0], SelfExecutable, strings.Join(e.Allowlist(), ", "), keyAllowlist)
+		d.Add(file, line, "gates.%s.params.server: `%s` is neither %s nor starts with an allowed command (%s); add its prefix to %s in the user or managed tier",
+			g.Name, strings.Join(argv, " "), SelfExecutable, command.FormatAllowed(e.Allowlist()), keyAllowCommands)
 		return d
 	}
 	e.runners = e.runners.With(mcpsurface.New(argv, 0, opts...))

@@ -79,6 +79,9 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	if err := CheckEnv(s.Root, getenv); err != nil {
+		return nil, err
+	}
 	st := s.Store
 	var log DecisionLog
 	if st == nil && !s.NoStore {

@@ -56,8 +56,11 @@ func checkStoreKey(tier string, v any) string {
 // TAUSIK_STORE, then the user tier; without any of them it is the SQLite file
 // $TAUSIK_DB, else .tausik/tausik.db under root. A store key in the project
 // tier is an ErrConfig naming file and line, as is a malformed value
-// anywhere.
+// anywhere, and so is a tier's file inside root (checkTierEnv).
 func LocateStore(root string, getenv func(string) string) (StoreLocation, error) {
+	if err := checkTierEnv(root, getenv); err != nil {
+		return StoreLocation{}, err
+	}
 	tiers := []struct {
 		tier, path string
 		required   bool

@@ -20,6 +20,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/sandbox"
 )
 
 // Report is the result of `tausik policy test`: every gate's closed-list
@@ -29,6 +30,13 @@ type Report struct {
 	Passed  int          `json:"passed"`
 	Failed  int          `json:"failed"`
 	Skipped int          `json:"skipped"`
+	// Sandbox says how the tools fixtures run were confined ("user+mount
+	// namespace"), or, when Confined is false, why they ran unconfined.
+	Sandbox  string `json:"sandbox"`
+	Confined bool   `json:"confined"`
+	// Changed lists the working tree's paths that differ after the run from
+	// before it (see snapshotTree); any counts as one failure.
+	Changed []string `json:"changed"`
 }
 
 // Options selects what `policy test` runs.
@@ -70,8 +78,11 @@ func (r *Report) OK() bool { return r.Failed == 0 }
 // Run runs the fixtures of the named gates (all when opts.Gates is empty)
 // and checks the closed list. Each fixture runs hermetically: a tree/ case is
 // copied into a fresh temporary directory that is removed afterwards, its
-// facts come from runners built for that directory, and nothing else is
-// written. An unknown gate name is engine.ErrUsage.
+// facts come from runners built for that directory, and the tools they run
+// are sandboxed so that nothing else can be written where the machine allows
+// it (Report.Sandbox). Whatever the sandbox, the working tree is snapshotted
+// before and after, and a changed path fails the run (Report.Changed). An
+// unknown gate name is engine.ErrUsage.
 func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 	names := opts.Gates
 	for _, n := range names {
@@ -79,8 +90,20 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 			return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", engine.ErrUsage, n)
 		}
 	}
-	rep := &Report{Gates: []GateReport{}}
+	rep := &Report{Gates: []GateReport{}, Changed: []string{}}
+	rep.Confined, rep.Sandbox = sandbox.Available()
+	before, err := snapshotTree(ctx, e.Root())
+	if err != nil {
+		return nil, fmt.Errorf("snapshot the working tree: %w", err)
+	}
 	cases := runCases(ctx, e, names, opts.RequireTools)
+	after, err := snapshotTree(ctx, e.Root())
+	if err != nil {
+		return nil, fmt.Errorf("snapshot the working tree: %w", err)
+	}
+	if rep.Changed = changedPaths(before, after); len(rep.Changed) > 0 {
+		rep.Failed++
+	}
 	projectTests := sync.OnceValues(func() (map[string]bool, error) { return projectGoTests(e.Root()) })
 	for _, g := range e.Gates() {
 		if len(names) > 0 && !slices.Contains(names, g.Name) {

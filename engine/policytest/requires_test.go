@@ -63,8 +63,12 @@ func TestCommandGateFixtures(t *testing.T) {
 	if err := os.WriteFile(project, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	user := filepath.Join(t.TempDir(), "config.json") // a person allows the project's command
+	if err := os.WriteFile(user, []byte(`{"allow_commands": [["go", "version"]]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	e, err := engine.New(context.Background(), engine.Deps{Root: root, Builtin: policies.FS, Runners: engine.DefaultRunners(nil),
-		Config: engine.ConfigPaths{Project: project}})
+		Config: engine.ConfigPaths{Project: project, User: user}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@
 // takes {files}, or one that judges a language), so there is nothing to judge; error
 // means the tool could not be judged (reasons in facts.Command's doc).
 //
-// Safety: the executable must be on an allow-list (the built-in gates' tools
-// by default), arguments holding shell metacharacters are refused rather than
+// Safety: the argv must start with an allowed prefix (the built-in gates'
+// commands by default), arguments holding shell metacharacters are refused rather than
 // escaped, the tool runs in the project root with its own process group, and
 // a timeout kills the group.
 package command
@@ -44,20 +44,42 @@ type Runner struct {
 	exts    []string
 	exclude []exclusion
 	outCap  int
+	confine []string // writable directories when the tool runs sandboxed; nil: unconfined
 }
 
 // Option tunes a Runner at construction.
 type Option func(*options)
 
 type options struct {
-	allow  []string
-	outCap int
+	allow   [][]string
+	outCap  int
+	confine []string
 }
 
-// WithAllowlist replaces the allow-list (DefaultAllowlist when not given).
-// Entries are bare executable names, found on PATH, or exact paths.
+// WithAllowlist replaces the allowed commands (DefaultAllowed when not
+// given) with executables, each allowed with any arguments: bare names,
+// found on PATH, or exact paths.
 func WithAllowlist(entries ...string) Option {
-	return func(o *options) { o.allow = slices.Clone(entries) }
+	return func(o *options) {
+		o.allow = make([][]string, len(entries))
+		for i, e := range entries {
+			o.allow[i] = []string{e}
+		}
+	}
+}
+
+// WithAllowed replaces the allowed commands (DefaultAllowed when not given)
+// with argv prefixes (see AllowedArgv).
+func WithAllowed(prefixes ...[]string) Option {
+	return func(o *options) { o.allow = slices.Clone(prefixes) }
+}
+
+// WithSandbox runs the tool in a sandbox (internal/sandbox) where only
+// writable, and the runner's own report directory, can be written: a fixture
+// run's temp copy. Where the machine allows no sandbox the tool runs
+// unconfined; the caller says so (sandbox.Available).
+func WithSandbox(writable ...string) Option {
+	return func(o *options) { o.confine = append([]string{}, writable...) }
 }
 
 // WithOutputCap sets how many bytes of stdout and of stderr the facts quote
@@ -75,7 +97,7 @@ func WithOutputCap(n int) Option {
 // the allow-list (ErrNotAllowed), an argument holds a shell metacharacter
 // (ErrMetachar), or it is otherwise malformed (ErrBadSpec).
 func New(spec Spec, opts ...Option) (*Runner, error) {
-	o := options{allow: DefaultAllowlist(), outCap: DefaultOutputCap}
+	o := options{allow: DefaultAllowed(), outCap: DefaultOutputCap}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -102,7 +124,7 @@ func New(spec Spec, opts ...Option) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap}, nil
+	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap, confine: o.confine}, nil
 }
 
 // Namespace implements runners.Runner: the gate's name.
@@ -158,7 +180,14 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	res.Argv = r.expand(args, JUnitArg)
 	argv := r.expand(args, filepath.Join(junitDir, "report.xml"))
 
-	out := execute(ctx, s.Root, argv, r.spec.Env, r.spec.Timeout, max(parseLimit, r.outCap), r.outCap/2)
+	var confine []string
+	if r.confine != nil {
+		confine = append(slices.Clone(r.confine), s.Root)
+		if junitDir != "" {
+			confine = append(confine, junitDir)
+		}
+	}
+	out := execute(ctx, s.Root, argv, r.spec.Env, confine, r.spec.Timeout, max(parseLimit, r.outCap), r.outCap/2)
 	res.Ran, res.ExitCode, res.Detail = out.ran, out.exitCode, out.detail
 	res.DurationMS = out.duration.Milliseconds()
 	res.Stdout, res.StdoutTrunc = out.stdout.report(r.outCap)

@@ -30,10 +30,39 @@ func TestMetacharactersAreRefusedNotEscaped(t *testing.T) {
 	}
 }
 
+// An allowed interpreter does not allow every script: the built-in
+// allowance is `python3 -m pytest`, not python3; a prefix matches whole
+// arguments; and arguments after an allowed prefix may not name another
+// program for the tool to run.
+func TestAllowedByArgvPrefix(t *testing.T) {
+	t.Parallel()
+	for _, argv := range [][]string{
+		{"python3", "tools/evil.py"}, {"python3", "-m", "pytest_evil"}, {"python3", "-c", "import os"},
+		{"go", "run", "./tools/evil"}, {"go", "vet", "-vettool=./evil"}, {"go", "test", "-exec", "./evil", "./..."},
+		{"go", "test", "-toolexec=./evil"}, {"mypy", "--python-executable=./evil", "x.py"}, {"ruff", "format"},
+	} {
+		if _, err := New(Spec{Name: "x", Argv: argv}); !errors.Is(err, ErrNotAllowed) {
+			t.Errorf("%q: err %v, want ErrNotAllowed", argv, err)
+		}
+	}
+	for _, argv := range [][]string{{"python3", "-m", "pytest", "-q"}, {"go", "vet", "./..."}, {"ruff", "check", FilesArg}} {
+		if _, err := New(Spec{Name: "x", Argv: argv}); err != nil {
+			t.Errorf("%q: %v", argv, err)
+		}
+	}
+	lint := []string{"python3", "tools/lint.py"}
+	if _, err := New(Spec{Name: "x", Argv: []string{"python3", "tools/lint.py", FilesArg}}, WithAllowed(lint)); err != nil {
+		t.Errorf("an allowed prefix refused: %v", err)
+	}
+	if _, err := New(Spec{Name: "x", Argv: []string{"python3", "tools/lint.py.evil"}}, WithAllowed(lint)); !errors.Is(err, ErrNotAllowed) {
+		t.Errorf("a prefix must match whole arguments: err %v", err)
+	}
+}
+
 func TestAllowlist(t *testing.T) {
 	t.Parallel()
 	_, err := New(Spec{Name: "eslint", Argv: []string{"npx", "eslint", FilesArg}})
-	if !errors.Is(err, ErrNotAllowed) || !strings.Contains(err.Error(), `executable "npx" is not on the allow-list`) {
+	if !errors.Is(err, ErrNotAllowed) || !strings.Contains(err.Error(), `"npx eslint {files}" starts with no allowed command`) {
 		t.Fatalf("err %v", err)
 	}
 	// An allowed name from another directory is not the allowed tool.
@@ -44,7 +73,7 @@ func TestAllowlist(t *testing.T) {
 	if _, err := New(Spec{Name: "py", Argv: []string{"/usr/bin/python3", "-V"}}, WithAllowlist("/usr/bin/python3")); err != nil {
 		t.Fatalf("exact path on the list: %v", err)
 	}
-	if _, err := New(Spec{Name: "eslint", Argv: []string{"npx", "eslint"}}, WithAllowlist(append(DefaultAllowlist(), "npx")...)); err != nil {
+	if _, err := New(Spec{Name: "eslint", Argv: []string{"npx", "eslint"}}, WithAllowed(append(DefaultAllowed(), []string{"npx"})...)); err != nil {
 		t.Fatalf("configured allow-list: %v", err)
 	}
 	_, err = New(Spec{Name: "lint", Argv: []string{"ruff"}, Env: []string{"LD_PRELOAD=/tmp/x.so"}})
@@ -68,10 +97,10 @@ func TestSpecValidation(t *testing.T) {
 		{Name: "lint", Argv: []string{"ruff", "--files={files}"}},
 		{Name: "lint", Argv: []string{"ruff", "{file}"}},
 		{Name: "lint", Argv: []string{FilesArg}},
-		{Name: "lint", Argv: []string{"ruff"}, Env: []string{"NOEQUALS"}},
-		{Name: "lint", Argv: []string{"ruff"}, Extensions: []string{"."}},
-		{Name: "lint", Argv: []string{"ruff"}, Parser: "xml"},
-		{Name: "lint", Argv: []string{"ruff"}, Timeout: -time.Second},
+		{Name: "lint", Argv: []string{"ruff", "check"}, Env: []string{"NOEQUALS"}},
+		{Name: "lint", Argv: []string{"ruff", "check"}, Extensions: []string{"."}},
+		{Name: "lint", Argv: []string{"ruff", "check"}, Parser: "xml"},
+		{Name: "lint", Argv: []string{"ruff", "check"}, Timeout: -time.Second},
 	}
 	for _, s := range bad {
 		if _, err := New(s); !errors.Is(err, ErrBadSpec) {

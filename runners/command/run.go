@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tausik/tausik/internal/sandbox"
 	"github.com/tausik/tausik/runners"
 )
 
@@ -36,9 +37,11 @@ type outcome struct {
 	duration time.Duration
 }
 
-// execute runs argv in dir with env added to the inherited environment. It
-// never returns an error: every failure is an outcome with a reason.
-func execute(ctx context.Context, dir string, argv, env []string, timeout time.Duration, limit, tailKeep int) outcome {
+// execute runs argv in dir with env added to the inherited environment,
+// sandboxed with confine writable when confine is not nil (and the machine
+// allows a sandbox). It never returns an error: every failure is an outcome
+// with a reason.
+func execute(ctx context.Context, dir string, argv, env, confine []string, timeout time.Duration, limit, tailKeep int) outcome {
 	out := outcome{exitCode: -1, stdout: newCapture(limit, tailKeep), stderr: newCapture(limit, tailKeep)}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
@@ -57,6 +60,9 @@ func execute(ctx context.Context, dir string, argv, env []string, timeout time.D
 	cmd.Stdout = out.stdout
 	cmd.Stderr = out.stderr
 	runners.Contain(cmd)
+	if confine != nil {
+		_ = sandbox.Confine(cmd, confine...) // ErrUnavailable: unconfined, as the caller reports
+	}
 
 	start := time.Now()
 	err = cmd.Run()

@@ -110,15 +110,54 @@ func Defaults() []Spec {
 	}
 }
 
-// DefaultAllowlist returns the executables the built-in gates run, plus the
-// interpreter named by TAUSIK_PYTHON when set: the operator's environment is
-// trusted, the project's config is not.
-func DefaultAllowlist() []string {
-	list := []string{"ruff", "python3", "pytest", "mypy", "bandit", "go"}
-	if p := PythonFromEnv(); p != "" && !slices.Contains(list, p) {
-		list = append(list, p)
+// DefaultAllowed returns the argv prefixes the built-in gates run, which any
+// command gate may start with: `ruff check`, `python3 -m pytest` (and
+// `$TAUSIK_PYTHON -m pytest` when set), `pytest`, `mypy`, `bandit`, `go vet`
+// and `go test`. Prefixes, not executables: an allowed interpreter must not
+// let a committed config run any script it names (`python3 tools/x.py`).
+func DefaultAllowed() [][]string {
+	list := [][]string{{"ruff", "check"}, {"python3", "-m", "pytest"}, {"pytest"}, {"mypy"}, {"bandit"}, {"go", "vet"}, {"go", "test"}}
+	if p := PythonFromEnv(); p != "" && p != "python3" {
+		list = append(list, []string{p, "-m", "pytest"})
 	}
 	return list
+}
+
+// programFlags name a program for the tool to run (go's -exec, -toolexec,
+// -vettool; mypy's --python-executable). An argv matched by a prefix that
+// does not itself hold the flag may not add one: `go vet -vettool=x` would
+// run whatever x is under the allowance for `go vet`.
+var programFlags = []string{"-exec", "-toolexec", "-vettool", "--exec", "--toolexec", "--vettool", "--python-executable"}
+
+// AllowedArgv reports whether argv starts with one of the prefixes allow:
+// its executable matches the prefix's first item as Allowed does, the
+// following items are equal, and what comes after the prefix names no other
+// program (programFlags).
+func AllowedArgv(argv []string, allow [][]string) bool {
+	return slices.ContainsFunc(allow, func(p []string) bool { return matchPrefix(argv, p) })
+}
+
+func matchPrefix(argv, p []string) bool {
+	if len(p) == 0 || len(argv) < len(p) || !allowed(argv[0], p[:1]) || !slices.Equal(argv[1:len(p)], p[1:]) {
+		return false
+	}
+	for _, a := range argv[len(p):] {
+		for _, f := range programFlags {
+			if a == f || strings.HasPrefix(a, f+"=") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// FormatAllowed renders prefixes for messages: "ruff check, go vet".
+func FormatAllowed(allow [][]string) string {
+	parts := make([]string, len(allow))
+	for i, p := range allow {
+		parts[i] = strings.Join(p, " ")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // metachars are refused in configured arguments. There is no shell to
@@ -138,7 +177,7 @@ var (
 )
 
 // validate checks spec against the allow-list and the argv rules.
-func validate(spec Spec, allow []string) error {
+func validate(spec Spec, allow [][]string) error {
 	if !namePattern().MatchString(spec.Name) {
 		return fmt.Errorf("%w: gate name %q must be lower case letters, digits, '-' or '_'", ErrBadSpec, spec.Name)
 	}
@@ -191,13 +230,13 @@ func validate(spec Spec, allow []string) error {
 // CheckArgv applies the rules a command gate's argv lives under to any
 // command tausik starts from configuration (a generator, an MCP server):
 // no shell metacharacter in any argument, no placeholder outside known, and
-// an executable the allow-list permits. what names the command in errors
+// an argv that starts with an allowed prefix (AllowedArgv). what names the command in errors
 // ("generator claude"). It returns ErrMetachar, ErrBadSpec or ErrNotAllowed.
-func CheckArgv(what string, argv, known, allow []string) error {
+func CheckArgv(what string, argv, known []string, allow [][]string) error {
 	return checkArgv(what, argv, known, allow)
 }
 
-func checkArgv(what string, argv, known, allow []string) error {
+func checkArgv(what string, argv, known []string, allow [][]string) error {
 	if len(argv) == 0 || argv[0] == "" {
 		return fmt.Errorf("%w: %s has no command", ErrBadSpec, what)
 	}
@@ -214,15 +253,15 @@ func checkArgv(what string, argv, known, allow []string) error {
 			}
 		}
 	}
-	if !allowed(argv[0], allow) {
-		return fmt.Errorf("%w: %s: executable %q is not on the allow-list [%s]; add it to the allow-list in the config to let it run",
-			ErrNotAllowed, what, argv[0], strings.Join(allow, ", "))
+	if !AllowedArgv(argv, allow) {
+		return fmt.Errorf("%w: %s: %q starts with no allowed command [%s]; add its prefix to the allowed commands in the config to let it run",
+			ErrNotAllowed, what, strings.Join(argv, " "), FormatAllowed(allow))
 	}
 	return nil
 }
 
-// Allowed reports whether exe may run under the allow-list allow, by the
-// rule New applies: a bare name must be a bare entry, a path an exact entry.
+// Allowed reports whether exe may run as the first item of an allowed
+// prefix: a bare name must be a bare entry, a path an exact entry.
 func Allowed(exe string, allow []string) bool { return allowed(exe, allow) }
 
 // allowed reports whether exe may run. A bare name matches a bare entry and

@@ -100,7 +100,7 @@ func pytestSpec(t *testing.T) (Spec, []Option) {
 	s.Argv = slices.Clone(s.Argv)
 	s.Argv[0] = py
 	s.Env = []string{"PYTHONDONTWRITEBYTECODE=1"}
-	return s, []Option{WithAllowlist(append(DefaultAllowlist(), py)...)}
+	return s, []Option{WithAllowed(append(DefaultAllowed(), []string{py})...)}
 }
 
 func TestPytestPassingSuite(t *testing.T) {

@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/internal/sandbox"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/hosts/formats"
 )
@@ -72,6 +74,9 @@ func (r *Runner) generate(ctx context.Context, ws *workspace, g Generator) Host 
 	cmd.Stdout = io.Discard
 	cmd.Stderr = tail
 	runners.Contain(cmd)
+	if r.confine != nil {
+		_ = sandbox.Confine(cmd, append(slices.Clone(r.confine), ws.dir)...) // ErrUnavailable: unconfined, as the caller reports
+	}
 	err = cmd.Run()
 	h.StderrTail = tail.lines()
 	switch {

@@ -127,6 +127,7 @@ type Runner struct {
 	copies   []Copy
 	st       Store
 	identity string
+	confine  []string // writable directories when generators run sandboxed; nil: unconfined
 }
 
 // Option tunes a Runner at construction.
@@ -134,6 +135,13 @@ type Option func(*Runner)
 
 // WithSelf sets the binary SelfArg stands for.
 func WithSelf(path string) Option { return func(r *Runner) { r.self = path } }
+
+// WithSandbox runs each generator in a sandbox (internal/sandbox) where
+// only writable and the generator's own workspace can be written: a fixture
+// run's temp copy. Where the machine allows none, generators run unconfined.
+func WithSandbox(writable ...string) Option {
+	return func(r *Runner) { r.confine = append([]string{}, writable...) }
+}
 
 // WithCopies sets the deployed copies to compare with their source.
 func WithCopies(c []Copy) Option { return func(r *Runner) { r.copies = c } }
