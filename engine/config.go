@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tausik/tausik/internal/boundedread"
 )
 
 // Config tiers, lowest authority first. The project tier is committed with the
@@ -45,12 +47,22 @@ var configSections = []string{"$schema", "gates", keyCommands, keyAllowlist, key
 
 var overrideKeys = []string{"enabled", "severity", "triggers", "params"}
 
-// loadTier reads one tier's file. A missing optional file gives nil.
+// loadTier reads one tier's file. A missing optional file gives nil. The
+// project tier's file, <root>/tausik/gates.json, is read only as a regular
+// file inside the root; another tier's may be a symlink, but to a regular
+// file (see boundedread). Either is at most boundedread.MaxConfig bytes.
 func loadTier(tier, path, display string, required bool) (*tierFile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(path)
+	var b []byte
+	var err error
+	if tier == TierProject {
+		dir := filepath.Dir(path)
+		b, err = boundedread.In(filepath.Dir(dir), filepath.Join(filepath.Base(dir), filepath.Base(path)), boundedread.MaxConfig)
+	} else {
+		b, err = boundedread.File(path, boundedread.MaxConfig)
+	}
 	if errors.Is(err, fs.ErrNotExist) && !required {
 		return nil, nil
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tausik/tausik/internal/boundedread"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
 	"github.com/tausik/tausik/store"
@@ -143,7 +144,10 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, e.lazyBuiltins, d)
 	teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
 	if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
-		gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, false, d)...)
+		// Every file of a team bundle is read inside the root, regular and
+		// capped (boundedread), fixtures included.
+		team, _ := fs.Sub(boundedread.FS(root, boundedread.MaxBundle), TeamDir) // TeamDir is a valid path
+		gates = append(gates, loadBundles(ctx, team, TeamDir, TeamDir, known, false, d)...)
 	}
 	for _, g := range gates {
 		if prev := e.byName[g.Name]; prev != nil {
