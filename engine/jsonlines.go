@@ -16,6 +16,9 @@ import (
 type jsonDoc struct {
 	value any
 	lines map[string]int // "gates.filesize.params.max_lines" → line
+	// counted is how many bytes the line index scanned for newlines: each
+	// byte at most once, whatever the number of keys.
+	counted int64
 }
 
 // parseJSONDoc parses b, returning a diagnostic-ready error with the line of a
@@ -82,6 +85,7 @@ type lineWalker struct {
 func (w *lineWalker) lineAt(off int64) int {
 	off = min(off, int64(len(w.b)))
 	w.line += bytes.Count(w.b[w.off:off], []byte("\n"))
+	w.doc.counted += off - w.off
 	w.off = off
 	return w.line
 }
