@@ -230,7 +230,9 @@ type lazyPolicy struct {
 
 // Eval implements Policy.
 func (l *lazyPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
-	l.once.Do(func() { l.policy, l.err = l.compile(ctx) })
+	// The compilation is kept for the process: not cut short by this
+	// evaluation's deadline (evalBounded), which bounds the policy's run.
+	l.once.Do(func() { l.policy, l.err = l.compile(context.WithoutCancel(ctx)) })
 	if l.err != nil {
 		return Result{}, l.err
 	}

@@ -38,12 +38,16 @@ type tierFile struct {
 	display string // the path as shown in messages
 	doc     *jsonDoc
 	gates   map[string]map[string]any
-	top     map[string]any // every top-level key, for the sections other files read (commands.go)
-	sum     [32]byte       // sha256 of the file's bytes
+	top     map[string]any              // every top-level key, for the sections other files read (commands.go)
+	sum     [32]byte                    // sha256 of the file's bytes
+	limits  map[string]map[string]int64 // limits class → key → value, as set here
 }
 
 // configSections are the top-level keys a config file may have.
-var configSections = []string{"$schema", "gates", keyCommands, keyAllowlist, keyGenerators, keyPython, keyStore}
+var configSections = []string{"$schema", "gates", keyLimits, keyCommands, keyAllowlist, keyGenerators, keyPython, keyStore}
+
+// keyLimits is the config section of evaluation limits (limits.go).
+const keyLimits = "limits"
 
 var overrideKeys = []string{"enabled", "severity", "triggers", "params"}
 
@@ -113,6 +117,10 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 	for _, k := range sortedKeys(top) {
 		if !slices.Contains(configSections, k) {
 			d.Add(display, doc.line(k), "%s: unknown key (known: %s)", k, strings.Join(configSections[1:], ", "))
+			continue
+		}
+		if k == keyLimits {
+			t.limits = parseLimits(display, doc, top[k], d)
 			continue
 		}
 		if k == keyStore {

@@ -96,6 +96,9 @@ type Engine struct {
 	// verdicts reuses policy results across evaluations; nil without a store.
 	verdicts *verdictCache
 
+	// limits bound each gate's evaluation, by limits class (limits.go).
+	limits map[string]Limits
+
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.
 	configDigest string
@@ -183,6 +186,8 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers); err != nil {
 		return nil, err
 	}
+	limits, refused := resolveLimits(tiers)
+	e.limits, e.warnings = limits, append(e.warnings, refused...)
 	if err := e.registerCommands(tiers); err != nil {
 		return nil, err
 	}
