@@ -123,20 +123,15 @@ func TestCELCostStopped(t *testing.T) {
 		lists += "  l" + itoa(i) + ": " + prev + " + " + prev + "\n"
 	}
 	lists += "violations:\n  - rule: r\n    expr: 'l40.map(x, {\"msg\": string(x)})'\n"
-	nested := "[1,2,3,4,5,6,7,8,9,10]"
-	expr := "x8"
-	for i := 8; i >= 0; i-- {
-		expr = nested + ".map(x" + itoa(i) + ", " + expr + ")"
-	}
-	maps := "violations:\n  - rule: r\n    expr: '[{\"msg\": string(size(" + expr + "))}]'\n"
-	// The same nesting over the input: no estimate bounds it before it runs.
+	// Nine nested maps over the input: no estimate bounds them before they
+	// run (TestCELEstimateRefused has them over a literal list).
 	dyn := "input.params.items"
-	expr = "x8"
+	expr := "x8"
 	for i := 8; i >= 0; i-- {
 		expr = dyn + ".map(x" + itoa(i) + ", " + expr + ")"
 	}
 	dynMaps := "violations:\n  - rule: r\n    expr: '[{\"msg\": string(size(" + expr + "))}]'\n"
-	for name, policy := range map[string]string{"doublings": doublings, "lists": lists, "maps": maps, "dynmaps": dynMaps} {
+	for name, policy := range map[string]string{"doublings": doublings, "lists": lists, "dynmaps": dynMaps} {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
 			teamGate(t, root, "hostile", "cel", policy)
@@ -156,6 +151,36 @@ func TestCELCostStopped(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCELEstimateRefused: nine nested maps over a literal list of ten cost
+// at least 10⁹ by cel-go's estimate: over every limit, the bundle is
+// refused at load (exit 3, at the expression's line); over the hook's
+// limit only, the gate is COULD_NOT_RUN cel_cost there before it runs.
+func TestCELEstimateRefused(t *testing.T) {
+	nested := func(depth int) string {
+		expr := "x0"
+		for i := depth - 1; i >= 0; i-- {
+			expr = "[1,2,3,4,5,6,7,8,9,10].map(x" + itoa(i) + ", " + expr + ")"
+		}
+		return "violations:\n  - rule: r\n    expr: '[{\"msg\": string(size(" + expr + "))}].filter(v, false)'\n"
+	}
+	root := t.TempDir()
+	teamGate(t, root, "hostile", "cel", nested(9))
+	code, _, stderr := run(t, root, "policy", "eval", "--trigger", "commit")
+	if code != 3 || !strings.Contains(stderr, "tausik/policies/hostile/policy.cel.yaml:3: its estimated cost") {
+		t.Errorf("nine maps: exit %d, want 3 at policy.cel.yaml:3; stderr:\n%s", code, stderr)
+	}
+	root = t.TempDir()
+	teamGate(t, root, "hostile", "cel", nested(5))
+	limitsConfig(t, root, `{"hook": {"cel_cost": 1000}}`)
+	_, v := verdicts(t, root, "--trigger", "pre-write", "--gate", "hostile")
+	if x := v["hostile"]; x[0] != "COULD_NOT_RUN" || x[1] != "cel_cost" || !strings.Contains(x[2], "estimated cost") {
+		t.Errorf("five maps at pre-write: %v, want COULD_NOT_RUN cel_cost on the estimate", x)
+	}
+	if _, v = verdicts(t, root, "--trigger", "commit", "--gate", "hostile"); v["hostile"][0] != "PASSED" {
+		t.Errorf("five maps at commit: %v, want PASSED under the default limit", v["hostile"])
 	}
 }
 

@@ -40,6 +40,7 @@ type celPolicy struct {
 type celExpr struct {
 	name  string // let name or violation rule
 	prog  *celProgram
+	line  int    // where the expression starts in the policy file
 	where string // file:line for runtime errors
 }
 
@@ -194,7 +195,7 @@ func (c celCompiler) compile(env *cel.Env, n *yaml.Node, what string, check func
 		c.r.D.Add(c.file, base, "%s: %v", what, err)
 		return celExpr{}, false
 	}
-	return celExpr{prog: prog, where: fmt.Sprintf("%s:%d: %s", c.file, base, what)}, true
+	return celExpr{prog: prog, line: base, where: fmt.Sprintf("%s:%d: %s", c.file, base, what)}, true
 }
 
 func isDyn(t *cel.Type) bool {

@@ -158,26 +158,52 @@ func (b *celBudget) eval(ctx context.Context, e celExpr, vars map[string]any) (r
 	return v, nil
 }
 
+// exprs lists every expression of the policy.
+func (p *celPolicy) exprs() []*celExpr {
+	var out []*celExpr
+	for i := range p.lets {
+		out = append(out, &p.lets[i])
+	}
+	for i := range p.violations {
+		out = append(out, &p.violations[i])
+	}
+	for _, rs := range [][]celReason{p.couldNotRun, p.notApplicable} {
+		for i := range rs {
+			out = append(out, &rs[i].when)
+			if rs[i].msg != nil {
+				out = append(out, rs[i].msg)
+			}
+		}
+	}
+	return out
+}
+
 // minCost is the least the policy's expressions can cost together by
 // cel-go's estimate: over the limit, the policy is refused before it runs.
 func (p *celPolicy) minCost() uint64 {
 	var sum uint64
-	add := func(e *celExpr) {
-		if e != nil {
-			sum = min(sum+e.prog.minCost, math.MaxUint64/2)
-		}
-	}
-	for i := range p.lets {
-		add(&p.lets[i])
-	}
-	for i := range p.violations {
-		add(&p.violations[i])
-	}
-	for _, rs := range [][]celReason{p.couldNotRun, p.notApplicable} {
-		for i := range rs {
-			add(&rs[i].when)
-			add(rs[i].msg)
-		}
+	for _, e := range p.exprs() {
+		sum = min(sum+e.prog.minCost, math.MaxUint64/2)
 	}
 	return sum
+}
+
+// checkCELCosts refuses, at load, a team CEL policy with an expression
+// whose estimated cost is over every class's cel_cost: it could never run.
+func checkCELCosts(gates []*Gate, limits map[string]Limits, d *Diagnostics) {
+	var most uint64
+	for _, l := range limits {
+		most = max(most, l.CELCost)
+	}
+	for _, g := range gates {
+		p, ok := g.policy.(*celPolicy)
+		if !ok {
+			continue
+		}
+		for _, e := range p.exprs() {
+			if e.prog.minCost > most {
+				d.Add(g.PolicyFile, e.line, "its estimated cost, at least %d, is over every limit (cel_cost at most %d): it could never run", e.prog.minCost, most)
+			}
+		}
+	}
 }

@@ -188,6 +188,10 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	limits, refused := resolveLimits(tiers)
 	e.limits, e.warnings = limits, append(e.warnings, refused...)
+	cd := &Diagnostics{Kind: ErrBundle}
+	if checkCELCosts(e.gates, e.limits, cd); cd.err() != nil {
+		return nil, cd
+	}
 	if err := e.registerCommands(tiers); err != nil {
 		return nil, err
 	}
