@@ -99,7 +99,10 @@ func FuzzBoundedPolicy(f *testing.F) {
 		if rego {
 			p = compileRego(context.Background(), "fz", "policy.rego", []byte(regoComprehension(int(depth), int(width), op)), d)
 		} else {
-			p = compileCEL("policy.cel.yaml", []byte(celComprehension(int(depth), int(width), op)), d)
+			if cp := compileCEL("policy.cel.yaml", []byte(celComprehension(int(depth), int(width), op)), d); cp != nil {
+				cp.costed = true // as a team policy
+				p = cp
+			}
 		}
 		if p == nil {
 			t.Fatalf("the generated policy does not compile: %v", d)

@@ -209,6 +209,7 @@ func compilePolicy(ctx context.Context, g *Gate, src []byte, d *Diagnostics) Pol
 		}
 	case LangCEL:
 		if p := compileCEL(g.PolicyFile, src, d); p != nil {
+			p.costed = g.Source != SourceBuiltin // see celPolicy.costed
 			return p
 		}
 	}

@@ -26,16 +26,15 @@ type celProgram struct {
 	planned map[uint64]cel.Program
 }
 
-// newCELProgram estimates ast's cost and plans it under the default
-// class's cost limit, so that a problem in planning is found at compile
-// time.
+// newCELProgram estimates ast's cost and plans it without a cost limit,
+// so that a problem in planning is found at compile time.
 func newCELProgram(env *cel.Env, ast *cel.Ast) (*celProgram, error) {
 	est, err := env.EstimateCost(ast, noSizes{})
 	if err != nil {
 		return nil, fmt.Errorf("estimate cost: %w", err)
 	}
 	p := &celProgram{env: env, ast: ast, minCost: est.Min, planned: map[uint64]cel.Program{}}
-	if _, err := p.program(DefaultLimits()[LimitsDefault].CELCost); err != nil {
+	if _, err := p.program(0); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -87,15 +86,19 @@ func listSize(v ref.Val) int64 {
 	return 0
 }
 
-// program is p planned to stop once it has cost more than limit.
+// program is p planned to stop once it has cost more than limit; with
+// limit 0, planned without tracking its cost.
 func (p *celProgram) program(limit uint64) (cel.Program, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if prg, ok := p.planned[limit]; ok {
 		return prg, nil
 	}
-	prg, err := p.env.Program(p.ast, cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(256),
-		cel.CostTracking(sizedResults{}), cel.CostLimit(limit))
+	opts := []cel.ProgramOption{cel.EvalOptions(cel.OptOptimize), cel.InterruptCheckFrequency(256)}
+	if limit > 0 {
+		opts = append(opts, cel.CostTracking(sizedResults{}), cel.CostLimit(limit))
+	}
+	prg, err := p.env.Program(p.ast, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +108,8 @@ func (p *celProgram) program(limit uint64) (cel.Program, error) {
 
 // celBudget is one evaluation's cost limit, spent by every expression the
 // policy runs and by the conversion of its results. No expression runs
-// past the limit, and the policy stops once its total passes it.
+// past the limit, and the policy stops once its total passes it. A zero
+// limit is none: nothing is tracked or charged.
 type celBudget struct {
 	mu    sync.Mutex
 	limit uint64
@@ -120,6 +124,9 @@ func (b *celBudget) over(where string) error {
 
 // charge spends n of the budget, and fails once the total passes the limit.
 func (b *celBudget) charge(n uint64, where string) error {
+	if b.limit == 0 {
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.spent > math.MaxUint64-n {
@@ -197,7 +204,7 @@ func checkCELCosts(gates []*Gate, limits map[string]Limits, d *Diagnostics) {
 	}
 	for _, g := range gates {
 		p, ok := g.policy.(*celPolicy)
-		if !ok {
+		if !ok || !p.costed {
 			continue
 		}
 		for _, e := range p.exprs() {
