@@ -135,7 +135,12 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	gateFile := path.Join(dir, fileGate)
 	raw, err := fs.ReadFile(fsys, fileGate)
 	if err != nil {
-		d.Add(gateFile, 0, "every gate bundle needs a gate.yaml: %v", errors.Unwrap(err))
+		if errors.Is(err, fs.ErrNotExist) {
+			err = errors.Unwrap(err)
+			d.Add(gateFile, 0, "every gate bundle needs a gate.yaml: %v", err)
+		} else {
+			d.Add(gateFile, 0, "%v", err) // a special file, one too large, a symlink out
+		}
 		return nil
 	}
 	g := &Gate{Meta: parseMeta(gateFile, name, raw, known, d), Source: source, Dir: dir, fsys: fsys}
@@ -151,8 +156,12 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 		d.Add(path.Join(dir, other), 0, "language is %s, so this bundle's policy is %s; remove %s", g.Language, policyName, other)
 	}
 	src, err := fs.ReadFile(fsys, policyName)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		d.Add(g.PolicyFile, 0, "missing policy file for language %s", g.Language)
+		return nil
+	}
+	if err != nil {
+		d.Add(g.PolicyFile, 0, "%v", err)
 		return nil
 	}
 	if mutated, ok := mutantOverride(name, policyName); ok {
@@ -200,6 +209,7 @@ func compilePolicy(ctx context.Context, g *Gate, src []byte, d *Diagnostics) Pol
 		}
 	case LangCEL:
 		if p := compileCEL(g.PolicyFile, src, d); p != nil {
+			p.costed = g.Source != SourceBuiltin // see celPolicy.costed
 			return p
 		}
 	}
@@ -222,7 +232,9 @@ type lazyPolicy struct {
 
 // Eval implements Policy.
 func (l *lazyPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
-	l.once.Do(func() { l.policy, l.err = l.compile(ctx) })
+	// The compilation is kept for the process: not cut short by this
+	// evaluation's deadline (evalBounded), which bounds the policy's run.
+	l.once.Do(func() { l.policy, l.err = l.compile(context.WithoutCancel(ctx)) })
 	if l.err != nil {
 		return Result{}, l.err
 	}

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tausik/tausik/internal/boundedread"
 )
 
 // Config tiers, lowest authority first. The project tier is committed with the
@@ -36,21 +38,35 @@ type tierFile struct {
 	display string // the path as shown in messages
 	doc     *jsonDoc
 	gates   map[string]map[string]any
-	top     map[string]any // every top-level key, for the sections other files read (commands.go)
-	sum     [32]byte       // sha256 of the file's bytes
+	top     map[string]any              // every top-level key, for the sections other files read (commands.go)
+	sum     [32]byte                    // sha256 of the file's bytes
+	limits  map[string]map[string]int64 // limits class → key → value, as set here
 }
 
 // configSections are the top-level keys a config file may have.
-var configSections = []string{"$schema", "gates", keyCommands, keyAllowlist, keyAllowCommands, keyGenerators, keyPython, keyStore}
+var configSections = []string{"$schema", "gates", keyLimits, keyCommands, keyAllowlist, keyAllowCommands, keyGenerators, keyPython, keyStore}
+
+// keyLimits is the config section of evaluation limits (limits.go).
+const keyLimits = "limits"
 
 var overrideKeys = []string{"enabled", "severity", "triggers", "params"}
 
-// loadTier reads one tier's file. A missing optional file gives nil.
+// loadTier reads one tier's file. A missing optional file gives nil. The
+// project tier's file, <root>/tausik/gates.json, is read only as a regular
+// file inside the root; another tier's may be a symlink, but to a regular
+// file (see boundedread). Either is at most boundedread.MaxConfig bytes.
 func loadTier(tier, path, display string, required bool) (*tierFile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(path)
+	var b []byte
+	var err error
+	if tier == TierProject {
+		dir := filepath.Dir(path)
+		b, err = boundedread.In(filepath.Dir(dir), filepath.Join(filepath.Base(dir), filepath.Base(path)), boundedread.MaxConfig)
+	} else {
+		b, err = boundedread.File(path, boundedread.MaxConfig)
+	}
 	if errors.Is(err, fs.ErrNotExist) && !required {
 		return nil, nil
 	}
@@ -101,6 +117,10 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 	for _, k := range sortedKeys(top) {
 		if !slices.Contains(configSections, k) {
 			d.Add(display, doc.line(k), "%s: unknown key (known: %s)", k, strings.Join(configSections[1:], ", "))
+			continue
+		}
+		if k == keyLimits {
+			t.limits = parseLimits(display, doc, top[k], d)
 			continue
 		}
 		if k == keyStore {

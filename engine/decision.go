@@ -124,6 +124,9 @@ type DecisionLog interface {
 func outcome(res Result, err error, unread []Reason) (string, []Reason) {
 	switch {
 	case err != nil:
+		if r, ok := boundReason(err); ok {
+			return CouldNotRun, []Reason{r}
+		}
 		return CouldNotRun, []Reason{{Code: "policy_error", Msg: err.Error()}}
 	case len(res.CouldNotRun) > 0:
 		return CouldNotRun, res.CouldNotRun

@@ -17,6 +17,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tausik/tausik/internal/boundedread"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
 	"github.com/tausik/tausik/store"
@@ -107,6 +108,9 @@ type Engine struct {
 	// verdicts reuses policy results across evaluations; nil without a store.
 	verdicts *verdictCache
 
+	// limits bound each gate's evaluation, by limits class (limits.go).
+	limits map[string]Limits
+
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.
 	configDigest string
@@ -164,7 +168,10 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, e.lazyBuiltins, d)
 	teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
 	if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
-		gates = append(gates, loadBundles(ctx, os.DirFS(teamDir), TeamDir, TeamDir, known, e.lazyTeam, d)...)
+		// Every file of a team bundle is read inside the root, regular and
+		// capped (boundedread), fixtures included.
+		team, _ := fs.Sub(boundedread.FS(root, boundedread.MaxBundle), TeamDir) // TeamDir is a valid path
+		gates = append(gates, loadBundles(ctx, team, TeamDir, TeamDir, known, e.lazyTeam, d)...)
 	}
 	for _, g := range gates {
 		if prev := e.byName[g.Name]; prev != nil {
@@ -199,6 +206,12 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers); err != nil {
 		return nil, err
+	}
+	limits, refused := resolveLimits(tiers)
+	e.limits, e.warnings = limits, append(e.warnings, refused...)
+	cd := &Diagnostics{Kind: ErrBundle}
+	if checkCELCosts(e.gates, e.limits, cd); cd.err() != nil {
+		return nil, cd
 	}
 	if err := e.registerCommands(tiers); err != nil {
 		return nil, err

@@ -124,6 +124,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Gates:        []Verdict{},
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}
+	ectx := withLimits(ctx, e.Limits(req.Trigger)) // each gate's bounds (limits.go)
 	keys, hits := e.verdicts.reuse(ctx, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params }, parts)
 	var computed []string
 	for _, g := range selected {
@@ -136,7 +137,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 			v.Severity, v.Blocks, v.EvalNS = eff.Severity, blocks(eff.Severity, v.Outcome), 0
 		} else {
 			var perr error
-			v, perr = evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
+			v, perr = evalGate(ectx, g, eff.Severity, eff.Params, base, doc)
 			// Only a policy that read nothing the digest leaves out has its
 			// result named by it, and reusable by a later evaluation.
 			if k := keys[g.Name]; k != "" && perr == nil && reusable(g) {
@@ -205,7 +206,7 @@ func prefetchNames(selected []*Gate) []string {
 // input, and returns its verdict and the policy's error, if any.
 func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
-	res, err := evalSafely(ctx, g.policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
+	res, err := evalBounded(ctx, g.policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v, err

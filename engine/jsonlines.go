@@ -16,10 +16,15 @@ import (
 type jsonDoc struct {
 	value any
 	lines map[string]int // "gates.filesize.params.max_lines" → line
+	// counted is how many bytes the line index scanned for newlines: each
+	// byte at most once, whatever the number of keys.
+	counted int64
 }
 
 // parseJSONDoc parses b, returning a diagnostic-ready error with the line of a
-// syntax error.
+// syntax error or of a key that an object repeats: with a repeated key the
+// last one wins in a decoder, so a reviewer could read one value and the
+// engine apply another.
 func parseJSONDoc(b []byte) (*jsonDoc, error) {
 	v, err := facts.DecodeGeneric(b)
 	if err != nil {
@@ -30,7 +35,9 @@ func parseJSONDoc(b []byte) (*jsonDoc, error) {
 		return nil, &lineError{0, err.Error()}
 	}
 	doc := &jsonDoc{value: v, lines: map[string]int{}}
-	doc.index(b)
+	if err := doc.index(b); err != nil {
+		return nil, err
+	}
 	return doc, nil
 }
 
@@ -51,49 +58,81 @@ func (d *jsonDoc) line(path ...string) int {
 	return 0
 }
 
-// index walks the token stream once, recording the line of every object key.
-func (d *jsonDoc) index(b []byte) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	_ = d.walk(dec, b, "")
+// index walks the token stream once, recording the line of every object key
+// and refusing a key its object already has. Lines are counted as the walk
+// moves forward, so the cost is linear in the file, however many keys.
+func (d *jsonDoc) index(b []byte) error {
+	w := &lineWalker{dec: json.NewDecoder(bytes.NewReader(b)), b: b, line: 1, doc: d}
+	if err := w.walk(""); err != nil {
+		var le *lineError
+		if errors.As(err, &le) {
+			return err
+		}
+	}
+	return nil
 }
 
-func (d *jsonDoc) walk(dec *json.Decoder, b []byte, path string) error {
+// lineWalker is index's state: the decoder and how far lines are counted.
+type lineWalker struct {
+	dec  *json.Decoder
+	b    []byte
+	off  int64 // lines are counted up to here
+	line int   // the line at off
+	doc  *jsonDoc
+}
+
+// lineAt returns the line of offset off, which is never before w.off.
+func (w *lineWalker) lineAt(off int64) int {
+	off = min(off, int64(len(w.b)))
+	w.line += bytes.Count(w.b[w.off:off], []byte("\n"))
+	w.doc.counted += off - w.off
+	w.off = off
+	return w.line
+}
+
+func (w *lineWalker) walk(path string) error {
 	join := func(k string) string {
 		if path == "" {
 			return k
 		}
 		return path + "." + k
 	}
-	tok, err := dec.Token()
+	tok, err := w.dec.Token()
 	if err != nil {
 		return err
 	}
 	switch tok {
 	case json.Delim('{'):
-		for dec.More() {
-			off := dec.InputOffset()
-			k, err := dec.Token()
+		seen := map[string]int{}
+		for w.dec.More() {
+			off := w.dec.InputOffset()
+			k, err := w.dec.Token()
 			if err != nil {
 				return err
 			}
 			key, _ := k.(string)
 			// The offset before a key may point at a separator; the key is the next quote.
-			if i := bytes.IndexByte(b[off:], '"'); i >= 0 {
+			if i := bytes.IndexByte(w.b[off:], '"'); i >= 0 {
 				off += int64(i)
 			}
-			d.lines[join(key)] = facts.LineAt(b, off)
-			if err := d.walk(dec, b, join(key)); err != nil {
+			line := w.lineAt(off)
+			if first, dup := seen[key]; dup {
+				return &lineError{line, fmt.Sprintf("duplicate key %q (first at line %d)", join(key), first)}
+			}
+			seen[key] = line
+			w.doc.lines[join(key)] = line
+			if err := w.walk(join(key)); err != nil {
 				return err
 			}
 		}
-		_, err = dec.Token()
+		_, err = w.dec.Token()
 	case json.Delim('['):
-		for i := 0; dec.More(); i++ {
-			if err := d.walk(dec, b, join(strconv.Itoa(i))); err != nil {
+		for i := 0; w.dec.More(); i++ {
+			if err := w.walk(join(strconv.Itoa(i))); err != nil {
 				return err
 			}
 		}
-		_, err = dec.Token()
+		_, err = w.dec.Token()
 	}
 	return err
 }

@@ -18,9 +18,6 @@ import (
 // environment variables that name a tier's file or an interpreter may not
 // point into the repository under review.
 
-// hookTriggers are the triggers evaluated on an agent's every edit.
-var hookTriggers = []string{"pre-write"}
-
 // keepCommandsOffHooks drops hook triggers from command gates that only the
 // project tier put there: a project's own command gate, or a project
 // override adding the trigger to any command gate. A command gate runs at

@@ -112,7 +112,9 @@ func walkTestFiles(root string, fn func(p string) error) error {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(p, "_test.go") {
+		// Only a regular file is read: a FIFO named x_test.go would block
+		// the scan, a symlink could lead out of the project.
+		if !d.Type().IsRegular() || !strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
 		return fn(p)
