@@ -66,6 +66,9 @@ func (e *Engine) protectedTargets(req Request) []facts.ProtectedTarget {
 		paths = append(paths, req.Tool.Writes...)
 	}
 	var out []facts.ProtectedTarget
+	if req.Tool != nil {
+		out = e.mentionedTargets(req.Tool)
+	}
 	seen := map[string]bool{}
 	for _, p := range paths {
 		abs := p

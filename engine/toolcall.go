@@ -32,8 +32,12 @@ type ToolCall struct {
 	// and nested shells parsed: agent_authority reads them for a tausik
 	// command that changes the guard.
 	Commands []facts.ToolCommand
-	CWD      string
-	Session  string
+	// NamesGuard: a command of the call may name tausik's guard on its
+	// command line (see MentionsGuard), so it is judged even when it shows
+	// no write.
+	NamesGuard bool
+	CWD        string
+	Session    string
 }
 
 // ToolRecord is what a decision records of the tool call it judged: the
@@ -55,10 +59,10 @@ const maxRecordedCommand = 4096
 // Judged reports whether the pre-write gates have anything to judge in c: a
 // write or shell call that names a target or one that cannot be known, or a
 // shell call that may run tausik itself (whose subcommand may change the
-// guard). Reads, other tools and other commands that write nothing pass
+// guard) or that names the guard to a program that may change it. Reads, other tools and other commands that write nothing pass
 // unjudged.
 func (c ToolCall) Judged() bool {
-	return (c.Kind == KindWrite || c.Kind == KindShell) && (len(c.Writes) > 0 || len(c.Unknown) > 0 || mayRunTausik(c.Commands))
+	return (c.Kind == KindWrite || c.Kind == KindShell) && (len(c.Writes) > 0 || len(c.Unknown) > 0 || c.NamesGuard || mayRunTausik(c.Commands))
 }
 
 // JudgeToolCall evaluates the pre-write gates for c and returns the

@@ -205,6 +205,7 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 	for _, c := range r.Commands {
 		tc.Commands = append(tc.Commands, facts.ToolCommand{Argv: c.Argv, Dynamic: c.Dynamic})
 	}
+	tc.NamesGuard = engine.MentionsGuard(tc.Commands, configNames(env)...)
 	for _, t := range targets {
 		p, err := resolve(t, tc.CWD, env)
 		if err != nil {
@@ -241,4 +242,18 @@ func resolve(t shellwrites.Write, cwd string, env Env) (string, error) {
 		}
 	}
 	return p, nil
+}
+
+// configNames are the base names of the tier files the environment names,
+// which a command line may name as the guard too.
+func configNames(env Env) []string {
+	var out []string
+	for _, k := range []string{engine.EnvUserConfig, engine.EnvManagedConfig} {
+		if env.Getenv != nil {
+			if p := env.Getenv(k); p != "" {
+				out = append(out, filepath.Base(p))
+			}
+		}
+	}
+	return out
 }

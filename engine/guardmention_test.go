@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tausik/tausik/facts"
+)
+
+// TestGuardNamedOnACommandLine: a program that may write, given tausik's
+// state or a tier file on its command line (sqlite3 .tausik/tausik.db, a
+// script given --db=…, cd into .tausik), is judged and the path protected;
+// a read-only program, a dynamic word and a path outside the guard are not.
+func TestGuardNamedOnACommandLine(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	e := &Engine{root: root, home: home}
+	e.guard = guardPaths(root, home, ConfigPaths{User: home + "/.tausik/config.json", Managed: "/etc/team-tier.json"})
+	lit := func(argv ...string) facts.ToolCommand {
+		return facts.ToolCommand{Argv: argv, Dynamic: make([]bool, len(argv))}
+	}
+	for _, c := range []struct {
+		cmd     facts.ToolCommand
+		named   bool   // MentionsGuard
+		reason  string // the first protected target's reason, "" for none
+		extra   []string
+		comment string
+	}{
+		{lit("sqlite3", ".tausik/tausik.db", "update tasks set scope_paths='[\"**\"]'"), true, "the project's tausik state", nil, "an SQL client on the log"},
+		{lit("python3", "tools/x.py", "--db=.tausik/tausik.db"), true, "the project's tausik state", nil, "an option's value"},
+		{lit("cd", ".tausik"), true, "the project's tausik state", nil, "cd into the state, then a relative path"},
+		{lit("vim", "~/.tausik/config.json"), true, "the user configuration tier", nil, "~ is the home directory"},
+		{lit("cp", "x", ".claude/settings.json"), true, "the hook wiring of claude", nil, "hook wiring by its base name"},
+		{lit("python3", "w.py", "/etc/team-tier.json"), true, "the managed configuration tier", []string{"team-tier.json"}, "a tier file the environment names"},
+		{lit("cat", ".tausik/tausik.db"), false, "", nil, "read-only program"},
+		{lit("grep", "-r", "x", ".tausik"), false, "", nil, "read-only program"},
+		{facts.ToolCommand{Argv: []string{"sqlite3", "$DB"}, Dynamic: []bool{false, true}}, false, "", nil, "a dynamic word is judged by what it writes"},
+		{lit("python3", "tools/tausik_report.py", "src/a.py"), true, "", nil, "a hint that is not the guard: judged, nothing protected"},
+		{lit("go", "test", "./..."), false, "", nil, "nothing near the guard"},
+	} {
+		cmds := []facts.ToolCommand{c.cmd}
+		if got := MentionsGuard(cmds, c.extra...); got != c.named {
+			t.Errorf("%s (%s): MentionsGuard = %v, want %v", c.cmd.Argv, c.comment, got, c.named)
+		}
+		got := e.protectedTargets(Request{Trigger: TriggerPreWrite, Tool: &ToolCall{Kind: KindShell, Commands: cmds, CWD: root}})
+		switch {
+		case c.reason == "" && len(got) != 0:
+			t.Errorf("%s (%s): protected as %v", c.cmd.Argv, c.comment, got)
+		case c.reason != "" && (len(got) == 0 || !strings.HasPrefix(got[0].Reason, c.reason)):
+			t.Errorf("%s (%s): got %v, want a reason starting %q", c.cmd.Argv, c.comment, got, c.reason)
+		}
+	}
+}
