@@ -72,7 +72,7 @@ func TestPreCommitHook(t *testing.T) {
 	origin := filepath.Join(base, "origin")
 	write(filepath.Join(origin, "README.md"), "a small project\n")
 	write(filepath.Join(origin, ".pre-commit-config.yaml"),
-		"repos:\n  - repo: "+hooks+"\n    rev: "+rev+"\n    hooks:\n      - id: tausik\n        exclude: ^vendor/\n")
+		"repos:\n  - repo: "+hooks+"\n    rev: "+rev+"\n    hooks:\n      - id: tausik\n        exclude: ^legacy/\n")
 	must(origin, "git", "init", "-q", "-b", "main")
 	must(origin, "git", "add", "-A")
 	must(origin, "git", "commit", "-q", "-m", "init")
@@ -80,29 +80,29 @@ func TestPreCommitHook(t *testing.T) {
 	must(base, "git", "clone", "-q", origin, work)
 
 	long := strings.Repeat("x\n", 501)
-	write(filepath.Join(work, "notes.txt"), long)
-	write(filepath.Join(work, "vendor", "big.txt"), strings.Repeat("x\n", 900))
+	write(filepath.Join(work, "notes.sh"), long)
+	write(filepath.Join(work, "legacy", "big.sh"), strings.Repeat("x\n", 900))
 	must(work, "git", "add", "-A")
 	out, err := run(work, "pre-commit", "run", "--all-files")
 	if err == nil {
-		t.Fatalf("pre-commit run passed with notes.txt over the limit:\n%s", out)
+		t.Fatalf("pre-commit run passed with notes.sh over the limit:\n%s", out)
 	}
-	for _, want := range []string{"tausik policy eval", "Failed", "notes.txt: 501 lines (max 500)"} {
+	for _, want := range []string{"tausik policy eval", "Failed", "notes.sh: 501 lines (max 500)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("pre-commit output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "vendor/big.txt") {
-		t.Errorf("vendor/big.txt, excluded in the config, was judged:\n%s", out)
+	if strings.Contains(out, "legacy/big.sh") {
+		t.Errorf("legacy/big.sh, excluded in the config, was judged:\n%s", out)
 	}
 
-	write(filepath.Join(work, "notes.txt"), "short\n")
+	write(filepath.Join(work, "notes.sh"), "short\n")
 	must(work, "git", "add", "-A")
 	out = must(work, "pre-commit", "run", "--all-files")
 	if !strings.Contains(out, "Passed") {
 		t.Errorf("pre-commit run did not report the hook passing:\n%s", out)
 	}
-	// vendor/big.txt is still 900 lines: only pre-commit's files were judged.
+	// legacy/big.sh is still 900 lines: only pre-commit's files were judged.
 	if _, err := run(work, bin, "policy", "eval", "--trigger", "commit"); err == nil {
 		t.Errorf("tausik over the whole project passed, so the hook's pass did not come from its scope")
 	}

@@ -33,6 +33,9 @@ func (f Files) AppendCanonical(b []byte) []byte {
 		b = appendKeyText(b, "kind", x.Kind)
 		b = append(b, `,"lines":`...)
 		b = strconv.AppendInt(b, x.Lines, 10)
+		if x.Linguist != "" {
+			b = appendKeyText(b, "linguist", x.Linguist)
+		}
 		b = appendKeyText(b, "name", x.Name)
 		b = appendKeyText(b, "path", x.Path)
 		if x.SHA256 != "" {

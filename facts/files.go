@@ -19,6 +19,10 @@ type File struct {
 	Lines  int64  `json:"lines"`
 	Binary bool   `json:"binary"` // NUL byte in, or invalid UTF-8 across, the first 8 KiB
 	SHA256 string `json:"sha256,omitempty"`
+	// Linguist is "generated" or "vendored" when .gitattributes marks the
+	// file linguist-generated or linguist-vendored (generated when both),
+	// as git check-attr reads it; "" (absent) otherwise and outside git.
+	Linguist string `json:"linguist,omitempty"`
 }
 
 // Request is the "request" namespace: what was asked, as the engine resolved it.
@@ -70,6 +74,9 @@ func (f Files) Plain() map[string]any {
 		}
 		if x.SHA256 != "" {
 			m["sha256"] = x.SHA256
+		}
+		if x.Linguist != "" {
+			m["linguist"] = x.Linguist
 		}
 		list[i] = m
 	}

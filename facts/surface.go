@@ -70,6 +70,20 @@ type SurfaceClass struct {
 	// Ambiguous lists the ambiguous bases written anywhere in its closure,
 	// which add nothing to Count; [] when none.
 	Ambiguous []SurfaceAmbiguous `json:"ambiguous"`
+	// Exempt says why the class is not judged by default, "" when it is:
+	// "enum" (an enum base, by name or through a base that is one),
+	// "protocol" (a Protocol base), "type_checking" (defined under
+	// if TYPE_CHECKING:) or "test" (in a test file; the reading gate's
+	// include_tests judges those).
+	Exempt string `json:"exempt"`
+	// Beyond is how many names of its surface none of its over-cap bases
+	// has: the bases in its closure, outside its own cycle, whose count is
+	// over Cap and that are judged. Count when it has none. A class whose
+	// Beyond is within Cap is over the cap only through those bases.
+	Beyond int `json:"beyond"`
+	// Inherited is, for a class over Cap with Beyond over it, how many
+	// judged classes are over Cap only through it (among other bases).
+	Inherited int `json:"inherited"`
 }
 
 // SurfaceAmbiguous is an ambiguous base seen from a class whose closure
@@ -112,7 +126,8 @@ func (s Surface) Plain() map[string]any {
 			amb = list
 		}
 		classes[i] = map[string]any{"name": jsonText(c.Name), "lang": jsonText(c.Lang), "path": jsonText(c.Path), "line": int64(c.Line),
-			"own": int64(c.Own), "count": int64(c.Count), "from": plainStrings(c.From), "breakdown": jsonText(c.Breakdown), "ambiguous": amb}
+			"own": int64(c.Own), "count": int64(c.Count), "from": plainStrings(c.From), "breakdown": jsonText(c.Breakdown), "ambiguous": amb,
+			"exempt": jsonText(c.Exempt), "beyond": int64(c.Beyond), "inherited": int64(c.Inherited)}
 	}
 	ambs := make([]any, len(s.AmbiguousBases))
 	for i, a := range s.AmbiguousBases {

@@ -116,11 +116,16 @@ func appendSurfaceClass(b []byte, c SurfaceClass) []byte {
 		}
 		b = append(b, ']')
 	}
+	b = append(b, `,"beyond":`...)
+	b = strconv.AppendInt(b, int64(c.Beyond), 10)
 	b = appendKeyText(b, "breakdown", c.Breakdown)
 	b = append(b, `,"count":`...)
 	b = strconv.AppendInt(b, int64(c.Count), 10)
+	b = appendKeyText(b, "exempt", c.Exempt)
 	b = append(b, `,"from":`...)
 	b = appendTexts(b, c.From)
+	b = append(b, `,"inherited":`...)
+	b = strconv.AppendInt(b, int64(c.Inherited), 10)
 	b = appendKeyText(b, "lang", c.Lang)
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(c.Line), 10)

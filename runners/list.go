@@ -35,6 +35,10 @@ func ListFiles(ctx context.Context, root string) ([]string, error) {
 // InGitWorkTree reports whether root or one of its ancestors holds a .git entry.
 func InGitWorkTree(root string) bool { return gitTop(root) != "" }
 
+// GitTop returns the nearest directory at or above root holding a .git
+// entry, or "" outside a git work tree.
+func GitTop(root string) string { return gitTop(root) }
+
 // gitTop returns the nearest directory at or above root holding a .git
 // entry, or "".
 func gitTop(root string) string {

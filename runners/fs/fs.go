@@ -1,5 +1,6 @@
 // Package fs is the runner for the "files" namespace: size, line count, binary
-// flag and sha256 of every file in the request's scope.
+// flag and sha256 of every file in the request's scope, and whether
+// .gitattributes marks it linguist-generated or linguist-vendored.
 //
 // With a store (WithCache), a file whose lstat stamp is what it was when the
 // runner last read it is not opened again: its hash and facts come from the
@@ -84,6 +85,9 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	}
 	files, err := stat(ctx, s.Root, paths, ix, r.now)
 	if err != nil {
+		return facts.Error(err.Error())
+	}
+	if err := linguist(ctx, s.Root, files); err != nil {
 		return facts.Error(err.Error())
 	}
 	if ix != nil {

@@ -42,7 +42,10 @@ func (p *parser) compound(from, head int) {
 		}
 	}
 	if p.err == nil {
+		guard := kw == kwIf && p.typeCheckingTest(head+1, colon)
+		p.typeChecking += b2i(guard)
 		p.suite(-1, colon, clauseNames[kw], line)
+		p.typeChecking -= b2i(guard)
 		p.clause = next
 	}
 }
@@ -166,7 +169,7 @@ func (p *parser) classDef(k int) {
 		j = p.matching(j, colon) + 1
 	}
 	bases := []string{}
-	p.dotted = nil
+	p.dotted, p.protocol = nil, false
 	if j < colon && p.isOp(j, opLPar) {
 		m := p.matching(j, colon)
 		bases = p.bases(j+1, m, bases)
@@ -181,7 +184,14 @@ func (p *parser) classDef(k int) {
 		return
 	}
 	idx := len(p.classes)
-	p.classes = append(p.classes, classAcc{name: p.ident(name), line: line, bases: bases, dotted: p.dotted, public: []string{}})
+	var flags ClassFlags
+	if p.typeChecking > 0 {
+		flags |= TypeChecking
+	}
+	if p.protocol {
+		flags |= Protocol
+	}
+	p.classes = append(p.classes, classAcc{name: p.ident(name), line: line, bases: bases, dotted: p.dotted, public: []string{}, flags: flags})
 	p.suite(idx, colon, "class definition", line)
 }
 
@@ -236,4 +246,34 @@ func (p *parser) caseClause() {
 	if p.err == nil {
 		p.suite(-1, colon, "'case' statement", line)
 	}
+}
+
+// typeCheckingTest reports whether the test [from, to) of an if statement
+// is TYPE_CHECKING or a dotted name ending in it (typing.TYPE_CHECKING):
+// its body runs only under a type checker.
+func (p *parser) typeCheckingTest(from, to int) bool {
+	k := p.chain(from, to)
+	return k >= 0 && p.ident(p.toks[k]) == "TYPE_CHECKING"
+}
+
+// protocolBase reports whether the base [from, to) is Protocol, a dotted
+// name ending in it, or either subscripted (Protocol[T]).
+func (p *parser) protocolBase(from, to int) bool {
+	k := p.chain(from, to)
+	for j := from; k < 0 && j < to; j++ {
+		if p.isOp(j, opLSqb) {
+			if p.matching(j, to) == to-1 {
+				k = p.chain(from, j)
+			}
+			break
+		}
+	}
+	return k >= 0 && p.ident(p.toks[k]) == "Protocol"
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -151,19 +151,39 @@ type Names struct {
 	// Bases holds, for each class of the file's facts in order, its bases
 	// as written: "unittest.TestCase" where the facts keep "TestCase".
 	Bases [][]string `json:"bases"`
+	// Flags holds, for each class in the same order, what its statement
+	// says beyond its facts.
+	Flags []ClassFlags `json:"flags"`
 }
+
+// ClassFlags marks what a class statement is beyond its facts: what
+// class_surface leaves unjudged by default.
+type ClassFlags uint8
+
+// The class flags.
+const (
+	// TypeChecking: the statement lies in the body of an
+	// "if TYPE_CHECKING:" (or "if typing.TYPE_CHECKING:", any dotted name
+	// ending in it), wherever that if stands: the class exists only for a
+	// type checker.
+	TypeChecking ClassFlags = 1 << iota
+	// Protocol: a base is Protocol, a dotted name ending in it
+	// (typing.Protocol), or either subscripted (Protocol[T]).
+	Protocol
+)
 
 // ScanNames scans one file as Scan does and also returns its Names (empty
 // when the file does not parse), reading the source once.
 func (s *Scanner) ScanNames(path string, src []byte) (facts.PythonFile, Names) {
 	f := s.Scan(path, src)
-	n := Names{Imports: []RawImport{}, Bases: [][]string{}}
+	n := Names{Imports: []RawImport{}, Bases: [][]string{}, Flags: []ClassFlags{}}
 	if !f.Parsed {
 		return f, n
 	}
 	n.Imports = s.imports()
 	for _, c := range s.p.classes {
 		n.Bases = append(n.Bases, append([]string{}, c.dotted...))
+		n.Flags = append(n.Flags, c.flags)
 	}
 	return f, n
 }

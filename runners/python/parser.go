@@ -18,8 +18,12 @@ type parser struct {
 	i       int
 	err     *syntaxError
 	classes []classAcc
-	// dotted collects the dotted bases of the class statement being read.
-	dotted []string
+	// dotted collects the dotted bases of the class statement being read,
+	// protocol whether one of them is Protocol.
+	dotted   []string
+	protocol bool
+	// typeChecking counts the "if TYPE_CHECKING:" bodies being read.
+	typeChecking int
 	// imports holds the first token of each import and from-import
 	// statement, in source order, for Scanner.imports.
 	imports []int32
@@ -48,6 +52,7 @@ type classAcc struct {
 	// dotted holds each base of bases as written, dotted ("unittest.TestCase").
 	dotted []string
 	public []string
+	flags  ClassFlags
 }
 
 func (p *parser) reset(src []byte, toks []token) {
@@ -55,6 +60,7 @@ func (p *parser) reset(src []byte, toks []token) {
 	p.classes = p.classes[:0]
 	p.imports = p.imports[:0]
 	p.clause = clNone
+	p.typeChecking = 0
 }
 
 func (p *parser) fail(line int32, format string, args ...any) {

@@ -212,6 +212,7 @@ func (p *parser) base(from, to int, out []string) []string {
 	if to-from >= 2 && p.toks[from].kind == tkName && p.isOp(from+1, opEqual) {
 		return out
 	}
+	p.protocol = p.protocol || p.protocolBase(from, to)
 	if k := p.chain(from, to); k >= 0 {
 		out = append(out, p.ident(p.toks[k]))
 		var parts []string

@@ -284,6 +284,7 @@ func (r *resolver) ambiguity(a int) facts.SurfaceAmbiguity {
 func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbiguity) {
 	comps, of := r.closures()
 	r.worsts(comps, of)
+	jd := r.judge(p, comps, of)
 	keep, nKept := make([]bool, len(r.cls)), 0
 	for _, comp := range comps {
 		over := len(comp.surface) >= p.Cap || slices.ContainsFunc(comp.worst, func(w int) bool { return w >= p.Cap })
@@ -321,7 +322,8 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(listed); i += workers {
-				r.list(comps[listed[i]], refs[listed[i]], keep, out)
+				ci := listed[i]
+				r.list(comps[ci], refs[ci], keep, out, jd, jd.beyond[ci])
 			}
 		})
 	}
@@ -336,8 +338,9 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 }
 
 // list writes out[id] for each member id of comp that keep holds, amb
-// being the ambiguous bases of its closure.
-func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bool, out []facts.SurfaceClass) {
+// being the ambiguous bases of its closure, beyond what lies beyond its
+// over-cap bases (judgement.beyond).
+func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bool, out []facts.SurfaceClass, jd judgement, beyond int) {
 	// From: the names of the closure's other classes; a class's own name
 	// only when another class of the closure has it too.
 	var all []string // sorted by name, not by id
@@ -363,7 +366,8 @@ func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bo
 			from = slices.DeleteFunc(slices.Clone(all), func(n string) bool { return n == c.name })
 		}
 		out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from,
-			Breakdown: breakdown(len(c.own), len(comp.surface), from), Ambiguous: amb}
+			Breakdown: breakdown(len(c.own), len(comp.surface), from), Ambiguous: amb,
+			Exempt: jd.exempt[id], Beyond: beyond, Inherited: jd.inherited[id]}
 	}
 }
 

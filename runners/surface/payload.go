@@ -49,6 +49,11 @@ func encodePy(f pyFile) string {
 			e.strs(b)
 		}
 	}
+	if e.list(f.Names.Flags == nil, len(f.Names.Flags)) {
+		for _, fl := range f.Names.Flags {
+			e.num(int(fl))
+		}
+	}
 	return e.b.String()
 }
 
@@ -104,6 +109,19 @@ func decodePy(s string) (f pyFile, ok bool) {
 		if !d.strs(&f.Names.Bases[i]) {
 			return f, false
 		}
+	}
+	if n, isNil = d.list(); n < 0 {
+		return f, false
+	}
+	if !isNil {
+		f.Names.Flags = make([]python.ClassFlags, n)
+	}
+	for i := range n {
+		var fl int
+		if !d.num(&fl) || fl > int(python.TypeChecking|python.Protocol) {
+			return f, false
+		}
+		f.Names.Flags[i] = python.ClassFlags(fl)
 	}
 	return f, d.off == len(s)
 }

@@ -11,7 +11,7 @@ import (
 
 // pyVersion versions the cached Python entries (encodePy's form): bump it
 // whenever what a file's bytes give could change, and with python.Version.
-const pyVersion = "2." + python.Version
+const pyVersion = "3." + python.Version
 
 // pyFile is what one Python file gives the runner: its class facts, as the
 // python runner has them, and the names its bases resolve through.
@@ -35,7 +35,8 @@ func pySources() runners.Sources[pyFile] {
 		Encode: func(f pyFile) (string, bool) { return encodePy(f), true },
 		Decode: func(p string, _ int64, payload string) (pyFile, bool) {
 			f, ok := decodePy(payload)
-			ok = ok && f.File.Path == p && f.File.Classes != nil && len(f.Names.Bases) == len(f.File.Classes)*b2i(f.File.Parsed)
+			ok = ok && f.File.Path == p && f.File.Classes != nil && len(f.Names.Bases) == len(f.File.Classes)*b2i(f.File.Parsed) &&
+				len(f.Names.Flags) == len(f.Names.Bases)
 			return f, ok
 		},
 	}

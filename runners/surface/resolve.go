@@ -40,6 +40,10 @@ type class struct {
 	// importPath is the import path of its package from the nearest
 	// go.mod; "" without one (the import path's suffix decides then).
 	importPath string
+	// flags (Python, with names) is what its statement says beyond its
+	// facts; test is whether its file is a test file (testFile).
+	flags python.ClassFlags
+	test  bool
 }
 
 // ambiguity is a base of writer with two or more candidates.
@@ -100,8 +104,12 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 		for j, c := range f.Classes {
 			k := &r.cls[id]
 			k.name, k.lang, k.path, k.line, k.unit, k.bases = c.Name, LangPython, f.Path, c.Line, f.Path, c.Bases
+			k.test = testFile(f.Path)
 			if names != nil && j < len(names[i].Bases) && len(names[i].Bases[j]) == len(c.Bases) {
 				k.dotted = names[i].Bases[j]
+			}
+			if names != nil && j < len(names[i].Flags) {
+				k.flags = names[i].Flags[j]
 			}
 			r.inFile[[2]string{f.Path, c.Name}] = append(r.inFile[[2]string{f.Path, c.Name}], id)
 			r.byName[[2]string{LangPython, c.Name}] = append(r.byName[[2]string{LangPython, c.Name}], id)
@@ -115,6 +123,7 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 			k := &r.cls[id]
 			k.name, k.lang, k.path, k.line, k.unit, k.bases = s.Name, LangGo, f.Path, s.Line, unit, s.Bases
 			k.imports, k.dir, k.importable, k.importPath = f.Imports, dir, importable, f.ImportPath
+			k.test = testFile(f.Path)
 			r.byName[[2]string{LangGo, s.Name}] = append(r.byName[[2]string{LangGo, s.Name}], id)
 			id++
 		}

@@ -20,6 +20,9 @@ type Params struct {
 	// Named holds the class names baseline keys end with ("Name",
 	// "path:Name"): those classes are listed whatever their count.
 	Named map[string]bool
+	// IncludeTests is include_tests: the classes of test files are judged,
+	// so they can be the base a subclass's finding is counted into.
+	IncludeTests bool
 }
 
 // ParamsOf reads roots (a list of strings) and exclude (an object whose keys
@@ -43,6 +46,7 @@ func ParamsOf(p map[string]any) Params {
 	case int:
 		out.Cap = max(c, 0)
 	}
+	out.IncludeTests, _ = p["include_tests"].(bool)
 	out.Named = map[string]bool{}
 	if bl, ok := p["baseline"].(map[string]any); ok {
 		for k := range bl {

@@ -1,0 +1,78 @@
+package fs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+)
+
+// linguist fills Linguist for the files that .gitattributes marks
+// linguist-generated or linguist-vendored (generated when both), asking git
+// itself (git check-attr), so the patterns, their order, nested
+// .gitattributes files, .git/info/attributes and "-attr" / "attr=false"
+// unsetting mean exactly what they mean to git and GitHub. The system-wide
+// and the user's global attribute files are not read: what a file is must
+// not depend on the machine. Outside a git work tree no file is marked
+// (git reads .gitattributes only in a repository). Inside one, a git that
+// fails is an error: a file it would have marked must not be judged by
+// accident, nor one it would not have marked be skipped.
+func linguist(ctx context.Context, root string, files []facts.File) error {
+	top := runners.GitTop(root)
+	if top == "" {
+		return nil
+	}
+	var in bytes.Buffer
+	at := make(map[string]int, len(files))
+	for i, f := range files {
+		if f.Exists {
+			in.WriteString(f.Path)
+			in.WriteByte(0)
+			at[f.Path] = i
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.attributesFile=", "check-attr", "-z", "linguist-generated", "linguist-vendored", "--stdin")
+	cmd.Dir = root
+	cmd.Env = append(runners.GitEnv(), "GIT_ATTR_NOSYSTEM=1", "GIT_CEILING_DIRECTORIES="+filepath.Dir(top))
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("git check-attr: %w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	// -z output: path NUL attribute NUL value NUL, for each path and attribute.
+	fields := bytes.Split(out, []byte{0})
+	if n := len(fields); n > 0 && len(fields[n-1]) == 0 {
+		fields = fields[:n-1]
+	}
+	if len(fields)%3 != 0 {
+		return fmt.Errorf("git check-attr: %d output fields, not triples", len(fields))
+	}
+	for k := 0; k < len(fields); k += 3 {
+		i, ok := at[string(fields[k])]
+		if !ok {
+			return fmt.Errorf("git check-attr: answered for %q, which was not asked", fields[k])
+		}
+		if v := string(fields[k+2]); v != "set" && v != "true" {
+			continue // unset, unspecified, false or any other value: not marked
+		}
+		switch string(fields[k+1]) {
+		case "linguist-generated":
+			files[i].Linguist = "generated"
+		case "linguist-vendored":
+			if files[i].Linguist == "" {
+				files[i].Linguist = "vendored"
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package surface
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/tausik/tausik/runners/python"
+)
+
+// Why a class is not judged by default (facts.SurfaceClass.Exempt), in the
+// order one is chosen when several hold.
+const (
+	ExemptEnum         = "enum"
+	ExemptProtocol     = "protocol"
+	ExemptTypeChecking = "type_checking"
+	ExemptTest         = "test"
+)
+
+// enumBases are the standard library's enum classes: a class with one of
+// them among its bases, or a base that is an enum, is an enum.
+var enumBases = []string{"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"}
+
+// testFile reports whether a repo-relative path is a test file: under a
+// directory named tests, a Python test_*.py, *_test.py or conftest.py, or
+// a Go *_test.go.
+func testFile(p string) bool {
+	base := path.Base(p)
+	return strings.HasPrefix(p, "tests/") || strings.Contains(p, "/tests/") ||
+		base == "conftest.py" || strings.HasSuffix(base, "_test.go") ||
+		strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py"))
+}
+
+// judgement is what decides which classes a finding belongs to: why each
+// class is not judged, and for each component over the cap what lies beyond
+// its over-cap bases and how many classes are over only through it.
+type judgement struct {
+	exempt    []string // per class: "" or one of the Exempt constants
+	beyond    []int    // per component: see facts.SurfaceClass.Beyond
+	inherited []int    // per class: see facts.SurfaceClass.Inherited
+}
+
+// judge computes the judgement of the resolved classes once comps (in
+// Tarjan's order: a component after every one it reaches) are united.
+//
+// A component is an enum when a member writes an enum base by name or
+// reaches an enum component. A base counts as a root cause when it is
+// over the cap (its surface has more than p.Cap names) and one of its
+// members is judged. For a component over the cap, beyond is its surface
+// minus the union of the surfaces of every root cause it reaches (outside
+// itself: a cycle's members are never each other's bases here); a class is
+// over the cap only through its bases when beyond is within the cap, and
+// it is then counted into each root cause it reaches whose own beyond is
+// over the cap. Components within the cap reach only components within it
+// (surfaces only grow along bases), so they take no work.
+func (r *resolver) judge(p Params, comps []*component, of []int) judgement {
+	j := judgement{exempt: make([]string, len(r.cls)), beyond: make([]int, len(comps)), inherited: make([]int, len(r.cls))}
+	enum := make([]bool, len(comps))
+	for ci, c := range comps {
+		for _, m := range c.members {
+			k := &r.cls[m]
+			enum[ci] = enum[ci] || k.lang == LangPython && slices.ContainsFunc(k.bases, func(b string) bool { return slices.Contains(enumBases, b) })
+			for _, e := range r.edges[m] {
+				enum[ci] = enum[ci] || enum[of[e]]
+			}
+		}
+	}
+	judged := func(id int) bool {
+		return j.exempt[id] == "" || j.exempt[id] == ExemptTest && p.IncludeTests
+	}
+	root := make([]bool, len(comps)) // over the cap, with a judged member
+	for ci, c := range comps {
+		for _, m := range c.members {
+			k := r.cls[m]
+			switch {
+			case enum[ci]:
+				j.exempt[m] = ExemptEnum
+			case k.flags&python.Protocol != 0:
+				j.exempt[m] = ExemptProtocol
+			case k.flags&python.TypeChecking != 0:
+				j.exempt[m] = ExemptTypeChecking
+			case k.test:
+				j.exempt[m] = ExemptTest
+			}
+			root[ci] = root[ci] || len(c.surface) > p.Cap && judged(m)
+		}
+	}
+	reach := make([][]int, len(comps)) // per component over the cap: the root causes it reaches
+	seen := make([]int, len(comps))
+	var sets [][]int32
+	for ci, c := range comps {
+		j.beyond[ci] = len(c.surface)
+		if len(c.surface) <= p.Cap {
+			continue
+		}
+		var rs []int
+		for _, m := range c.members {
+			for _, e := range r.edges[m] {
+				s := of[e]
+				if s == ci || len(comps[s].surface) <= p.Cap {
+					continue
+				}
+				for i := 0; i <= len(reach[s]); i++ {
+					x := s // reach[s], then s itself
+					if i < len(reach[s]) {
+						x = reach[s][i]
+					}
+					if root[x] && seen[x] != ci+1 {
+						seen[x] = ci + 1
+						rs = append(rs, x)
+					}
+				}
+			}
+		}
+		if len(rs) == 0 {
+			continue
+		}
+		reach[ci] = rs
+		sets = sets[:0]
+		for _, x := range rs {
+			sets = append(sets, comps[x].surface)
+		}
+		j.beyond[ci] = len(c.surface) - len(union(sets))
+	}
+	for ci, c := range comps {
+		if j.beyond[ci] > p.Cap || len(reach[ci]) == 0 {
+			continue
+		}
+		n := 0
+		for _, m := range c.members {
+			n += b2i(judged(m))
+		}
+		for _, x := range reach[ci] {
+			if j.beyond[x] > p.Cap {
+				for _, m := range comps[x].members {
+					if judged(m) {
+						j.inherited[m] += n
+					}
+				}
+			}
+		}
+	}
+	return j
+}
