@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/tausik/tausik/engine"
@@ -195,5 +196,21 @@ func BenchmarkEngineUnchanged(b *testing.B) {
 		if _, _, err := s.Engine(context.Background()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDigestDoesNotBlockOnAFIFO: a FIFO in the watched tree (an agent's
+// mkfifo tausik/gates.json) is hashed as unreadable instead of blocking the
+// MCP server's reload check forever.
+func TestDigestDoesNotBlockOnAFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "gates.json")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() { done <- digest([]stamp{{path: p}}) }()
+	got := <-done
+	if got == digest([]stamp{{path: p, gone: true}}) || got == "" {
+		t.Fatalf("a FIFO digests as %q", got)
 	}
 }

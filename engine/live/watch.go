@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/tausik/tausik/internal/boundedread"
 )
 
 // stamp is what a stat says of one watched path: enough to notice a file
@@ -74,13 +76,14 @@ func digest(stamps []stamp) string {
 			io.WriteString(h, "dir "+s.path+"\n")
 		default:
 			io.WriteString(h, "file "+s.path+"\n")
-			f, err := os.Open(s.path)
+			// Read as the engine reads config and bundles: a FIFO or a
+			// device in the watched tree is "unreadable", never a hang.
+			b, err := boundedread.File(s.path, boundedread.MaxBundle)
 			if err != nil {
 				io.WriteString(h, "unreadable\n")
 				continue
 			}
-			_, _ = io.Copy(h, f)
-			f.Close()
+			h.Write(b)
 			io.WriteString(h, "\n")
 		}
 	}
