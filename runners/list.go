@@ -56,7 +56,7 @@ func gitTop(root string) string {
 }
 
 func gitListFiles(ctx context.Context, root, top string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd := exec.CommandContext(ctx, "git", "-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	cmd.Dir = root
 	// GitEnv, so a hook's GIT_DIR cannot make git list another repository.
 	// git skips a .git it cannot open and goes on looking upwards; stop it

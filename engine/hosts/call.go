@@ -24,6 +24,10 @@ type call struct {
 	patch   string   // apply_patch text
 	cwd     string
 	project string // the host's project directory, when the payload names one
+	// dir is the directory the host runs a shell command in when the call
+	// names one (Gemini's and Qwen's directory, Codex's workdir): absolute,
+	// or relative to cwd.
+	dir     string
 	session string
 }
 
@@ -52,6 +56,10 @@ func runsIfGiven(fields ...string) tool {
 }
 
 var reads = tool{kind: engine.KindRead}
+
+// shellDirFields are the tool-input fields in which a host names the
+// directory a shell command runs in.
+var shellDirFields = []string{"directory", "workdir"}
 
 // object decodes a payload that must be one JSON object.
 func object(b []byte) (map[string]any, error) {
@@ -97,6 +105,17 @@ func fromInput(c call, t tool, in map[string]any, where string) (call, error) {
 	}
 	if in == nil && !t.optional {
 		return c, fmt.Errorf("%w: %s without a %s object", ErrPayload, c.tool, where)
+	}
+	if t.kind == engine.KindShell {
+		for _, k := range shellDirFields {
+			switch v := in[k].(type) {
+			case nil:
+			case string:
+				c.dir = v
+			default:
+				return c, fmt.Errorf("%w: %s.%s is not a string", ErrPayload, where, k)
+			}
+		}
 	}
 	if p, ok := firstString(in, t.paths); ok {
 		c.paths = append(c.paths, p)
@@ -176,6 +195,17 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 	}
 	if tc.CWD != "" && !filepath.IsAbs(tc.CWD) {
 		return tc, fmt.Errorf("%w: cwd %q is not absolute", ErrPayload, tc.CWD)
+	}
+	if c.dir != "" {
+		// The command runs there, so its relative paths are read from there.
+		switch {
+		case filepath.IsAbs(c.dir):
+			tc.CWD = filepath.Clean(c.dir)
+		case tc.CWD == "":
+			return tc, fmt.Errorf("%w: relative directory %q and no cwd", ErrPayload, c.dir)
+		default:
+			tc.CWD = filepath.Join(tc.CWD, c.dir)
+		}
 	}
 	var targets []shellwrites.Write
 	for _, p := range c.paths {

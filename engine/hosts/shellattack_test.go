@@ -104,3 +104,38 @@ func TestShellToolsRefuseHiddenWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestShellToolsRunInTheirDirectory: Gemini's and Qwen's run_shell_command
+// take a directory and Codex's shell tools a workdir; the command's relative
+// paths are read from there, so `echo x > b` run in docs/ writes docs/b and
+// `sqlite3 tausik.db …` run in .tausik/ names the decision log.
+func TestShellToolsRunInTheirDirectory(t *testing.T) {
+	root, getenv := scopedProject(t)
+	in := func(host, dir, cmd string) string {
+		switch host {
+		case "codex":
+			return `{"session_id":"c","cwd":"$ROOT","hook_event_name":"PreToolUse","tool_name":"exec_command","tool_input":{"cmd":` + quoteJSON(cmd) + `,"workdir":` + quoteJSON(dir) + `}}`
+		default:
+			return `{"session_id":"g","cwd":"$ROOT","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":` + quoteJSON(cmd) + `,"directory":` + quoteJSON(dir) + `}}`
+		}
+	}
+	for _, host := range []string{"gemini", "qwen", "codex"} {
+		for _, c := range []struct {
+			dir, cmd string
+			deny     bool
+		}{
+			{"docs", "echo x > b", true},
+			{root + "/docs", "echo x > b", true},
+			{"src", "echo x > ../docs/b", true},
+			{".tausik", `sqlite3 tausik.db "update tasks set scope_paths=null"`, true},
+			{"src", "echo x > b", false},
+			{"docs", "ls -la", false},
+		} {
+			code, stdout, stderr := runHook(t, host, root, getenv, Pre, in(host, c.dir, c.cmd))
+			denied, why := byExit2(t, code, stdout, stderr)
+			if denied != c.deny {
+				t.Errorf("%s in %s: %q: denied=%v (%q), want %v", host, c.dir, c.cmd, denied, why, c.deny)
+			}
+		}
+	}
+}

@@ -46,9 +46,12 @@ func openGit(ctx context.Context, root string, env []string) (repo, bool, error)
 	return r, true, nil
 }
 
-// git runs git in root with stdin and returns its stdout.
+// git runs git in root with stdin and returns its stdout. core.fsmonitor is
+// off: the repository's own config could name a program for git to run on
+// every status (an agent's script can set it), and that program could tell
+// git that nothing changed.
 func (r repo) git(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotepath=off"}, args...)...)
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "core.quotepath=off", "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false"}, args...)...)
 	cmd.Dir = r.root
 	cmd.Env = r.env
 	cmd.Stdin = stdin

@@ -175,3 +175,34 @@ func TestDecodeRefusesGarbage(t *testing.T) {
 		}
 	}
 }
+
+// TestRepositoryConfigRunsNoProgram: a script the agent ran may set
+// core.fsmonitor in the repository's config to a program of its own, which
+// git would run on every status and which could answer that nothing
+// changed. The backstop's git runs no such program and still sees the
+// change.
+func TestRepositoryConfigRunsNoProgram(t *testing.T) {
+	dir := gitRepo(t)
+	marker := filepath.Join(t.TempDir(), "ran")
+	write(t, dir, "src/fsm", "#!/bin/sh\ntouch "+marker+"\nprintf '\\0'\n")
+	if err := os.Chmod(filepath.Join(dir, "src/fsm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Record(context.Background(), dir, gitEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "git", "config", "core.fsmonitor", filepath.Join(dir, "src/fsm"))
+	write(t, dir, "other/b", "changed by the task\n")
+	got := compare(t, dir, s)
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the repository's core.fsmonitor program ran")
+	}
+	found := false
+	for _, c := range got {
+		found = found || c.Path == "other/b"
+	}
+	if !found {
+		t.Fatalf("other/b's change not seen: %+v", got)
+	}
+}

@@ -52,7 +52,7 @@ func (e *CmdError) Unwrap() error { return e.Err }
 // run executes git with args and returns its stdout. Global options that make
 // the output stable (no pager, no colour, unquoted UTF-8 paths) come first.
 func (g *gitCmd) run(ctx context.Context, args ...string) ([]byte, error) {
-	full := append([]string{"--no-pager", "-c", "core.quotepath=off", "-c", "color.ui=never"}, args...)
+	full := append([]string{"--no-pager", "-c", "core.quotepath=off", "-c", "color.ui=never", "-c", "core.fsmonitor=false"}, args...)
 	cmd := exec.CommandContext(ctx, g.bin, full...)
 	cmd.Dir = g.dir
 	cmd.Env = g.env

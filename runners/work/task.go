@@ -28,6 +28,13 @@ func (r *TaskRunner) Gather(ctx context.Context, s *runners.Scope) facts.Namespa
 	if err != nil {
 		return facts.Error(fmt.Sprintf("read active tasks: %v", err))
 	}
+	// A scope is trusted only as the log records it: a row changed behind
+	// tausik's back (an SQL client, a script) fails every gate that reads it.
+	if b, err := r.st.CheckActiveTasks(ctx, active); err != nil {
+		return facts.Error(err.Error())
+	} else if b != nil {
+		return facts.Error(fmt.Sprintf("the tasks table was changed outside tausik (%s); a person must restore it (tausik log verify names the change)", b.Detail))
+	}
 	out := facts.TaskFacts{Slug: s.Request.Task, Active: make([]facts.Task, 0, len(active))}
 	for _, t := range active {
 		out.Active = append(out.Active, FactsTask(t))
