@@ -11,7 +11,7 @@ import (
 
 func bigProject(t *testing.T) string {
 	return testProject(t, map[string]string{
-		"big.txt":   strings.Repeat("x = 1\n", 501),
+		"big.sh":    strings.Repeat("x = 1\n", 501),
 		"small.txt": "x = 1\n",
 	})
 }
@@ -26,7 +26,7 @@ func TestPolicyEvalBlocksAndIsLogged(t *testing.T) {
 	var got evalResult
 	structured(t, res.StructuredContent, &got)
 	fs := gateNamed(got, "filesize")
-	if !got.Blocked || got.ExitCode != 1 || fs == nil || fs.Outcome != "FAILED" || fs.Violations[0].File != "big.txt" {
+	if !got.Blocked || got.ExitCode != 1 || fs == nil || fs.Outcome != "FAILED" || fs.Violations[0].File != "big.sh" {
 		t.Fatalf("result = %+v", got)
 	}
 	var fromText evalResult
