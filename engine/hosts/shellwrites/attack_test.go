@@ -181,6 +181,8 @@ var rows = []row{
 	{cmd: `git reset --merge`, unknown: true},
 	{cmd: `git reset HEAD~1`},
 	{cmd: `git stash`, unknown: true, run: true},
+	{cmd: `git update-index --assume-unchanged other/b`, unknown: true},
+	{cmd: `git update-index --skip-worktree other/b`, unknown: true},
 	{cmd: `git stash push -q`, unknown: true, run: true},
 	{cmd: `git stash -u`, unknown: true, run: true},
 	{cmd: `git stash push -- other/d`, writes: "other/d", run: true},

@@ -22,7 +22,7 @@ var (
 		"commit": true, "push": true, "init": true, "version": true, "help": true, "show-ref": true, "for-each-ref": true,
 		"merge-base": true, "name-rev": true, "count-objects": true, "fsck": true, "gc": true, "var": true, "whatchanged": true,
 		"check-ignore": true, "check-attr": true, "diff-tree": true, "diff-index": true, "diff-files": true, "hash-object": true,
-		"symbolic-ref": true, "update-index": true, "notes": true, "range-diff": true, "cherry": true, "annotate": true}
+		"symbolic-ref": true, "notes": true, "range-diff": true, "cherry": true, "annotate": true}
 	// gitRewrites write work-tree files from history, another branch or a
 	// patch the analysis does not read.
 	gitRewrites = map[string]bool{"am": true, "merge": true, "rebase": true, "pull": true, "switch": true, "cherry-pick": true,
@@ -69,6 +69,10 @@ func (w *walker) git(rest []arg, st *state) {
 		return
 	}
 	switch {
+	case sub == "update-index":
+		// --assume-unchanged and --skip-worktree hide later changes of the
+		// paths from git itself, which the backstop asks what changed.
+		w.unknown(text, "git update-index changes what git reports as changed (assume-unchanged, skip-worktree)")
 	case gitReads[sub]:
 		for _, a := range args { // --output=FILE, or a prefix of it (git takes those)
 			n, _, _ := strings.Cut(strings.TrimPrefix(a.lit, "--"), "=")
