@@ -26,7 +26,7 @@ type globals struct {
 }
 
 // Run executes tausik with args and returns the process exit code
-// (DESIGN.md: 0 passed, 1 blocked, 2 usage, 3 policy/config/store error,
+// (the README's exit codes: 0 passed, 1 blocked, 2 usage, 3 policy/config/store error,
 // 4 policy tests failed).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	g := &globals{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, args: args}

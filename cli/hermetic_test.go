@@ -145,7 +145,7 @@ green_test: TestNetGreen
 `
 
 // TestPolicyTestIsHermetic runs a full `policy test` in-process over a copy
-// of hermeticProject and proves DESIGN.md's promise that fixture runs are
+// of hermeticProject and proves docs/command-gates.md's promise that fixture runs are
 // hermetic: afterwards the project tree, HOME and the working directory are
 // byte-identical (paths, modes, contents) and TMPDIR, where the fixture
 // copies go, is empty again. A fixture runner that forgot to remove its

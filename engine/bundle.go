@@ -19,7 +19,7 @@ const (
 	TeamDir = "tausik/policies"
 )
 
-// Closed-list tables (DESIGN.md "Closed list").
+// Closed-list tables (docs/writing-gates.md).
 const (
 	TableCovered = "COVERED"
 	TableExcused = "EXCUSED"

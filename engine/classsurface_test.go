@@ -171,7 +171,7 @@ func syntheticGo(seed uint64, n, perFile int) facts.Go {
 	return gof
 }
 
-// refSurface is a plain Go reading of GATES.md's class_surface counting, to
+// refSurface is a plain Go reading of docs/gates.md's class_surface counting, to
 // check the policy against: candidates, resolved edges, transitive union.
 // Python classes and Go structs are classes alike, but each language's
 // bases name only its own classes.

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Outcomes of one gate (DESIGN.md "Outcomes and blocking").
+// Outcomes of one gate (the README's "Outcomes and exit codes").
 const (
 	Passed        = "PASSED"
 	Failed        = "FAILED"
@@ -16,7 +16,7 @@ const (
 // DecisionSchema tags every decision document.
 const DecisionSchema = "tausik-decision/v1"
 
-// Exit codes (DESIGN.md "CLI and exit codes"). Evaluate only ever yields the
+// Exit codes (the README's "Outcomes and exit codes"). Evaluate only ever yields the
 // first two; the rest belong to the callers' error paths.
 const (
 	ExitPassed      = 0
@@ -140,7 +140,7 @@ func outcome(res Result, err error, unread []Reason) (string, []Reason) {
 	return Passed, nil
 }
 
-// blocks is DESIGN.md's blocking rule.
+// blocks is the blocking rule: severity block, and FAILED or COULD_NOT_RUN.
 func blocks(severity, outcome string) bool {
 	return severity == SeverityBlock && (outcome == Failed || outcome == CouldNotRun)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Sentinel errors. The CLI maps them to exit codes (DESIGN.md): ErrUsage → 2,
+// Sentinel errors. The CLI maps them to exit codes: ErrUsage → 2,
 // ErrBundle, ErrConfig and ErrStore → 3.
 var (
 	// ErrBundle marks a gate bundle that cannot be loaded: bad YAML, an unknown

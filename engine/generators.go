@@ -16,8 +16,8 @@ import (
 	"github.com/tausik/tausik/runners/hosts/formats"
 )
 
-// keyGenerators is the config section of host generators (GATES.md
-// "Host-layer gates"): {"<host>": {"argv": [...], "format": F}}.
+// keyGenerators is the config section of host generators (docs/host-gates.md):
+// {"<host>": {"argv": [...], "format": F}}.
 const keyGenerators = "generators"
 
 // generatorKeys are the keys of one "generators" entry.

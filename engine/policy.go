@@ -39,8 +39,7 @@ type Violation struct {
 	File string `json:"file,omitempty"`
 	Line int    `json:"line,omitempty"`
 	Rule string `json:"rule,omitempty"`
-	// Detector, Kind and Ref are a finding's shape (GATES.md RENAR
-	// advisories): which check found it, which kind of problem it is and
+	// Detector, Kind and Ref are a finding's shape (docs/renar.md): which check found it, which kind of problem it is and
 	// the artifact or task it is about. Optional for every other gate.
 	Detector string `json:"detector,omitempty"`
 	Kind     string `json:"kind,omitempty"`

@@ -1,5 +1,5 @@
 // Package policies embeds tausik's built-in gate bundles, one directory per
-// gate (DESIGN.md "Gate bundle"), so the binary judges a repository with no
+// gate (docs/writing-gates.md), so the binary judges a repository with no
 // files of its own.
 package policies
 

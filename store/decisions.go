@@ -14,7 +14,7 @@ import (
 // Outcome is a gate's verdict as the decision log indexes it.
 type Outcome string
 
-// The four outcomes (DESIGN.md "Outcomes and blocking").
+// The four outcomes (the README's "Outcomes and exit codes").
 const (
 	OutcomePassed        Outcome = "PASSED"
 	OutcomeFailed        Outcome = "FAILED"

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Tier is how much ceremony a task declares (GATES.md workflow gates).
+// Tier is how much ceremony a task declares (docs/gates.md, workflow gates).
 type Tier string
 
 // The four tiers.

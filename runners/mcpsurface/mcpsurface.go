@@ -49,8 +49,8 @@ type Option func(*Runner)
 
 // WithFixedServer declares that the server is a build whose tool list is
 // fixed when it is built, identified by identity (tausik itself: its tool list
-// carries no configuration-dependent text, DESIGN.md "MCP"). Its measure is
-// then kept in st and the server started again only when identity or argv
+// carries no configuration-dependent text, as the README's MCP paragraph
+// promises). Its measure is then kept in st and the server started again only when identity or argv
 // change.
 func WithFixedServer(st Store, identity string) Option {
 	return func(r *Runner) { r.st, r.identity = st, identity }

@@ -1,6 +1,6 @@
 // Package formats reads what an agent host's generator wrote — settings
 // files with hooks, hook files, plugin files, MCP registrations — into the
-// host's capabilities (GATES.md "Host-layer gates"): an id per hook or plugin
+// host's capabilities (docs/host-gates.md): an id per hook or plugin
 // and the tools it is matched on, spelled canonically so two hosts that
 // spell one tool differently agree.
 //

@@ -2,7 +2,7 @@
 // (renar/specs/<slug>.md) states a requirement, an ADAPT (renar/adapts/<slug>.md)
 // records how the team reads one and who signed that reading. Each is a
 // markdown file with YAML front matter, the shape the reference framework
-// exports (GATES.md "RENAR advisories").
+// exports (docs/renar.md).
 //
 // The package reads a file into its front matter and body, edits front
 // matter fields while keeping the body byte for byte, validates values
@@ -35,7 +35,7 @@ const (
 	KindAdapt = "adapt"
 )
 
-// The closed lists of GATES.md.
+// The closed lists of docs/renar.md.
 var (
 	SpecTypes     = []string{"ARCH", "API", "DATA", "INT", "PROC", "UI", "AI", "SEC", "OPS", "TEST", "DOC"}
 	SpecStatuses  = []string{"draft", "active", "deprecated"}
