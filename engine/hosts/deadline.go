@@ -15,10 +15,11 @@ import (
 const Deadline = 20 * time.Second
 
 // RunWithin is Run bounded by d. When d passes first, a pre-tool-use hook
-// refuses the call in the host's protocol, and a post-tool-use hook reports
-// the failure as Run does for any error; whatever Run writes after that is
-// dropped, so the host reads exactly one answer. Run keeps going in the
-// background until the process exits.
+// refuses the call in the host's protocol, and a post-tool-use hook tells the
+// host, as it tells a change outside the scope, that the tree could not be
+// checked. Whatever Run writes after that is dropped, so the host reads
+// exactly one answer; Run keeps going in the background until the process
+// exits.
 func RunWithin(ctx context.Context, h *Host, phase Phase, env Env, d time.Duration) int {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
@@ -37,12 +38,10 @@ func RunWithin(ctx context.Context, h *Host, phase Phase, env Env, d time.Durati
 	}
 	out.close()
 	errw.close()
-	msg := fmt.Sprintf("no verdict within %s; a call tausik cannot judge in time is refused", d)
 	if phase == Post {
-		fmt.Fprintf(env.Stderr, "tausik: post-tool-use: %s\n", msg)
-		return 1
+		return h.answer.postBlock(fmt.Sprintf("the work tree could not be checked within %s; what this call changed is judged again at task done and commit", d), env)
 	}
-	return h.answer.deny(msg, env)
+	return h.answer.deny(fmt.Sprintf("no verdict within %s; a call tausik cannot judge in time is refused", d), env)
 }
 
 // gate is a writer that can be shut: after close, writes are dropped (and

@@ -73,3 +73,22 @@ func TestRunWithinAnswersInTime(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q: want a silent allow", code, stdout.String(), stderr.String())
 	}
 }
+
+// TestRunWithinPostSaysTheTreeWasNotChecked: a post-tool-use hook that runs
+// out of time does not exit 1 (which Claude Code shows and forgets): it
+// answers as for a change outside the scope, saying the tree was not checked.
+func TestRunWithinPostSaysTheTreeWasNotChecked(t *testing.T) {
+	h, _ := Lookup("claude")
+	release := make(chan struct{})
+	defer close(release)
+	var stdout, stderr bytes.Buffer
+	env := Env{Stdin: strings.NewReader(`{"tool_name":"Bash","tool_input":{"command":"make"},"cwd":"/p"}`),
+		Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, WD: "/p",
+		Open: func(context.Context, Where) (*engine.Engine, error) { <-release; return nil, context.Canceled }}
+	code := RunWithin(context.Background(), h, Post, env, 20*time.Millisecond)
+	var m map[string]any
+	if code != 0 || json.Unmarshal(stdout.Bytes(), &m) != nil || m["decision"] != "block" ||
+		!strings.Contains(m["reason"].(string), "could not be checked within 20ms") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
