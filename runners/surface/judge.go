@@ -85,57 +85,76 @@ func (r *resolver) judge(p Params, comps []*component, of []int) judgement {
 			root[ci] = root[ci] || len(c.surface) > p.Cap && judged(m)
 		}
 	}
-	reach := make([][]int, len(comps)) // per component over the cap: the root causes it reaches
-	seen := make([]int, len(comps))
+	// Per component over the cap: whether it reaches a root cause, the union
+	// of the surfaces of those it reaches (cover), and those whose own beyond
+	// is over the cap (causes). A root's surface holds every surface below
+	// it (surfaces only grow along bases), so the direct over-cap bases'
+	// covers are enough, and a deep chain costs a union per link, not one
+	// over the whole chain.
+	reaches := make([]bool, len(comps))
+	cover := make([][]int32, len(comps)) // kept for components that are not roots
+	causes := make([][]int, len(comps))
+	base, cause := make([]int, len(comps)), make([]int, len(comps)) // dedupe marks, ci+1
 	var sets [][]int32
 	for ci, c := range comps {
 		j.beyond[ci] = len(c.surface)
 		if len(c.surface) <= p.Cap {
 			continue
 		}
-		var rs []int
+		sets = sets[:0]
+		var cs []int
+		addCause := func(x int) {
+			if cause[x] != ci+1 {
+				cause[x] = ci + 1
+				cs = append(cs, x)
+			}
+		}
 		for _, m := range c.members {
 			for _, e := range r.edges[m] {
 				s := of[e]
-				if s == ci || len(comps[s].surface) <= p.Cap {
+				if s == ci || len(comps[s].surface) <= p.Cap || base[s] == ci+1 {
 					continue
 				}
-				for i := 0; i <= len(reach[s]); i++ {
-					x := s // reach[s], then s itself
-					if i < len(reach[s]) {
-						x = reach[s][i]
-					}
-					if root[x] && seen[x] != ci+1 {
-						seen[x] = ci + 1
-						rs = append(rs, x)
-					}
+				base[s] = ci + 1
+				switch {
+				case root[s]:
+					sets = append(sets, comps[s].surface)
+				case reaches[s]:
+					sets = append(sets, cover[s])
+				default:
+					continue
+				}
+				reaches[ci] = true
+				for _, x := range causes[s] {
+					addCause(x)
+				}
+				if root[s] && j.beyond[s] > p.Cap {
+					addCause(s)
 				}
 			}
 		}
-		if len(rs) == 0 {
+		if !reaches[ci] {
 			continue
 		}
-		reach[ci] = rs
-		sets = sets[:0]
-		for _, x := range rs {
-			sets = append(sets, comps[x].surface)
+		u := union(sets)
+		if !root[ci] {
+			cover[ci] = u
 		}
-		j.beyond[ci] = len(c.surface) - len(union(sets))
+		j.beyond[ci] = len(c.surface) - len(u)
+		causes[ci] = cs
 	}
 	for ci, c := range comps {
-		if j.beyond[ci] > p.Cap || len(reach[ci]) == 0 {
+		if j.beyond[ci] > p.Cap || !reaches[ci] {
 			continue
 		}
 		n := 0
 		for _, m := range c.members {
 			n += b2i(judged(m))
 		}
-		for _, x := range reach[ci] {
-			if j.beyond[x] > p.Cap {
-				for _, m := range comps[x].members {
-					if judged(m) {
-						j.inherited[m] += n
-					}
+		for _, x := range causes[ci] {
+			for _, m := range comps[x].members {
+				if judged(m) {
+					j.inherited[m] += n
 				}
 			}
 		}
