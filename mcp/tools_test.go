@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/store"
 )
 
@@ -87,13 +88,13 @@ func TestPolicyListAndExplain(t *testing.T) {
 	}
 	res = call(t, c, "policy_explain", map[string]any{"gate": "filesize"})
 	var ex struct {
-		Prevents string      `json:"prevents"`
-		Facts    []string    `json:"facts"`
-		Fixtures []string    `json:"fixtures"`
-		Params   []paramView `json:"params"`
+		Prevents string          `json:"prevents"`
+		Facts    []string        `json:"facts"`
+		Fixtures []string        `json:"fixtures"`
+		Params   []app.ParamView `json:"params"`
 	}
 	structured(t, res.StructuredContent, &ex)
-	var maxLines paramView
+	var maxLines app.ParamView
 	for _, p := range ex.Params {
 		if p.Name == "max_lines" {
 			maxLines = p
