@@ -35,7 +35,11 @@ type SwitchedOff struct {
 
 // ShowConfig lists the configuration files the engine was built from.
 func ShowConfig(eng *engine.Engine) ConfigFiles {
-	return ConfigFiles{Files: eng.ConfigFiles()}
+	files := eng.ConfigFiles()
+	if files == nil {
+		files = []engine.ConfigFile{}
+	}
+	return ConfigFiles{Files: files}
 }
 
 // ShowEffective resolves every gate's configuration with its origins.

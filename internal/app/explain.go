@@ -63,12 +63,13 @@ func unknownGate(eng *engine.Engine, name string) error {
 
 // closest returns the known name nearest to name by edit distance, when it
 // is near enough to be a typo (at most a third of the name's length, and
-// at least 1), else "".
+// at least 1) or one is the start of the other (three bytes or more), else
+// "".
 func closest(name string, known []string) string {
 	best, bestD := "", max(1, len(name)/3)+1
 	for _, k := range known {
 		d := editDistance(name, k)
-		if strings.HasPrefix(k, name) || strings.HasPrefix(name, k) {
+		if len(name) >= 3 && (strings.HasPrefix(k, name) || strings.HasPrefix(name, k)) {
 			d = min(d, 1)
 		}
 		if d < bestD {
