@@ -146,7 +146,9 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 			}
 		}
 		dec.Gates = append(dec.Gates, v)
-		dec.Blocked = dec.Blocked || v.Blocks
+	}
+	if err := e.judge(ctx, req, scope, dec); err != nil {
+		return nil, err
 	}
 	if dec.Blocked {
 		dec.ExitCode = ExitBlocked
