@@ -120,6 +120,8 @@ type Engine struct {
 	home  string
 	// tiers is what the configuration tiers set, recorded in each decision.
 	tiers []TierSetting
+	// config is what the tiers' files said, for the commands that show it.
+	config configView
 	// programs names the tiers' files and the interpreter in force; every
 	// decision records it (see Programs).
 	programs *Programs
@@ -224,6 +226,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	e.configDigest = configDigest(tiers)
 	e.tiers = tierSettings(e.gates, e.eff, tiers)
+	e.config = newConfigView(tiers, e.gates, e.eff)
 	e.home = deps.Home
 	if e.home != "" {
 		e.home = resolvePath(filepath.Clean(e.home), 0)
