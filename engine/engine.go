@@ -206,7 +206,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if err := e.addCommandGates(ctx, tiers); err != nil {
 		return nil, err
 	}
-	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers); err != nil {
+	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers, e.projectToolUse(ctx)); err != nil {
 		return nil, err
 	}
 	limits, refused := resolveLimits(tiers)
@@ -268,7 +268,8 @@ func (e *Engine) Effective(name string) (*Effective, bool) {
 	return eff, ok
 }
 
-// ConfigWarnings returns the weakenings the project tier asked for and was refused.
+// ConfigWarnings returns the weakenings the project tier asked for and was
+// refused, and the command gates it switched off because their tool is unused.
 func (e *Engine) ConfigWarnings() []string { return slices.Clone(e.warnings) }
 
 // newID returns a ULID for a decision made at t.
