@@ -66,9 +66,9 @@ func RecordBaseline(ctx context.Context, e *engine.Engine, mode BaselineMode, re
 	}
 	switch {
 	case mode == BaselineCreate && old != nil:
-		return nil, fmt.Errorf("%w: %s exists: `tausik baseline --update` lowers it, `tausik baseline --force` rewrites it (accepting new debt)", engine.ErrExists, engine.BaselineFile)
+		return nil, fmt.Errorf("%s: %w; `tausik baseline --update` lowers it, `tausik baseline --force` rewrites it (accepting new debt)", engine.BaselineFile, engine.ErrExists)
 	case mode == BaselineUpdate && old == nil:
-		return nil, fmt.Errorf("%w: no %s to update: record one with `tausik baseline`", engine.ErrUsage, engine.BaselineFile)
+		return nil, fmt.Errorf("%w: %s does not exist, so there is nothing to update; record one with `tausik baseline`", engine.ErrUsage, engine.BaselineFile)
 	}
 	rep := &BaselineReport{Path: engine.BaselineFile, NotRecorded: []string{}}
 	found := map[engine.Fingerprint]engine.BaselineEntry{}
