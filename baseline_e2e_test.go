@@ -144,6 +144,23 @@ func TestBaselineHoldsTheLine(t *testing.T) {
 	gitIn(t, root, "add", "-A")
 	gitIn(t, root, "commit", "-q", "-m", "baseline")
 
+	// An agent may not raise the baseline by hand either: its host's hook
+	// refuses a write to the file, through Write or the shell.
+	for _, call := range []string{
+		`"tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(root, "tausik", "baseline.json") + `","content":"{}"}`,
+		`"tool_name":"Bash","tool_input":{"command":"sed -i s/650/9999/ tausik/baseline.json"}`,
+	} {
+		var out, errOut bytes.Buffer
+		code := cli.Run(context.Background(), []string{"hook", "claude", "pre-tool-use"},
+			strings.NewReader(`{"session_id":"s","cwd":"`+root+`","hook_event_name":"PreToolUse",`+call+`}`), &out, &errOut)
+		if code != 2 || !strings.Contains(errOut.String(), "is the baseline") {
+			t.Errorf("an agent's write to the baseline (%s): exit %d, want 2 (denied)\n%s%s", call, code, out.String(), errOut.String())
+		}
+	}
+	if readIn(t, root, engine.BaselineFile) != first {
+		t.Fatal("the baseline changed under an agent's hook")
+	}
+
 	// A clean change passes: the baseline holds the three findings.
 	writeIn(t, root, "src/app/small.py", "def helper():\n    return 1\n")
 	code, judged, held, _ := judgedFindings(t, root)

@@ -28,7 +28,7 @@ type guardPath struct {
 
 // guardPaths lists the guard of a project at root: the user's ~/.tausik,
 // the user and managed tiers wherever their variables point, the project's
-// .tausik state and every host's hook wiring that init writes.
+// .tausik state, its baseline and every host's hook wiring that init writes.
 func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
 	var out []guardPath
 	add := func(p string, dir bool, reason string) {
@@ -46,6 +46,7 @@ func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
 		add(filepath.Join(home, StateDir), true, "the user's tausik directory (user tier, keys)")
 	}
 	add(filepath.Join(root, StateDir), true, "the project's tausik state (decision log, keys)")
+	add(filepath.Join(root, filepath.FromSlash(BaselineFile)), false, "the baseline (a person records it: docs/baseline.md)")
 	for _, w := range hostinit.WiringFiles() {
 		add(filepath.Join(root, filepath.FromSlash(w.Rel)), false, "the hook wiring of "+w.Host)
 	}

@@ -51,6 +51,8 @@ func TestProtectedTargets(t *testing.T) {
 		{root + "/.claude", "the hook wiring of claude"},
 		{root + "/opencode.jsonc", "the hook wiring of opencode"},
 		{root + "/src/a.py", ""},
+		{root + "/tausik/baseline.json", "the baseline (a person records it: docs/baseline.md)"},
+		{root + "/tausik/gates.json", ""},
 		{root + "/.claude/notes.md", ""},
 		{root, ""},
 		{home, ""},
