@@ -24,6 +24,10 @@ type guardPath struct {
 	path   string // absolute, symlinks resolved
 	dir    bool   // everything below path belongs to it too
 	reason string
+	// leaf: only the path itself; the directories above it are not the
+	// guard (the committed tausik/ holding the baseline shares its name
+	// with the program, which every tausik command line names).
+	leaf bool
 }
 
 // guardPaths lists the guard of a project at root: the user's ~/.tausik,
@@ -47,6 +51,7 @@ func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
 	}
 	add(filepath.Join(root, StateDir), true, "the project's tausik state (decision log, keys)")
 	add(filepath.Join(root, filepath.FromSlash(BaselineFile)), false, "the baseline (a person records it: docs/baseline.md)")
+	out[len(out)-1].leaf = true
 	for _, w := range hostinit.WiringFiles() {
 		add(filepath.Join(root, filepath.FromSlash(w.Rel)), false, "the hook wiring of "+w.Host)
 	}
@@ -93,7 +98,7 @@ func (e *Engine) guardOf(abs string) (guardPath, bool) {
 		switch {
 		case abs == g.path, g.dir && under(abs, g.path):
 			return g, true
-		case under(g.path, abs) && abs != e.root && abs != e.home:
+		case under(g.path, abs) && abs != e.root && abs != e.home && !g.leaf:
 			return g, true
 		}
 	}

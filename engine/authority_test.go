@@ -53,6 +53,7 @@ func TestProtectedTargets(t *testing.T) {
 		{root + "/src/a.py", ""},
 		{root + "/tausik/baseline.json", "the baseline (a person records it: docs/baseline.md)"},
 		{root + "/tausik/gates.json", ""},
+		{root + "/tausik", ""},
 		{root + "/.claude/notes.md", ""},
 		{root, ""},
 		{home, ""},
