@@ -134,7 +134,8 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 			v = verdictOf(g, eff.Severity, Result{CouldNotRun: []Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
-			v.Severity, v.Blocks, v.EvalNS = eff.Severity, blocks(eff.Severity, v.Outcome), 0
+			settle(&v, eff.Severity)
+			v.EvalNS = 0
 		} else {
 			var perr error
 			v, perr = evalGate(ectx, g, eff.Severity, eff.Params, base, doc)
@@ -147,6 +148,10 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		}
 		dec.Gates = append(dec.Gates, v)
 		dec.Blocked = dec.Blocked || v.Blocks
+	}
+	dec.Ask = dec.Blocked
+	for _, v := range dec.Gates {
+		dec.Ask = dec.Ask && (!v.Blocks || v.Ask)
 	}
 	if dec.Blocked {
 		dec.ExitCode = ExitBlocked
@@ -223,13 +228,14 @@ func verdictOf(g *Gate, severity string, res Result, err error, doc *facts.Docum
 	}
 	out, reasons := outcome(res, err, unread)
 	v := Verdict{
-		Name: g.Name, Source: g.Source, Language: g.Language, Severity: severity,
-		Outcome: out, Blocks: blocks(severity, out), Reasons: nonNil(reasons),
+		Name: g.Name, Source: g.Source, Language: g.Language,
+		Outcome: out, Reasons: nonNil(reasons),
 		Violations: []Violation{}, PolicyDigest: g.PolicyDigest,
 	}
 	if out == Failed {
 		v.Violations = res.Violations
 	}
+	settle(&v, severity)
 	return v
 }
 

@@ -44,6 +44,9 @@ type Violation struct {
 	Detector string `json:"detector,omitempty"`
 	Kind     string `json:"kind,omitempty"`
 	Ref      string `json:"ref,omitempty"`
+	// Severity "ask" marks a violation a person may let through where the
+	// host can ask one (see Verdict.Ask); empty: the gate's own severity.
+	Severity string `json:"severity,omitempty"`
 }
 
 // Reason is a machine-readable code with an optional human message.
@@ -260,7 +263,7 @@ func (e *shapeError) Error() string { return e.where + ": " + e.msg }
 func (e *shapeError) Is(target error) bool { return target == ErrShape }
 
 // violationKeys are the keys a violation may have.
-const violationKeys = "msg, file, line, rule, detector, kind, ref"
+const violationKeys = "msg, file, line, rule, detector, kind, ref, severity"
 
 // toViolation checks one plain violation value.
 func toViolation(v any) (Violation, error) {
@@ -304,6 +307,11 @@ func toViolation(v any) (Violation, error) {
 			default:
 				out.Ref = s
 			}
+		case "severity":
+			if e != SeverityAsk {
+				return out, fmt.Errorf("violation severity must be %q, got %s", SeverityAsk, describe(e))
+			}
+			out.Severity = SeverityAsk
 		default:
 			return out, fmt.Errorf("violation has unknown key %q (known: %s)", k, violationKeys)
 		}

@@ -58,6 +58,8 @@ func termViolation(v ast.Value) (out Violation, ok bool) {
 			out.Kind = string(s)
 		case "ref":
 			out.Ref = string(s)
+		case "severity":
+			out.Severity, ok = SeverityAsk, s == SeverityAsk
 		default:
 			ok = false
 		}
