@@ -51,9 +51,9 @@ type Decision struct {
 	// Ask: Blocked, and every blocking verdict is one a person may let
 	// through (Verdict.Ask). A host that can ask shows the person the
 	// call; every other caller treats the decision as blocked (exit 1).
-	Ask      bool          `json:"ask,omitempty"`
-	ExitCode int           `json:"exit_code"`
-	Timings  Timings       `json:"timings"`
+	Ask      bool    `json:"ask,omitempty"`
+	ExitCode int     `json:"exit_code"`
+	Timings  Timings `json:"timings"`
 
 	// Programs names the user and managed config files and the Python
 	// interpreter in force: what chose which programs ran.
@@ -81,17 +81,17 @@ type RequestRecord struct {
 
 // Verdict is one gate's outcome within a decision.
 type Verdict struct {
-	Name         string      `json:"name"`
-	Source       string      `json:"source"`
-	Language     string      `json:"language"`
-	Severity     string      `json:"severity"`
-	Outcome      string      `json:"outcome"`
-	Blocks       bool        `json:"blocks"`
+	Name     string `json:"name"`
+	Source   string `json:"source"`
+	Language string `json:"language"`
+	Severity string `json:"severity"`
+	Outcome  string `json:"outcome"`
+	Blocks   bool   `json:"blocks"`
 	// Ask: the verdict blocks, but a person may let the call through where
 	// the host can ask one (a gate of severity "ask", or a blocking gate
 	// whose every violation is marked "ask"). Severity then records
 	// "block": that is what it does wherever nobody can be asked.
-	Ask     bool     `json:"ask,omitempty"`
+	Ask          bool        `json:"ask,omitempty"`
 	Reasons      []Reason    `json:"reasons"`
 	Violations   []Violation `json:"violations"`
 	PolicyDigest string      `json:"policy_digest"`
