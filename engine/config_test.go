@@ -141,7 +141,7 @@ func TestConfigMalformed(t *testing.T) {
 		{"unknown gate", "{\"gates\": {\n \"nope\": {}}}", "tausik/gates.json:2: gates.nope: no such gate"},
 		{"unknown param", "{\"gates\": {\"big\": {\"params\": {\n\"max_line\": 3}}}}", "tausik/gates.json:2: gates.big.params.max_line: no such param"},
 		{"wrong type", "{\"gates\": {\"big\": {\"params\": {\n\n\"max_lines\": \"ten\"}}}}", "tausik/gates.json:3: gates.big.params.max_lines: want an integer, got the string \"ten\""},
-		{"bad severity", `{"gates": {"big": {"severity": "fatal"}}}`, "gates.big.severity: want \"block\" or \"warn\""},
+		{"bad severity", `{"gates": {"big": {"severity": "fatal"}}}`, "gates.big.severity: want \"block\", \"ask\" or \"warn\""},
 		{"bad trigger", `{"gates": {"big": {"triggers": ["deploy"]}}}`, "gates.big.triggers: unknown trigger the string \"deploy\""},
 		{"bad enabled", `{"gates": {"big": {"enabled": "yes"}}}`, "gates.big.enabled: want true or false"},
 		{"strings item", `{"gates": {"big": {"params": {"exempt": ["a", 1]}}}}`, "gates.big.params.exempt: item 1: want a string"},
