@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -174,8 +175,12 @@ func asks(severity, outcome string, vs []Violation) bool {
 }
 
 // settle fixes v's blocking fields for severity: Blocks, Ask, and the
-// severity it records (ask records block, see Verdict.Ask).
+// severity it records (ask records block, see Verdict.Ask). A violation of
+// severity block raises the verdict's severity to block.
 func settle(v *Verdict, severity string) {
+	if v.Outcome == Failed && slices.ContainsFunc(v.Violations, func(x Violation) bool { return x.Severity == SeverityBlock }) {
+		severity = SeverityBlock
+	}
 	v.Blocks = blocks(severity, v.Outcome)
 	v.Ask = asks(severity, v.Outcome, v.Violations)
 	v.Severity = severity

@@ -115,7 +115,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Requester: req.Requester,
 		Request: RequestRecord{Trigger: req.Trigger, Task: req.Task, Files: nonNil(scope.Request.Files),
 			Explicit: scope.Request.Explicit, Outside: scope.Request.Outside, Gates: nonNil(req.Gates),
-			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass, Tool: toolRecord(req.Tool), Tasks: active},
+			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass, Tool: e.recordTool(req.Tool), Tasks: active},
 		GitHead:      runners.GitHead(e.root),
 		FactsDigest:  digest,
 		ConfigDigest: e.configDigest,
@@ -284,13 +284,6 @@ func checkTrigger(trigger string) error {
 		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(Triggers, ", "))
 	}
 	return nil
-}
-
-func toolRecord(c *ToolCall) *ToolRecord {
-	if c == nil {
-		return nil
-	}
-	return c.record()
 }
 
 // scope resolves the request's files against the root.

@@ -45,7 +45,9 @@ type Violation struct {
 	Kind     string `json:"kind,omitempty"`
 	Ref      string `json:"ref,omitempty"`
 	// Severity "ask" marks a violation a person may let through where the
-	// host can ask one (see Verdict.Ask); empty: the gate's own severity.
+	// host can ask one (see Verdict.Ask); "block" makes it block whatever
+	// the gate's severity (a param may ask for that: policies may only
+	// tighten); empty: the gate's own severity.
 	Severity string `json:"severity,omitempty"`
 }
 
@@ -308,10 +310,11 @@ func toViolation(v any) (Violation, error) {
 				out.Ref = s
 			}
 		case "severity":
-			if e != SeverityAsk {
-				return out, fmt.Errorf("violation severity must be %q, got %s", SeverityAsk, describe(e))
+			s, ok := e.(string)
+			if !ok || s != SeverityAsk && s != SeverityBlock {
+				return out, fmt.Errorf("violation severity must be %q or %q, got %s", SeverityAsk, SeverityBlock, describe(e))
 			}
-			out.Severity = SeverityAsk
+			out.Severity = s
 		default:
 			return out, fmt.Errorf("violation has unknown key %q (known: %s)", k, violationKeys)
 		}

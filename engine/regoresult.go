@@ -59,7 +59,7 @@ func termViolation(v ast.Value) (out Violation, ok bool) {
 		case "ref":
 			out.Ref = string(s)
 		case "severity":
-			out.Severity, ok = SeverityAsk, s == SeverityAsk
+			out.Severity, ok = string(s), s == SeverityAsk || s == SeverityBlock
 		default:
 			ok = false
 		}
