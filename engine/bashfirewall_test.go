@@ -47,7 +47,6 @@ func builtinGate(t *testing.T, name string) *engine.Gate {
 	return g
 }
 
-
 // verdictWord is "pass", "refuse" or "ask" for v.
 func verdictWord(v engine.Verdict) string {
 	switch {
