@@ -167,3 +167,19 @@ func TestConfigManagedTierFailsClosed(t *testing.T) {
 		t.Fatalf("a named but missing managed config gave %v, want ErrConfig naming it", err)
 	}
 }
+
+// Severity ask sits between warn and block: the project may not lower a
+// block gate to ask, and raising warn to ask or block is tightening.
+func TestConfigSeverityAskRanks(t *testing.T) {
+	e, err := engineWithTiers(t, `{"gates": {"big": {"severity": "ask"}}}`, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(e.ConfigWarnings(), "\n")
+	if eff, _ := e.Effective("big"); eff.Severity != SeverityBlock || !strings.Contains(w, "it would lower the severity from block to ask") {
+		t.Errorf("block lowered to ask: severity %s, warnings %s", eff.Severity, w)
+	}
+	if !(severityRank(SeverityWarn) < severityRank(SeverityAsk) && severityRank(SeverityAsk) < severityRank(SeverityBlock)) {
+		t.Errorf("ranks warn %d, ask %d, block %d", severityRank(SeverityWarn), severityRank(SeverityAsk), severityRank(SeverityBlock))
+	}
+}
