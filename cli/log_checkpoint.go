@@ -8,24 +8,29 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/app"
 )
 
 type logCheckpointOptions struct {
-	out string
-	key string
+	out    string
+	key    string
+	gitRef string
 }
 
 func newLogCheckpointCmd(g *globals) *cobra.Command {
 	opts := &logCheckpointOptions{}
 	cmd := &cobra.Command{
-		Use:   "checkpoint [--out FILE] [--key KEYFILE]",
+		Use:   "checkpoint [--out FILE] [--key KEYFILE] [--git-ref REF]",
 		Short: "Sign the log's tree head as a C2SP checkpoint, to keep outside the database",
 		Long: "Prints (or writes to --out) a signed note: origin, size and root hash of the log's\n" +
 			"Merkle tree. Kept elsewhere (a CI log, an artifact, a commit), it lets `log verify\n" +
 			"--checkpoint` prove later that nothing before it was edited, dropped, inserted,\n" +
 			"reordered or truncated. Signing key: --key, else $" + engine.EnvLogKeyFile + ", else $" +
 			engine.EnvLogKey + ",\nelse the project key (.tausik/keys). Origin: $" + engine.EnvLogOrigin +
-			", else the repository's remote.\nExit codes: 0 written, 3 no key or the log cannot be read.",
+			", else the repository's remote.\n--git-ref REF (refs/tausik/checkpoints by convention) also commits it to that\n" +
+			"ref, beside every checkpoint kept there before: push the ref with the code\n" +
+			"(git push origin REF) and `log verify --git-ref REF` checks the log against them all.\n" +
+			"Exit codes: 0 written, 3 no key, the log cannot be read or the ref not written.",
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLogCheckpoint(cmd.Context(), g, opts)
@@ -33,6 +38,7 @@ func newLogCheckpointCmd(g *globals) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.out, "out", "", "write the checkpoint to this file instead of stdout")
 	cmd.Flags().StringVar(&opts.key, "key", "", "sign with this private key file (PEM, or a note signer key)")
+	cmd.Flags().StringVar(&opts.gitRef, "git-ref", "", "also keep the checkpoint as a commit on this git ref")
 	return cmd
 }
 
@@ -53,6 +59,11 @@ func runLogCheckpoint(ctx context.Context, g *globals, opts *logCheckpointOption
 	msg, err := engine.SignCheckpoint(ctx, st, root, key, g.getenv)
 	if err != nil {
 		return err
+	}
+	if opts.gitRef != "" {
+		if _, err := app.KeepCheckpoint(ctx, root, opts.gitRef, msg); err != nil {
+			return err
+		}
 	}
 	return writeOut(g, opts.out, msg)
 }

@@ -8,25 +8,28 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/store/merkle"
 )
 
 type logVerifyOptions struct {
 	checkpoints []string
+	gitRef      string
 	pub         string
 }
 
 func newLogVerifyCmd(g *globals) *cobra.Command {
 	opts := &logVerifyOptions{}
 	cmd := &cobra.Command{
-		Use:   "verify [--checkpoint FILE]... [--pub KEY]",
+		Use:   "verify [--checkpoint FILE]... [--git-ref REF] [--pub KEY]",
 		Short: "Check the decision log end to end, and that it still extends each checkpoint",
 		Long: "Rebuilds the Merkle tree from every decision's stored bytes and compares it with the\n" +
 			"stored hashes; checks the chain links and head and that every column agrees with its\n" +
 			"decision. Prints `ok N decisions` and the heads, or the first broken row and why.\n" +
 			"Then, per --checkpoint (from `log checkpoint`, kept outside the database): the log must\n" +
 			"still have its size and its root at that size, and checkpoints must agree with each\n" +
-			"other; --pub (a note verifier key, or a public key file) checks their signatures.\n" +
+			"other; --git-ref REF adds every checkpoint kept on that ref (`log checkpoint --git-ref`);\n" +
+			"--pub (a note verifier key, or a public key file) checks their signatures.\n" +
 			"Decisions after the newest checkpoint are protected by nothing outside the database.\n" +
 			"Exit codes: 0 intact, 1 broken, 2 usage (not a checkpoint), 3 the log cannot be read.",
 		Args: usageArgs(cobra.NoArgs),
@@ -35,6 +38,7 @@ func newLogVerifyCmd(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringArrayVar(&opts.checkpoints, "checkpoint", nil, "a checkpoint the log must extend (repeatable)")
+	cmd.Flags().StringVar(&opts.gitRef, "git-ref", "", "a git ref whose checkpoints the log must all extend")
 	cmd.Flags().StringVar(&opts.pub, "pub", "", "check checkpoint signatures against this key")
 	return cmd
 }
@@ -54,6 +58,17 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 			return usageErr(fmt.Errorf("--checkpoint: %w", err))
 		}
 		files = append(files, engine.CheckpointFile{Name: name, Data: data})
+	}
+	if opts.gitRef != "" {
+		root, err := g.projectRoot()
+		if err != nil {
+			return err
+		}
+		kept, err := app.KeptCheckpoints(ctx, root, opts.gitRef)
+		if err != nil {
+			return err
+		}
+		files = append(files, kept...)
 	}
 	st, _, err := g.openLog(ctx, engine.LogQuery{})
 	if err != nil {
@@ -88,6 +103,8 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 		fmt.Fprintln(g.stdout, line)
 	}
 	switch {
+	case len(files) == 0 && opts.gitRef != "":
+		fmt.Fprintf(g.stdout, "unprotected: every decision (%s holds no checkpoint)\n", opts.gitRef)
 	case len(files) == 0:
 		fmt.Fprintln(g.stdout, "unprotected: every decision (no --checkpoint: whoever can write the database can rewrite it whole)")
 	case v.Covered < rep.Size:

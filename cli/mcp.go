@@ -2,12 +2,12 @@ package cli
 
 import (
 	"context"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/live"
+	"github.com/tausik/tausik/internal/buildinfo"
 	"github.com/tausik/tausik/internal/gcpace"
 	"github.com/tausik/tausik/mcp"
 )
@@ -41,13 +41,5 @@ func runMCP(ctx context.Context, g *globals) error {
 		return err
 	}
 	defer src.Close()
-	return mcp.NewWith(src, buildVersion()).Serve(ctx, g.stdin, g.stdout)
-}
-
-// buildVersion is the module version the binary was built from.
-func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
+	return mcp.NewWith(src, buildinfo.Read().Version).Serve(ctx, g.stdin, g.stdout)
 }

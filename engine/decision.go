@@ -174,10 +174,10 @@ func asks(severity, outcome string, vs []Violation) bool {
 	return len(vs) > 0
 }
 
-// settle fixes v's blocking fields for severity: Blocks, Ask, and the
+// settleSeverity fixes v's blocking fields for severity: Blocks, Ask, and the
 // severity it records (ask records block, see Verdict.Ask). A violation of
 // severity block raises the verdict's severity to block.
-func settle(v *Verdict, severity string) {
+func settleSeverity(v *Verdict, severity string) {
 	if v.Outcome == Failed && slices.ContainsFunc(v.Violations, func(x Violation) bool { return x.Severity == SeverityBlock }) {
 		severity = SeverityBlock
 	}

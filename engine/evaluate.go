@@ -134,7 +134,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 			v = verdictOf(g, eff.Severity, Result{CouldNotRun: []Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
-			settle(&v, eff.Severity)
+			settleSeverity(&v, eff.Severity)
 			v.EvalNS = 0
 		} else {
 			var perr error
@@ -147,7 +147,9 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 			}
 		}
 		dec.Gates = append(dec.Gates, v)
-		dec.Blocked = dec.Blocked || v.Blocks
+	}
+	if err := e.judge(ctx, req, scope, dec); err != nil {
+		return nil, err
 	}
 	dec.Ask = dec.Blocked
 	for _, v := range dec.Gates {
@@ -235,7 +237,7 @@ func verdictOf(g *Gate, severity string, res Result, err error, doc *facts.Docum
 	if out == Failed {
 		v.Violations = res.Violations
 	}
-	settle(&v, severity)
+	settleSeverity(&v, severity)
 	return v
 }
 

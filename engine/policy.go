@@ -49,6 +49,19 @@ type Violation struct {
 	// the gate's severity (a param may ask for that: policies may only
 	// tighten); empty: the gate's own severity.
 	Severity string `json:"severity,omitempty"`
+	// Key, Quantity and Sources let the engine judge a violation against a
+	// baseline and a change (judge.go): Key names what the violation is
+	// about, stable across unrelated edits (a class, a file; never a line
+	// number); Quantity is what it measures and may not grow (a file's
+	// lines, a class's public names); Sources are the files other than File
+	// whose change alters it (the files of a class's bases).
+	Key      string   `json:"key,omitempty"`
+	Quantity int      `json:"quantity,omitempty"`
+	Sources  []string `json:"sources,omitempty"`
+	// State is set by the engine, never by a policy: "" for a violation
+	// judged here, StateBaselined or StateElsewhere for one that does not
+	// block this request.
+	State string `json:"state,omitempty"`
 }
 
 // Reason is a machine-readable code with an optional human message.
@@ -265,7 +278,7 @@ func (e *shapeError) Error() string { return e.where + ": " + e.msg }
 func (e *shapeError) Is(target error) bool { return target == ErrShape }
 
 // violationKeys are the keys a violation may have.
-const violationKeys = "msg, file, line, rule, detector, kind, ref, severity"
+const violationKeys = "msg, file, line, rule, detector, kind, ref, key, quantity, sources, severity"
 
 // toViolation checks one plain violation value.
 func toViolation(v any) (Violation, error) {
@@ -294,7 +307,24 @@ func toViolation(v any) (Violation, error) {
 				return out, fmt.Errorf("violation line must be a non-negative integer, got %s", describe(e))
 			}
 			out.Line = n
-		case "rule", "detector", "kind", "ref":
+		case "quantity":
+			n, ok := asInt(e)
+			if !ok || n < 0 {
+				return out, fmt.Errorf("violation quantity must be a non-negative integer, got %s", describe(e))
+			}
+			out.Quantity = n
+		case "sources":
+			list, ok := e.([]any)
+			if !ok {
+				return out, fmt.Errorf("violation sources must be a list of file paths, got %s", describe(e))
+			}
+			out.Sources = make([]string, len(list))
+			for i, x := range list {
+				if out.Sources[i], ok = x.(string); !ok {
+					return out, fmt.Errorf("violation sources must be a list of file paths, got %s", describe(e))
+				}
+			}
+		case "rule", "detector", "kind", "ref", "key":
 			s, ok := e.(string)
 			if !ok {
 				return out, fmt.Errorf("violation %s must be a string, got %s", k, describe(e))
@@ -306,6 +336,8 @@ func toViolation(v any) (Violation, error) {
 				out.Detector = s
 			case "kind":
 				out.Kind = s
+			case "key":
+				out.Key = s
 			default:
 				out.Ref = s
 			}

@@ -32,11 +32,15 @@ func termViolation(v ast.Value) (out Violation, ok bool) {
 			ok = false
 			return
 		}
-		if key == "line" {
+		if key == "line" || key == "quantity" {
 			n, isNum := e.Value.(ast.Number)
 			i, err := strconv.ParseInt(string(n), 10, 64)
 			if ok = isNum && err == nil && i >= 0 && int64(int(i)) == i; ok {
-				out.Line = int(i)
+				if key == "line" {
+					out.Line = int(i)
+				} else {
+					out.Quantity = int(i)
+				}
 			}
 			return
 		}
@@ -58,6 +62,8 @@ func termViolation(v ast.Value) (out Violation, ok bool) {
 			out.Kind = string(s)
 		case "ref":
 			out.Ref = string(s)
+		case "key":
+			out.Key = string(s)
 		case "severity":
 			out.Severity, ok = string(s), s == SeverityAsk || s == SeverityBlock
 		default:

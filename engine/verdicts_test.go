@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -129,7 +130,7 @@ func TestVerdictReuse(t *testing.T) {
 		if a.Reused != "" || b.Reused != first.ID {
 			t.Errorf("%s: reused %q then %q, want \"\" then %s", name, a.Reused, b.Reused, first.ID)
 		}
-		if a.Outcome != Failed || b.Outcome != a.Outcome || len(b.Violations) != 1 || b.Violations[0] != a.Violations[0] {
+		if a.Outcome != Failed || b.Outcome != a.Outcome || len(b.Violations) != 1 || !reflect.DeepEqual(b.Violations[0], a.Violations[0]) {
 			t.Errorf("%s: %+v then %+v, want the same FAILED verdict", name, a, b)
 		}
 	}
