@@ -253,10 +253,10 @@ func (a *applier) apply(o map[string]any) {
 	if v, ok := o["severity"]; ok {
 		s, _ := v.(string)
 		switch {
-		case s != SeverityBlock && s != SeverityWarn:
-			a.bad([]string{"severity"}, "want \"block\" or \"warn\", got %s", describe(v))
-		case a.project() && a.eff.Severity == SeverityBlock && s == SeverityWarn:
-			a.refuse([]string{"severity"}, "it would lower the severity from block to warn")
+		case !validSeverity(s):
+			a.bad([]string{"severity"}, "want \"block\", \"ask\" or \"warn\", got %s", describe(v))
+		case a.project() && severityRank(s) < severityRank(a.eff.Severity):
+			a.refuse([]string{"severity"}, fmt.Sprintf("it would lower the severity from %s to %s", a.eff.Severity, s))
 		default:
 			a.eff.Severity = s
 			a.eff.SetBy["severity"] = a.t.tier

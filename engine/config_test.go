@@ -141,7 +141,7 @@ func TestConfigMalformed(t *testing.T) {
 		{"unknown gate", "{\"gates\": {\n \"nope\": {}}}", "tausik/gates.json:2: gates.nope: no such gate"},
 		{"unknown param", "{\"gates\": {\"big\": {\"params\": {\n\"max_line\": 3}}}}", "tausik/gates.json:2: gates.big.params.max_line: no such param"},
 		{"wrong type", "{\"gates\": {\"big\": {\"params\": {\n\n\"max_lines\": \"ten\"}}}}", "tausik/gates.json:3: gates.big.params.max_lines: want an integer, got the string \"ten\""},
-		{"bad severity", `{"gates": {"big": {"severity": "fatal"}}}`, "gates.big.severity: want \"block\" or \"warn\""},
+		{"bad severity", `{"gates": {"big": {"severity": "fatal"}}}`, "gates.big.severity: want \"block\", \"ask\" or \"warn\""},
 		{"bad trigger", `{"gates": {"big": {"triggers": ["deploy"]}}}`, "gates.big.triggers: unknown trigger the string \"deploy\""},
 		{"bad enabled", `{"gates": {"big": {"enabled": "yes"}}}`, "gates.big.enabled: want true or false"},
 		{"strings item", `{"gates": {"big": {"params": {"exempt": ["a", 1]}}}}`, "gates.big.params.exempt: item 1: want a string"},
@@ -165,5 +165,21 @@ func TestConfigManagedTierFailsClosed(t *testing.T) {
 		Runners: runners.NewRegistry(fs.New()), Config: ConfigPaths{Managed: filepath.Join(dir, "missing.json")}})
 	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "missing.json") {
 		t.Fatalf("a named but missing managed config gave %v, want ErrConfig naming it", err)
+	}
+}
+
+// Severity ask sits between warn and block: the project may not lower a
+// block gate to ask, and raising warn to ask or block is tightening.
+func TestConfigSeverityAskRanks(t *testing.T) {
+	e, err := engineWithTiers(t, `{"gates": {"big": {"severity": "ask"}}}`, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(e.ConfigWarnings(), "\n")
+	if eff, _ := e.Effective("big"); eff.Severity != SeverityBlock || !strings.Contains(w, "it would lower the severity from block to ask") {
+		t.Errorf("block lowered to ask: severity %s, warnings %s", eff.Severity, w)
+	}
+	if !(severityRank(SeverityWarn) < severityRank(SeverityAsk) && severityRank(SeverityAsk) < severityRank(SeverityBlock)) {
+		t.Errorf("ranks warn %d, ask %d, block %d", severityRank(SeverityWarn), severityRank(SeverityAsk), severityRank(SeverityBlock))
 	}
 }

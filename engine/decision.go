@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -48,8 +49,12 @@ type Decision struct {
 	Gates    []Verdict     `json:"gates"`
 	Warnings []string      `json:"warnings"`
 	Blocked  bool          `json:"blocked"`
-	ExitCode int           `json:"exit_code"`
-	Timings  Timings       `json:"timings"`
+	// Ask: Blocked, and every blocking verdict is one a person may let
+	// through (Verdict.Ask). A host that can ask shows the person the
+	// call; every other caller treats the decision as blocked (exit 1).
+	Ask      bool    `json:"ask,omitempty"`
+	ExitCode int     `json:"exit_code"`
+	Timings  Timings `json:"timings"`
 
 	// Programs names the user and managed config files and the Python
 	// interpreter in force: what chose which programs ran.
@@ -77,12 +82,17 @@ type RequestRecord struct {
 
 // Verdict is one gate's outcome within a decision.
 type Verdict struct {
-	Name         string      `json:"name"`
-	Source       string      `json:"source"`
-	Language     string      `json:"language"`
-	Severity     string      `json:"severity"`
-	Outcome      string      `json:"outcome"`
-	Blocks       bool        `json:"blocks"`
+	Name     string `json:"name"`
+	Source   string `json:"source"`
+	Language string `json:"language"`
+	Severity string `json:"severity"`
+	Outcome  string `json:"outcome"`
+	Blocks   bool   `json:"blocks"`
+	// Ask: the verdict blocks, but a person may let the call through where
+	// the host can ask one (a gate of severity "ask", or a blocking gate
+	// whose every violation is marked "ask"). Severity then records
+	// "block": that is what it does wherever nobody can be asked.
+	Ask          bool        `json:"ask,omitempty"`
 	Reasons      []Reason    `json:"reasons"`
 	Violations   []Violation `json:"violations"`
 	PolicyDigest string      `json:"policy_digest"`
@@ -140,7 +150,41 @@ func outcome(res Result, err error, unread []Reason) (string, []Reason) {
 	return Passed, nil
 }
 
-// blocks is the blocking rule: severity block, and FAILED or COULD_NOT_RUN.
+// blocks is the blocking rule: severity block or ask, and FAILED or
+// COULD_NOT_RUN.
 func blocks(severity, outcome string) bool {
-	return severity == SeverityBlock && (outcome == Failed || outcome == CouldNotRun)
+	return (severity == SeverityBlock || severity == SeverityAsk) && (outcome == Failed || outcome == CouldNotRun)
+}
+
+// asks reports whether a verdict that blocks may be let through by a
+// person: it FAILED (a gate that could not run never asks: fail closed),
+// and the gate's severity is ask or every violation is marked ask.
+func asks(severity, outcome string, vs []Violation) bool {
+	if outcome != Failed || !blocks(severity, outcome) {
+		return false
+	}
+	if severity == SeverityAsk {
+		return true
+	}
+	for _, v := range vs {
+		if v.Severity != SeverityAsk {
+			return false
+		}
+	}
+	return len(vs) > 0
+}
+
+// settleSeverity fixes v's blocking fields for severity: Blocks, Ask, and the
+// severity it records (ask records block, see Verdict.Ask). A violation of
+// severity block raises the verdict's severity to block.
+func settleSeverity(v *Verdict, severity string) {
+	if v.Outcome == Failed && slices.ContainsFunc(v.Violations, func(x Violation) bool { return x.Severity == SeverityBlock }) {
+		severity = SeverityBlock
+	}
+	v.Blocks = blocks(severity, v.Outcome)
+	v.Ask = asks(severity, v.Outcome, v.Violations)
+	v.Severity = severity
+	if severity == SeverityAsk {
+		v.Severity = SeverityBlock
+	}
 }

@@ -115,7 +115,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Requester: req.Requester,
 		Request: RequestRecord{Trigger: req.Trigger, Task: req.Task, Files: nonNil(scope.Request.Files),
 			Explicit: scope.Request.Explicit, Outside: scope.Request.Outside, Gates: nonNil(req.Gates),
-			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass, Tool: toolRecord(req.Tool), Tasks: active},
+			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass, Tool: e.recordTool(req.Tool), Tasks: active},
 		GitHead:      runners.GitHead(e.root),
 		FactsDigest:  digest,
 		ConfigDigest: e.configDigest,
@@ -134,7 +134,8 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 			v = verdictOf(g, eff.Severity, Result{CouldNotRun: []Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
-			v.Severity, v.Blocks, v.EvalNS = eff.Severity, blocks(eff.Severity, v.Outcome), 0
+			settleSeverity(&v, eff.Severity)
+			v.EvalNS = 0
 		} else {
 			var perr error
 			v, perr = evalGate(ectx, g, eff.Severity, eff.Params, base, doc)
@@ -149,6 +150,10 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	}
 	if err := e.judge(ctx, req, scope, dec); err != nil {
 		return nil, err
+	}
+	dec.Ask = dec.Blocked
+	for _, v := range dec.Gates {
+		dec.Ask = dec.Ask && (!v.Blocks || v.Ask)
 	}
 	if dec.Blocked {
 		dec.ExitCode = ExitBlocked
@@ -225,13 +230,14 @@ func verdictOf(g *Gate, severity string, res Result, err error, doc *facts.Docum
 	}
 	out, reasons := outcome(res, err, unread)
 	v := Verdict{
-		Name: g.Name, Source: g.Source, Language: g.Language, Severity: severity,
-		Outcome: out, Blocks: blocks(severity, out), Reasons: nonNil(reasons),
+		Name: g.Name, Source: g.Source, Language: g.Language,
+		Outcome: out, Reasons: nonNil(reasons),
 		Violations: []Violation{}, PolicyDigest: g.PolicyDigest,
 	}
 	if out == Failed {
 		v.Violations = res.Violations
 	}
+	settleSeverity(&v, severity)
 	return v
 }
 
@@ -280,13 +286,6 @@ func checkTrigger(trigger string) error {
 		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(Triggers, ", "))
 	}
 	return nil
-}
-
-func toolRecord(c *ToolCall) *ToolRecord {
-	if c == nil {
-		return nil
-	}
-	return c.record()
 }
 
 // scope resolves the request's files against the root.

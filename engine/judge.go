@@ -51,12 +51,13 @@ func (v *Verdict) unsettle() {
 }
 
 // settle passes a failed verdict none of whose violations is judged here,
-// and sets whether it blocks.
+// and sets whether it blocks (a passed one asks nobody).
 func (v *Verdict) settle() {
 	if v.Outcome == Failed && len(v.Judged()) == 0 {
 		v.Outcome = Passed
 	}
 	v.Blocks = blocks(v.Severity, v.Outcome)
+	v.Ask = v.Ask && v.Blocks
 }
 
 // Judged returns the violations of v that are judged here (no state).

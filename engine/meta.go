@@ -19,11 +19,31 @@ var Triggers = []string{"task-start", "pre-write", TriggerPostWrite, "commit", "
 // Phases order gates within one evaluation: start gates first, post-scope last.
 var Phases = []string{"start", "hook", "scoped", "post_scope"}
 
-// Severities a gate can have. Only "block" can block.
+// Severities a gate can have. "block" blocks; "ask" blocks too, except
+// where the host can ask a person, who may let the call through (see
+// Verdict.Ask); "warn" never blocks.
 const (
 	SeverityBlock = "block"
+	SeverityAsk   = "ask"
 	SeverityWarn  = "warn"
 )
+
+// validSeverity reports whether s is one of the severities.
+func validSeverity(s string) bool {
+	return s == SeverityBlock || s == SeverityAsk || s == SeverityWarn
+}
+
+// severityRank orders the severities from the weakest: a project may only
+// raise a gate's rank.
+func severityRank(s string) int {
+	switch s {
+	case SeverityBlock:
+		return 2
+	case SeverityAsk:
+		return 1
+	}
+	return 0
+}
 
 // Languages a policy can be written in.
 const (
@@ -162,8 +182,8 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Di
 			d.Add(file, f["triggers"].Content[i].Line, "unknown trigger %q (known: %v)", t, Triggers)
 		}
 	}
-	if f["severity"] != nil && m.Severity != SeverityBlock && m.Severity != SeverityWarn {
-		d.Add(file, line("severity"), "unknown severity %q (known: block, warn)", m.Severity)
+	if f["severity"] != nil && !validSeverity(m.Severity) {
+		d.Add(file, line("severity"), "unknown severity %q (known: block, ask, warn)", m.Severity)
 	}
 	if f["language"] != nil && m.Language != LangRego && m.Language != LangCEL {
 		d.Add(file, line("language"), "unknown language %q (known: rego, cel)", m.Language)

@@ -44,6 +44,11 @@ type Violation struct {
 	Detector string `json:"detector,omitempty"`
 	Kind     string `json:"kind,omitempty"`
 	Ref      string `json:"ref,omitempty"`
+	// Severity "ask" marks a violation a person may let through where the
+	// host can ask one (see Verdict.Ask); "block" makes it block whatever
+	// the gate's severity (a param may ask for that: policies may only
+	// tighten); empty: the gate's own severity.
+	Severity string `json:"severity,omitempty"`
 	// Key, Quantity and Sources let the engine judge a violation against a
 	// baseline and a change (judge.go): Key names what the violation is
 	// about, stable across unrelated edits (a class, a file; never a line
@@ -273,7 +278,7 @@ func (e *shapeError) Error() string { return e.where + ": " + e.msg }
 func (e *shapeError) Is(target error) bool { return target == ErrShape }
 
 // violationKeys are the keys a violation may have.
-const violationKeys = "msg, file, line, rule, detector, kind, ref, key, quantity, sources"
+const violationKeys = "msg, file, line, rule, detector, kind, ref, key, quantity, sources, severity"
 
 // toViolation checks one plain violation value.
 func toViolation(v any) (Violation, error) {
@@ -336,6 +341,12 @@ func toViolation(v any) (Violation, error) {
 			default:
 				out.Ref = s
 			}
+		case "severity":
+			s, ok := e.(string)
+			if !ok || s != SeverityAsk && s != SeverityBlock {
+				return out, fmt.Errorf("violation severity must be %q or %q, got %s", SeverityAsk, SeverityBlock, describe(e))
+			}
+			out.Severity = s
 		default:
 			return out, fmt.Errorf("violation has unknown key %q (known: %s)", k, violationKeys)
 		}

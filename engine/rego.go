@@ -195,7 +195,7 @@ func violationTypeProblem(t types.Type) string {
 		return ""
 	case *types.Object:
 		known := map[string]bool{"msg": true, "file": true, "line": true, "rule": true, "detector": true, "kind": true, "ref": true,
-			"key": true, "quantity": true, "sources": true}
+			"key": true, "quantity": true, "sources": true, "severity": true}
 		hasMsg := false
 		for _, sp := range x.StaticProperties() {
 			k, _ := sp.Key.(string)

@@ -64,6 +64,8 @@ func termViolation(v ast.Value) (out Violation, ok bool) {
 			out.Ref = string(s)
 		case "key":
 			out.Key = string(s)
+		case "severity":
+			out.Severity, ok = string(s), s == SeverityAsk || s == SeverityBlock
 		default:
 			ok = false
 		}

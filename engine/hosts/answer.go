@@ -23,6 +23,10 @@ type answer struct {
 	// wrong, tell the model": written on stdout with exit 0. nil: the host
 	// has no such answer, and the reason goes to stderr with exit 2.
 	postBlockJSON func(reason string) any
+	// askJSON is the JSON a host reads before a call as "show this call to
+	// the person, who decides": written on stdout with exit 0. nil: the
+	// host has no permission prompt, and a call that asks is refused.
+	askJSON func(reason string) any
 }
 
 // denyPrefix starts every refusal, whatever the host.
@@ -52,6 +56,25 @@ func (a answer) deny(reason string, env Env) int {
 		// refusal that cannot be written exits 2, the hook exit code the
 		// hosts read as a block, so it fails closed.
 		return 2
+	}
+	return 0
+}
+
+// askPrefix starts every question put to a person.
+const askPrefix = "tausik asks a person to confirm this tool call: "
+
+// ask hands the call to the person through the host's permission prompt,
+// or refuses it where the host has none: nobody can be asked, so the
+// verdict blocks.
+func (a answer) ask(reason string, env Env) int {
+	if a.askJSON == nil {
+		return a.deny(reason, env)
+	}
+	reason = askPrefix + reason
+	err := writeJSON(env, a.askJSON(reason))
+	fmt.Fprintln(env.Stderr, reason)
+	if err != nil {
+		return 2 // unheard, the question would read as "no objection": refuse
 	}
 	return 0
 }
@@ -92,6 +115,20 @@ var exit2Answer = answer{exit2: true}
 var claudeAnswer = answer{exit2: true, postBlockJSON: func(reason string) any {
 	return map[string]any{"decision": "block", "reason": reason}
 }}
+
+// claudeAsk is Claude Code's PreToolUse answer that shows the call to the
+// person in its permission prompt, with the reason.
+func claudeAsk(reason string) any {
+	return map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": reason}}
+}
+
+// withAsk gives h a permission prompt answered by ask; the hosts that
+// copied Claude Code's payload do not all share its prompt.
+func withAsk(h *Host, ask func(reason string) any) *Host {
+	h.answer.askJSON = ask
+	return h
+}
 
 // reason says why d refused c: the call, then each blocking gate's
 // violations or failure, then the decision to look up.

@@ -26,8 +26,8 @@ func claudeShaped(name, title string, tools map[string]tool) *Host {
 }
 
 // Claude Code: .claude/settings.json hooks PreToolUse / PostToolUse.
-var _ = claudeShaped("claude", "Claude Code", map[string]tool{
+var _ = withAsk(claudeShaped("claude", "Claude Code", map[string]tool{
 	"Write": writes("file_path"), "Edit": writes("file_path"), "MultiEdit": writes("file_path"),
 	"NotebookEdit": writes("notebook_path"), "Bash": runs("command"),
 	"Read": reads, "Glob": reads, "Grep": reads, "LS": reads, "NotebookRead": reads,
-})
+}), claudeAsk)

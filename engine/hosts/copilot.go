@@ -10,7 +10,7 @@ import (
 // GitHub Copilot (CLI and coding agent): .github/hooks/*.json preToolUse /
 // postToolUse with {timestamp, cwd, toolName, toolArgs}, toolArgs being the
 // tool's arguments as a JSON string. The answer is JSON:
-// {"permissionDecision": "allow"|"deny", "permissionDecisionReason"}.
+// {"permissionDecision": "allow"|"deny"|"ask", "permissionDecisionReason"}.
 var _ = register(&Host{
 	Name: "copilot", Title: "GitHub Copilot",
 	parse: parseCopilot,
@@ -23,6 +23,9 @@ var _ = register(&Host{
 		},
 		denyJSON: func(reason string) any {
 			return map[string]any{"permissionDecision": "deny", "permissionDecisionReason": reason}
+		},
+		askJSON: func(reason string) any {
+			return map[string]any{"permissionDecision": "ask", "permissionDecisionReason": reason}
 		},
 	},
 })

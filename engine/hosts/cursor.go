@@ -6,7 +6,7 @@ import "fmt"
 // tool_input (Write, StrReplace, Delete, EditNotebook with file_path or path;
 // Shell with command); beforeShellExecution / afterShellExecution carry the
 // command at the top level, afterFileEdit the file_path. The answer is JSON:
-// {"permission": "allow"|"deny", "user_message", "agent_message"}.
+// {"permission": "allow"|"deny"|"ask", "user_message", "agent_message"}.
 var _ = register(&Host{
 	Name: "cursor", Title: "Cursor",
 	parse: parseCursor,
@@ -19,6 +19,9 @@ var _ = register(&Host{
 		},
 		denyJSON: func(reason string) any {
 			return map[string]any{"permission": "deny", "user_message": reason, "agent_message": reason}
+		},
+		askJSON: func(reason string) any {
+			return map[string]any{"permission": "ask", "user_message": reason, "agent_message": reason}
 		},
 	},
 })

@@ -142,6 +142,9 @@ func Run(ctx context.Context, h *Host, phase Phase, env Env) int {
 	if !d.Blocked {
 		return h.answer.allow(Pre, env)
 	}
+	if d.Ask {
+		return h.answer.ask(reason(tc, d), env)
+	}
 	return deny("%s", reason(authorityOnly(tc, d)))
 }
 

@@ -1,0 +1,59 @@
+package hosts
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A secret an agent writes through a real hook call never reaches the
+// decision log: the SQLite files (database, WAL) are read as bytes after
+// the calls and hold no part of the key past its first four characters,
+// while the decisions themselves, with the masked command, are there. The
+// second call puts the key across the point where the recorded command is
+// cut, so masking must come before the cut.
+func TestSecretNeverReachesTheLog(t *testing.T) {
+	const key = "AKIAIOSFODNN7EXAMPLE"
+	root := t.TempDir()
+	home := t.TempDir()
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	long := strings.Repeat("x", 4090)
+	for _, cmd := range []string{
+		"echo 'aws_key = " + key + "' > creds.txt",
+		"echo " + long + " " + key + " > creds2.txt",
+	} {
+		payload, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": root, "hook_event_name": "PreToolUse",
+			"tool_name": "Bash", "tool_input": map[string]any{"command": cmd}})
+		if code, stdout, stderr := runHook(t, "claude", root, getenv, Pre, string(payload)); code != 0 {
+			t.Fatalf("hook refused a plain write: exit %d %s %s", code, stdout, stderr)
+		}
+	}
+	var db []byte
+	files, _ := filepath.Glob(filepath.Join(root, ".tausik", "tausik.db*"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db = append(db, b...)
+	}
+	if len(files) == 0 || !bytes.Contains(db, []byte("creds2.txt")) {
+		t.Fatalf("the decisions were not logged (files %v)", files)
+	}
+	if !bytes.Contains(db, []byte("echo 'aws_key = AKIA…[secret, 20 characters]' > creds.txt")) {
+		t.Errorf("the masked command is not in the log")
+	}
+	for _, part := range []string{key, key[:5], key[4:]} {
+		if bytes.Contains(db, []byte(part)) {
+			t.Errorf("the log holds %q of the secret", part)
+		}
+	}
+}
