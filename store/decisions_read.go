@@ -14,10 +14,10 @@ import (
 // do not filter. Results always come oldest first (newest last), like a log
 // file; Tail picks the newest N matches and still returns them oldest first.
 type Filter struct {
-	Gate    string    // decisions with a verdict for this gate
-	Outcome Outcome   // with Gate: that gate had this outcome; alone: any gate had it
-	Task    string    // decisions about this task
-	Trigger string    // decisions for this trigger
+	Gate    string  // decisions with a verdict for this gate
+	Outcome Outcome // with Gate: that gate had this outcome; alone: any gate had it
+	Task    string  // decisions about this task
+	Trigger string  // decisions for this trigger
 	// Requester: decisions asked for by this requester ("cli", "hook:claude"…).
 	Requester string
 	// Blocked: alone, decisions that blocked (true) or did not (false); with

@@ -118,6 +118,8 @@ type Report struct {
 	Verify      engine.LogVerification
 	VerifyLine  string
 	Unprotected string
+	// ReadError says why the decisions of a broken log could not be read.
+	ReadError string
 	Hourly      bool
 	Buckets     []Bucket
 	Outcomes    []string
@@ -153,7 +155,7 @@ func BuildReport(ctx context.Context, st *store.Store, req ReportRequest) (*Repo
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	entries, err := engine.ListLog(ctx, st, store.Filter{Since: req.Since, Until: req.Until})
-	if err != nil {
+	if err != nil && v.Log.OK {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	r := &Report{Verify: v, queryIDs: map[string]string{}, Omitted: map[string]int{},
@@ -165,6 +167,12 @@ func BuildReport(ctx context.Context, st *store.Store, req ReportRequest) (*Repo
 	}
 	r.VerifyLine = shellLine(append([]string{"tausik", "log", "verify"}, req.VerifyArgs...))
 	r.verification(req)
+	if err != nil {
+		// A broken log whose rows cannot be read any more: the page reports
+		// the break, and that nothing else could be read.
+		r.ReadError = err.Error()
+		entries = nil
+	}
 	if err := r.tally(entries); err != nil {
 		return nil, err
 	}

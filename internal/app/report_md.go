@@ -49,10 +49,13 @@ func WriteReportMarkdown(w io.Writer, r *Report) error {
 		}
 		p("\n")
 	}
+	if r.ReadError != "" {
+		p("**The decisions cannot be read**, so nothing below counts them: %s\n\n", md(r.ReadError))
+	}
 	if r.Unprotected != "" {
 		p("**Unprotected:** %s.\n\n", r.Unprotected)
 	}
-	p("Reproduce: `%s`\n\n", strings.ReplaceAll(r.VerifyLine, "`", "'"))
+	p("Reproduce: %s\n\n", codeSpan(r.VerifyLine))
 	unit := "day"
 	if r.Hourly {
 		unit = "hour"
@@ -117,12 +120,31 @@ func WriteReportMarkdown(w io.Writer, r *Report) error {
 	}
 	p("\n## Queries\n\nEach number above is the count of decisions the command of its link returns.\n\n")
 	for _, q := range r.Queries {
-		p("- <a id=\"%s\"></a>%s: `%s`\n", q.ID, q.ID, strings.ReplaceAll(q.Line, "`", "'"))
+		p("- <a id=\"%s\"></a>%s: %s\n", q.ID, q.ID, codeSpan(q.Line))
 	}
 	if err := b.Flush(); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil
+}
+
+// codeSpan is s as a Markdown code span, which shows its text as it is:
+// the fence is one backtick longer than the longest run inside.
+func codeSpan(s string) string {
+	run, longest := 0, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if longest > 0 {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
 }
 
 func mdEvents(p func(string, ...any), evs []Event) {
