@@ -119,7 +119,7 @@ type Report struct {
 	VerifyLine  string
 	Unprotected string
 	// ReadError says why the decisions of a broken log could not be read.
-	ReadError string
+	ReadError   string
 	Hourly      bool
 	Buckets     []Bucket
 	Outcomes    []string
