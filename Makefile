@@ -3,9 +3,19 @@ GO       ?= go
 BIN      ?= bin/tausik
 FUZZTIME ?= 10s
 PKGS     ?= ./...
+# A release: the platforms built, where they go, and the ssh ed25519 key
+# that signs SHA256SUMS (unsigned when empty). VERSION defaults to the
+# nearest tag; the build date is the commit's, so a commit always builds
+# the same bytes.
+PLATFORMS   ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+DIST        ?= dist
+SIGNING_KEY ?=
+VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 # Built-in gates held to a mutation score of 1 (docs/mutation.md); a gate
 # joins once `tausik policy mutate --gate G` reports no survivor.
 MUTATE_GATES ?= agent_authority bandit bootstrap_drift changelog class_surface cross_model_parity filesize go_test go_vet layers mcp_surface memory_route mypy pytest renar_adapt_supersession renar_drift_provenance renar_drift_schema renar_qg0_advisory ruff scope_write session_capacity session_overtime tdd_order verify_first
+
+BUILDINFO := github.com/tausik/tausik/internal/buildinfo
 
 .DEFAULT_GOAL := help
 
@@ -21,7 +31,21 @@ help: ## list the targets
 
 .PHONY: build
 build: ## build the static binary into bin/tausik
-	CGO_ENABLED=0 $(GO) build -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) .
+
+.PHONY: release
+release: ## reproducible static binaries for every platform in DIST, their SHA256SUMS, signed with SIGNING_KEY
+	@rm -rf $(DIST) && mkdir -p $(DIST)
+	@commit=$$(git rev-parse HEAD) && date=$$(git log -1 --format=%cI) && \
+	for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+	  out=$(DIST)/tausik_$(VERSION)_$${os}_$${arch}$$ext; echo "build $$out"; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=false \
+	    -ldflags "-s -w -buildid= -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$$commit -X $(BUILDINFO).date=$$date" \
+	    -o $$out . || exit 1; \
+	done
+	cd $(DIST) && sha256sum tausik_* > SHA256SUMS
+	@if [ -n "$(SIGNING_KEY)" ]; then ssh-keygen -q -Y sign -f "$(SIGNING_KEY)" -n tausik-release $(DIST)/SHA256SUMS; fi
 
 .PHONY: test
 test: build ## all tests (race, shuffled), then tausik judges its own repo; a throwaway PostgreSQL when the machine has one

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -12,30 +13,44 @@ import (
 type newOptions struct {
 	name string
 	lang string
+	from string
 }
 
 func newPolicyNewCmd(g *globals) *cobra.Command {
 	opts := &newOptions{}
 	cmd := &cobra.Command{
-		Use:   "new NAME --lang rego|cel",
+		Use:   "new NAME --lang rego|cel | --from content|documents|imports|files [--lang rego|cel]",
 		Short: "Scaffold a team gate in tausik/policies/NAME with passing fixtures",
-		Args:  usageArgs(cobra.ExactArgs(1)),
+		Long: "Scaffolds a working team gate in tausik/policies/NAME, with FAILED and PASSED fixtures\n" +
+			"that pass `policy test` and `policy mutate --min-score 1` as written. --from picks the\n" +
+			"example: files (a file-size limit, rego or cel; the default), content (lines of files\n" +
+			"named by glob matched by a regular expression, cel), documents (parsed workflow YAML,\n" +
+			"rego) or imports (banned Python and Go imports, rego).\n" +
+			"Exit codes: 0 created, 2 usage (bad name, unknown kind or language, gate exists).",
+		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
 			return runPolicyNew(g, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.lang, "lang", "", "policy language: rego or cel")
-	_ = cmd.MarkFlagRequired("lang")
+	cmd.Flags().StringVar(&opts.lang, "lang", "", "policy language: rego or cel (with --from: the example's own by default)")
+	cmd.Flags().StringVar(&opts.from, "from", "", "the example to start from: content, documents, imports or files")
 	return cmd
 }
 
 func runPolicyNew(g *globals, opts *newOptions) error {
+	if opts.from == "" && opts.lang == "" {
+		return usageErr(errors.New(`required flag(s) "lang" not set`))
+	}
+	kind := opts.from
+	if kind == "" {
+		kind = engine.KindFiles
+	}
 	root, err := g.projectRoot()
 	if err != nil {
 		return err
 	}
-	files, err := engine.Scaffold(root, opts.name, opts.lang, policies.FS)
+	files, err := engine.ScaffoldFrom(root, opts.name, kind, opts.lang, policies.FS)
 	if err != nil {
 		return err
 	}

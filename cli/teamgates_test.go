@@ -3,7 +3,9 @@ package cli_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -49,6 +51,74 @@ func TestTeamGateExamples(t *testing.T) {
 			if !found {
 				t.Errorf("%s: no fixture came out %s:\n%s", g, want, stdout.String())
 			}
+		}
+	}
+}
+
+// TestTeamGateExamplesCopied copies every example team gate, fixtures and
+// all, into tausik/policies of a fresh git repository, as a team would, and
+// runs policy test there (every fixture passes) and then the gates
+// themselves over the whole repository: none may judge the violations its
+// own fixture trees hold, since the content and documents runners skip
+// gate fixture trees as the built-in gates do.
+func TestTeamGateExamplesCopied(t *testing.T) {
+	src := filepath.Join("..", "testdata", "teamgates", "tausik", "policies")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for k, v := range map[string]string{"HOME": root, "TAUSIK_USER_CONFIG": "", "TAUSIK_MANAGED_CONFIG": "",
+		"GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.test",
+		"GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.test"} {
+		t.Setenv(k, v)
+	}
+	var gates []string
+	for _, e := range entries {
+		if e.IsDir() {
+			gates = append(gates, e.Name())
+		}
+	}
+	if len(gates) < 3 {
+		t.Fatalf("found %v, want the three examples at least", gates)
+	}
+	if err := os.CopyFS(filepath.Join(root, "tausik", "policies"), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "team gates"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run := func(args ...string) (int, string) {
+		var stdout, stderr strings.Builder
+		code := cli.Run(context.Background(), append([]string{"--root", root}, args...), strings.NewReader(""), &stdout, &stderr)
+		return code, stdout.String() + stderr.String()
+	}
+	testArgs := []string{"policy", "test", "-v"}
+	evalArgs := []string{"policy", "eval", "--trigger", "commit"}
+	for _, g := range gates {
+		testArgs = append(testArgs, "--gate", g)
+		evalArgs = append(evalArgs, "--gate", g)
+	}
+	code, out := run(testArgs...)
+	if code != 0 {
+		t.Fatalf("policy test exited %d:\n%s", code, out)
+	}
+	for _, g := range gates {
+		if !strings.Contains(out, "ok    "+g+"/") {
+			t.Errorf("no fixture of %s ran:\n%s", g, out)
+		}
+	}
+	code, out = run(evalArgs...)
+	if code != 0 {
+		t.Fatalf("the gates judge their own fixture trees: policy eval exited %d:\n%s", code, out)
+	}
+	for _, g := range gates {
+		if !regexp.MustCompile(`(?m)^PASSED +` + g + ` `).MatchString(out) {
+			t.Errorf("%s did not pass over the repository:\n%s", g, out)
 		}
 	}
 }

@@ -53,7 +53,7 @@ func BenchmarkConfigExemptPaths(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, _, err := resolveConfig(gates, []*tierFile{tf}); err != nil {
+				if _, _, err := resolveConfig(gates, []*tierFile{tf}, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

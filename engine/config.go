@@ -169,8 +169,10 @@ type Effective struct {
 }
 
 // resolveConfig applies the tiers to every gate. Refused weakenings come back
-// as warnings; malformed values as an ErrConfig Diagnostics.
-func resolveConfig(gates []*Gate, tiers []*tierFile) (map[string]*Effective, []string, error) {
+// as warnings; malformed values as an ErrConfig Diagnostics. unused (nil:
+// none) names the command gates whose tool the project does not use, which
+// the project tier may switch off (switchOffUnused).
+func resolveConfig(gates []*Gate, tiers []*tierFile, unused toolUse) (map[string]*Effective, []string, error) {
 	d := &Diagnostics{Kind: ErrConfig}
 	byName := map[string]*Gate{}
 	out := map[string]*Effective{}
@@ -196,7 +198,7 @@ func resolveConfig(gates []*Gate, tiers []*tierFile) (map[string]*Effective, []s
 				}
 				continue // a user or managed file serves many projects
 			}
-			a := applier{t: t, g: g, eff: out[name], d: d}
+			a := applier{t: t, g: g, eff: out[name], d: d, unused: unused}
 			a.apply(t.gates[name])
 			warnings = append(warnings, a.warnings...)
 		}
@@ -214,6 +216,7 @@ type applier struct {
 	eff      *Effective
 	d        *Diagnostics
 	warnings []string
+	unused   toolUse
 }
 
 func (a *applier) key(parts ...string) string {
@@ -240,7 +243,7 @@ func (a *applier) apply(o map[string]any) {
 		switch {
 		case !isBool:
 			a.bad([]string{"enabled"}, "want true or false, got %s", describe(v))
-		case a.project() && a.eff.Enabled && !b:
+		case a.project() && a.eff.Enabled && !b && !a.switchOffUnused():
 			a.refuse([]string{"enabled"}, "it would switch the gate off")
 		default:
 			a.eff.Enabled = b

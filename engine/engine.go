@@ -120,6 +120,8 @@ type Engine struct {
 	home  string
 	// tiers is what the configuration tiers set, recorded in each decision.
 	tiers []TierSetting
+	// config is what the tiers' files said, for the commands that show it.
+	config configView
 	// programs names the tiers' files and the interpreter in force; every
 	// decision records it (see Programs).
 	programs *Programs
@@ -204,7 +206,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if err := e.addCommandGates(ctx, tiers); err != nil {
 		return nil, err
 	}
-	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers); err != nil {
+	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers, e.projectToolUse(ctx)); err != nil {
 		return nil, err
 	}
 	limits, refused := resolveLimits(tiers)
@@ -224,6 +226,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	e.configDigest = configDigest(tiers)
 	e.tiers = tierSettings(e.gates, e.eff, tiers)
+	e.config = newConfigView(tiers, e.gates, e.eff)
 	e.home = deps.Home
 	if e.home != "" {
 		e.home = resolvePath(filepath.Clean(e.home), 0)
@@ -265,7 +268,8 @@ func (e *Engine) Effective(name string) (*Effective, bool) {
 	return eff, ok
 }
 
-// ConfigWarnings returns the weakenings the project tier asked for and was refused.
+// ConfigWarnings returns the weakenings the project tier asked for and was
+// refused, and the command gates it switched off because their tool is unused.
 func (e *Engine) ConfigWarnings() []string { return slices.Clone(e.warnings) }
 
 // newID returns a ULID for a decision made at t.

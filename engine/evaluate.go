@@ -377,6 +377,9 @@ func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []strin
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	seen := map[string]bool{NamespaceRequest: true}
+	for _, ns := range e.gatherStacksFirst(ctx, scope, needs, doc, took) {
+		seen[ns] = true
+	}
 	for _, ns := range needs {
 		if seen[ns] {
 			continue

@@ -70,6 +70,6 @@ func FuzzConfig(f *testing.F) {
 		_ = tier.doc.line("gates", "big")
 		g := &Gate{Meta: Meta{Name: "big", Severity: SeverityBlock, Triggers: []string{"commit"}, Enabled: true,
 			Params: []Param{{Name: "max_lines", Type: TypeInt, Default: int64(3), ProjectMay: MayLower}}}}
-		_, _, _ = resolveConfig([]*Gate{g}, []*tierFile{tier})
+		_, _, _ = resolveConfig([]*Gate{g}, []*tierFile{tier}, nil)
 	})
 }

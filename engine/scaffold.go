@@ -5,9 +5,11 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 )
@@ -15,17 +17,55 @@ import (
 //go:embed all:scaffold
 var scaffoldFS embed.FS
 
+// What `policy new --from` scaffolds: an example gate over one facts
+// namespace.
+const (
+	KindFiles     = "files"     // file sizes, in rego or cel
+	KindContent   = "content"   // the lines of files named by glob, in cel
+	KindDocuments = "documents" // parsed YAML/JSON/TOML files named by glob, in rego
+	KindImports   = "imports"   // the resolved imports of Python and Go files, in rego
+)
+
+// ScaffoldKinds are the kinds Scaffold knows, each with the languages its
+// example is written in.
+var ScaffoldKinds = map[string][]string{
+	KindFiles: {LangRego, LangCEL}, KindContent: {LangCEL}, KindDocuments: {LangRego}, KindImports: {LangRego},
+}
+
 // Scaffold writes a new team gate bundle NAME in the project's tausik/policies
 // directory, in lang ("rego" or "cel"), with a violating and a clean fixture
 // that pass `policy test` as written. It returns the files written, relative
 // to root. It refuses a bad name (ErrUsage), and a gate or directory that
 // already exists (ErrExists), and writes nothing then.
 func Scaffold(root, name, lang string, builtin fs.FS) ([]string, error) {
+	return ScaffoldFrom(root, name, KindFiles, lang, builtin)
+}
+
+// ScaffoldFrom is Scaffold for an example gate of the given kind (one of
+// ScaffoldKinds): a working gate over that namespace, with FAILED and PASSED
+// fixtures that pass `policy test` and pin every mutant of its policy. lang
+// "" takes the kind's first language; a kind or language it does not have
+// is ErrUsage.
+func ScaffoldFrom(root, name, kind, lang string, builtin fs.FS) ([]string, error) {
 	if !gateNameRE().MatchString(name) {
 		return nil, fmt.Errorf("%w: gate name %q must match %s", ErrUsage, name, gateNameRE())
 	}
+	langs, ok := ScaffoldKinds[kind]
+	if !ok {
+		return nil, fmt.Errorf("%w: --from must be one of %s, got %q", ErrUsage, strings.Join(slices.Sorted(maps.Keys(ScaffoldKinds)), ", "), kind)
+	}
+	if lang == "" {
+		lang = langs[0]
+	}
 	if lang != LangRego && lang != LangCEL {
 		return nil, fmt.Errorf("%w: --lang must be rego or cel, got %q", ErrUsage, lang)
+	}
+	if !slices.Contains(langs, lang) {
+		return nil, fmt.Errorf("%w: the %s example is written in %s, not %s", ErrUsage, kind, strings.Join(langs, " or "), lang)
+	}
+	tmplDir := kind
+	if kind == KindFiles {
+		tmplDir = lang
 	}
 	if _, err := fs.Stat(builtin, name); err == nil {
 		return nil, fmt.Errorf("%w: %q is a built-in gate; choose another name", ErrExists, name)
@@ -34,7 +74,7 @@ func Scaffold(root, name, lang string, builtin fs.FS) ([]string, error) {
 	if _, err := os.Lstat(dir); err == nil {
 		return nil, fmt.Errorf("%w: %s", ErrExists, filepath.Join(TeamDir, name))
 	}
-	src, err := fs.Sub(scaffoldFS, "scaffold/"+lang)
+	src, err := fs.Sub(scaffoldFS, "scaffold/"+tmplDir)
 	if err != nil {
 		return nil, err
 	}

@@ -69,12 +69,13 @@ func settingValue(e *Effective, key string) any {
 }
 
 // DisabledNotes are the notes a text report gives for d's configuration: a
-// blocking gate that a tier above the project switched off, with the tier
-// and its file, so nobody reads a pass without knowing what was not asked.
+// blocking gate that a tier switched off (the project tier may only switch
+// off a command gate whose tool the project does not use), with the tier and
+// its file, so nobody reads a pass without knowing what was not asked.
 func DisabledNotes(d *Decision) []string {
 	var out []string
 	for _, s := range d.Tiers {
-		if s.Key != "enabled" || s.Value != false || s.Severity != SeverityBlock || s.Tier == TierProject {
+		if s.Key != "enabled" || s.Value != false || s.Severity != SeverityBlock {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s (block) is disabled by the %s tier (%s)", s.Gate, s.Tier, s.File))

@@ -2,10 +2,10 @@ package mcp
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/app"
 )
 
 func policyEvalTool() tool {
@@ -73,17 +73,6 @@ func policyListTool() tool {
 	}
 }
 
-// paramView is one param in policy_explain: its declaration and effective value.
-type paramView struct {
-	Name        string `json:"name"`
-	Type        string `json:"type"`
-	Description string `json:"description"`
-	Default     any    `json:"default"`
-	Value       any    `json:"value"`
-	ProjectMay  string `json:"project_may"`
-	SetBy       string `json:"set_by"`
-}
-
 func policyExplainTool() tool {
 	return tool{
 		name:  "policy_explain",
@@ -102,32 +91,11 @@ func policyExplainTool() tool {
 		readOnly:   true,
 		idempotent: true,
 		handle: func(_ context.Context, eng *engine.Engine, a args) (any, error) {
-			name := a.str("gate")
-			g, ok := eng.Gate(name)
-			if !ok {
-				known := []string{}
-				for _, x := range eng.Gates() {
-					known = append(known, x.Name)
-				}
-				slices.Sort(known)
-				return nil, &refusal{msg: "no gate named " + quote(name) + "; known gates: " + strings.Join(known, ", ")}
+			ex, err := app.Explain(eng, a.str("gate"))
+			if err != nil {
+				return nil, &refusal{msg: strings.TrimPrefix(err.Error(), engine.ErrUsage.Error()+": ")}
 			}
-			eff, _ := eng.Effective(name)
-			params := []paramView{}
-			for _, p := range g.Params {
-				by := eff.SetBy["params."+p.Name]
-				if by == "" {
-					by = "default"
-				}
-				params = append(params, paramView{Name: p.Name, Type: p.Type, Description: p.Description, Default: p.Default,
-					Value: eff.Params[p.Name], ProjectMay: p.ProjectMay, SetBy: by})
-			}
-			return map[string]any{
-				"name": g.Name, "description": g.Description, "prevents": g.Prevents, "language": g.Language,
-				"source": g.Source, "phase": g.Phase, "severity": eff.Severity, "enabled": eff.Enabled,
-				"triggers": eff.Triggers, "facts": nonNilStrings(g.Facts), "params": params, "table": g.Table(),
-				"fixtures": nonNilStrings(g.Fixtures),
-			}, nil
+			return ex, nil
 		},
 	}
 }

@@ -3,9 +3,11 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/store"
 )
 
@@ -87,13 +89,13 @@ func TestPolicyListAndExplain(t *testing.T) {
 	}
 	res = call(t, c, "policy_explain", map[string]any{"gate": "filesize"})
 	var ex struct {
-		Prevents string      `json:"prevents"`
-		Facts    []string    `json:"facts"`
-		Fixtures []string    `json:"fixtures"`
-		Params   []paramView `json:"params"`
+		Prevents string          `json:"prevents"`
+		Facts    []string        `json:"facts"`
+		Fixtures []string        `json:"fixtures"`
+		Params   []app.ParamView `json:"params"`
 	}
 	structured(t, res.StructuredContent, &ex)
-	var maxLines paramView
+	var maxLines app.ParamView
 	for _, p := range ex.Params {
 		if p.Name == "max_lines" {
 			maxLines = p
@@ -112,4 +114,48 @@ func gateNamed(r evalResult, name string) *evalVerdict {
 		}
 	}
 	return nil
+}
+
+// TestPolicyExplainIsAppExplain checks that the MCP tool returns exactly
+// what `tausik policy explain --format json` prints (app.Explain): one
+// implementation, so the agent and the person see the same origins and
+// fixtures; and that an unknown gate names the closest one.
+func TestPolicyExplainIsAppExplain(t *testing.T) {
+	root := testProject(t, map[string]string{"tausik/gates.json": "{\"gates\": {\"filesize\":\n {\"params\": {\"max_lines\": 300}}}}"})
+	c := inProcess(t, root)
+	res := call(t, c, "policy_explain", map[string]any{"gate": "filesize"})
+	if res.IsError {
+		t.Fatalf("policy_explain: %s", text(res))
+	}
+	got, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := app.Explain(openEngine(t, root), "filesize")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(ex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("policy_explain differs from app.Explain:\n got %s\nwant %s", got, want)
+	}
+	for _, frag := range []string{`"set_at":"tausik/gates.json:2"`, `"outcome":"FAILED"`, `"dir":"policies/filesize"`} {
+		if !strings.Contains(string(got), frag) {
+			t.Errorf("policy_explain lacks %s: %s", frag, got)
+		}
+	}
+	res = call(t, c, "policy_explain", map[string]any{"gate": "filesiz"})
+	if !res.IsError || !strings.HasPrefix(text(res), `no gate named "filesiz" (did you mean "filesize"?); known gates: `) {
+		t.Errorf("unknown gate: isError=%v %q", res.IsError, text(res))
+	}
 }

@@ -26,9 +26,25 @@ func MatchAny(globs []string, p string) bool {
 	return false
 }
 
+// FixtureTree is the glob of the trees of gate fixtures
+// (tausik/policies/<gate>/fixtures/<case>/tree/): small projects written to
+// hold the violations a gate must catch, never the project's own code.
+const FixtureTree = "**/fixtures/*/tree/**"
+
+// InFixtureTree reports whether the repo-relative, "/"-separated path p lies
+// in the tree of a gate fixture.
+func InFixtureTree(p string) bool {
+	ok, _ := doublestar.Match(FixtureTree, p)
+	return ok
+}
+
 // GlobbedFiles returns the files in s's scope (Scope.ScopedFiles) that match
 // one of the globs s holds for namespace ns: none when no gate declared a
-// glob for it.
+// glob for it. A file in the tree of a gate fixture is never one of them,
+// as the built-in gates leave those trees out: a team gate copied with its
+// fixtures into tausik/policies must not judge the violations its own
+// fixtures hold. (A fixture run scans the fixture's tree as its root, so
+// its paths do not lie in a fixture tree.)
 func (s *Scope) GlobbedFiles(ctx context.Context, ns string) ([]string, error) {
 	globs := s.Globs[ns]
 	if len(globs) == 0 {
@@ -40,7 +56,7 @@ func (s *Scope) GlobbedFiles(ctx context.Context, ns string) ([]string, error) {
 	}
 	var out []string
 	for _, p := range all {
-		if MatchAny(globs, p) {
+		if MatchAny(globs, p) && !InFixtureTree(p) {
 			out = append(out, p)
 		}
 	}

@@ -4,7 +4,21 @@
 # file in scope is NOT_APPLICABLE.
 package tausik.gates.bandit
 
-ns := input.bandit
+stack := input.stacks
+
+# The gate judges only a project that shows it uses bandit (the stacks
+# namespace's markers): elsewhere the engine does not run the tool, its facts
+# are not read, and the gate is NOT_APPLICABLE with a hint.
+ns := input.bandit if stack.tools.bandit.used
+
+not_applicable contains {"code": "not_used", "msg": sprintf("bandit: this project shows no sign of using bandit ([tool.bandit] in pyproject.toml or .bandit); add one to switch the gate on%s", [unreadable])} if {
+	stack.status == "ok"
+	not stack.tools.bandit.used
+}
+
+# A marker file that could not be read is evidence of nothing; the hint
+# says which, so a broken pyproject.toml does not pass unnoticed.
+unreadable := concat("", [sprintf("; %s could not be read: %s", [u.file, u.reason]) | some u in stack.tools.bandit.unreadable])
 
 install := "install it (`pip install bandit`, or `apt-get install bandit`)"
 

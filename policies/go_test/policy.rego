@@ -5,7 +5,17 @@
 # is COULD_NOT_RUN; no Go file in scope is NOT_APPLICABLE.
 package tausik.gates.go_test
 
-ns := input.go_test
+stack := input.stacks
+
+# The gate judges only a project that shows it uses Go (the stacks
+# namespace's markers): elsewhere the engine does not run the tool, its facts
+# are not read, and the gate is NOT_APPLICABLE with a hint.
+ns := input.go_test if stack.tools.go_test.used
+
+not_applicable contains {"code": "not_used", "msg": "go_test: this project shows no sign of using Go (a go.mod); add one to switch the gate on"} if {
+	stack.status == "ok"
+	not stack.tools.go_test.used
+}
 
 install := "install Go (https://go.dev/doc/install) and put `go` on PATH"
 

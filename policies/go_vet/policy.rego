@@ -1,10 +1,20 @@
 # go_vet: `go vet ./...` finds nothing. Each finding is a violation at its file
-# and line; go vet that failed without a located finding (no go.mod, a broken
+# and line; go vet that failed without a located finding (files outside the module, a broken
 # module) or could not run is COULD_NOT_RUN; no Go file in scope is
 # NOT_APPLICABLE.
 package tausik.gates.go_vet
 
-ns := input.go_vet
+stack := input.stacks
+
+# The gate judges only a project that shows it uses Go (the stacks
+# namespace's markers): elsewhere the engine does not run the tool, its facts
+# are not read, and the gate is NOT_APPLICABLE with a hint.
+ns := input.go_vet if stack.tools.go_vet.used
+
+not_applicable contains {"code": "not_used", "msg": "go_vet: this project shows no sign of using Go (a go.mod); add one to switch the gate on"} if {
+	stack.status == "ok"
+	not stack.tools.go_vet.used
+}
 
 install := "install Go (https://go.dev/doc/install) and put `go` on PATH"
 

@@ -3,7 +3,21 @@
 # not run is COULD_NOT_RUN; no Python file in scope is NOT_APPLICABLE.
 package tausik.gates.mypy
 
-ns := input.mypy
+stack := input.stacks
+
+# The gate judges only a project that shows it uses mypy (the stacks
+# namespace's markers): elsewhere the engine does not run the tool, its facts
+# are not read, and the gate is NOT_APPLICABLE with a hint.
+ns := input.mypy if stack.tools.mypy.used
+
+not_applicable contains {"code": "not_used", "msg": sprintf("mypy: this project shows no sign of using mypy ([tool.mypy] in pyproject.toml, mypy.ini, .mypy.ini or [mypy] in setup.cfg); add one to switch the gate on%s", [unreadable])} if {
+	stack.status == "ok"
+	not stack.tools.mypy.used
+}
+
+# A marker file that could not be read is evidence of nothing; the hint
+# says which, so a broken pyproject.toml does not pass unnoticed.
+unreadable := concat("", [sprintf("; %s could not be read: %s", [u.file, u.reason]) | some u in stack.tools.mypy.unreadable])
 
 install := "install it (`pip install mypy`, or `apt-get install mypy`)"
 

@@ -4,7 +4,21 @@
 # NOT_APPLICABLE.
 package tausik.gates.pytest
 
-ns := input.pytest
+stack := input.stacks
+
+# The gate judges only a project that shows it uses pytest (the stacks
+# namespace's markers): elsewhere the engine does not run the tool, its facts
+# are not read, and the gate is NOT_APPLICABLE with a hint.
+ns := input.pytest if stack.tools.pytest.used
+
+not_applicable contains {"code": "not_used", "msg": sprintf("pytest: this project shows no sign of using pytest ([tool.pytest.ini_options] in pyproject.toml, pytest.ini, conftest.py, test_*.py under tests/, [pytest] in tox.ini or [tool:pytest] in setup.cfg); add one to switch the gate on%s", [unreadable])} if {
+	stack.status == "ok"
+	not stack.tools.pytest.used
+}
+
+# A marker file that could not be read is evidence of nothing; the hint
+# says which, so a broken pyproject.toml does not pass unnoticed.
+unreadable := concat("", [sprintf("; %s could not be read: %s", [u.file, u.reason]) | some u in stack.tools.pytest.unreadable])
 
 python := ns.argv[0] if count(object.get(ns, "argv", [])) > 0
 

@@ -3,7 +3,21 @@
 # COULD_NOT_RUN; no Python file in scope is NOT_APPLICABLE.
 package tausik.gates.ruff
 
-ns := input.ruff
+stack := input.stacks
+
+# The gate judges only a project that shows it uses ruff (the stacks
+# namespace's markers): elsewhere the engine does not run the tool, its facts
+# are not read, and the gate is NOT_APPLICABLE with a hint.
+ns := input.ruff if stack.tools.ruff.used
+
+not_applicable contains {"code": "not_used", "msg": sprintf("ruff: this project shows no sign of using ruff ([tool.ruff] in pyproject.toml, ruff.toml, .ruff.toml, ruff among the dev dependencies or a ruff hook in .pre-commit-config.yaml); add one to switch the gate on%s", [unreadable])} if {
+	stack.status == "ok"
+	not stack.tools.ruff.used
+}
+
+# A marker file that could not be read is evidence of nothing; the hint
+# says which, so a broken pyproject.toml does not pass unnoticed.
+unreadable := concat("", [sprintf("; %s could not be read: %s", [u.file, u.reason]) | some u in stack.tools.ruff.unreadable])
 
 install := "install it (`pipx install ruff`, `pip install ruff` or `uv tool install ruff`; see https://docs.astral.sh/ruff/installation/)"
 

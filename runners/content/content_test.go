@@ -126,3 +126,27 @@ func TestPayloadRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipsFixtureTrees leaves out the trees of gate fixtures, which hold
+// the violations a gate must catch, whatever the glob: both when the whole
+// project is judged and when the request names such a file.
+func TestSkipsFixtureTrees(t *testing.T) {
+	root := sourcetest.TempDir(t)
+	sourcetest.WriteFile(t, root, "src/a.py", "print(1)\n")
+	sourcetest.WriteFile(t, root, "tausik/policies/no_print/fixtures/bad/tree/src/a.py", "print(1)\n")
+	sourcetest.WriteFile(t, root, "policies/g/fixtures/c/tree/b.py", "print(2)\n")
+	sourcetest.WriteFile(t, root, "tests/fixtures/data/a.py", "print(3)\n") // no tree/: judged
+	for _, req := range []facts.Request{{}, {Explicit: true, Files: []string{"src/a.py", "policies/g/fixtures/c/tree/b.py"}}} {
+		var paths []string
+		for _, f := range gather(t, New(), root, req, 0, "**/*.py") {
+			paths = append(paths, f.Path)
+		}
+		want := []string{"src/a.py", "tests/fixtures/data/a.py"}
+		if req.Explicit {
+			want = want[:1]
+		}
+		if !reflect.DeepEqual(paths, want) {
+			t.Errorf("request %+v: got %v, want %v", req, paths, want)
+		}
+	}
+}

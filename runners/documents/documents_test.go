@@ -3,6 +3,7 @@ package documents
 import (
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -192,4 +193,29 @@ func mustAbs(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return abs
+}
+
+// TestSkipsFixtureTrees leaves out the trees of gate fixtures whatever the
+// glob, so a team gate copied with its fixtures does not judge them.
+func TestSkipsFixtureTrees(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{".github/workflows/ci.yml", "tausik/policies/g/fixtures/bad/tree/.github/workflows/ci.yml", "fixtures/x/ci.yml"} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte("on: [push]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := runners.NewScope(root, facts.Request{})
+	s.Globs = map[string][]string{Namespace: {"**/*.yml"}}
+	ns := New().Gather(context.Background(), s)
+	var paths []string
+	for _, f := range ns.Data.(facts.Documents).Files {
+		paths = append(paths, f.Path)
+	}
+	if want := []string{".github/workflows/ci.yml", "fixtures/x/ci.yml"}; ns.Status != facts.StatusOK || !reflect.DeepEqual(paths, want) {
+		t.Errorf("got %s %v, want %v", ns.Status, paths, want)
+	}
 }
