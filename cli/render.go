@@ -20,7 +20,7 @@ func renderDecision(g *globals, e *engine.Engine, format string, d *engine.Decis
 	}
 	switch format {
 	case "json":
-		return writeJSON(g.stdout, d)
+		return writeJSON(g.stdout, jsonDecision{d, summarize(d)})
 	case "sarif":
 		return renderSARIF(g.stdout, e.Gate, d)
 	case "junit":
@@ -59,8 +59,16 @@ func renderDecisionText(w io.Writer, d *engine.Decision) error {
 			warned++
 		}
 		fmt.Fprintf(&b, "%-14s %-*s  %s%s\n", v.Outcome, width, v.Name, v.Severity, tag)
+		held := 0
 		for _, vi := range v.Violations {
+			if vi.State == engine.StateBaselined {
+				held++
+				continue
+			}
 			fmt.Fprintf(&b, "    %s\n", violationLine(vi))
+		}
+		if held > 0 {
+			fmt.Fprintf(&b, "    held by the baseline: %d finding(s) that did not grow (%s)\n", held, engine.BaselineFile)
 		}
 		if v.Reused != "" {
 			fmt.Fprintf(&b, "    reused: the verdict logged in %s, from the same input digest\n", v.Reused)
@@ -103,4 +111,36 @@ func violationLine(v engine.Violation) string {
 func firstLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
+}
+
+// jsonDecision is the decision as --format json prints it: the decision
+// (each violation with its state: none when judged here, "baselined",
+// "elsewhere") and a summary counting them apart.
+type jsonDecision struct {
+	*engine.Decision
+	Summary decisionSummary `json:"summary"`
+}
+
+// decisionSummary counts a decision's violations by state.
+type decisionSummary struct {
+	Judged    int `json:"judged"`
+	Baselined int `json:"baselined"`
+	Elsewhere int `json:"elsewhere"`
+}
+
+func summarize(d *engine.Decision) decisionSummary {
+	var s decisionSummary
+	for _, v := range d.Gates {
+		for _, vi := range v.Violations {
+			switch vi.State {
+			case engine.StateBaselined:
+				s.Baselined++
+			case engine.StateElsewhere:
+				s.Elsewhere++
+			default:
+				s.Judged++
+			}
+		}
+	}
+	return s
 }

@@ -49,6 +49,9 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifMessage    `json:"message"`
 	Locations []sarifLocation `json:"locations,omitempty"`
+	// BaselineState is "unchanged" for a finding the baseline holds, "new"
+	// for one judged here.
+	BaselineState string `json:"baselineState,omitempty"`
 }
 
 type sarifLocation struct {
@@ -88,6 +91,12 @@ func renderSARIF(w io.Writer, lookup func(string) (*engine.Gate, bool), d *engin
 		}
 		for _, vi := range v.Violations {
 			r := sarifResult{RuleID: v.Name, Level: level, Message: sarifMessage{Text: vi.Msg}}
+			switch vi.State {
+			case "":
+				r.BaselineState = "new"
+			case engine.StateBaselined:
+				r.Level, r.BaselineState = "note", "unchanged"
+			}
 			if vi.File != "" {
 				loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: vi.File}}}
 				if vi.Line > 0 {
@@ -184,7 +193,7 @@ func renderGitHub(w io.Writer, d *engine.Decision) error {
 		if v.Blocks {
 			kind = "error"
 		}
-		for _, vi := range v.Violations {
+		for _, vi := range v.Judged() {
 			props := "title=" + ghEscape(v.Name, true)
 			if vi.File != "" {
 				props = "file=" + ghEscape(vi.File, true) + "," + props

@@ -24,11 +24,15 @@ type guardPath struct {
 	path   string // absolute, symlinks resolved
 	dir    bool   // everything below path belongs to it too
 	reason string
+	// leaf: only the path itself; the directories above it are not the
+	// guard (the committed tausik/ holding the baseline shares its name
+	// with the program, which every tausik command line names).
+	leaf bool
 }
 
 // guardPaths lists the guard of a project at root: the user's ~/.tausik,
 // the user and managed tiers wherever their variables point, the project's
-// .tausik state and every host's hook wiring that init writes.
+// .tausik state, its baseline and every host's hook wiring that init writes.
 func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
 	var out []guardPath
 	add := func(p string, dir bool, reason string) {
@@ -46,6 +50,8 @@ func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
 		add(filepath.Join(home, StateDir), true, "the user's tausik directory (user tier, keys)")
 	}
 	add(filepath.Join(root, StateDir), true, "the project's tausik state (decision log, keys)")
+	add(filepath.Join(root, filepath.FromSlash(BaselineFile)), false, "the baseline (a person records it: docs/baseline.md)")
+	out[len(out)-1].leaf = true
 	for _, w := range hostinit.WiringFiles() {
 		add(filepath.Join(root, filepath.FromSlash(w.Rel)), false, "the hook wiring of "+w.Host)
 	}
@@ -92,7 +98,7 @@ func (e *Engine) guardOf(abs string) (guardPath, bool) {
 		switch {
 		case abs == g.path, g.dir && under(abs, g.path):
 			return g, true
-		case under(g.path, abs) && abs != e.root && abs != e.home:
+		case under(g.path, abs) && abs != e.root && abs != e.home && !g.leaf:
 			return g, true
 		}
 	}

@@ -1,6 +1,7 @@
 package policytest
 
 import (
+	"errors"
 	"io/fs"
 	"maps"
 	"path"
@@ -50,7 +51,10 @@ type Case struct {
 	facts    *facts.Document // facts-level case
 	factsRaw []byte          // its facts.json, which a mutation fixture patches
 	tree     fs.FS           // end-to-end case, rooted at tree/
-	caseFS   fs.FS           // the case directory (for git apply steps)
+	// baseline is the tree's tausik/baseline.json, which settles the
+	// case's verdict as it settles an evaluation's (nil: none).
+	baseline *engine.Baseline
+	caseFS   fs.FS // the case directory (for git apply steps)
 }
 
 // loadCase reads one fixture of g. Problems are returned as diagnostics, and
@@ -195,6 +199,7 @@ func loadContent(g *engine.Gate, r yamlread.Reader, c *Case, git *yaml.Node, cas
 		c.facts = parseFacts(g, r.D, path.Join(dir, "facts.json"), c.factsRaw)
 	case hasTree:
 		c.tree = tree
+		c.baseline = parseCaseBaseline(r.D, dir, tree)
 	default:
 		r.D.Add(dir, 0, "a fixture needs a facts.json or a tree/ directory (or a base: to mutate)")
 	}
@@ -225,4 +230,20 @@ func fileExists(fsys fs.FS, name string) bool {
 func dirExists(fsys fs.FS, name string) bool {
 	info, err := fs.Stat(fsys, name)
 	return err == nil && info.IsDir()
+}
+
+// parseCaseBaseline reads a tree case's tausik/baseline.json, if it has one.
+func parseCaseBaseline(d yamlread.Sink, dir string, tree fs.FS) *engine.Baseline {
+	b, err := fs.ReadFile(tree, engine.BaselineFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err == nil {
+		var bl *engine.Baseline
+		if bl, err = engine.ParseBaseline(b); err == nil {
+			return bl
+		}
+	}
+	d.Add(path.Join(dir, "tree", engine.BaselineFile), 0, "%v", err)
+	return nil
 }

@@ -271,6 +271,7 @@ func fixtureKiller(ctx context.Context, e *engine.Engine, g *engine.Gate, rep *G
 			return
 		}
 		v, _ := engine.EvalGate(ctx, g, c.Params, doc)
+		c.settle(&v)
 		if ps := c.Expect.check(v); len(ps) > 0 {
 			problems[i] = []string{fmt.Sprintf("%s fails on the unmutated policy: %v", name, ps)}
 			return
@@ -292,6 +293,9 @@ func fixtureKiller(ctx context.Context, e *engine.Engine, g *engine.Gate, rep *G
 			v, err := engine.EvalGate(ctx, mg, pc.c.Params, pc.doc)
 			if errors.Is(err, engine.ErrShape) {
 				return resultDiscarded
+			}
+			if v.Outcome != "" {
+				pc.c.settle(&v)
 			}
 			if len(pc.c.Expect.check(v)) > 0 {
 				return resultKilled

@@ -227,6 +227,7 @@ func evalCase(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (e
 	if v.Outcome == "" {
 		return v, err // the facts could not be read
 	}
+	c.settle(&v)
 	return v, nil // a policy error is the verdict's COULD_NOT_RUN
 }
 
@@ -337,4 +338,11 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// settle judges v against the case's baseline, as an evaluation would.
+func (c *Case) settle(v *engine.Verdict) {
+	if c.baseline != nil {
+		engine.SettleWithBaseline(c.baseline, v, c.Files, len(c.Files) > 0, c.Params)
+	}
 }

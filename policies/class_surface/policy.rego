@@ -141,7 +141,7 @@ violations contains v if {
 	not hd[id]
 	judged(c.exempt, tests)
 	msg := sprintf("%s:%d: %s %s has %d public members (max %d; %s%s)%s: %s", [c.path, c.line, ks[c.lang], c.name, c.count, cap, c.breakdown, inherited_note(c.inherited), ambiguity_note(c.ambiguous), rs[c.lang]])
-	v := {"msg": msg, "file": c.path, "line": c.line, "rule": "over_cap"}
+	v := {"msg": msg, "file": c.path, "line": c.line, "rule": "over_cap", "key": sprintf("%s:%s", [c.path, c.name]), "quantity": c.count}
 }
 
 # judged(exempt, tests): enums, Protocols and classes defined under
@@ -160,7 +160,7 @@ violations contains v if {
 	lim := limits[id]
 	c := cls[id]
 	c.count > lim
-	v := at(id, "baseline_grew", sprintf("%s: %s %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), kind(id), c.name, c.count, lim, concat(", ", sort(keys)), gates_json, c.breakdown, ambiguity_note(c.ambiguous), remedies[c.lang]]))
+	v := object.union(at(id, "baseline_grew", sprintf("%s: %s %s has %d public members, more than its baseline %d (%s in %s; %s)%s: the baseline only turns down; %s", [loc(id), kind(id), c.name, c.count, lim, concat(", ", sort(keys)), gates_json, c.breakdown, ambiguity_note(c.ambiguous), remedies[c.lang]])), {"key": sprintf("%s:%s", [c.path, c.name]), "quantity": c.count})
 }
 
 # With ambiguous: block, an ambiguous base fails the gate when one of its
@@ -179,7 +179,13 @@ violations contains v if {
 	v := {"msg": msg, "file": c.path, "line": c.line, "rule": "ambiguous_base"}
 }
 
+# An entry above reality, or naming a class that is gone, fails the gate
+# only with stale_baseline: block; with warn (the default) it holds nothing
+# more than the class has.
+stale_blocks if input.params.stale_baseline == "block"
+
 violations contains v if {
+	stale_blocks
 	some key, ids in usable
 	reality := max({cls[id].count | some id in ids})
 	baseline[key] > reality
@@ -191,6 +197,7 @@ stale_remedy(reality) := sprintf("remove the entry from %s (the class is within 
 } else := sprintf("lower it to %d in %s", [reality, gates_json])
 
 violations contains v if {
+	stale_blocks
 	some key, ids in matches
 	count(ids) == 0
 	v := {"msg": sprintf("baseline %s names no class in the scanned tree: remove it from %s", [key, gates_json]), "rule": "baseline_missing"}
@@ -227,6 +234,11 @@ violations contains v if {
 violations contains v if {
 	not input.params.ambiguous in {"block", "report"}
 	v := {"msg": sprintf("class_surface params.ambiguous: want \"block\" or \"report\", got %q; fix it in %s", [input.params.ambiguous, gates_json]), "rule": "bad_config"}
+}
+
+violations contains v if {
+	not input.params.stale_baseline in {"block", "warn"}
+	v := {"msg": sprintf("class_surface params.stale_baseline: want \"warn\" or \"block\", got %q; fix it in %s", [input.params.stale_baseline, gates_json]), "rule": "bad_config"}
 }
 
 violations contains v if {

@@ -1,0 +1,188 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/atomicfile"
+)
+
+// BaselineMode says what `tausik baseline` may do to an existing baseline.
+type BaselineMode int
+
+const (
+	// BaselineCreate records a baseline where there is none, and refuses to
+	// overwrite one.
+	BaselineCreate BaselineMode = iota
+	// BaselineUpdate only lowers the existing baseline: it drops the
+	// entries that vanished and lowers those that shrank, never adds one or
+	// raises one.
+	BaselineUpdate
+	// BaselineForce rewrites the baseline from today's findings, new debt
+	// included: a person accepting it.
+	BaselineForce
+)
+
+// baselineTriggers are the moments whose blocking gates a baseline holds:
+// a commit and the close of a task.
+var baselineTriggers = []string{"commit", engine.TriggerTaskDone}
+
+// BaselineReport is what RecordBaseline did.
+type BaselineReport struct {
+	// Path is the baseline file, relative to the project root.
+	Path string `json:"path"`
+	// Commit is the git HEAD the findings were taken at ("" outside git).
+	Commit string `json:"commit"`
+	// Entries is how many entries the written file holds.
+	Entries int `json:"entries"`
+	// Added, Lowered and Dropped count the changes to the previous file
+	// (all of Entries are Added when there was none).
+	Added   int `json:"added"`
+	Lowered int `json:"lowered"`
+	Dropped int `json:"dropped"`
+	// Unchanged reports that the file's bytes stayed as they were.
+	Unchanged bool `json:"unchanged"`
+	// NotRecorded names the blocking gates that could not run, so nothing
+	// of theirs is in the baseline (they keep blocking).
+	NotRecorded []string `json:"not_recorded"`
+	// Refused counts, for an update, the findings it did not add (new
+	// debt or growth: a person accepts it with BaselineForce).
+	Refused int `json:"refused"`
+}
+
+// RecordBaseline evaluates the enabled blocking gates of the scoped phase
+// (the code-shape gates: filesize, class_surface, linters…) at the commit
+// and task-done triggers over the whole tree of e's project, and writes
+// their findings to tausik/baseline.json as mode allows. A person's
+// command: the caller refuses an agent requester first.
+func RecordBaseline(ctx context.Context, e *engine.Engine, mode BaselineMode, requester string) (*BaselineReport, error) {
+	old, err := engine.LoadBaseline(e.Root())
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case mode == BaselineCreate && old != nil:
+		return nil, fmt.Errorf("%s: %w; `tausik baseline --update` lowers it, `tausik baseline --force` rewrites it (accepting new debt)", engine.BaselineFile, engine.ErrExists)
+	case mode == BaselineUpdate && old == nil:
+		return nil, fmt.Errorf("%w: %s does not exist, so there is nothing to update; record one with `tausik baseline`", engine.ErrUsage, engine.BaselineFile)
+	}
+	rep := &BaselineReport{Path: engine.BaselineFile, NotRecorded: []string{}}
+	found := map[engine.Fingerprint]engine.BaselineEntry{}
+	ran := map[string]bool{}
+	for _, trig := range baselineTriggers {
+		dec, err := e.Evaluate(ctx, engine.Request{Trigger: trig, Requester: requester})
+		if err != nil {
+			return nil, err
+		}
+		rep.Commit = dec.GitHead
+		keep := func(v *engine.Verdict) bool {
+			g, ok := e.Gate(v.Name)
+			if !ok || g.Phase != "scoped" || v.Severity != engine.SeverityBlock {
+				return false
+			}
+			if v.Outcome != engine.Passed && v.Outcome != engine.Failed {
+				if v.Outcome == engine.CouldNotRun && !slices.Contains(rep.NotRecorded, v.Name) {
+					rep.NotRecorded = append(rep.NotRecorded, v.Name)
+				}
+				return false
+			}
+			ran[v.Name] = true
+			return true
+		}
+		for _, en := range engine.Findings(dec, dec.GitHead, keep) {
+			if prev, ok := found[en.Fingerprint()]; !ok || en.Quantity > prev.Quantity {
+				found[en.Fingerprint()] = en
+			}
+		}
+	}
+	slices.Sort(rep.NotRecorded)
+	next := &engine.Baseline{}
+	if mode == BaselineUpdate {
+		next.Entries = lower(old, found, ran, rep)
+	} else {
+		for _, en := range found {
+			next.Entries = append(next.Entries, en)
+		}
+		rep.Added = len(found)
+		if old != nil {
+			rep.Added, rep.Lowered, rep.Dropped = diff(old, found)
+		}
+	}
+	rep.Entries = len(next.Entries)
+	return rep, write(e.Root(), next, rep)
+}
+
+// lower is the update: each old entry stays, is lowered to what was found
+// now, or is dropped when its gate ran and found nothing of it. What was
+// found and has no entry, or grew past its entry, is counted as refused.
+func lower(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEntry, ran map[string]bool, rep *BaselineReport) []engine.BaselineEntry {
+	var out []engine.BaselineEntry
+	kept := map[engine.Fingerprint]bool{}
+	for _, en := range old.Entries {
+		now, ok := found[en.Fingerprint()]
+		kept[en.Fingerprint()] = true
+		switch {
+		case !ok && ran[en.Gate]:
+			rep.Dropped++
+			continue
+		case ok && now.Quantity < en.Quantity:
+			en.Quantity, en.Commit = now.Quantity, now.Commit
+			rep.Lowered++
+		case ok && now.Quantity > en.Quantity:
+			rep.Refused++
+		}
+		out = append(out, en)
+	}
+	for fp := range found {
+		if !kept[fp] {
+			rep.Refused++
+		}
+	}
+	return out
+}
+
+// diff counts how a rewrite changes old.
+func diff(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEntry) (added, lowered, dropped int) {
+	had := map[engine.Fingerprint]int{}
+	for _, en := range old.Entries {
+		had[en.Fingerprint()] = en.Quantity
+		now, ok := found[en.Fingerprint()]
+		switch {
+		case !ok:
+			dropped++
+		case now.Quantity < en.Quantity:
+			lowered++
+		}
+	}
+	for fp := range found {
+		if _, ok := had[fp]; !ok {
+			added++
+		}
+	}
+	return added, lowered, dropped
+}
+
+// write stores bl as root's baseline file, atomically, unless its bytes
+// are already there.
+func write(root string, bl *engine.Baseline, rep *BaselineReport) error {
+	b, err := bl.Encode()
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(root, filepath.FromSlash(engine.BaselineFile))
+	if cur, err := os.ReadFile(path); err == nil && string(cur) == string(b) {
+		rep.Unchanged = true
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", engine.BaselineFile, err)
+	}
+	if err := atomicfile.Write(path, b, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", engine.BaselineFile, err)
+	}
+	return nil
+}
