@@ -13,7 +13,7 @@ import (
 func newLogCmd(g *globals) *cobra.Command {
 	return newGroupCmd("log", "Read, export, verify, checkpoint and prove the decision log",
 		newLogListCmd(g), newLogShowCmd(g), newLogExportCmd(g), newLogVerifyCmd(g),
-		newLogCheckpointCmd(g), newLogProveCmd(g), newLogVerifyProofCmd(g))
+		newLogCheckpointCmd(g), newLogProveCmd(g), newLogVerifyProofCmd(g), newLogReportCmd(g))
 }
 
 // logFilterFlags registers the filters list and export share.
@@ -23,6 +23,8 @@ func logFilterFlags(cmd *cobra.Command, q *engine.LogQuery) {
 	f.StringVar(&q.Outcome, "outcome", "", "with --gate: that gate's outcome; alone: any gate's (PASSED, FAILED, NOT_APPLICABLE, COULD_NOT_RUN)")
 	f.StringVar(&q.Task, "task", "", "decisions about this task")
 	f.StringVar(&q.Trigger, "trigger", "", "decisions for this trigger")
+	f.StringVar(&q.Requester, "requester", "", "decisions asked for by this requester (cli, hook:claude…)")
+	f.StringVar(&q.Result, "result", "", "blocked or passed: with --gate, that gate's verdict; alone, the decision's")
 	f.StringVar(&q.Since, "since", "", "decisions since a duration ago (90m, 3h, 2d) or a time (RFC 3339, YYYY-MM-DD)")
 	f.StringVar(&q.Between, "between", "", "decisions in [A,B): two times separated by a comma")
 	f.IntVar(&q.Tail, "tail", 0, "only the newest N matches")

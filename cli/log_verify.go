@@ -3,12 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/store/merkle"
 )
 
@@ -44,31 +42,9 @@ func newLogVerifyCmd(g *globals) *cobra.Command {
 }
 
 func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error {
-	var trusted []merkle.Trusted
-	var err error
-	if opts.pub != "" {
-		if trusted, err = engine.ParseTrustedKeys(opts.pub); err != nil {
-			return err
-		}
-	}
-	var files []engine.CheckpointFile
-	for _, name := range opts.checkpoints {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return usageErr(fmt.Errorf("--checkpoint: %w", err))
-		}
-		files = append(files, engine.CheckpointFile{Name: name, Data: data})
-	}
-	if opts.gitRef != "" {
-		root, err := g.projectRoot()
-		if err != nil {
-			return err
-		}
-		kept, err := app.KeptCheckpoints(ctx, root, opts.gitRef)
-		if err != nil {
-			return err
-		}
-		files = append(files, kept...)
+	trusted, files, err := loadCheckpoints(ctx, g, opts)
+	if err != nil {
+		return err
 	}
 	st, _, err := g.openLog(ctx, engine.LogQuery{})
 	if err != nil {

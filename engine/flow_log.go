@@ -20,6 +20,11 @@ type LogQuery struct {
 	Outcome string // PASSED, FAILED, NOT_APPLICABLE or COULD_NOT_RUN (any case)
 	Task    string
 	Trigger string
+	// Requester: decisions asked for by this requester.
+	Requester string
+	// Result is "blocked" or "passed" (any case): alone, whether the decision
+	// blocked; with Gate, whether that gate's verdict blocked.
+	Result string
 	// Since is a duration back from now ("90m", "3h", "2d") or a time
 	// (RFC 3339, or a date YYYY-MM-DD in UTC).
 	Since string
@@ -32,7 +37,15 @@ type LogQuery struct {
 // Filter turns the query into a store filter, with durations counted back
 // from now. Malformed input is ErrUsage naming the flag's value.
 func (q LogQuery) Filter(now time.Time) (store.Filter, error) {
-	f := store.Filter{Gate: q.Gate, Task: q.Task, Trigger: q.Trigger, Tail: q.Tail}
+	f := store.Filter{Gate: q.Gate, Task: q.Task, Trigger: q.Trigger, Requester: q.Requester, Tail: q.Tail}
+	switch strings.ToLower(q.Result) {
+	case "":
+	case "blocked", "passed":
+		blocked := strings.EqualFold(q.Result, "blocked")
+		f.Blocked = &blocked
+	default:
+		return f, fmt.Errorf("%w: result %q is not blocked or passed", ErrUsage, q.Result)
+	}
 	if q.Outcome != "" {
 		f.Outcome = store.Outcome(strings.ToUpper(q.Outcome))
 		if !f.Outcome.Valid() {

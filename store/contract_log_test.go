@@ -35,6 +35,7 @@ var _ = contract("list_filters", func(t *testing.T, open opener) {
 	s := open(t, WithClock(clock.Now))
 	start := clock.Now()
 	ds := seed(t, s, clock, 7) // failed at 1, 4; task t1 at 1, 3, 5
+	yes, no := true, false
 	cases := []struct {
 		name string
 		f    Filter
@@ -55,6 +56,14 @@ var _ = contract("list_filters", func(t *testing.T, open opener) {
 		{"limit", Filter{Limit: 2}, pick(ds, 0, 1)},
 		{"tail with filter", Filter{Task: "t1", Tail: 2}, pick(ds, 3, 5)},
 		{"combined", Filter{Task: "t1", Gate: "filesize", Outcome: OutcomeFailed}, pick(ds, 1)},
+		{"blocked", Filter{Blocked: &yes}, pick(ds, 1, 4)},
+		{"not blocked", Filter{Blocked: &no}, pick(ds, 0, 2, 3, 5, 6)},
+		{"gate blocked", Filter{Gate: "filesize", Blocked: &yes}, pick(ds, 1, 4)},
+		{"gate did not block", Filter{Gate: "filesize", Blocked: &no}, pick(ds, 0, 2, 3, 5, 6)},
+		{"warn gate never blocks", Filter{Gate: "tdd_order", Blocked: &yes}, pick(ds)},
+		{"gate outcome blocked", Filter{Gate: "filesize", Outcome: OutcomeFailed, Blocked: &yes}, pick(ds, 1, 4)},
+		{"requester", Filter{Requester: "cli", Task: "t1"}, pick(ds, 1, 3, 5)},
+		{"other requester", Filter{Requester: "hook:claude"}, pick(ds)},
 	}
 	for _, c := range cases {
 		got, err := s.ListDecisions(ctx, c.f)

@@ -14,10 +14,15 @@ import (
 // do not filter. Results always come oldest first (newest last), like a log
 // file; Tail picks the newest N matches and still returns them oldest first.
 type Filter struct {
-	Gate    string    // decisions with a verdict for this gate
-	Outcome Outcome   // with Gate: that gate had this outcome; alone: any gate had it
-	Task    string    // decisions about this task
-	Trigger string    // decisions for this trigger
+	Gate    string  // decisions with a verdict for this gate
+	Outcome Outcome // with Gate: that gate had this outcome; alone: any gate had it
+	Task    string  // decisions about this task
+	Trigger string  // decisions for this trigger
+	// Requester: decisions asked for by this requester ("cli", "hook:claude"…).
+	Requester string
+	// Blocked: alone, decisions that blocked (true) or did not (false); with
+	// Gate, decisions in which that gate's verdict blocked or did not.
+	Blocked *bool
 	Since   time.Time // time >= Since
 	Until   time.Time // time < Until
 	Tail    int       // the newest N matches
@@ -50,6 +55,16 @@ func (f Filter) query() (string, []any, error) {
 	if f.Trigger != "" {
 		where, args = append(where, "d.trigger = ?"), append(args, f.Trigger)
 	}
+	if f.Requester != "" {
+		where, args = append(where, "d.requester = ?"), append(args, f.Requester)
+	}
+	if f.Blocked != nil && f.Gate == "" {
+		blocked := 0
+		if *f.Blocked {
+			blocked = 1
+		}
+		where, args = append(where, "d.blocked = ?"), append(args, blocked)
+	}
 	if !f.Since.IsZero() {
 		where, args = append(where, "d.time >= ?"), append(args, formatTime(f.Since))
 	}
@@ -57,8 +72,12 @@ func (f Filter) query() (string, []any, error) {
 		where, args = append(where, "d.time < ?"), append(args, formatTime(f.Until))
 	}
 	if f.Gate != "" || f.Outcome != "" {
+		var blocks *bool
+		if f.Gate != "" {
+			blocks = f.Blocked
+		}
 		where = append(where, gateMatchSQL)
-		args = append(args, gateNeedle(f.Gate, f.Outcome))
+		args = append(args, gateNeedle(blocks, f.Gate, f.Outcome))
 	}
 	q := "SELECT " + entryColumns + " FROM decisions d"
 	if len(where) > 0 {

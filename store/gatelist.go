@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tausik/tausik/store/internal/canonjson"
@@ -72,9 +73,13 @@ func decodeGates(s string) ([]GateVerdict, *mismatch) {
 }
 
 // gateNeedle is the substring a filter looks for in the gates column: the
-// element naming gate (when not empty) with outcome (when not empty).
-func gateNeedle(gate string, outcome Outcome) string {
+// element naming gate (when not empty) with outcome (when not empty) and,
+// when blocks is set, whose verdict blocked or not.
+func gateNeedle(blocks *bool, gate string, outcome Outcome) string {
 	var b bytes.Buffer
+	if blocks != nil {
+		b.WriteString(`"blocks":` + strconv.FormatBool(*blocks) + `,`) // blocks is every element's first key
+	}
 	if gate != "" {
 		name, _ := canonjson.Marshal(gate) // a string always encodes
 		b.WriteString(`"name":`)

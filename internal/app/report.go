@@ -1,0 +1,249 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/store"
+	"github.com/tausik/tausik/store/merkle"
+)
+
+// The audit report: one page (HTML, or the same content in Markdown) that
+// answers at a glance what an audit asks of the decision log — does it
+// verify against its checkpoints, what was blocked and by which gates, which
+// tasks closed on what evidence, what was waived, which weakenings were
+// refused, which scopes were widened, which gates a tier switched off. Every
+// count is tied to the `tausik log list` command that returns exactly those
+// decisions (the page's Queries section), and the page is a function of the
+// log and the request alone: the same log and flags give the same bytes.
+
+// ReportRequest is what a report covers and checks.
+type ReportRequest struct {
+	// Since and Until bound the decisions reported (zero: unbounded).
+	Since, Until time.Time
+	// Checkpoints and Trusted are checked as `log verify` checks them;
+	// VerifyArgs are the flags that name them, for the Queries section.
+	Checkpoints []engine.CheckpointFile
+	Trusted     []merkle.Trusted
+	VerifyArgs  []string
+	// Generated, when not zero, is printed as the report's time: the page
+	// is then no longer the same bytes for the same log.
+	Generated time.Time
+}
+
+// Count is a number in the report and the query that reproduces it.
+type Count struct {
+	N int
+	Q string // the query's anchor ("q7"); "" when no query reproduces it
+}
+
+// Query is a `tausik log list` command line in the Queries section.
+type Query struct {
+	ID   string
+	Args []string // after "tausik"
+	Line string   // the shell-quoted command line
+}
+
+// Bucket is one bar of the decisions-over-time chart.
+type Bucket struct {
+	Label            string
+	Start, End       time.Time
+	Total, Passed    Count
+	Blocked          Count
+	passedN, blocked int
+}
+
+// GateRow counts one gate's verdicts by outcome and its blocking verdicts.
+type GateRow struct {
+	Name     string
+	Outcomes []Count // in the order of Outcomes
+	Blocks   Count
+}
+
+// KeyCount is one row of a blocks-by table.
+type KeyCount struct {
+	Key            string
+	Blocked, Total Count
+}
+
+// Event is one line of a task's trail or of a list of decisions.
+type Event struct {
+	Seq       int64
+	Time      string
+	ID        string
+	Kind      string // start, update, refused write, verify, done check, done, abandon, …
+	Requester string
+	Blocked   bool
+	Detail    string
+}
+
+// TaskTrail is what the log says about one task.
+type TaskTrail struct {
+	Slug            string
+	Total, Blocked  Count
+	RefusedWrites   Count
+	Events          []Event
+	Omitted         int // events beyond maxTrail not listed
+	FinalStatus     string
+	FinalScope      string
+	DoneEvidence    string
+	LastVerifyID    string
+	LastVerifyState string
+}
+
+// TierSwitch is a gate a tier switched off, as decisions recorded it.
+type TierSwitch struct {
+	Gate, Tier, File, Severity string
+	First, Last                Event
+}
+
+// Note is a warning the decisions carried (refused weakenings among them).
+type Note struct {
+	Text        string
+	Refused     bool
+	First, Last Event
+}
+
+// Report is everything the page shows.
+type Report struct {
+	Range       string
+	Generated   string
+	Total       Count
+	Blocked     Count
+	Passed      Count
+	Verify      engine.LogVerification
+	VerifyLine  string
+	Unprotected string
+	// ReadError says why the decisions of a broken log could not be read.
+	ReadError   string
+	Hourly      bool
+	Buckets     []Bucket
+	Outcomes    []string
+	Gates       []GateRow
+	ByGate      []KeyCount
+	ByRequester []KeyCount
+	ByTask      []KeyCount
+	Tasks       []TaskTrail
+	Waivers     []Event
+	Notes       []Note
+	TaskChanges []Event
+	Switched    []TierSwitch
+	Omitted     map[string]int // list name → rows not listed
+	Queries     []Query
+
+	queryIDs     map[string]string
+	base         []string
+	since, until time.Time
+}
+
+// maxTrail and maxList bound the rows a trail or a list shows; the rest
+// are counted and reachable through their query.
+const (
+	maxTrail = 200
+	maxList  = 500
+)
+
+// BuildReport reads the decisions of req's range from st, verifies the log
+// against req's checkpoints, and returns the report.
+func BuildReport(ctx context.Context, st *store.Store, req ReportRequest) (*Report, error) {
+	v, err := engine.VerifyLog(ctx, st, req.Checkpoints, req.Trusted)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	entries, err := engine.ListLog(ctx, st, store.Filter{Since: req.Since, Until: req.Until})
+	if err != nil && v.Log.OK {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	r := &Report{Verify: v, queryIDs: map[string]string{}, Omitted: map[string]int{},
+		Outcomes: []string{string(store.OutcomePassed), string(store.OutcomeFailed), string(store.OutcomeNotApplicable), string(store.OutcomeCouldNotRun)}}
+	r.base, r.Range = rangeArgs(req.Since, req.Until)
+	r.since, r.until = req.Since, req.Until
+	if !req.Generated.IsZero() {
+		r.Generated = stampOf(req.Generated)
+	}
+	r.VerifyLine = shellLine(append([]string{"tausik", "log", "verify"}, req.VerifyArgs...))
+	r.verification(req)
+	if err != nil {
+		// A broken log whose rows cannot be read any more: the page reports
+		// the break, and that nothing else could be read.
+		r.ReadError = err.Error()
+		entries = nil
+	}
+	if err := r.tally(entries); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// rangeArgs turns the bounds into log list flags with absolute times, so a
+// query reproduces the same decisions tomorrow.
+func rangeArgs(since, until time.Time) ([]string, string) {
+	switch {
+	case !since.IsZero() && !until.IsZero():
+		return []string{"--between", timeArg(since) + "," + timeArg(until)}, stampOf(since) + " to " + stampOf(until) + " (exclusive)"
+	case !since.IsZero():
+		return []string{"--since", timeArg(since)}, "since " + stampOf(since)
+	case !until.IsZero():
+		return []string{"--between", timeArg(time.Unix(0, 0)) + "," + timeArg(until)}, "until " + stampOf(until) + " (exclusive)"
+	}
+	return nil, "the whole log"
+}
+
+func timeArg(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func stampOf(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05Z") }
+
+// count returns a Count of n tied to `tausik log list` with the base range
+// and extra flags.
+func (r *Report) count(n int, extra ...string) Count {
+	args := append(append([]string{"log", "list"}, r.base...), extra...)
+	return Count{N: n, Q: r.query(args)}
+}
+
+func (r *Report) query(args []string) string {
+	line := shellLine(append([]string{"tausik"}, args...))
+	if id, ok := r.queryIDs[line]; ok {
+		return id
+	}
+	id := fmt.Sprintf("q%d", len(r.Queries)+1)
+	r.queryIDs[line] = id
+	r.Queries = append(r.Queries, Query{ID: id, Args: args, Line: line})
+	return id
+}
+
+// shellLine quotes each argument for a POSIX shell where it needs it.
+func shellLine(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:,/+=@") == "" {
+			out[i] = a
+		} else {
+			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func (r *Report) verification(req ReportRequest) {
+	v := r.Verify
+	switch {
+	case len(req.Checkpoints) == 0:
+		r.Unprotected = "every decision: no checkpoint was given, so whoever can write the database can rewrite it whole"
+	case v.Covered < v.Log.Size:
+		r.Unprotected = fmt.Sprintf("decisions %d..%d, after the newest checkpoint the log extends", v.Covered+1, v.Log.Size)
+	}
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,264 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/store"
+)
+
+// body is what the report reads of a decision's stored document (an
+// engine decision or a task-state entry).
+type body struct {
+	Request struct {
+		Bypass []string `json:"bypass"`
+		Files  []string `json:"files"`
+		Tool   *struct {
+			Host    string   `json:"host"`
+			Tool    string   `json:"tool"`
+			Targets []string `json:"targets"`
+		} `json:"tool"`
+	} `json:"request"`
+	Warnings  []string             `json:"warnings"`
+	Tiers     []engine.TierSetting `json:"tiers"`
+	Change    string               `json:"change"`
+	TaskState *store.TaskState     `json:"task_state"`
+}
+
+// tally walks the entries once, oldest first, and fills every section.
+func (r *Report) tally(entries []store.Entry) error {
+	var blocked int
+	gates := map[string]*gateTally{}
+	requesters, tasks := map[string]*[2]int{}, map[string]*trailTally{}
+	notes, switched := map[string]*Note{}, map[string]*TierSwitch{}
+	lastState := map[string]store.TaskState{}
+	for _, e := range entries {
+		var b body
+		if err := json.Unmarshal(e.Body, &b); err != nil {
+			return fmt.Errorf("report: decision %d (%s): body: %w", e.Seq, e.ID, err)
+		}
+		ev := Event{Seq: e.Seq, Time: stampOf(e.Time), ID: e.ID, Requester: e.Requester, Blocked: e.Blocked}
+		if e.Blocked {
+			blocked++
+		}
+		for _, g := range e.Gates {
+			t := gates[g.Name]
+			if t == nil {
+				t = &gateTally{outcomes: map[store.Outcome]int{}}
+				gates[g.Name] = t
+			}
+			t.outcomes[g.Outcome]++
+			if g.Blocks {
+				t.blocks++
+			}
+		}
+		rq := requesters[e.Requester]
+		if rq == nil {
+			rq = &[2]int{}
+			requesters[e.Requester] = rq
+		}
+		rq[0]++
+		if e.Blocked {
+			rq[1]++
+		}
+		if e.Task != "" {
+			t := tasks[e.Task]
+			if t == nil {
+				t = &trailTally{}
+				tasks[e.Task] = t
+			}
+			t.add(e, b, ev, lastState)
+		}
+		if len(b.Request.Bypass) > 0 {
+			w := ev
+			w.Kind, w.Detail = "waiver", "waived "+strings.Join(b.Request.Bypass, ", ")+taskNote(e.Task)
+			r.listAdd(&r.Waivers, "waivers", w)
+		}
+		for _, w := range b.Warnings {
+			n := notes[w]
+			if n == nil {
+				n = &Note{Text: w, Refused: strings.Contains(w, "refused"), First: ev}
+				notes[w] = n
+			}
+			n.Last = ev
+		}
+		for _, ts := range b.Tiers {
+			if ts.Key != "enabled" || ts.Value != false {
+				continue
+			}
+			k := ts.Gate + "\x00" + ts.Tier + "\x00" + ts.File
+			s := switched[k]
+			if s == nil {
+				s = &TierSwitch{Gate: ts.Gate, Tier: ts.Tier, File: ts.File, Severity: ts.Severity, First: ev}
+				switched[k] = s
+			}
+			s.Last = ev
+		}
+		if b.TaskState != nil {
+			r.taskChange(e, b, ev, lastState)
+		}
+	}
+	r.Total = r.count(len(entries))
+	r.Blocked = r.count(blocked, "--result", "blocked")
+	r.Passed = r.count(len(entries)-blocked, "--result", "passed")
+	r.buckets(entries)
+	for _, name := range sortedKeys(gates) {
+		t := gates[name]
+		row := GateRow{Name: name, Blocks: r.count(t.blocks, "--gate", name, "--result", "blocked")}
+		for _, o := range r.Outcomes {
+			row.Outcomes = append(row.Outcomes, r.count(t.outcomes[store.Outcome(o)], "--gate", name, "--outcome", o))
+		}
+		r.Gates = append(r.Gates, row)
+		if t.blocks > 0 {
+			r.ByGate = append(r.ByGate, KeyCount{Key: name, Blocked: row.Blocks,
+				Total: r.count(sum(t.outcomes), "--gate", name)})
+		}
+	}
+	for _, req := range sortedKeys(requesters) {
+		if n := requesters[req]; n[1] > 0 {
+			r.ByRequester = append(r.ByRequester, KeyCount{Key: req, Blocked: r.count(n[1], "--requester", req, "--result", "blocked"),
+				Total: r.count(n[0], "--requester", req)})
+		}
+	}
+	for _, slug := range sortedKeys(tasks) {
+		r.trail(slug, tasks[slug])
+	}
+	for _, k := range sortedKeys(notes) {
+		r.Notes = append(r.Notes, *notes[k])
+	}
+	slices.SortStableFunc(r.Notes, func(a, b Note) int { return cmpBool(b.Refused, a.Refused) })
+	for _, k := range sortedKeys(switched) {
+		r.Switched = append(r.Switched, *switched[k])
+	}
+	return nil
+}
+
+type gateTally struct {
+	outcomes map[store.Outcome]int
+	blocks   int
+}
+
+func sum(m map[store.Outcome]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+func taskNote(task string) string {
+	if task == "" {
+		return ""
+	}
+	return " (task " + task + ")"
+}
+
+// listAdd appends ev to a bounded list, counting what does not fit.
+func (r *Report) listAdd(list *[]Event, name string, ev Event) {
+	if len(*list) >= maxList {
+		r.Omitted[name]++
+		return
+	}
+	*list = append(*list, ev)
+}
+
+// taskChange records a scope or tier change of a task-state entry against
+// the task's previous state.
+func (r *Report) taskChange(e store.Entry, b body, ev Event, last map[string]store.TaskState) {
+	s := *b.TaskState
+	prev, seen := last[e.Task]
+	last[e.Task] = s
+	if !seen || b.Change != store.ChangeUpdate {
+		return
+	}
+	var what []string
+	if scopeText(prev.Scope) != scopeText(s.Scope) {
+		what = append(what, "scope "+scopeText(prev.Scope)+" → "+scopeText(s.Scope))
+	}
+	if prev.Tier != s.Tier {
+		what = append(what, "tier "+orNone(prev.Tier)+" → "+orNone(s.Tier))
+	}
+	if len(what) == 0 {
+		return
+	}
+	ev.Kind, ev.Detail = "task "+e.Task, strings.Join(what, "; ")
+	r.listAdd(&r.TaskChanges, "task changes", ev)
+}
+
+func scopeText(s *[]string) string {
+	if s == nil {
+		return "(none declared)"
+	}
+	if len(*s) == 0 {
+		return "[]"
+	}
+	return "[" + strings.Join(*s, ", ") + "]"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// buckets splits the range into days, or hours when the decisions span at
+// most two days, and counts each bucket's passed and blocked decisions.
+func (r *Report) buckets(entries []store.Entry) {
+	if len(entries) == 0 {
+		return
+	}
+	first, last := entries[0].Time, entries[len(entries)-1].Time
+	step, layout := 24*time.Hour, "2006-01-02"
+	if last.Sub(first) <= 48*time.Hour {
+		step, layout, r.Hourly = time.Hour, "01-02 15h", true
+	}
+	start := first.UTC().Truncate(step)
+	var bs []Bucket
+	i := 0
+	for t := start; !t.After(last); t = t.Add(step) {
+		b := Bucket{Label: t.Format(layout), Start: t, End: t.Add(step)}
+		for ; i < len(entries) && entries[i].Time.Before(b.End); i++ {
+			if entries[i].Blocked {
+				b.blocked++
+			} else {
+				b.passedN++
+			}
+		}
+		bs = append(bs, b)
+	}
+	for k := range bs {
+		b := &bs[k]
+		lo, hi := b.Start, b.End
+		if !r.since.IsZero() && r.since.After(lo) {
+			lo = r.since
+		}
+		if !r.until.IsZero() && r.until.Before(hi) {
+			hi = r.until
+		}
+		between := []string{"--between", timeArg(lo) + "," + timeArg(hi)}
+		b.Total = r.countAt(b.passedN+b.blocked, between)
+		b.Passed = r.countAt(b.passedN, between, "--result", "passed")
+		b.Blocked = r.countAt(b.blocked, between, "--result", "blocked")
+	}
+	r.Buckets = bs
+}
+
+// countAt is count with the range replaced by a bucket's.
+func (r *Report) countAt(n int, between []string, extra ...string) Count {
+	return Count{N: n, Q: r.query(append(append([]string{"log", "list"}, between...), extra...))}
+}
