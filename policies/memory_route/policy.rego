@@ -10,6 +10,10 @@ git := input.git
 # judged, not the tree: git status shows what earlier calls changed.
 pre_write if input.request.trigger == "pre-write"
 
+# A call none of whose paths lies in a location: the tree's own state (git,
+# which need not be a repository here) is not this call's business.
+not_applicable contains {"code": "no_write_in_a_location", "msg": "the call writes nothing in another agent tool's location"} if pre_write
+
 not_applicable contains {"code": "not_a_git_repo", "msg": git.reason} if {
 	git.status == "unavailable"
 	not pre_write
