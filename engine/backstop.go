@@ -56,6 +56,9 @@ func (e *Engine) CheckToolCall(ctx context.Context, c ToolCall) (*Decision, erro
 	// What the call showed it would write was judged before it ran; now
 	// the tree is, so the request carries the call for the record only.
 	rec := c
-	rec.Writes, rec.Unknown = nil, nil
+	rec.Writes, rec.Unknown, rec.Texts = nil, nil, nil
+	if rec.Event == "" {
+		rec.Event = EventPostToolUse
+	}
 	return e.Evaluate(ctx, Request{Trigger: TriggerPostWrite, Tool: &rec})
 }

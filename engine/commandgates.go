@@ -292,7 +292,7 @@ func (e *Engine) addCommandGates(ctx context.Context, tiers []*tierFile) error {
 
 // reservedNamespaces are facts namespaces that runners own or will own; a
 // command gate named after one would shadow its facts.
-var reservedNamespaces = []string{"schema", "params", "files", "python", "go", "git", "verify", "task", "session",
+var reservedNamespaces = []string{"schema", "params", "tool", "files", "python", "go", "git", "verify", "task", "session",
 	"hosts", "renar", "config", "store", "decision", commandFixtureNS}
 
 // fixtureToolEnv points the tools a fixture runs at dir for their home,

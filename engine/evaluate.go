@@ -312,6 +312,9 @@ func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 	}
 	r.Protected = e.protectedTargets(req)
 	s := runners.NewScope(e.root, r)
+	if req.Tool != nil {
+		s.Tool, s.After = toolNamespace(e.root, req.Tool, r.Files)
+	}
 	s.Work = e.workContext(req)
 	return s
 }

@@ -66,6 +66,33 @@ func (e *Engine) Python() string {
 // with an error status, as in any evaluation; the error is for runners that
 // could not be built, or whose store seed failed.
 func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed) (*facts.Document, error) {
+	return e.gatherFixture(ctx, g, params, runners.NewScope(dir, req), seed)
+}
+
+// GatherFixtureCall is GatherFixture for a fixture that carries an agent
+// tool call: either c (a host payload normalised against dir) or t (the
+// tool namespace as given, its writes' texts the files' texts after the
+// call). The request names the call's targets as a hook's would.
+func (e *Engine) GatherFixtureCall(ctx context.Context, g *Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed, c *ToolCall, t *facts.Tool) (*facts.Document, error) {
+	scope := runners.NewScope(dir, req)
+	sub := &Engine{root: dir}
+	if c != nil {
+		scope = sub.scope(Request{Trigger: req.Trigger, Files: c.Writes, Task: req.Task, Bypass: req.Bypass, Tool: c}, time.Time{})
+		scope.Request.Requester, scope.Request.Time = req.Requester, req.Time
+	}
+	if t != nil {
+		scope.Request.Explicit, scope.Request.Files = true, nonNil(t.Targets)
+		scope.Request.UnknownWrites = t.UnknownWrites
+		scope.Tool, scope.After = t, map[string]runners.AfterText{}
+		for _, w := range t.Writes {
+			scope.After[w.Path] = runners.AfterText{Text: w.Text, Err: w.Error}
+		}
+	}
+	return e.gatherFixture(ctx, g, params, scope, seed)
+}
+
+func (e *Engine) gatherFixture(ctx context.Context, g *Gate, params map[string]any, scope *runners.Scope, seed FixtureSeed) (*facts.Document, error) {
+	dir := scope.Root
 	reg, done, err := e.fixtureRunners(ctx, dir, seed)
 	if err != nil {
 		return nil, fmt.Errorf("fixture runners: %w", err)
@@ -76,7 +103,6 @@ func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]a
 		return nil, fmt.Errorf("fixture runners: %w", err)
 	}
 	sub := &Engine{root: dir, runners: reg.With(cmds...)}
-	scope := runners.NewScope(dir, req)
 	setGlobs(scope, []*Gate{g})
 	setParams(scope, []*Gate{g}, func(*Gate) map[string]any { return params })
 	doc, _ := sub.gather(ctx, scope, g.Facts)

@@ -24,7 +24,7 @@ import (
 	"github.com/tausik/tausik/runners/renar"
 	"github.com/tausik/tausik/runners/stacks"
 	"github.com/tausik/tausik/runners/surface"
-	"github.com/tausik/tausik/runners/toolstub"
+	"github.com/tausik/tausik/runners/toolcall"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
@@ -226,7 +226,7 @@ func EnsureStateDir(root string) (string, error) {
 // (BenchmarkGather10k, docs/performance.md).
 func DefaultRunners(st *store.Store) *runners.Registry {
 	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), surface.New(cached(st)...), mcpsurface.New(nil, 0),
-		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil), renar.New(st), stacks.New(), toolstub.Runner{}}, work.New(st)...)...)
+		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil), renar.New(st), stacks.New(), toolcall.New()}, work.New(st)...)...)
 }
 
 // cached is the source option that keeps a runner's facts in st, none when

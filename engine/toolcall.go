@@ -15,7 +15,9 @@ const (
 	KindWrite = "write" // edits or creates the files in Writes
 	KindShell = "shell" // runs Command; Writes and Unknown are what it would write
 	KindRead  = "read"  // reads only
-	KindOther = "other" // anything else (web fetches, MCP tools, todo lists)
+	KindMCP   = "mcp"   // an MCP server's tool; MCP names it
+	KindFetch = "fetch" // fetches URL
+	KindOther = "other" // anything else (todo lists, web searches)
 )
 
 // ToolCall is one agent tool call normalised from its host's hook payload:
@@ -38,7 +40,38 @@ type ToolCall struct {
 	NamesGuard bool
 	CWD        string
 	Session    string
+	// Event is the hook event ("pre-tool-use"); JudgeToolCall and
+	// CheckToolCall name theirs when the adapter did not.
+	Event string
+	// Shell are Commands as the tool namespace shows them: a dynamic word
+	// empty, with each command's redirections and here-document texts.
+	Shell []facts.ToolShellCommand
+	// Texts are, per path the call writes (absolute), its text after the
+	// call, computed by the adapter from the file on disk and the call.
+	Texts []WriteText
+	// MCP, URL and Subagent are what an MCP call, a fetch and a sub-agent's
+	// call carry, where the host sends them.
+	MCP      *facts.ToolMCP
+	URL      string
+	Subagent *facts.ToolSubagent
 }
+
+// WriteText is one written path's text after a tool call. Known says Text
+// is that text; Err says why it cannot be (an edit that cannot apply, a
+// file or text over MaxWriteText), and the gates that read it fail closed.
+// Neither set: the call's shape does not show the text (a notebook edit),
+// and the path is judged as it is on disk.
+type WriteText struct {
+	Path  string
+	Text  string
+	Known bool
+	Added []string
+	Err   string
+}
+
+// MaxWriteText bounds the text a write's after-text is computed for: a file
+// on disk, or a text the call produces, over it is an Err.
+const MaxWriteText = 4 << 20
 
 // ToolRecord is what a decision records of the tool call it judged: the
 // targets parsed out of a command or patch, so an auditor sees why a shell
@@ -71,6 +104,9 @@ func (c ToolCall) Judged() bool {
 func (e *Engine) JudgeToolCall(ctx context.Context, c ToolCall) (*Decision, error) {
 	if !c.Judged() {
 		return nil, nil
+	}
+	if c.Event == "" {
+		c.Event = EventPreToolUse
 	}
 	return e.Evaluate(ctx, Request{Trigger: TriggerPreWrite, Files: c.Writes, Tool: &c})
 }

@@ -44,10 +44,25 @@ type Scope struct {
 	// gate reading it (surface: which files its roots and exclusions scan),
 	// that gate's resolved params.
 	Params map[string]map[string]any
+	// Tool is the agent tool call a hook judges (the tool namespace), nil
+	// at a trigger that judges none.
+	Tool *facts.Tool
+	// After holds, for each repo-relative path that call writes and whose
+	// text after it the call shows, that text, or why it cannot be known:
+	// the files runner describes such a path as it would be after the call.
+	After map[string]AfterText
 
 	listOnce  sync.Once
 	repoFiles []string
 	listErr   error
+}
+
+// AfterText is a path's text after the tool call being judged, or, when Err
+// is set, why it cannot be known (an edit that cannot apply, a text over
+// the size bound): a runner reading it then fails closed.
+type AfterText struct {
+	Text string
+	Err  string
 }
 
 // NewScope returns a scope rooted at root for req.

@@ -29,6 +29,12 @@ type call struct {
 	// or relative to cwd.
 	dir     string
 	session string
+	// input is the tool's input object as the host sent it: a write's
+	// content or edits, an MCP tool's arguments.
+	input    map[string]any
+	mcp      *facts.ToolMCP
+	url      string
+	subagent *facts.ToolSubagent
 }
 
 // tool describes one host tool: its kind and the input fields that hold what
@@ -99,7 +105,7 @@ func firstString(m map[string]any, keys []string) (string, bool) {
 // fromInput fills c from the tool's input object according to t. A writing
 // or shell tool whose input lacks what it writes or runs is ErrPayload.
 func fromInput(c call, t tool, in map[string]any, where string) (call, error) {
-	c.kind = t.kind
+	c.kind, c.input = t.kind, in
 	if t.kind != engine.KindWrite && t.kind != engine.KindShell {
 		return c, nil
 	}
@@ -189,7 +195,8 @@ func commandAbsent(in map[string]any, keys []string) bool {
 // normalise resolves c's paths against its cwd and parses its command or
 // patch into the paths it would write: the engine.ToolCall every host yields.
 func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
-	tc := engine.ToolCall{Host: h.Name, Tool: c.tool, Kind: c.kind, CWD: c.cwd, Session: c.session, Command: c.command}
+	tc := engine.ToolCall{Host: h.Name, Tool: c.tool, Kind: c.kind, CWD: c.cwd, Session: c.session, Command: c.command,
+		MCP: c.mcp, URL: c.url, Subagent: c.subagent}
 	if tc.CWD == "" && h.workspaceCWD {
 		tc.CWD = env.WD
 	}
@@ -234,6 +241,7 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 	}
 	for _, c := range r.Commands {
 		tc.Commands = append(tc.Commands, facts.ToolCommand{Argv: c.Argv, Dynamic: c.Dynamic})
+		tc.Shell = append(tc.Shell, shellCommand(c))
 	}
 	tc.NamesGuard = engine.MentionsGuard(tc.Commands, configNames(env)...)
 	for _, t := range targets {
@@ -243,7 +251,25 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 		}
 		tc.Writes = append(tc.Writes, p)
 	}
+	c.cwd = tc.CWD
+	tc.Texts = afterTexts(c, tc.Writes[:min(len(c.paths), len(tc.Writes))])
 	return tc, nil
+}
+
+// shellCommand is c as the tool namespace shows it: a dynamic word empty.
+func shellCommand(c shellwrites.Command) facts.ToolShellCommand {
+	out := facts.ToolShellCommand{Argv: make([]string, len(c.Argv)), Dynamic: c.Dynamic,
+		Redirects: []facts.ToolRedirect{}, Heredocs: []string{}}
+	for i, a := range c.Argv {
+		if !c.Dynamic[i] {
+			out.Argv[i] = a
+		}
+	}
+	for _, r := range c.Redirects {
+		out.Redirects = append(out.Redirects, facts.ToolRedirect{Op: r.Op, Target: r.Target})
+	}
+	out.Heredocs = append(out.Heredocs, c.Heredocs...)
+	return out
 }
 
 // resolve makes t absolute: ~ is $HOME, a relative path is read from cwd, and

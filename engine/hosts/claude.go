@@ -12,14 +12,13 @@ func claudeShaped(name, title string, tools map[string]tool) *Host {
 		if err != nil {
 			return call{}, err
 		}
-		c := call{tool: str(m, "tool_name"), cwd: str(m, "cwd"), session: str(m, "session_id")}
+		c := call{tool: str(m, "tool_name"), cwd: str(m, "cwd"), session: str(m, "session_id"), subagent: subagentOf(m)}
 		if c.tool == "" {
 			return c, fmt.Errorf("%w: no tool_name", ErrPayload)
 		}
 		t, ok := tools[c.tool]
 		if !ok {
-			c.kind = "other"
-			return c, nil
+			return otherTool(c, obj(m, "tool_input")), nil
 		}
 		return fromInput(c, t, obj(m, "tool_input"), "tool_input")
 	}})

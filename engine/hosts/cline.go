@@ -1,6 +1,11 @@
 package hosts
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/facts"
+)
 
 // Cline: hook scripts PreToolUse / PostToolUse receive {clineVersion,
 // hookName, taskId, workspaceRoots, preToolUse: {toolName, parameters}} (or
@@ -49,7 +54,12 @@ func parseCline(b []byte) (call, error) {
 	}
 	t, ok := clineTools[c.tool]
 	if !ok {
-		c.kind = "other"
+		in := obj(ev, "parameters")
+		c = otherTool(c, in)
+		if c.tool == "use_mcp_tool" {
+			c.kind = engine.KindMCP
+			c.mcp = &facts.ToolMCP{Server: str(in, "server_name"), Tool: str(in, "tool_name"), Args: args(in["arguments"])}
+		}
 		return c, nil
 	}
 	return fromInput(c, t, obj(ev, "parameters"), "parameters")

@@ -51,8 +51,7 @@ func parseCopilot(b []byte) (call, error) {
 	}
 	t, ok := copilotTools[c.tool]
 	if !ok {
-		c.kind = "other"
-		return c, nil
+		return otherTool(c, args(m["toolArgs"])), nil
 	}
 	var args map[string]any
 	switch v := m["toolArgs"].(type) {

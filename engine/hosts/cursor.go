@@ -1,6 +1,11 @@
 package hosts
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/facts"
+)
 
 // Cursor: .cursor/hooks.json. preToolUse / postToolUse carry tool_name and
 // tool_input (Write, StrReplace, Delete, EditNotebook with file_path or path;
@@ -25,6 +30,15 @@ var _ = register(&Host{
 		},
 	},
 })
+
+// mcpServer names the MCP server of a Cursor MCP hook: its url, or the
+// command that starts it.
+func mcpServer(m map[string]any) string {
+	if u := str(m, "url"); u != "" {
+		return u
+	}
+	return str(m, "command")
+}
 
 var cursorTools = map[string]tool{
 	"Write": writes("file_path", "path"), "StrReplace": writes("file_path", "path"), "Delete": writes("file_path", "path"),
@@ -56,7 +70,8 @@ func parseCursor(b []byte) (call, error) {
 		c.tool, c.kind = "Read", "read"
 		return c, nil
 	case "beforeMCPExecution", "afterMCPExecution":
-		c.tool, c.kind = "mcp:"+str(m, "tool_name"), "other"
+		c.tool, c.kind = "mcp:"+str(m, "tool_name"), engine.KindMCP
+		c.mcp = &facts.ToolMCP{Server: mcpServer(m), Tool: str(m, "tool_name"), Args: args(m["tool_input"])}
 		return c, nil
 	}
 	c.tool = str(m, "tool_name")
@@ -65,8 +80,7 @@ func parseCursor(b []byte) (call, error) {
 	}
 	t, ok := cursorTools[c.tool]
 	if !ok {
-		c.kind = "other"
-		return c, nil
+		return otherTool(c, obj(m, "tool_input")), nil
 	}
 	return fromInput(c, t, obj(m, "tool_input"), "tool_input")
 }

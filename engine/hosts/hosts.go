@@ -215,3 +215,24 @@ func postCommand(c call) string {
 	}
 	return strings.Join(c.paths, " ")
 }
+
+// Normalise reads payload, a pre-tool-use hook payload of host name, into
+// the normalised call the engine judges, with paths resolved against env's
+// working directory where the payload names no cwd: a fixture's tool call
+// (engine/policytest) goes through the adapter a hook would.
+func Normalise(name string, payload []byte, env Env) (engine.ToolCall, error) {
+	h, ok := Lookup(name)
+	if !ok {
+		return engine.ToolCall{}, fmt.Errorf("%w: unknown host %q (known: %s)", ErrPayload, name, strings.Join(Names(), ", "))
+	}
+	c, err := h.parse(payload)
+	if err != nil {
+		return engine.ToolCall{}, err
+	}
+	if c.cwd == "" {
+		c.cwd = env.WD
+	}
+	tc, err := normalise(h, c, env)
+	tc.Event = engine.EventPreToolUse
+	return tc, err
+}

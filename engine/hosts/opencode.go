@@ -27,8 +27,7 @@ func parseOpenCode(b []byte) (call, error) {
 	}
 	t, ok := opencodeTools[c.tool]
 	if !ok {
-		c.kind = "other"
-		return c, nil
+		return otherTool(c, obj(m, "args")), nil
 	}
 	return fromInput(c, t, obj(m, "args"), "args")
 }

@@ -42,6 +42,9 @@ type Case struct {
 	// Store, when case.yaml has a store: section, seeds a tree/ case's
 	// in-memory store with tasks and verify runs (see fixture_store.go).
 	Store engine.FixtureSeed
+	// Tool, when case.yaml has a tool: section, is the agent tool call a
+	// tree/ case is judged on (see fixture_tool.go).
+	Tool *ToolSpec
 
 	// Base names the case a mutation fixture changes ("" for none), and
 	// Mutate lists its changes, applied to the base's tree or facts.
@@ -85,7 +88,7 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 	if root == nil {
 		return nil, d
 	}
-	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires", "store", "base", "mutate")
+	f := r.Fields(root, "case.yaml", "description", "trigger", "files", "task", "time", "bypass", "changed_since", "params", "expect", "git", "requires", "store", "base", "mutate", "tool")
 	r.Require(root, f, "case.yaml", "description", "expect")
 	var base *Case
 	if f["base"] != nil {
@@ -155,6 +158,9 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 	if set("store") {
 		c.Store = parseStoreSeed(r, f["store"], c.Time)
 	}
+	if set("tool") && f["tool"] != nil {
+		c.Tool = parseToolSpec(r, f["tool"])
+	}
 	if base != nil {
 		mutateCase(g, r, d, c, f["mutate"], overrides(f), caseFS, dir)
 	} else {
@@ -164,6 +170,9 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 		loadContent(g, r, c, f["git"], caseFS, dir)
 		if c.facts != nil && f["store"] != nil {
 			d.Add(file, f["store"].Line, "store: only a tree/ fixture has a store to seed")
+		}
+		if c.facts != nil && f["tool"] != nil {
+			d.Add(file, f["tool"].Line, "tool: only a tree/ fixture has files a tool call acts on (a facts.json fixture gives the tool namespace itself)")
 		}
 	}
 	if len(d.Items) > 0 {
@@ -175,7 +184,7 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 // overrides reports whether a case sets a field it would otherwise inherit
 // from its base: such a mutation fixture needs no mutate steps.
 func overrides(f map[string]*yaml.Node) bool {
-	for _, k := range []string{"trigger", "files", "task", "time", "bypass", "changed_since", "params", "git"} {
+	for _, k := range []string{"trigger", "files", "task", "time", "bypass", "changed_since", "params", "git", "tool"} {
 		if f[k] != nil {
 			return true
 		}

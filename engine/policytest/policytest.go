@@ -268,6 +268,9 @@ func caseFacts(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (
 			return nil, fmt.Errorf("%s: %w", c.Dir, err)
 		}
 	}
+	if c.Tool != nil {
+		return toolFacts(ctx, e, g, c, dir, req)
+	}
 	return e.GatherFixture(ctx, g, c.Params, dir, req, c.Store)
 }
 

@@ -6,10 +6,22 @@ package tausik.gates.memory_route
 
 git := input.git
 
-not_applicable contains {"code": "not_a_git_repo", "msg": git.reason} if git.status == "unavailable"
+# Before a write (an agent's tool call), the paths the call would write are
+# judged, not the tree: git status shows what earlier calls changed.
+pre_write if input.request.trigger == "pre-write"
+
+# A call none of whose paths lies in a location: the tree's own state (git,
+# which need not be a repository here) is not this call's business.
+not_applicable contains {"code": "no_write_in_a_location", "msg": "the call writes nothing in another agent tool's location"} if pre_write
+
+not_applicable contains {"code": "not_a_git_repo", "msg": git.reason} if {
+	git.status == "unavailable"
+	not pre_write
+}
 
 could_not_run contains {"code": "git_error", "msg": sprintf("git could not report the changed paths: %s", [git.reason])} if {
 	git.status == "error"
+	not pre_write
 }
 
 # The pattern language is "*", "**", "?" and literal characters; anything a
@@ -38,12 +50,19 @@ allowed := [p | some p in input.params.allow; not problem(p)]
 # covers(pattern, path): the pattern matches the whole path.
 covers(pattern, path) if glob.match(pattern, ["/"], path)
 
+changed contains {"path": f, "how": "written by this tool call"} if {
+	pre_write
+	some f in input.request.files
+}
+
 changed contains {"path": e.path, "how": how(e)} if {
+	not pre_write
 	git.status == "ok"
 	some e in git.changes
 }
 
 changed contains {"path": e.orig_path, "how": "renamed away"} if {
+	not pre_write
 	git.status == "ok"
 	some e in git.changes
 	object.get(e, "orig_path", "") != ""

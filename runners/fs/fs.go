@@ -87,6 +87,9 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	if err != nil {
 		return facts.Error(err.Error())
 	}
+	if err := overlay(files, s.After); err != nil {
+		return facts.Error(err.Error())
+	}
 	if err := linguist(ctx, s.Root, files); err != nil {
 		return facts.Error(err.Error())
 	}
@@ -94,6 +97,32 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		_ = ix.Save(ctx) // the facts stand either way; a cache that cannot be written is only slower
 	}
 	return facts.OK(facts.Files{Files: files})
+}
+
+// overlay describes each file a tool call writes as it would be after the
+// call (a pre-write hook judges the text the call would leave): its text
+// from after, or, when that text cannot be known, an error naming why, so
+// the gates reading files fail closed rather than judge the old text.
+func overlay(files []facts.File, after map[string]runners.AfterText) error {
+	if len(after) == 0 {
+		return nil
+	}
+	buf, head := make([]byte, 64<<10), make([]byte, 0, sniffLen)
+	for i, f := range files {
+		a, ok := after[f.Path]
+		if !ok {
+			continue
+		}
+		if a.Err != "" {
+			return fmt.Errorf("%s after this tool call: %s", f.Path, a.Err)
+		}
+		n := facts.File{Path: f.Path, Name: f.Name, Ext: f.Ext, Kind: "file", Exists: true}
+		if err := scan(strings.NewReader(a.Text), buf, head, &n); err != nil {
+			return fmt.Errorf("%s after this tool call: %w", f.Path, err)
+		}
+		files[i] = n
+	}
+	return nil
 }
 
 // Stat describes each repo-relative path under root, in parallel, keeping the

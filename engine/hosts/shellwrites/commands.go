@@ -2,6 +2,7 @@ package shellwrites
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -242,6 +243,7 @@ func (w *walker) record(args []arg) {
 	if len(w.job.wraps) > 0 {
 		c.Wrapped = append([]string(nil), w.job.wraps...)
 	}
+	c.Redirects, c.Heredocs = slices.Clone(w.redirs), slices.Clone(w.hdocs)
 	w.job.res.Commands = append(w.job.res.Commands, c)
 }
 

@@ -55,6 +55,21 @@ type Command struct {
 	// Wrapped names the wrappers stripped before Argv[0], outermost first
 	// (["sudo", "env"]), as written.
 	Wrapped []string `json:"wrapped,omitempty"`
+	// Redirects are the redirections that apply to the command (its own and
+	// those of the blocks, loops and subshells around it), here-documents
+	// and here-strings aside.
+	Redirects []Redirect `json:"redirects,omitempty"`
+	// Heredocs are the texts of the here-documents and here-strings fed to
+	// the command, as written when they are not literal.
+	Heredocs []string `json:"heredocs,omitempty"`
+}
+
+// Redirect is one redirection: its operator with the descriptor it names
+// ("2>", ">>", "<", ">&") and its target word, "" when that is known only
+// at run time.
+type Redirect struct {
+	Op     string `json:"op"`
+	Target string `json:"target"`
 }
 
 // Result is what a command would write, and the simple commands it would run.

@@ -41,6 +41,10 @@ type walker struct {
 	src   string
 	depth int
 	in    *input
+	// redirs and hdocs are the redirections and here-document texts of the
+	// statements being walked, which every command inside them receives.
+	redirs []Redirect
+	hdocs  []string
 }
 
 // parse parses src and walks it from st; nested (sh -c) strings come here
@@ -124,8 +128,10 @@ func (w *walker) stmt(s *syntax.Stmt, st *state) {
 	}
 	w.job.step()
 	defer func(in *input) { w.in = in }(w.in)
+	defer func(r []Redirect, h []string) { w.redirs, w.hdocs = r, h }(w.redirs, w.hdocs)
 	for _, r := range s.Redirs {
 		w.redirect(r, st)
+		w.note(r)
 		if r.N != nil && r.N.Value != "0" {
 			continue
 		}
@@ -166,6 +172,47 @@ func (w *walker) redirect(r *syntax.Redirect, st *state) {
 		}
 		w.write(a, st, "")
 	}
+}
+
+// note adds r to the redirections the statement's commands receive.
+func (w *walker) note(r *syntax.Redirect) {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		word := r.Hdoc
+		if r.Op == syntax.WordHdoc {
+			word = r.Word
+		}
+		text, ok := "", false
+		if word != nil {
+			if text, ok = literal(word.Parts); !ok {
+				text = w.partsText(word.Parts)
+			}
+		}
+		w.hdocs = append(w.hdocs[:len(w.hdocs):len(w.hdocs)], text)
+		return
+	}
+	op := r.Op.String()
+	if r.N != nil {
+		op = r.N.Value + op
+	}
+	target := ""
+	if r.Word != nil {
+		target, _ = literal(r.Word.Parts)
+	}
+	w.redirs = append(w.redirs[:len(w.redirs):len(w.redirs)], Redirect{Op: op, Target: target})
+}
+
+// partsText is parts as written: a here-document's body that is not literal.
+func (w *walker) partsText(parts []syntax.WordPart) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		} else {
+			b.WriteString(w.text(p))
+		}
+	}
+	return b.String()
 }
 
 // command walks one command.
@@ -247,6 +294,10 @@ func (w *walker) substs(n syntax.Node, st *state) {
 	if n == nil || isNilNode(n) {
 		return
 	}
+	// A substitution's output is not the statement's: its redirections
+	// are not the substitution's commands'.
+	defer func(r []Redirect, h []string) { w.redirs, w.hdocs = r, h }(w.redirs, w.hdocs)
+	w.redirs, w.hdocs = nil, nil
 	syntax.Walk(n, func(n syntax.Node) bool {
 		w.job.step()
 		switch n := n.(type) {

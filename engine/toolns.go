@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/runners"
+)
+
+// The hook events a ToolCall is judged at, as the tool namespace names them.
+const (
+	EventPreToolUse  = "pre-tool-use"
+	EventPostToolUse = "post-tool-use"
+)
+
+// toolNamespace is c as the tool namespace shows it, its targets being the
+// request's repo-relative files, and the text each written path inside the
+// project has after the call (the files runner's overlay). A path outside
+// the project is not in the namespace's writes: it has no repo-relative
+// name, and request.outside lists it.
+func toolNamespace(root string, c *ToolCall, targets []string) (*facts.Tool, map[string]runners.AfterText) {
+	t := &facts.Tool{Host: c.Host, Event: c.Event, Name: c.Tool, Kind: c.Kind, Command: c.Command,
+		Commands: nonNil(c.Shell), Targets: nonNil(slices.Clone(targets)), UnknownWrites: nonNil(c.Unknown),
+		Writes: []facts.ToolWrite{}, MCP: c.MCP, URL: c.URL, Subagent: c.Subagent}
+	var after map[string]runners.AfterText
+	for _, w := range c.Texts {
+		rel, ok := Relative(root, w.Path)
+		if !ok {
+			continue
+		}
+		tw := facts.ToolWrite{Path: rel, Text: w.Text, Added: nonNil(w.Added), Error: w.Err}
+		switch {
+		case w.Err != "":
+			tw.Text = ""
+		case !w.Known:
+			tw.Error = "the text after the call is not known: " + c.Tool + " is not modelled"
+		}
+		t.Writes = append(t.Writes, tw)
+		if w.Known || w.Err != "" {
+			if after == nil {
+				after = map[string]runners.AfterText{}
+			}
+			after[rel] = runners.AfterText{Text: tw.Text, Err: w.Err}
+		}
+	}
+	slices.SortStableFunc(t.Writes, func(a, b facts.ToolWrite) int {
+		switch {
+		case a.Path < b.Path:
+			return -1
+		case a.Path > b.Path:
+			return 1
+		}
+		return 0
+	})
+	return t, after
+}
