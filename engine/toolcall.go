@@ -89,13 +89,15 @@ type ToolRecord struct {
 // maxRecordedCommand bounds the command text kept in a decision.
 const maxRecordedCommand = 4096
 
-// Judged reports whether the pre-write gates have anything to judge in c: a
-// write or shell call that names a target or one that cannot be known, or a
-// shell call that may run tausik itself (whose subcommand may change the
-// guard) or that names the guard to a program that may change it. Reads, other tools and other commands that write nothing pass
-// unjudged.
+// Judged reports whether the pre-write gates have anything to judge in c:
+// every shell call (bash_firewall and secret_scan judge what a command runs
+// and feeds, not only what it writes), and a write call that names a target
+// or one that cannot be known. Reads and other tools pass unjudged.
 func (c ToolCall) Judged() bool {
-	return (c.Kind == KindWrite || c.Kind == KindShell) && (len(c.Writes) > 0 || len(c.Unknown) > 0 || c.NamesGuard || mayRunTausik(c.Commands))
+	if c.Kind == KindShell {
+		return true
+	}
+	return c.Kind == KindWrite && (len(c.Writes) > 0 || len(c.Unknown) > 0 || c.NamesGuard || mayRunTausik(c.Commands))
 }
 
 // JudgeToolCall evaluates the pre-write gates for c and returns the
