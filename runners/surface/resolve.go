@@ -26,6 +26,9 @@ type class struct {
 	// file) or only (Go: directory and package clause).
 	unit string
 	own  []int32 // its public names, interned, sorted
+	// more (Go) lists the other files its own names come from: those
+	// declaring methods on it.
+	more []string
 	// dotted (Python, with names) holds each of bases as written, dotted.
 	dotted []string
 	// nameID is its name, interned with the public names.
@@ -132,8 +135,8 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 	return r
 }
 
-// internAll fills every class's own names and nameID, in the order of
-// newResolver's list, writing no other field of a class: its Python
+// internAll fills every class's own names, nameID and more, in the order
+// of newResolver's list, writing no other field of a class: its Python
 // classes' public names, then the Go structs' exported fields and the
 // exported methods of their types (units[i]: gof[i]'s goUnit). words
 // estimates the public names
@@ -168,16 +171,22 @@ func (r *resolver) internAll(py []facts.PythonFile, gof []facts.GoFile, units []
 		n += len(f.Methods)
 	}
 	methods := make(map[[2]string][]string, n)
+	files := map[[2]string][]string{} // the files declaring them, each once
 	for i, f := range gof {
 		for _, m := range f.Methods {
 			k := [2]string{units[i], m.Recv}
 			methods[k] = append(methods[k], m.Name)
+			if fs := files[k]; !slices.Contains(fs, f.Path) {
+				files[k] = append(fs, f.Path)
+			}
 		}
 	}
 	for i, f := range gof {
 		for _, s := range f.Structs {
-			intern(id, s.Fields, methods[[2]string{units[i], s.Name}])
+			k := [2]string{units[i], s.Name}
+			intern(id, s.Fields, methods[k])
 			r.cls[id].nameID = r.id(s.Name)
+			r.cls[id].more = dropFile(files[k], f.Path)
 			id++
 		}
 	}
