@@ -26,9 +26,6 @@ type class struct {
 	// file) or only (Go: directory and package clause).
 	unit string
 	own  []int32 // its public names, interned, sorted
-	// more (Go) lists the other files its own names come from: those
-	// declaring methods on it.
-	more []string
 	// dotted (Python, with names) holds each of bases as written, dotted.
 	dotted []string
 	// nameID is its name, interned with the public names.
@@ -59,6 +56,7 @@ type ambiguity struct {
 // resolver holds the classes of one scan and what resolving them gives.
 type resolver struct {
 	cls    []class
+	gof    []facts.GoFile // the scanned Go files, by path (goMethodFiles)
 	mods   *pyModules          // nil: Python bases resolve by name alone
 	inFile map[[2]string][]int // (path, name) -> the Python classes
 	names  map[string]int32    // public name -> its interned id (internAll's alone)
@@ -97,7 +95,7 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 		words += len(f.Methods)
 	}
 	r := &resolver{names: make(map[string]int32, n+words), idName: make([]string, 0, n+words), byName: make(map[[2]string][]int, n),
-		inFile: make(map[[2]string][]int, pyN), cls: make([]class, n)}
+		inFile: make(map[[2]string][]int, pyN), cls: make([]class, n), gof: gof}
 	// The names are interned on one core while the classes are listed on
 	// the other (~12 and ~9 ms of the standard library's).
 	var wg sync.WaitGroup
@@ -135,8 +133,8 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 	return r
 }
 
-// internAll fills every class's own names, nameID and more, in the order
-// of newResolver's list, writing no other field of a class: its Python
+// internAll fills every class's own names and nameID, in the order of
+// newResolver's list, writing no other field of a class: its Python
 // classes' public names, then the Go structs' exported fields and the
 // exported methods of their types (units[i]: gof[i]'s goUnit). words
 // estimates the public names
@@ -171,22 +169,16 @@ func (r *resolver) internAll(py []facts.PythonFile, gof []facts.GoFile, units []
 		n += len(f.Methods)
 	}
 	methods := make(map[[2]string][]string, n)
-	files := map[[2]string][]string{} // the files declaring them, each once
 	for i, f := range gof {
 		for _, m := range f.Methods {
 			k := [2]string{units[i], m.Recv}
 			methods[k] = append(methods[k], m.Name)
-			if fs := files[k]; !slices.Contains(fs, f.Path) {
-				files[k] = append(fs, f.Path)
-			}
 		}
 	}
 	for i, f := range gof {
 		for _, s := range f.Structs {
-			k := [2]string{units[i], s.Name}
-			intern(id, s.Fields, methods[k])
+			intern(id, s.Fields, methods[[2]string{units[i], s.Name}])
 			r.cls[id].nameID = r.id(s.Name)
-			r.cls[id].more = dropFile(files[k], f.Path)
 			id++
 		}
 	}
