@@ -56,7 +56,7 @@ type ambiguity struct {
 // resolver holds the classes of one scan and what resolving them gives.
 type resolver struct {
 	cls    []class
-	gof    []facts.GoFile // the scanned Go files, by path (goMethodFiles)
+	gof    []facts.GoFile      // the scanned Go files, by path (goMethodFiles)
 	mods   *pyModules          // nil: Python bases resolve by name alone
 	inFile map[[2]string][]int // (path, name) -> the Python classes
 	names  map[string]int32    // public name -> its interned id (internAll's alone)
