@@ -59,17 +59,10 @@ func renderDecisionText(w io.Writer, d *engine.Decision) error {
 			warned++
 		}
 		fmt.Fprintf(&b, "%-14s %-*s  %s%s\n", v.Outcome, width, v.Name, v.Severity, tag)
-		held := 0
-		for _, vi := range v.Violations {
-			if vi.State == engine.StateBaselined {
-				held++
-				continue
-			}
+		for _, vi := range v.Judged() {
 			fmt.Fprintf(&b, "    %s\n", violationLine(vi))
 		}
-		if held > 0 {
-			fmt.Fprintf(&b, "    held by the baseline: %d finding(s) that did not grow (%s)\n", held, engine.BaselineFile)
-		}
+		writeHeld(&b, v)
 		if v.Reused != "" {
 			fmt.Fprintf(&b, "    reused: the verdict logged in %s, from the same input digest\n", v.Reused)
 		}
@@ -94,6 +87,38 @@ func renderDecisionText(w io.Writer, d *engine.Decision) error {
 	fmt.Fprintf(&b, "%s: %d gate(s), %d blocking, %d warning(s); decision %s\n", verdict, len(d.Gates), blocking, warned, d.ID)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// heldShown is how many violations of each state the text shows.
+const heldShown = 3
+
+// stateLabels say in words why a violation with a state does not block.
+var stateLabels = []struct{ state, label string }{
+	{engine.StateElsewhere, "elsewhere, not judged here"},
+	{engine.StateBaselined, "held by the baseline"},
+}
+
+// writeHeld writes, for each state, how many of v's violations have it and
+// the first few of them (json lists them all, each with its state).
+func writeHeld(b *strings.Builder, v engine.Verdict) {
+	for _, s := range stateLabels {
+		var held []engine.Violation
+		for _, vi := range v.Violations {
+			if vi.State == s.state {
+				held = append(held, vi)
+			}
+		}
+		if len(held) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "    %d %s:\n", len(held), s.label)
+		for _, vi := range held[:min(len(held), heldShown)] {
+			fmt.Fprintf(b, "      %s\n", violationLine(vi))
+		}
+		if len(held) > heldShown {
+			fmt.Fprintf(b, "      … and %d more (--format json lists them all)\n", len(held)-heldShown)
+		}
+	}
 }
 
 // violationLine prefixes a violation with its location unless the message

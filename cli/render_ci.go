@@ -45,10 +45,11 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	Level     string          `json:"level"`
-	Message   sarifMessage    `json:"message"`
-	Locations []sarifLocation `json:"locations,omitempty"`
+	RuleID     string          `json:"ruleId"`
+	Level      string          `json:"level"`
+	Message    sarifMessage    `json:"message"`
+	Locations  []sarifLocation `json:"locations,omitempty"`
+	Properties map[string]any  `json:"properties,omitempty"`
 	// BaselineState is "unchanged" for a finding the baseline holds, "new"
 	// for one judged here.
 	BaselineState string `json:"baselineState,omitempty"`
@@ -95,7 +96,12 @@ func renderSARIF(w io.Writer, lookup func(string) (*engine.Gate, bool), d *engin
 			case "":
 				r.BaselineState = "new"
 			case engine.StateBaselined:
-				r.Level, r.BaselineState = "note", "unchanged"
+				r.BaselineState = "unchanged"
+			}
+			if vi.State != "" {
+				// Not judged here (elsewhere, or held by the baseline): a
+				// note, which no code-scanning check fails on, with why.
+				r.Level, r.Properties = "note", map[string]any{"state": vi.State}
 			}
 			if vi.File != "" {
 				loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: vi.File}}}
@@ -149,7 +155,7 @@ func renderJUnit(w io.Writer, d *engine.Decision) error {
 	for _, v := range d.Gates {
 		c := junitCase{Name: v.Name, Classname: "tausik." + d.Request.Trigger, Time: seconds(v.EvalNS)}
 		var lines []string
-		for _, vi := range v.Violations {
+		for _, vi := range v.Judged() {
 			lines = append(lines, violationLine(vi))
 		}
 		for _, r := range v.Reasons {
@@ -193,7 +199,7 @@ func renderGitHub(w io.Writer, d *engine.Decision) error {
 		if v.Blocks {
 			kind = "error"
 		}
-		for _, vi := range v.Judged() {
+		for _, vi := range v.Judged() { // what is not judged here is not annotated
 			props := "title=" + ghEscape(v.Name, true)
 			if vi.File != "" {
 				props = "file=" + ghEscape(vi.File, true) + "," + props

@@ -73,6 +73,10 @@ type Meta struct {
 	Content         []string `json:"content,omitempty"`
 	Documents       []string `json:"documents,omitempty"`
 	ContentMaxBytes int64    `json:"content_max_bytes,omitempty"`
+	// Attribution says which of the gate's violations a request about a
+	// change judges (attribution.go): AttributionNone (the default) every
+	// one, AttributionFile those whose file or sources the change touched.
+	Attribution string `json:"attribution,omitempty"`
 }
 
 // Namespaces whose files a gate names by glob (gate.yaml content:, documents:).
@@ -143,7 +147,7 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Di
 		return Meta{}
 	}
 	f := r.Fields(root, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
-		"severity", "enabled", "language", "facts", "params", "content", "documents", "content_max_bytes")
+		"severity", "enabled", "language", "facts", "params", "content", "documents", "content_max_bytes", "attribution")
 	r.Require(root, f, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
 		"severity", "enabled", "language", "facts")
 	m := Meta{
@@ -191,6 +195,13 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Di
 	for i, ns := range m.Facts {
 		if !known(ns) {
 			d.Add(file, f["facts"].Content[i].Line, "unknown facts namespace %q", ns)
+		}
+	}
+	m.Attribution = AttributionNone
+	if f["attribution"] != nil {
+		m.Attribution = r.Str(f["attribution"], "attribution")
+		if !slices.Contains(attributions, m.Attribution) {
+			d.Add(file, line("attribution"), "unknown attribution %q (known: %v)", m.Attribution, attributions)
 		}
 	}
 	m.Params = parseParams(r, f["params"])

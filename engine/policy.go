@@ -314,6 +314,9 @@ func toViolation(v any) (Violation, error) {
 			}
 			out.Quantity = n
 		case "sources":
+			if e == nil {
+				continue // null: a fact's list a runner left out; no sources
+			}
 			list, ok := e.([]any)
 			if !ok {
 				return out, fmt.Errorf("violation sources must be a list of file paths, got %s", describe(e))

@@ -81,7 +81,8 @@ func (b termBuilder) class(c facts.SurfaceClass) *ast.Term {
 	return ast.ObjectTerm(b.item("name", b.str(c.Name)), b.item("lang", b.str(c.Lang)), b.item("path", b.str(c.Path)),
 		b.item("line", ast.InternedTerm(c.Line)), b.item("own", ast.InternedTerm(c.Own)), b.item("count", ast.InternedTerm(c.Count)),
 		b.item("from", b.list(c.From)), b.item("breakdown", b.str(c.Breakdown)), b.item("ambiguous", amb),
-		b.item("exempt", b.str(c.Exempt)), b.item("beyond", ast.InternedTerm(c.Beyond)), b.item("inherited", ast.InternedTerm(c.Inherited)))
+		b.item("exempt", b.str(c.Exempt)), b.item("beyond", ast.InternedTerm(c.Beyond)), b.item("inherited", ast.InternedTerm(c.Inherited)),
+		b.item("sources", b.list(c.Sources)))
 }
 
 // termBuilder shares one term per distinct string: paths, languages and
@@ -104,7 +105,7 @@ var surfaceKeys = func() map[string]*ast.Term {
 	m := map[string]*ast.Term{}
 	for _, k := range []string{"root", "whole", "files", "path", "line", "msg", "ref", "worst", "name", "lang", "own", "count",
 		"from", "breakdown", "ambiguous", "writer", "base", "candidates", "roots", "exclude", "scanned", "total", "cap",
-		"unparsed", "classes", "ambiguous_bases", "status", "reason", "exempt", "beyond", "inherited"} {
+		"unparsed", "classes", "ambiguous_bases", "status", "reason", "exempt", "beyond", "inherited", "sources"} {
 		m[k] = ast.StringTerm(k)
 	}
 	return m
@@ -153,7 +154,7 @@ func surfaceUTF8(s facts.Surface) bool {
 		}
 	}
 	for _, c := range s.Classes {
-		if !valid(c.Name, c.Lang, c.Path, c.Breakdown, c.Exempt) || !valid(c.From...) {
+		if !valid(c.Name, c.Lang, c.Path, c.Breakdown, c.Exempt) || !valid(c.From...) || !valid(c.Sources...) {
 			return false
 		}
 	}

@@ -84,6 +84,13 @@ type SurfaceClass struct {
 	// Inherited is, for a class over Cap with Beyond over it, how many
 	// judged classes are over Cap only through it (among other bases).
 	Inherited int `json:"inherited"`
+	// Sources lists, sorted, the files other than Path whose change can
+	// alter what the class counts: those defining the classes of its
+	// closure, declaring the Go methods they count, and holding the
+	// candidates (with their closures) of an ambiguous base of its
+	// closure. New-code evaluation attributes a finding about the class to
+	// a change touching any of them. [] when none.
+	Sources []string `json:"sources"`
 }
 
 // SurfaceAmbiguous is an ambiguous base seen from a class whose closure
@@ -127,7 +134,7 @@ func (s Surface) Plain() map[string]any {
 		}
 		classes[i] = map[string]any{"name": jsonText(c.Name), "lang": jsonText(c.Lang), "path": jsonText(c.Path), "line": int64(c.Line),
 			"own": int64(c.Own), "count": int64(c.Count), "from": plainStrings(c.From), "breakdown": jsonText(c.Breakdown), "ambiguous": amb,
-			"exempt": jsonText(c.Exempt), "beyond": int64(c.Beyond), "inherited": int64(c.Inherited)}
+			"exempt": jsonText(c.Exempt), "beyond": int64(c.Beyond), "inherited": int64(c.Inherited), "sources": plainStrings(c.Sources)}
 	}
 	ambs := make([]any, len(s.AmbiguousBases))
 	for i, a := range s.AmbiguousBases {

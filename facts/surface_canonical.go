@@ -133,5 +133,7 @@ func appendSurfaceClass(b []byte, c SurfaceClass) []byte {
 	b = append(b, `,"own":`...)
 	b = strconv.AppendInt(b, int64(c.Own), 10)
 	b = appendKeyText(b, "path", c.Path)
+	b = append(b, `,"sources":`...)
+	b = appendTexts(b, c.Sources)
 	return append(b, '}')
 }

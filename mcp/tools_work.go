@@ -37,7 +37,7 @@ func blockedMessage(what string, d *engine.Decision) string {
 		if !v.Blocks {
 			continue
 		}
-		for _, vi := range v.Violations {
+		for _, vi := range v.Judged() { // not those elsewhere or baselined
 			msg += fmt.Sprintf("\n- %s: %s", v.Name, vi.Msg)
 		}
 		for _, r := range v.Reasons {

@@ -156,7 +156,7 @@ func reason(c engine.ToolCall, d *engine.Decision) string {
 		if !v.Blocks {
 			continue
 		}
-		for _, vi := range v.Violations {
+		for _, vi := range v.Judged() { // not those elsewhere or baselined
 			fmt.Fprintf(&msg, "- %s: %s\n", v.Name, violationLine(vi))
 		}
 		for _, r := range v.Reasons {

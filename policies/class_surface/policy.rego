@@ -98,8 +98,10 @@ file_holds(path) := "structs" if {
 	endswith(path, ".go")
 } else := "classes"
 
-# at(id, rule, msg): a violation located at class id.
-at(id, rule, msg) := {"msg": msg, "file": cls[id].path, "line": cls[id].line, "rule": rule}
+# at(id, rule, msg): a violation located at class id. Its sources are the
+# other files whose change can alter the class's count (new-code
+# evaluation attributes the finding to a change touching one).
+at(id, rule, msg) := {"msg": msg, "file": cls[id].path, "line": cls[id].line, "rule": rule, "sources": cls[id].sources}
 
 # ambiguity_note(am): the message's note on a class's ambiguous entries. It
 # takes the list, not the class: OPA caches a function's result by its
@@ -141,7 +143,7 @@ violations contains v if {
 	not hd[id]
 	judged(c.exempt, tests)
 	msg := sprintf("%s:%d: %s %s has %d public members (max %d; %s%s)%s: %s", [c.path, c.line, ks[c.lang], c.name, c.count, cap, c.breakdown, inherited_note(c.inherited), ambiguity_note(c.ambiguous), rs[c.lang]])
-	v := {"msg": msg, "file": c.path, "line": c.line, "rule": "over_cap", "key": sprintf("%s:%s", [c.path, c.name]), "quantity": c.count}
+	v := {"msg": msg, "file": c.path, "line": c.line, "rule": "over_cap", "key": sprintf("%s:%s", [c.path, c.name]), "quantity": c.count, "sources": c.sources}
 }
 
 # judged(exempt, tests): enums, Protocols and classes defined under
@@ -176,7 +178,7 @@ violations contains v if {
 	c.count <= lim
 	a := ambs[x.ref]
 	msg := sprintf("%s:%d: %s %s: base %s of %s is ambiguous (%d candidates: %s) and not counted; with %s it would have up to %d public members (max %d): rename one of the candidates so the base resolves, or %s", [c.path, c.line, kinds[c.lang], c.name, a.base, a.writer, count(a.candidates), concat(", ", a.candidates), a.base, x.worst, lim, remedies[c.lang]])
-	v := {"msg": msg, "file": c.path, "line": c.line, "rule": "ambiguous_base"}
+	v := {"msg": msg, "file": c.path, "line": c.line, "rule": "ambiguous_base", "sources": c.sources}
 }
 
 # An entry above reality, or naming a class that is gone, fails the gate

@@ -321,9 +321,10 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
+			src := sourcer{seen: make([]int, len(comps))}
 			for i := w; i < len(listed); i += workers {
 				ci := listed[i]
-				r.list(comps[ci], refs[ci], keep, out, jd, jd.beyond[ci])
+				r.list(comps[ci], refs[ci], keep, out, jd, jd.beyond[ci], src.closureFiles(r, comps, of, ci))
 			}
 		})
 	}
@@ -339,8 +340,9 @@ func (r *resolver) classes(p Params) ([]facts.SurfaceClass, []facts.SurfaceAmbig
 
 // list writes out[id] for each member id of comp that keep holds, amb
 // being the ambiguous bases of its closure, beyond what lies beyond its
-// over-cap bases (judgement.beyond).
-func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bool, out []facts.SurfaceClass, jd judgement, beyond int) {
+// over-cap bases (judgement.beyond) and files its closure's files
+// (sourcer.closureFiles).
+func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bool, out []facts.SurfaceClass, jd judgement, beyond int, files []string) {
 	// From: the names of the closure's other classes; a class's own name
 	// only when another class of the closure has it too.
 	var all []string // sorted by name, not by id
@@ -367,7 +369,7 @@ func (r *resolver) list(comp *component, amb []facts.SurfaceAmbiguous, keep []bo
 		}
 		out[id] = facts.SurfaceClass{Name: c.name, Lang: c.lang, Path: c.path, Line: c.line, Own: len(c.own), Count: len(comp.surface), From: from,
 			Breakdown: breakdown(len(c.own), len(comp.surface), from), Ambiguous: amb,
-			Exempt: jd.exempt[id], Beyond: beyond, Inherited: jd.inherited[id]}
+			Exempt: jd.exempt[id], Beyond: beyond, Inherited: jd.inherited[id], Sources: sourcesOf(files, c.path)}
 	}
 }
 

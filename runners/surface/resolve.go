@@ -56,6 +56,7 @@ type ambiguity struct {
 // resolver holds the classes of one scan and what resolving them gives.
 type resolver struct {
 	cls    []class
+	gof    []facts.GoFile      // the scanned Go files, by path (goMethodFiles)
 	mods   *pyModules          // nil: Python bases resolve by name alone
 	inFile map[[2]string][]int // (path, name) -> the Python classes
 	names  map[string]int32    // public name -> its interned id (internAll's alone)
@@ -94,7 +95,7 @@ func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile
 		words += len(f.Methods)
 	}
 	r := &resolver{names: make(map[string]int32, n+words), idName: make([]string, 0, n+words), byName: make(map[[2]string][]int, n),
-		inFile: make(map[[2]string][]int, pyN), cls: make([]class, n)}
+		inFile: make(map[[2]string][]int, pyN), cls: make([]class, n), gof: gof}
 	// The names are interned on one core while the classes are listed on
 	// the other (~12 and ~9 ms of the standard library's).
 	var wg sync.WaitGroup
