@@ -235,7 +235,7 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 	c.spec.Argv = strList("argv", true)
 	c.spec.Extensions = strList("extensions", false)
 	for _, x := range strList("exclude", false) { // gitignore's reading, as before paths became patterns
-		c.spec.Exclude = append(c.spec.Exclude, pathpat.FromLegacy(pathpat.LegacyGitignore, x))
+		c.spec.Exclude = append(c.spec.Exclude, pathpat.FromLegacy(pathpat.LegacyGitignore, x)...)
 	}
 	c.triggers = strList("triggers", true)
 	for _, tr := range c.triggers {

@@ -48,9 +48,10 @@ func (a *applier) paths(p Param, v any) (map[string]any, bool) {
 				a.bad(at, "item %d: want a string, got %s", i, describe(e))
 				return nil, false
 			}
-			pat := pathpat.FromLegacy(p.Legacy, s)
-			out[pat] = fmt.Sprintf("no reason written (the old list shape, %s)", a.t.display)
-			shown = append(shown, fmt.Sprintf("%q: \"<why>\"", pat))
+			for _, pat := range pathpat.FromLegacy(p.Legacy, s) {
+				out[pat] = fmt.Sprintf("no reason written (the old list shape, %s)", a.t.display)
+				shown = append(shown, fmt.Sprintf("%q: \"<why>\"", pat))
+			}
 		}
 		a.warnings = append(a.warnings, fmt.Sprintf("%s:%d: %s: a list is the old shape, read as {%s}; write that object, each pattern with the reason it is left out (docs/paths.md)",
 			a.t.display, a.t.doc.line(append([]string{"gates", a.g.Name}, at...)...), a.key(at...), strings.Join(shown, ", ")))

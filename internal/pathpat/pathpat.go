@@ -16,11 +16,11 @@ import (
 // ErrPattern is the error of a pattern that is not in the language.
 var ErrPattern = errors.New("invalid path pattern")
 
-// Pattern is one compiled pattern. The language is .gitignore's core:
-// "*" and "?" stay inside one path segment, "**" spans segments; a trailing
-// "/" names a directory and everything under it; a pattern with no "/" at
-// all matches a name at any depth (a file's or a directory's basename), one
-// with a "/" anywhere, a trailing one included, is anchored at the
+// Pattern is one compiled pattern, matched against a file's whole
+// repo-relative path: "*" and "?" stay inside one path segment, "**" spans
+// segments; a trailing "/" names a directory and everything under it; a
+// pattern with no "/" at all matches a file's name (its last segment) at any
+// depth; any other "/", a trailing one included, anchors the pattern at the
 // repository root ("tests/" is the root's tests directory, "**/tests/" any
 // directory named tests; a leading "/" only anchors, "./" is dropped).
 type Pattern struct {
@@ -41,9 +41,9 @@ func Compile(p string) (Pattern, error) {
 		e.dir, e.glob = true, strings.TrimSuffix(e.glob, "/")
 	}
 	e.glob = strings.TrimPrefix(e.glob, "/")
-	if strings.TrimSpace(e.glob) == "" || strings.Contains(e.glob, `\`) || strings.HasPrefix(e.glob, "/") ||
+	if strings.TrimSpace(e.glob) == "" || strings.ContainsAny(e.glob, `\[]{}`) || strings.HasPrefix(e.glob, "/") ||
 		strings.HasSuffix(e.glob, "/") || strings.Contains(e.glob, "//") || !doublestar.ValidatePattern(e.glob) {
-		return Pattern{}, fmt.Errorf("%w %q (relative, \"/\"-separated; * and ? within a segment, ** across segments, dir/ for a directory)", ErrPattern, p)
+		return Pattern{}, fmt.Errorf("%w %q (relative, \"/\"-separated; * and ? within a segment, ** across segments, dir/ for a directory; no [ ] { } \\)", ErrPattern, p)
 	}
 	return e, nil
 }
@@ -68,24 +68,20 @@ func (e Pattern) Match(rel string) bool {
 }
 
 func (e Pattern) matchSegs(segs []string) bool {
-	last := len(segs) // candidates: the whole path, or only its directories
-	if e.dir {
-		last = len(segs) - 1
-	}
-	if !e.anchored {
-		for i := range last {
-			if ok, _ := doublestar.Match(e.glob, segs[i]); ok {
+	switch {
+	case e.dir:
+		for i := 1; i < len(segs); i++ {
+			if ok, _ := doublestar.Match(e.glob, strings.Join(segs[:i], "/")); ok {
 				return true
 			}
 		}
 		return false
+	case !e.anchored:
+		ok, _ := doublestar.Match(e.glob, segs[len(segs)-1])
+		return ok
 	}
-	for i := 1; i <= last; i++ {
-		if ok, _ := doublestar.Match(e.glob, strings.Join(segs[:i], "/")); ok {
-			return true
-		}
-	}
-	return false
+	ok, _ := doublestar.Match(e.glob, strings.Join(segs, "/"))
+	return ok
 }
 
 // Set is a list of compiled patterns.
@@ -140,31 +136,40 @@ const (
 	LegacyWholePath = "whole_path"
 )
 
-// FromLegacy returns the pattern of this language that means what item
-// meant in a list of the given legacy shape.
-func FromLegacy(shape, item string) string {
+// FromLegacy returns the patterns of this language that together mean
+// what item meant in a list of the given legacy shape.
+func FromLegacy(shape, item string) []string {
 	x := item
 	for strings.HasPrefix(x, "./") {
 		x = x[2:]
 	}
+	dir := strings.HasSuffix(x, "/")
+	body := strings.TrimSuffix(x, "/")
 	switch shape {
 	case LegacyDirs:
-		x = strings.TrimPrefix(x, "/")
-		if !strings.HasSuffix(x, "/") {
-			x += "/"
+		body = strings.TrimPrefix(body, "/")
+		if strings.HasPrefix(body, "**/") {
+			return []string{body + "/"}
 		}
-		if strings.HasPrefix(x, "**/") {
-			return x
-		}
-		return "**/" + x
+		return []string{"**/" + body + "/"}
 	case LegacyGitignore:
-		if strings.HasSuffix(x, "/") && !strings.Contains(strings.TrimSuffix(x, "/"), "/") {
-			return "**/" + x
+		// gitignore: a pattern matching a directory leaves out everything in
+		// it, and one without a "/" before its end matches at any depth.
+		switch {
+		case dir && !strings.Contains(body, "/"):
+			return []string{"**/" + x}
+		case dir:
+			return []string{x}
+		case body == "**":
+			return []string{x}
+		case !strings.Contains(body, "/"):
+			return []string{x, "**/" + x + "/"}
 		}
+		return []string{x, x + "/"}
 	case LegacyWholePath:
-		if !strings.Contains(strings.TrimSuffix(x, "/"), "/") && !strings.HasPrefix(x, "/") {
-			return "/" + x
+		if !strings.Contains(body, "/") && !strings.HasPrefix(x, "/") {
+			return []string{"/" + x}
 		}
 	}
-	return x
+	return []string{x}
 }

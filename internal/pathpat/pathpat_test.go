@@ -1,6 +1,9 @@
 package pathpat
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestMatch(t *testing.T) {
 	cases := []struct {
@@ -23,6 +26,8 @@ func TestMatch(t *testing.T) {
 		{"a/*.py", "a/b/x.py", false},
 		{"a/**/*.py", "a/b/c/x.py", true},
 		{"**", "a/b/c", true},
+		{"a/*", "a/b/c", false},    // whole paths: "*" never reaches below
+		{"gen", "gen/x.py", false}, // a name matches files, "gen/" the directory
 		{"*", "a/b/c", true},
 		{"./src/", "src/x.go", true},
 		{"vendor/**/*.go", "vendor/m/x.go", true},
@@ -42,7 +47,7 @@ func TestMatch(t *testing.T) {
 }
 
 func TestCompileRefuses(t *testing.T) {
-	for _, p := range []string{"", " ", "/", "a//b", `a\b`, "a/[b", "./"} {
+	for _, p := range []string{"", " ", "/", "a//b", `a\b`, "a/[b", "./", "{a,b}", "a]"} {
 		if _, err := Compile(p); err == nil {
 			t.Errorf("%q compiled", p)
 		}
@@ -50,24 +55,35 @@ func TestCompileRefuses(t *testing.T) {
 }
 
 func TestFromLegacy(t *testing.T) {
-	cases := []struct{ shape, in, want string }{
-		{LegacyDirs, "tests/", "**/tests/"},
-		{LegacyDirs, "./a/b", "**/a/b/"},
-		{LegacyDirs, "**/x/", "**/x/"},
-		{LegacyGitignore, "testdata/", "**/testdata/"},
-		{LegacyGitignore, "**/fixtures/*/tree/", "**/fixtures/*/tree/"},
-		{LegacyGitignore, "*.pyi", "*.pyi"},
-		{LegacyWholePath, ".clinerules", "/.clinerules"},
-		{LegacyWholePath, ".cursor/rules/**", ".cursor/rules/**"},
+	cases := []struct {
+		shape, in string
+		want      []string
+	}{
+		{LegacyDirs, "tests/", []string{"**/tests/"}},
+		{LegacyDirs, "./a/b", []string{"**/a/b/"}},
+		{LegacyDirs, "**/x/", []string{"**/x/"}},
+		{LegacyGitignore, "testdata/", []string{"**/testdata/"}},
+		{LegacyGitignore, "**/fixtures/*/tree/", []string{"**/fixtures/*/tree/"}},
+		{LegacyGitignore, "*.pyi", []string{"*.pyi", "**/*.pyi/"}},
+		{LegacyGitignore, "gen/*.py", []string{"gen/*.py", "gen/*.py/"}},
+		{LegacyGitignore, "**", []string{"**"}},
+		{LegacyWholePath, ".clinerules", []string{"/.clinerules"}},
+		{LegacyWholePath, ".cursor/rules/**", []string{".cursor/rules/**"}},
 	}
 	for _, c := range cases {
-		if got := FromLegacy(c.shape, c.in); got != c.want {
+		if got := FromLegacy(c.shape, c.in); !slices.Equal(got, c.want) {
 			t.Errorf("FromLegacy(%s, %q) = %q, want %q", c.shape, c.in, got, c.want)
 		}
 	}
 	// The legacy meaning survives: a/tests/x.py was exempt by "tests/" and is by the new pattern.
-	if !Match(FromLegacy(LegacyDirs, "tests/"), "a/tests/x.py") || Match(FromLegacy(LegacyDirs, "tests/"), "unittests/x.py") {
+	s, _ := CompileAll(FromLegacy(LegacyDirs, "tests/"))
+	if !s.Match("a/tests/x.py") || s.Match("unittests/x.py") {
 		t.Error("legacy dirs meaning lost")
+	}
+	// gitignore's "gen" left out a file named gen and a directory named gen, at any depth.
+	s, _ = CompileAll(FromLegacy(LegacyGitignore, "gen"))
+	if !s.Match("a/gen") || !s.Match("a/gen/x.py") || s.Match("a/generated.py") {
+		t.Error("legacy gitignore meaning lost")
 	}
 }
 
