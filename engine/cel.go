@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine/internal/yamlread"
+	"github.com/tausik/tausik/internal/pathpat"
 )
 
 // A CEL gate policy (policy.cel.yaml) is a set of named expressions over the
@@ -59,12 +60,22 @@ type celReason struct {
 // Compiled on first use, not at every process start (docs/performance.md).
 var celNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z_][a-z0-9_]*$`) })
 
-// celBaseEnv is the environment every CEL policy starts from.
+// celBaseEnv is the environment every CEL policy starts from; besides the
+// standard extensions it has path_match(pattern, path), the path pattern
+// language of docs/paths.md (package pathpat), so a policy matches config
+// patterns exactly as the engine and the runners do.
 func celBaseEnv() (*cel.Env, error) {
 	return cel.NewEnv(
 		cel.Variable("input", cel.DynType),
 		cel.OptionalTypes(),
 		ext.Strings(), ext.Lists(), ext.Sets(), ext.Math(), ext.Bindings(),
+		cel.Function("path_match", cel.Overload("path_match_string_string",
+			[]*cel.Type{cel.StringType, cel.StringType}, cel.BoolType,
+			cel.BinaryBinding(func(pattern, p ref.Val) ref.Val {
+				ps, ok1 := pattern.(types.String)
+				s, ok2 := p.(types.String)
+				return types.Bool(ok1 && ok2 && pathpat.Match(string(ps), string(s)))
+			}))),
 	)
 }
 

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
 	"github.com/tausik/tausik/runners/hosts"
@@ -92,9 +93,9 @@ func (c *commandGate) gate(gc genericCommand) *Gate {
 	if desc == "" {
 		desc = "Team command gate: runs `" + strings.Join(c.spec.Argv, " ") + "`; a non-zero exit fails it."
 	}
-	exclude := make([]any, len(c.spec.Exclude))
-	for i, x := range c.spec.Exclude {
-		exclude[i] = x
+	exclude := make(map[string]any, len(c.spec.Exclude))
+	for _, x := range c.spec.Exclude {
+		exclude[x] = "listed in " + c.tier.display + " " + keyCommands + "." + c.spec.Name + ".exclude"
 	}
 	name := c.spec.Name
 	return &Gate{
@@ -105,8 +106,8 @@ func (c *commandGate) gate(gc genericCommand) *Gate {
 			Phase: "scoped", Triggers: c.triggers, Severity: c.severity, Enabled: true, Language: LangRego,
 			Facts: []string{name},
 			Params: []Param{
-				{Name: ParamExclude, Type: TypeStrings, Default: exclude, ProjectMay: MayAdd,
-					Description: "Paths the command is not given (globs; a trailing / names a directory)."},
+				{Name: ParamExclude, Type: TypePaths, Legacy: pathpat.LegacyGitignore, Default: exclude, ProjectMay: MayAdd,
+					Description: "Paths the command is not given (path patterns, docs/paths.md), each mapped to the reason why."},
 				{Name: ParamNamespace, Type: TypeString, Default: name, ProjectMay: MayNone,
 					Description: "The namespace holding this gate's command facts."},
 			},
@@ -132,8 +133,8 @@ func (e *Engine) commandSpecFor(g *Gate, params map[string]any) (command.Spec, b
 	if !found {
 		return spec, false
 	}
-	if v, ok := params[ParamExclude].([]any); ok {
-		spec.Exclude = stringsOf(v)
+	if v, ok := params[ParamExclude].(map[string]any); ok {
+		spec.Exclude = sortedKeys(v)
 	}
 	return spec, true
 }
@@ -229,8 +230,8 @@ func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]
 		if !ok {
 			continue
 		}
-		if v, ok := params[ParamExclude].([]any); ok && ns == g.Name {
-			s.Exclude = stringsOf(v)
+		if v, ok := params[ParamExclude].(map[string]any); ok && ns == g.Name {
+			s.Exclude = sortedKeys(v)
 		}
 		s.Env = append(slices.Clone(s.Env), fixtureToolEnv(dir)...)
 		r, err := command.New(s, command.WithSandbox(dir))

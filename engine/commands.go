@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners/command"
 )
 
@@ -233,7 +234,9 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 	}
 	c.spec.Argv = strList("argv", true)
 	c.spec.Extensions = strList("extensions", false)
-	c.spec.Exclude = strList("exclude", false)
+	for _, x := range strList("exclude", false) { // gitignore's reading, as before paths became patterns
+		c.spec.Exclude = append(c.spec.Exclude, pathpat.FromLegacy(pathpat.LegacyGitignore, x)...)
+	}
 	c.triggers = strList("triggers", true)
 	for _, tr := range c.triggers {
 		if !slices.Contains(Triggers, tr) {

@@ -166,6 +166,9 @@ type Effective struct {
 	// SetBy names, for each key that a tier changed, the tier that changed it
 	// last ("params.max_lines" → "user").
 	SetBy map[string]string `json:"set_by,omitempty"`
+	// from holds, per paths param, where each pattern a tier added was
+	// written ("tausik/gates.json:12"), for checkLoopholes.
+	from map[string]map[string]string
 }
 
 // resolveConfig applies the tiers to every gate. Refused weakenings come back
@@ -319,12 +322,22 @@ func (a *applier) param(name string, v any) {
 		a.bad(path, "no such param (known: %s)", strings.Join(known, ", "))
 		return
 	}
+	if p.Type == TypePaths {
+		m, ok := a.paths(p, v)
+		if !ok {
+			return
+		}
+		v = m
+	}
 	nv, err := CoerceParam(p.Type, v)
 	if err != nil {
 		a.bad(path, "%v", err)
 		return
 	}
 	cur := a.eff.Params[name]
+	if p.Type == TypePaths {
+		defer a.notePaths(p, v.(map[string]any))
+	}
 	if a.project() {
 		switch p.ProjectMay {
 		case MayNone:

@@ -211,6 +211,9 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	}
 	limits, refused := resolveLimits(tiers)
 	e.limits, e.warnings = limits, append(e.warnings, refused...)
+	if err := e.refuseLoopholes(ctx); err != nil {
+		return nil, err
+	}
 	cd := &Diagnostics{Kind: ErrBundle}
 	if checkCELCosts(e.gates, e.limits, cd); cd.err() != nil {
 		return nil, cd

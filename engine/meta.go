@@ -105,6 +105,10 @@ type Param struct {
 	Default     any    `json:"default"`
 	Description string `json:"description"`
 	ProjectMay  string `json:"project_may"`
+	// Legacy is how a list of strings, the shape this param had before
+	// every exclusion became an object of pattern → reason, is read
+	// (pathpat.FromLegacy); "" when the param never was a list.
+	Legacy string `json:"legacy_list,omitempty"`
 }
 
 // Param types.
@@ -115,6 +119,7 @@ const (
 	TypeBool    = "bool"
 	TypeStrings = "strings" // list of strings
 	TypeObject  = "object"  // JSON object
+	TypePaths   = "paths"   // object of path pattern (docs/paths.md) → written reason
 )
 
 // What the project tier may do with a param (Param.ProjectMay).
@@ -126,7 +131,7 @@ const (
 	MayNone  = "none"  // nothing: only the user or managed tier may change it
 )
 
-var paramTypes = []string{TypeInt, TypeNumber, TypeString, TypeBool, TypeStrings, TypeObject}
+var paramTypes = []string{TypeInt, TypeNumber, TypeString, TypeBool, TypeStrings, TypeObject, TypePaths}
 
 // Param returns the param called name.
 func (m *Meta) Param(name string) (Param, bool) {
@@ -241,7 +246,7 @@ func parseParams(r yamlread.Reader, n *yaml.Node) []Param {
 	for _, kv := range r.Pairs(n, "params") {
 		k, v := kv[0], kv[1]
 		what := "params." + k.Value
-		f := r.Fields(v, what, "type", "default", "description", "project_may")
+		f := r.Fields(v, what, "type", "default", "description", "project_may", "legacy_list")
 		r.Require(v, f, what, "type", "default", "description")
 		p := Param{
 			Name:        k.Value,
@@ -259,6 +264,12 @@ func parseParams(r yamlread.Reader, n *yaml.Node) []Param {
 			p.ProjectMay = r.Str(f["project_may"], what+".project_may")
 			if err := checkProjectMay(p.Type, p.ProjectMay); err != nil {
 				r.D.Add(r.File, f["project_may"].Line, "%s.project_may: %v", what, err)
+			}
+		}
+		if f["legacy_list"] != nil {
+			p.Legacy = r.Str(f["legacy_list"], what+".legacy_list")
+			if p.Type != TypePaths || !slices.Contains(legacyShapes, p.Legacy) {
+				r.D.Add(r.File, f["legacy_list"].Line, "%s.legacy_list: want one of %v, for a param of type paths", what, legacyShapes)
 			}
 		}
 		if f["default"] != nil {
@@ -284,7 +295,7 @@ func checkProjectMay(typ, may string) error {
 			return nil
 		}
 	case MayAdd:
-		if typ == TypeStrings || typ == TypeObject {
+		if typ == TypeStrings || typ == TypeObject || typ == TypePaths {
 			return nil
 		}
 	default:
@@ -341,6 +352,8 @@ func CoerceParam(typ string, v any) (any, error) {
 			return m, nil
 		}
 		return nil, fmt.Errorf("want an object, got %s", describe(v))
+	case TypePaths:
+		return coercePaths(v)
 	}
 	return nil, fmt.Errorf("unknown type %q", typ)
 }

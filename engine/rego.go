@@ -112,7 +112,7 @@ func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnost
 // of the author's source and nothing else.
 func compileRegoModule(file string, mod *ast.Module, d *Diagnostics) (c *ast.Compiler, shards int) {
 	newCompiler := func() *ast.Compiler {
-		return ast.NewCompiler().WithUnsafeBuiltins(unsafeRego).WithBuiltins(regoshard.Decls())
+		return ast.NewCompiler().WithUnsafeBuiltins(unsafeRego).WithBuiltins(regoBuiltins())
 	}
 	if n := runtime.GOMAXPROCS(0); n > 1 {
 		if split, ok := regoshard.Split(mod, ruleViolations); ok {
@@ -138,7 +138,7 @@ func compileRegoModule(file string, mod *ast.Module, d *Diagnostics) (c *ast.Com
 // compilation that of one query.
 func (p *regoPolicy) prepare(ctx context.Context, c *ast.Compiler, q []string, shards int) error {
 	prep := func(ctx context.Context, query string, i, n int) (rego.PreparedEvalQuery, error) {
-		return rego.New(rego.Compiler(c), rego.Query(query), rego.StrictBuiltinErrors(true), regoshard.Function(i, n)).PrepareForEval(ctx)
+		return rego.New(rego.Compiler(c), rego.Query(query), rego.StrictBuiltinErrors(true), regoshard.Function(i, n), pathMatchFunction()).PrepareForEval(ctx)
 	}
 	whole := strings.Join(q, "; ")
 	var err error

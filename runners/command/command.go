@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners"
 )
 
@@ -42,7 +43,7 @@ const (
 type Runner struct {
 	spec    Spec
 	exts    []string
-	exclude []exclusion
+	exclude pathpat.Set
 	outCap  int
 	confine []string // writable directories when the tool runs sandboxed; nil: unconfined
 }

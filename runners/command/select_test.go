@@ -17,7 +17,8 @@ func TestExcludePatterns(t *testing.T) {
 		pattern string
 		in, out []string
 	}{
-		{"testdata/", []string{"testdata/a.py", "pkg/testdata/x/b.py"}, []string{"testdata.py", "mytestdata/a.py", "a/testdata"}},
+		{"**/testdata/", []string{"testdata/a.py", "pkg/testdata/x/b.py"}, []string{"testdata.py", "mytestdata/a.py", "a/testdata"}},
+		{"testdata/", []string{"testdata/a.py"}, []string{"pkg/testdata/x/b.py", "testdata.py"}}, // a "/" anchors at the root
 		{"**/fixtures/*/tree/", []string{"policies/ruff/fixtures/bad/tree/a.py", "tausik/policies/g/fixtures/c/tree/x/y.py", "fixtures/c/tree/a.py"},
 			[]string{"fixtures/c/a.py", "policies/fixtures/tree/a.py", "fixtures/a/b/tree/c.py"}},
 		{"gen/*.py", []string{"gen/a.py"}, []string{"gen/sub/a.py", "x/gen/a.py"}},

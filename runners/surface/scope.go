@@ -1,10 +1,9 @@
 package surface
 
 import (
-	"regexp"
+	"github.com/tausik/tausik/internal/pathpat"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // Params is what the gate reading the namespace decides about the scan,
@@ -81,66 +80,14 @@ func underRoot(p, r string) bool {
 	return r == "" || strings.HasPrefix(p, r+"/")
 }
 
-// compileGlob turns an exclusion pattern into a regular expression over
-// whole paths: "**" matches any run of characters, "*" any run without "/",
-// "?" one character but "/", everything else itself. ok is false for a
-// pattern outside that language (empty, absolute, or using one of [ ] { }
-// \), which the policy reports and the scan does not apply.
-func compileGlob(g string) (*regexp.Regexp, bool) {
+// compileExclude compiles an exclusion pattern (the path pattern language,
+// package pathpat and docs/paths.md). ok is false for a pattern outside
+// that language, or using one of [ ] { } \ which the policy refuses: the
+// policy reports it and the scan does not apply it.
+func compileExclude(g string) (pathpat.Pattern, bool) {
 	if strings.TrimSpace(g) == "" || strings.HasPrefix(g, "/") || strings.ContainsAny(g, `[]{}\`) {
-		return nil, false
+		return pathpat.Pattern{}, false
 	}
-	var b strings.Builder
-	b.WriteString(`^`)
-	for i := 0; i < len(g); i++ {
-		switch {
-		case strings.HasPrefix(g[i:], "**"):
-			b.WriteString(`.*`)
-			i++
-		case g[i] == '*':
-			b.WriteString(`[^/]*`)
-		case g[i] == '?':
-			b.WriteString(`[^/]`)
-		default:
-			_, n := utf8.DecodeRuneInString(g[i:])
-			b.WriteString(regexp.QuoteMeta(g[i : i+n]))
-			i += n - 1
-		}
-	}
-	b.WriteString(`$`)
-	re, err := regexp.Compile(b.String())
-	return re, err == nil
-}
-
-// globMatcher is re.MatchString for the compiled form of glob g, skipping
-// the regular expression for a path that lacks one of g's literal runs (the
-// text between wildcards, which every match holds verbatim): most paths of
-// a tree meet none of the exclusions, and the expressions were ~6% of
-// Compute on the Python standard library. A run holding U+FFFD is not used,
-// since the expression matches it against a byte that is not UTF-8.
-func globMatcher(g string, re *regexp.Regexp) func(string) bool {
-	var runs []string
-	for _, r := range strings.FieldsFunc(g, func(c rune) bool { return c == '*' || c == '?' }) {
-		if !strings.ContainsRune(r, utf8.RuneError) {
-			runs = append(runs, r)
-		}
-	}
-	prefix, suffix := "", ""
-	if len(runs) > 0 && strings.HasPrefix(g, runs[0]) {
-		prefix = runs[0]
-	}
-	if n := len(runs); n > 0 && strings.HasSuffix(g, runs[n-1]) {
-		suffix = runs[n-1]
-	}
-	return func(p string) bool {
-		if !strings.HasPrefix(p, prefix) || !strings.HasSuffix(p, suffix) {
-			return false
-		}
-		for _, r := range runs {
-			if !strings.Contains(p, r) {
-				return false
-			}
-		}
-		return re.MatchString(p)
-	}
+	c, err := pathpat.Compile(g)
+	return c, err == nil
 }

@@ -105,9 +105,9 @@ func Compute(p Params, py []facts.PythonFile, names []python.Names, gof []facts.
 	out := facts.Surface{Roots: []facts.SurfaceRoot{}, Exclude: []string{}, Unparsed: []facts.SurfaceError{}}
 	var globs []func(string) bool
 	for _, g := range p.Exclude {
-		if re, ok := compileGlob(g); ok {
+		if c, ok := compileExclude(g); ok {
 			out.Exclude = append(out.Exclude, g)
-			globs = append(globs, globMatcher(g, re))
+			globs = append(globs, c.Match)
 		}
 	}
 	roots := make([]string, len(p.Roots))

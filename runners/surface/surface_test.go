@@ -212,28 +212,30 @@ func TestComputeAdversarial(t *testing.T) {
 	}
 }
 
-// TestCompileGlob: the exclusion language, whole paths.
-func TestCompileGlob(t *testing.T) {
+// TestCompileExclude: the exclusion language (docs/paths.md).
+func TestCompileExclude(t *testing.T) {
 	for _, c := range []struct {
 		glob, path string
 		match      bool
 	}{
 		{"testdata/**", "testdata/a/b.py", true},
 		{"**/fixtures/*/tree/**", "p/fixtures/x/tree/a.py", true},
-		{"**/fixtures/*/tree/**", "fixtures/x/tree/a.py", false}, // "**/" wants a directory before
-		{"*.py", "a/b.py", false},
+		{"**/fixtures/*/tree/**", "fixtures/x/tree/a.py", true}, // "**/" also matches no directory
+		{"*.py", "a/b.py", true},                                // no "/": a name at any depth
+		{"tests/", "tests/a.py", true},
+		{"tests/", "a/tests/b.py", false},
 		{"a/?.py", "a/b.py", true},
 		{"a/?.py", "a//.py", false},
 		{"a.py", "axpy", false},
 		{"é/*.py", "é/x.py", true},
 	} {
-		re, ok := compileGlob(c.glob)
-		if !ok || re.MatchString(c.path) != c.match {
+		re, ok := compileExclude(c.glob)
+		if !ok || re.Match(c.path) != c.match {
 			t.Errorf("%q on %q: ok %v, want match %v", c.glob, c.path, ok, c.match)
 		}
 	}
 	for _, bad := range []string{"", " ", "/abs", "a/[bc]", "{a,b}", `a\b`} {
-		if _, ok := compileGlob(bad); ok {
+		if _, ok := compileExclude(bad); ok {
 			t.Errorf("%q compiled; the policy reports it and the scan must not apply it", bad)
 		}
 	}

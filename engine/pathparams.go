@@ -1,0 +1,199 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/tausik/tausik/internal/pathpat"
+	"github.com/tausik/tausik/runners"
+)
+
+// legacyShapes are the values of a paths param's legacy_list in gate.yaml.
+var legacyShapes = []string{pathpat.LegacyGitignore, pathpat.LegacyDirs, pathpat.LegacyWholePath}
+
+// coercePaths checks the shape of a paths param: an object of pattern →
+// reason, every reason a string. The patterns and the reasons' text are
+// the config decoder's to check (applier.paths), or the policy's when a
+// fixture hands it a bad one on purpose.
+func coercePaths(v any) (any, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want an object of path pattern → reason, got %s", describe(v))
+	}
+	for _, k := range sortedKeys(m) {
+		if _, isStr := m[k].(string); !isStr {
+			return nil, fmt.Errorf("%s: want the written reason (a string), got %s", k, describe(m[k]))
+		}
+	}
+	return m, nil
+}
+
+// paths decodes a tier's value of the paths param p: an object of pattern
+// → reason, each pattern in the language of docs/paths.md and each reason
+// written; or, read with a warning, the list of strings the param was
+// before, turned into the patterns that mean what its items meant. ok is
+// false when the value is malformed (reported).
+func (a *applier) paths(p Param, v any) (map[string]any, bool) {
+	at := []string{"params", p.Name}
+	if list, isList := v.([]any); isList && p.Legacy != "" {
+		out := map[string]any{}
+		var shown []string
+		for i, e := range list {
+			s, isStr := e.(string)
+			if !isStr {
+				a.bad(at, "item %d: want a string, got %s", i, describe(e))
+				return nil, false
+			}
+			for _, pat := range pathpat.FromLegacy(p.Legacy, s) {
+				out[pat] = fmt.Sprintf("no reason written (the old list shape, %s)", a.t.display)
+				shown = append(shown, fmt.Sprintf("%q: \"<why>\"", pat))
+			}
+		}
+		a.warnings = append(a.warnings, fmt.Sprintf("%s:%d: %s: a list is the old shape, read as {%s}; write that object, each pattern with the reason it is left out (docs/paths.md)",
+			a.t.display, a.t.doc.line(append([]string{"gates", a.g.Name}, at...)...), a.key(at...), strings.Join(shown, ", ")))
+		v = out
+	}
+	m, err := coercePaths(v)
+	if err != nil {
+		a.bad(at, "%v", err)
+		return nil, false
+	}
+	obj := m.(map[string]any)
+	ok := true
+	for _, k := range sortedKeys(obj) {
+		where := append(slices.Clone(at), k)
+		if _, err := pathpat.Compile(k); err != nil {
+			a.bad(where, "%v", err)
+			ok = false
+		} else if strings.TrimSpace(obj[k].(string)) == "" {
+			a.bad(where, "no written reason; say why these paths are left out")
+			ok = false
+		}
+	}
+	return obj, ok
+}
+
+// notePaths records where each pattern a tier added to a paths param was
+// written, for the loophole check (checkLoopholes) and its messages.
+func (a *applier) notePaths(p Param, added map[string]any) {
+	if a.eff.from == nil {
+		a.eff.from = map[string]map[string]string{}
+	}
+	if a.eff.from[p.Name] == nil {
+		a.eff.from[p.Name] = map[string]string{}
+	}
+	for k := range added {
+		line := a.t.doc.line("gates", a.g.Name, "params", p.Name, k)
+		a.eff.from[p.Name][k] = fmt.Sprintf("%s:%d", a.t.display, line)
+	}
+}
+
+// checkLoopholes judges every pattern a tier added to a paths param against
+// the repository's files (files, repo-relative): one that, with the gate's
+// default patterns, leaves out every file the gate judges would switch the
+// gate off without saying so, and is refused — taken out of the effective
+// params before any runner or policy sees them, and reported like a refused
+// weakening; one that matches no file at all is reported as a likely
+// mistake. judged tells which files the gate judges (its extensions).
+func checkLoopholes(g *Gate, eff *Effective, files []string, judged func(string) bool) []string {
+	var out []string
+	for _, p := range g.Params {
+		if p.Type != TypePaths || len(eff.from[p.Name]) == 0 {
+			continue
+		}
+		cur, _ := eff.Params[p.Name].(map[string]any)
+		var kept pathpat.Set // the patterns no tier added: the gate's own
+		for _, k := range sortedKeys(cur) {
+			if _, added := eff.from[p.Name][k]; added {
+				continue
+			}
+			if c, err := pathpat.Compile(k); err == nil {
+				kept = append(kept, c)
+			}
+		}
+		var candidates []string
+		for _, f := range files {
+			if judged(f) && !kept.Match(f) {
+				candidates = append(candidates, f)
+			}
+		}
+		next := maps.Clone(cur)
+		for _, k := range sortedKeys(eff.from[p.Name]) {
+			c, err := pathpat.Compile(k)
+			if _, still := cur[k]; err != nil || !still {
+				continue
+			}
+			at, key := eff.from[p.Name][k], "gates."+g.Name+".params."+p.Name
+			switch {
+			case len(candidates) > 0 && !slices.ContainsFunc(candidates, func(f string) bool { return !c.Match(f) }):
+				delete(next, k)
+				out = append(out, fmt.Sprintf("%s: %s: %q refused: it matches every file the gate judges (%d), which would switch the gate off; to switch it off, set enabled: false in the user or managed tier",
+					at, key, k, len(candidates)))
+			case !slices.ContainsFunc(files, c.Match):
+				out = append(out, fmt.Sprintf("%s: %s: %q matches no file%s", at, key, k, didYouMean(k)))
+			}
+		}
+		eff.Params[p.Name] = next
+	}
+	return out
+}
+
+// didYouMean suggests the pattern a root-anchored one was likely meant to be.
+func didYouMean(k string) string {
+	if strings.HasPrefix(k, "**/") || !strings.Contains(strings.TrimSuffix(k, "/"), "/") && !strings.HasSuffix(k, "/") {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", "**/"+strings.TrimPrefix(k, "/"))
+}
+
+// judgedBy returns which files gate g judges for the loophole check: a
+// command gate's and a gate with an extensions param judge their
+// extensions, a gate reading the surface namespace Python and Go, any other
+// gate every file.
+func (e *Engine) judgedBy(g *Gate, params map[string]any) func(string) bool {
+	var exts []string
+	if spec, ok := e.commandSpecFor(g, params); ok {
+		exts = spec.Extensions
+	} else if v, ok := params["extensions"].([]any); ok {
+		exts = stringsOf(v)
+	} else if slices.Contains(g.Facts, NamespaceSurface) {
+		exts = []string{".py", ".go"}
+	}
+	if len(exts) == 0 {
+		return func(string) bool { return true }
+	}
+	return func(f string) bool { return slices.Contains(exts, strings.ToLower(path.Ext(f))) }
+}
+
+// refuseLoopholes runs checkLoopholes over every gate whose paths params a
+// tier added to, listing the repository's files once, and only then: a
+// config that adds no pattern costs nothing. It runs when the engine opens,
+// before the command runners are built from the params (a command gate's
+// exclusions are applied by its runner), and against the whole tree rather
+// than one request's files, so a pattern that leaves out the one file a
+// hook asks about is not mistaken for one that leaves out everything.
+func (e *Engine) refuseLoopholes(ctx context.Context) error {
+	var files []string
+	listed := false
+	for _, g := range e.gates {
+		eff := e.eff[g.Name]
+		if eff == nil || len(eff.from) == 0 {
+			continue
+		}
+		if !listed {
+			var err error
+			if files, err = runners.ListFiles(ctx, e.root); err != nil {
+				d := &Diagnostics{Kind: ErrConfig}
+				d.Add(e.root, 0, "list the repository's files to check the config's path patterns: %v", err)
+				return d
+			}
+			listed = true
+		}
+		e.warnings = append(e.warnings, checkLoopholes(g, eff, files, e.judgedBy(g, eff.Params))...)
+	}
+	return nil
+}
