@@ -145,9 +145,9 @@ func TestFactsOfAnUnusedTool(t *testing.T) {
 	}
 }
 
-// projectEngine builds the built-in engine over a project holding files,
+// stacksEngine builds the built-in engine over a project holding files,
 // whose tausik/gates.json is project.
-func projectEngine(t *testing.T, project string, files map[string]string) *Engine {
+func stacksEngine(t *testing.T, project string, files map[string]string) *Engine {
 	t.Helper()
 	root := t.TempDir()
 	writeFiles(t, root, files)
@@ -166,7 +166,7 @@ func projectEngine(t *testing.T, project string, files map[string]string) *Engin
 // weakening is; a gate that is no command gate stays refused.
 func TestProjectSwitchesOffAnUnusedTool(t *testing.T) {
 	off := `{"gates": {"ruff": {"enabled": false}, "pytest": {"enabled": false}, "filesize": {"enabled": false}}}`
-	e := projectEngine(t, off, map[string]string{"a.py": "import os\n", "pytest.ini": "[pytest]\n"})
+	e := stacksEngine(t, off, map[string]string{"a.py": "import os\n", "pytest.ini": "[pytest]\n"})
 	if eff, _ := e.Effective("ruff"); eff.Enabled || eff.SetBy["enabled"] != TierProject {
 		t.Fatalf("ruff %+v, want switched off by the project", eff)
 	}
@@ -200,7 +200,7 @@ func TestProjectSwitchesOffAnUnusedTool(t *testing.T) {
 		t.Errorf("decision warnings %q lack the accepted switch", dec.Warnings)
 	}
 
-	e = projectEngine(t, off, map[string]string{"a.py": "import os\n", "pyproject.toml": "[tool.ruff]\n"})
+	e = stacksEngine(t, off, map[string]string{"a.py": "import os\n", "pyproject.toml": "[tool.ruff]\n"})
 	if eff, _ := e.Effective("ruff"); !eff.Enabled {
 		t.Fatal("the project switched off ruff, which it uses")
 	}
