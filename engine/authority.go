@@ -32,7 +32,8 @@ type guardPath struct {
 
 // guardPaths lists the guard of a project at root: the user's ~/.tausik,
 // the user and managed tiers wherever their variables point, the project's
-// .tausik state, its baseline and every host's hook wiring that init writes.
+// .tausik state, its baseline, its configuration tier and team gates, and
+// every host's hook wiring that init writes.
 func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
 	var out []guardPath
 	add := func(p string, dir bool, reason string) {
@@ -50,7 +51,14 @@ func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
 		add(filepath.Join(home, StateDir), true, "the user's tausik directory (user tier, keys)")
 	}
 	add(filepath.Join(root, StateDir), true, "the project's tausik state (decision log, keys)")
+	// The committed guard under tausik/: the directory shares its name with
+	// the program every tausik command line names, so only these paths are
+	// the guard, not tausik/ itself (leaf).
 	add(filepath.Join(root, filepath.FromSlash(BaselineFile)), false, "the baseline (a person records it: docs/baseline.md)")
+	out[len(out)-1].leaf = true
+	add(cfg.Project, false, "the project configuration tier")
+	out[len(out)-1].leaf = true
+	add(filepath.Join(root, "tausik", "policies"), true, "the project's team gates")
 	out[len(out)-1].leaf = true
 	for _, w := range hostinit.WiringFiles() {
 		add(filepath.Join(root, filepath.FromSlash(w.Rel)), false, "the hook wiring of "+w.Host)
@@ -99,6 +107,7 @@ func (e *Engine) guardOf(abs string) (guardPath, bool) {
 		case abs == g.path, g.dir && under(abs, g.path):
 			return g, true
 		case under(g.path, abs) && abs != e.root && abs != e.home && !g.leaf:
+			g.reason = "a directory holding " + g.reason
 			return g, true
 		}
 	}

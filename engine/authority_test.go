@@ -33,12 +33,12 @@ func TestJudgedShellCallsThatMayRunTausik(t *testing.T) {
 }
 
 // TestProtectedTargets: a target is protected when it is a guard file, lies
-// below a guarded directory, or is a directory above a guard path, but the
-// project root and the home directory themselves are not.
+// below a guarded directory, or is a directory above a guard path (said so),
+// but the project root, the home directory and tausik/ itself are not.
 func TestProtectedTargets(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
 	e := &Engine{root: root, home: home}
-	e.guard = guardPaths(root, home, ConfigPaths{User: home + "/.tausik/config.json", Managed: "/etc/managed.json"})
+	e.guard = guardPaths(root, home, ConfigPaths{Project: root + "/tausik/gates.json", User: home + "/.tausik/config.json", Managed: "/etc/managed.json"})
 	for _, c := range []struct {
 		path, reason string
 	}{
@@ -48,11 +48,14 @@ func TestProtectedTargets(t *testing.T) {
 		{root + "/.tausik/tausik.db", "the project's tausik state (decision log, keys)"},
 		{".tausik/keys/x", "the project's tausik state (decision log, keys)"},
 		{root + "/.claude/settings.json", "the hook wiring of claude"},
-		{root + "/.claude", "the hook wiring of claude"},
+		{root + "/.claude", "a directory holding the hook wiring of claude"},
+		{"/", "a directory holding the user configuration tier"},
 		{root + "/opencode.jsonc", "the hook wiring of opencode"},
 		{root + "/src/a.py", ""},
 		{root + "/tausik/baseline.json", "the baseline (a person records it: docs/baseline.md)"},
-		{root + "/tausik/gates.json", ""},
+		{root + "/tausik/gates.json", "the project configuration tier"},
+		{"tausik/policies/mine/policy.rego", "the project's team gates"},
+		{root + "/tausik/policies", "the project's team gates"},
 		{root + "/tausik", ""},
 		{root + "/.claude/notes.md", ""},
 		{root, ""},

@@ -133,6 +133,11 @@ func withAsk(h *Host, ask func(reason string) any) *Host {
 // reason says why d refused c: the call, then each blocking gate's
 // violations or failure, then the decision to look up.
 func reason(c engine.ToolCall, d *engine.Decision) string {
+	// The call as the decision records it: secret_scan's findings are masked
+	// there, and the answer must not hand them back to the agent either.
+	if r := d.Request.Tool; r != nil && c.Command != "(command withheld)" {
+		c.Command, c.Writes = r.Command, r.Targets
+	}
 	var msg strings.Builder
 	what := strings.Join(c.Writes, ", ")
 	if c.Kind == engine.KindShell || (c.Kind == engine.KindWrite && len(c.Writes) == 0) {

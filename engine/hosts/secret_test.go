@@ -57,3 +57,39 @@ func TestSecretNeverReachesTheLog(t *testing.T) {
 		}
 	}
 }
+
+// With secret_scan blocking, the refusal the agent reads names the call as
+// the decision records it, masked: the secret is not handed back.
+func TestSecretNeverReachesTheAnswer(t *testing.T) {
+	const key = "AKIAQWERTYUIOPASDFGH"
+	root := t.TempDir()
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "tausik"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "tausik", "gates.json"),
+		[]byte(`{"gates": {"secret_scan": {"params": {"block": true}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
+	payload, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": root, "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": "echo " + key + " > x.py"}})
+	code, stdout, stderr := runHook(t, "claude", root, getenv, Pre, string(payload))
+	answer := stdout + stderr
+	if code == 0 && !strings.Contains(answer, "deny") {
+		t.Fatalf("secret_scan with block: true let the write through: exit %d %s %s", code, stdout, stderr)
+	}
+	if !strings.Contains(answer, "secret_scan") {
+		t.Errorf("the refusal does not name secret_scan: %s", answer)
+	}
+	for _, part := range []string{key, key[4:]} {
+		if strings.Contains(answer, part) {
+			t.Errorf("the answer holds %q of the secret: %s", part, answer)
+		}
+	}
+}

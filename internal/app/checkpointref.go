@@ -126,10 +126,20 @@ func KeptCheckpoints(ctx context.Context, root, ref string) ([]engine.Checkpoint
 // errNoRef: rev-parse --verify --quiet found no such ref.
 var errNoRef = errors.New("no such ref")
 
-// checkRef accepts a full ref name under refs/.
+// checkRef accepts a full ref name under refs/ that git accepts, and not a
+// branch, tag or remote-tracking ref: the checkpoints' commits hold nothing
+// but checkpoints, and must never replace or fork the code's history.
 func checkRef(ref string) error {
-	if !strings.HasPrefix(ref, "refs/") || strings.ContainsAny(ref, " ~^:?*[\\") || strings.Contains(ref, "..") {
-		return fmt.Errorf("%w: --git-ref %q: give a full ref name such as refs/tausik/checkpoints", engine.ErrUsage, ref)
+	bad := func(why string) error {
+		return fmt.Errorf("%w: --git-ref %q: %s; give a ref of its own such as refs/tausik/checkpoints", engine.ErrUsage, ref, why)
+	}
+	for _, code := range []string{"refs/heads/", "refs/tags/", "refs/remotes/"} {
+		if strings.HasPrefix(ref, code) {
+			return bad("a branch, tag or remote-tracking ref holds code")
+		}
+	}
+	if !strings.HasPrefix(ref, "refs/") || exec.Command("git", "check-ref-format", ref).Run() != nil {
+		return bad("not a full ref name git accepts")
 	}
 	return nil
 }
