@@ -119,27 +119,6 @@ func under(p, dir string) bool {
 	return strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
-// mayRunTausik reports whether one of cmds could run tausik: a literal
-// program named tausik, or `go run` (`go run .` in tausik's own repository). Only
-// such a shell call needs judging when it writes nothing; which of its
-// subcommands change the guard is agent_authority's to say.
-func mayRunTausik(cmds []facts.ToolCommand) bool {
-	for _, c := range cmds {
-		if len(c.Argv) == 0 || (len(c.Dynamic) > 0 && c.Dynamic[0]) {
-			continue
-		}
-		switch strings.ToLower(filepath.Base(c.Argv[0])) {
-		case "tausik", "tausik.exe":
-			return true
-		case "go", "go.exe":
-			if len(c.Argv) > 1 && c.Argv[1] == "run" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // JudgeCommand judges a tausik command line (argv[0] is the program) that a
 // requester asked the CLI to run, before it changes anything: the
 // agent_authority gate refuses one that changes the guard when the

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tausik/tausik/engine/hostinit"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -19,40 +18,6 @@ var readOnlyPrograms = map[string]bool{
 	"cmp": true, "sha256sum": true, "sha1sum": true, "md5sum": true, "b2sum": true, "od": true,
 	"xxd": true, "hexdump": true, "strings": true, "realpath": true, "readlink": true, "du": true,
 	"test": true, "[": true, "echo": true, "printf": true, "basename": true, "dirname": true, "jq": true,
-}
-
-// guardHints are the text every guard path's spelling on a command line
-// holds: tausik's directories and the base names of the hook wiring init
-// writes. A word without any is not a guard path, so a shell call that
-// names none needs no engine to judge it.
-func guardHints() []string {
-	hints := []string{"tausik"}
-	for _, w := range hostinit.WiringFiles() {
-		hints = append(hints, filepath.Base(filepath.FromSlash(w.Rel)))
-	}
-	return hints
-}
-
-var wiringHints = guardHints()
-
-// MentionsGuard reports whether a command of cmds, run by a program that
-// may write, names on its command line something that could be tausik's
-// guard: a word holding one of the guard's hints or one of extra (the base
-// names of the files $TAUSIK_USER_CONFIG and $TAUSIK_MANAGED_CONFIG name).
-// It is the cheap test that decides whether a shell call that writes
-// nothing visible is judged at all; protectedTargets then resolves each
-// word against the guard itself.
-func MentionsGuard(cmds []facts.ToolCommand, extra ...string) bool {
-	for _, c := range cmds {
-		for _, w := range guardWords(c) {
-			for _, h := range append(wiringHints, extra...) {
-				if h != "" && strings.Contains(w, h) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // guardWords are the literal words of c that could name a file: the

@@ -20,27 +20,22 @@ func TestGuardNamedOnACommandLine(t *testing.T) {
 	}
 	for _, c := range []struct {
 		cmd     facts.ToolCommand
-		named   bool   // MentionsGuard
 		reason  string // the first protected target's reason, "" for none
-		extra   []string
 		comment string
 	}{
-		{lit("sqlite3", ".tausik/tausik.db", "update tasks set scope_paths='[\"**\"]'"), true, "the project's tausik state", nil, "an SQL client on the log"},
-		{lit("python3", "tools/x.py", "--db=.tausik/tausik.db"), true, "the project's tausik state", nil, "an option's value"},
-		{lit("cd", ".tausik"), true, "the project's tausik state", nil, "cd into the state, then a relative path"},
-		{lit("vim", "~/.tausik/config.json"), true, "the user configuration tier", nil, "~ is the home directory"},
-		{lit("cp", "x", ".claude/settings.json"), true, "the hook wiring of claude", nil, "hook wiring by its base name"},
-		{lit("python3", "w.py", "/etc/team-tier.json"), true, "the managed configuration tier", []string{"team-tier.json"}, "a tier file the environment names"},
-		{lit("cat", ".tausik/tausik.db"), false, "", nil, "read-only program"},
-		{lit("grep", "-r", "x", ".tausik"), false, "", nil, "read-only program"},
-		{facts.ToolCommand{Argv: []string{"sqlite3", "$DB"}, Dynamic: []bool{false, true}}, false, "", nil, "a dynamic word is judged by what it writes"},
-		{lit("python3", "tools/tausik_report.py", "src/a.py"), true, "", nil, "a hint that is not the guard: judged, nothing protected"},
-		{lit("go", "test", "./..."), false, "", nil, "nothing near the guard"},
+		{lit("sqlite3", ".tausik/tausik.db", "update tasks set scope_paths='[\"**\"]'"), "the project's tausik state", "an SQL client on the log"},
+		{lit("python3", "tools/x.py", "--db=.tausik/tausik.db"), "the project's tausik state", "an option's value"},
+		{lit("cd", ".tausik"), "the project's tausik state", "cd into the state, then a relative path"},
+		{lit("vim", "~/.tausik/config.json"), "the user configuration tier", "~ is the home directory"},
+		{lit("cp", "x", ".claude/settings.json"), "the hook wiring of claude", "hook wiring by its base name"},
+		{lit("python3", "w.py", "/etc/team-tier.json"), "the managed configuration tier", "a tier file the environment names"},
+		{lit("cat", ".tausik/tausik.db"), "", "read-only program"},
+		{lit("grep", "-r", "x", ".tausik"), "", "read-only program"},
+		{facts.ToolCommand{Argv: []string{"sqlite3", "$DB"}, Dynamic: []bool{false, true}}, "", "a dynamic word is judged by what it writes"},
+		{lit("python3", "tools/tausik_report.py", "src/a.py"), "", "a hint that is not the guard: judged, nothing protected"},
+		{lit("go", "test", "./..."), "", "nothing near the guard"},
 	} {
 		cmds := []facts.ToolCommand{c.cmd}
-		if got := MentionsGuard(cmds, c.extra...); got != c.named {
-			t.Errorf("%s (%s): MentionsGuard = %v, want %v", c.cmd.Argv, c.comment, got, c.named)
-		}
 		got := e.protectedTargets(Request{Trigger: TriggerPreWrite, Tool: &ToolCall{Kind: KindShell, Commands: cmds, CWD: root}})
 		switch {
 		case c.reason == "" && len(got) != 0:

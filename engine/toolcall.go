@@ -34,12 +34,8 @@ type ToolCall struct {
 	// and nested shells parsed: agent_authority reads them for a tausik
 	// command that changes the guard.
 	Commands []facts.ToolCommand
-	// NamesGuard: a command of the call may name tausik's guard on its
-	// command line (see MentionsGuard), so it is judged even when it shows
-	// no write.
-	NamesGuard bool
-	CWD        string
-	Session    string
+	CWD      string
+	Session  string
 	// Event is the hook event ("pre-tool-use"); JudgeToolCall and
 	// CheckToolCall name theirs when the adapter did not.
 	Event string
@@ -97,7 +93,7 @@ func (c ToolCall) Judged() bool {
 	if c.Kind == KindShell {
 		return true
 	}
-	return c.Kind == KindWrite && (len(c.Writes) > 0 || len(c.Unknown) > 0 || c.NamesGuard || mayRunTausik(c.Commands))
+	return c.Kind == KindWrite && (len(c.Writes) > 0 || len(c.Unknown) > 0)
 }
 
 // JudgeToolCall evaluates the pre-write gates for c and returns the

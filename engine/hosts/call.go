@@ -243,7 +243,6 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 		tc.Commands = append(tc.Commands, facts.ToolCommand{Argv: c.Argv, Dynamic: c.Dynamic})
 		tc.Shell = append(tc.Shell, shellCommand(c))
 	}
-	tc.NamesGuard = engine.MentionsGuard(tc.Commands, configNames(env)...)
 	for _, t := range targets {
 		p, err := resolve(t, tc.CWD, env)
 		if err != nil {
@@ -298,18 +297,4 @@ func resolve(t shellwrites.Write, cwd string, env Env) (string, error) {
 		}
 	}
 	return p, nil
-}
-
-// configNames are the base names of the tier files the environment names,
-// which a command line may name as the guard too.
-func configNames(env Env) []string {
-	var out []string
-	for _, k := range []string{engine.EnvUserConfig, engine.EnvManagedConfig} {
-		if env.Getenv != nil {
-			if p := env.Getenv(k); p != "" {
-				out = append(out, filepath.Base(p))
-			}
-		}
-	}
-	return out
 }

@@ -93,8 +93,11 @@ doomed := {
 	"/": "/",
 	"/*": "everything under /",
 	"~": "the home directory",
+	"~/*": "everything in the home directory",
 	".": "the project root (or the directory it runs in)",
+	"*": "everything in the project root (or the directory it runs in)",
 	".git": "the repository's history (.git)",
+	".git/*": "the repository's history (.git)",
 }
 
 violations contains refuse(sprintf("rm deletes %s recursively and by force", [doomed[norm(w)]])) if {
