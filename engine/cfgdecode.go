@@ -15,8 +15,8 @@ import (
 // `want:"…"` (what a wrong value is told it should be) and, for a map,
 // `elem:"…"` (what each of its values should be). An unknown key is told
 // the known ones in the struct's order. A field is a string,
-// bool, []string, map[string]string or any (kept as decoded, for a value
-// another function types, such as a gate's param). Values the JSON types
+// bool, []string, map[string]string, map[string]any (an object whose
+// values another function types, such as a gate's params) or any. Values the JSON types
 // allow but the section does not (an empty list, an unknown trigger) are
 // the caller's to check after decoding.
 type cfgObject struct {
@@ -116,6 +116,13 @@ func (c cfgObject) field(k string, v any, f reflect.Value, tag reflect.StructTag
 		f.Set(reflect.ValueOf(out))
 	case map[string]string:
 		c.strMap(k, v, f, want("an object of strings"), tag.Get("elem"))
+	case map[string]any:
+		m, ok := v.(map[string]any)
+		if !ok {
+			c.bad(k, "want %s, got %s", want("an object"), describe(v))
+			return
+		}
+		f.Set(reflect.ValueOf(m))
 	default:
 		f.Set(reflect.ValueOf(&v).Elem())
 	}

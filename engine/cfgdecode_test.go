@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestConfigDecoderTypes feeds the commands and generators sections a value
+// TestConfigDecoderTypes feeds the commands, generators and gates sections a value
 // of the wrong JSON type, an unknown key and a duplicate key: each is an
 // ErrConfig naming the file, the line of the key and its path, once.
 func TestConfigDecoderTypes(t *testing.T) {
@@ -28,6 +28,14 @@ func TestConfigDecoderTypes(t *testing.T) {
 			`tausik/gates.json:2: generators.claude.tools: w: want a canonical name, got the string ""`},
 		{"{\"generators\": {\"claude\": {\"argv\": [\"python3\"],\n \"argv2\": 1}}}",
 			"tausik/gates.json:2: generators.claude.argv2: unknown key (known: argv, events, format, profile, timeout, tools)"},
+		{"{\"gates\": {\"ruff\": {\"enabled\": true,\n \"triggers\": [\"commit\", 3]}}}",
+			"tausik/gates.json:2: gates.ruff.triggers: want a list of triggers, got a list"},
+		{"{\"gates\": {\"ruff\": {\n \"params\": 1}}}",
+			"tausik/gates.json:2: gates.ruff.params: want an object, got the number 1"},
+		{"{\"gates\": {\"ruff\": {\"params\": {\n \"exclude\": 1}}}}",
+			"tausik/gates.json:2: gates.ruff.params.exclude: "},
+		{"{\"gates\": {\"ruff\": {\"params\": {\"exclude\": []},\n \"colour\": 1}}}",
+			"tausik/gates.json:2: gates.ruff.colour: unknown key (known: enabled, severity, triggers, params)"},
 	}
 	for _, c := range cases {
 		_, err := newCommandEngine(t, c.config, "")
