@@ -15,7 +15,7 @@ import (
 // `want:"…"` (what a wrong value is told it should be) and, for a map,
 // `elem:"…"` (what each of its values should be). An unknown key is told
 // the known ones in the struct's order. A field is a string,
-// bool, []string, map[string]string, map[string]any (an object whose
+// int64, bool, []string, map[string]string, map[string]any (an object whose
 // values another function types, such as a gate's params) or any. Values the JSON types
 // allow but the section does not (an empty list, an unknown trigger) are
 // the caller's to check after decoding.
@@ -94,6 +94,13 @@ func (c cfgObject) field(k string, v any, f reflect.Value, tag reflect.StructTag
 			return
 		}
 		f.SetString(s)
+	case int64:
+		n, ok := v.(int64)
+		if !ok {
+			c.bad(k, "want %s, got %s", want("an integer"), describe(v))
+			return
+		}
+		f.SetInt(n)
 	case bool:
 		b, ok := v.(bool)
 		if !ok {

@@ -36,6 +36,14 @@ func TestConfigDecoderTypes(t *testing.T) {
 			"tausik/gates.json:2: gates.ruff.params.exclude: "},
 		{"{\"gates\": {\"ruff\": {\"params\": {\"exclude\": []},\n \"colour\": 1}}}",
 			"tausik/gates.json:2: gates.ruff.colour: unknown key (known: enabled, severity, triggers, params)"},
+		{"{\"limits\": {\"hook\": {\n \"cel_cost\": \"lots\"}}}",
+			`tausik/gates.json:2: limits.hook.cel_cost: want an integer, got the string "lots"`},
+		{"{\"limits\": {\"hook\": {\n \"cel_cost\": 0}}}",
+			"tausik/gates.json:2: limits.hook.cel_cost: want an integer from 1 to 2147483648, got the number 0"},
+		{"{\"limits\": {\"hook\": {},\n \"ci\": {}}}",
+			"tausik/gates.json:2: limits.ci: unknown key (known: hook, default)"},
+		{"{\"limits\": {\"default\": {\"eval_memory_mb\": 15,\n \"eval_timeout\": 1}}}",
+			"tausik/gates.json:2: limits.default.eval_timeout: unknown key (known: eval_timeout_ms, eval_memory_mb, cel_cost)"},
 	}
 	for _, c := range cases {
 		_, err := newCommandEngine(t, c.config, "")

@@ -129,7 +129,7 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 			continue
 		}
 		if k == keyLimits {
-			t.limits = parseLimits(display, doc, top[k], d)
+			t.limits = parseLimits(t, top[k], d)
 			continue
 		}
 		if k == keyStore {
