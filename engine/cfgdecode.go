@@ -14,7 +14,7 @@ import (
 // The struct's fields carry the key in a `cfg:"key"` tag and may carry
 // `want:"…"` (what a wrong value is told it should be) and, for a map,
 // `elem:"…"` (what each of its values should be). An unknown key is told
-// the known ones in the struct's order. A field is a string,
+// the known ones in the struct's order, but for those tagged `known:"-"`. A field is a string,
 // int64, bool, []string, map[string]string, map[string]any (an object whose
 // values another function types, such as a gate's params) or any. Values the JSON types
 // allow but the section does not (an empty list, an unknown trigger) are
@@ -59,7 +59,9 @@ func (c cfgObject) decode(v any, dst any, want string) (present map[string]bool,
 	for i := 0; i < rt.NumField(); i++ {
 		if k := rt.Field(i).Tag.Get("cfg"); k != "" {
 			fields[k] = i
-			known = append(known, k)
+			if rt.Field(i).Tag.Get("known") != "-" {
+				known = append(known, k)
+			}
 		}
 	}
 	n0 := len(c.d.Items)

@@ -63,25 +63,15 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 				cs.readAllowlist(t, k, v, d)
 			}
 		}
-		if v, ok := t.top[keyPython]; ok {
-			s, isStr := v.(string)
-			if !isStr || strings.TrimSpace(s) == "" {
-				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, describe(v))
+		if t.has[keyPython] {
+			if strings.TrimSpace(t.cfg.Python) == "" {
+				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, describe(t.cfg.Python))
 			} else {
-				cs.python, cs.pythonTier = s, t
+				cs.python, cs.pythonTier = t.cfg.Python, t
 			}
 		}
-		v, ok := t.top[keyCommands]
-		if !ok {
-			continue
-		}
-		entries, isObj := v.(map[string]any)
-		if !isObj {
-			d.Add(t.display, t.doc.line(keyCommands), "%s: want an object of command gates, got %s", keyCommands, describe(v))
-			continue
-		}
-		for _, name := range sortedKeys(entries) {
-			if c := parseCommand(t, name, entries[name], taken, d); c != nil {
+		for _, name := range sortedKeys(t.cfg.Commands) {
+			if c := parseCommand(t, name, t.cfg.Commands[name], taken, d); c != nil {
 				byName[name] = c // a higher tier's definition replaces a lower one's
 			}
 		}

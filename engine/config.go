@@ -38,13 +38,28 @@ type tierFile struct {
 	display string // the path as shown in messages
 	doc     *jsonDoc
 	gates   map[string]*gateOverride
-	top     map[string]any              // every top-level key, for the sections other files read (commands.go)
+	top     map[string]any              // every top-level key, as written
+	cfg     tierSections                // the top-level sections, decoded
+	has     map[string]bool             // the sections the file has
 	sum     [32]byte                    // sha256 of the file's bytes
 	limits  map[string]map[string]int64 // limits class → key → value, as set here
 }
 
-// configSections are the top-level keys a config file may have.
-var configSections = []string{"$schema", "gates", keyLimits, keyCommands, keyAllowlist, keyAllowCommands, keyGenerators, keyPython, keyStore}
+// tierSections are the top-level keys a config file may have. The
+// allow-lists and the store are typed where they are read, since the
+// project tier is refused them whatever their value (commands.go,
+// storeconf.go).
+type tierSections struct {
+	Schema        any            `cfg:"$schema" known:"-"`
+	Gates         map[string]any `cfg:"gates" want:"an object of gate overrides"`
+	Limits        any            `cfg:"limits"`
+	Commands      map[string]any `cfg:"commands" want:"an object of command gates"`
+	Allowlist     any            `cfg:"command_allowlist"`
+	AllowCommands any            `cfg:"allow_commands"`
+	Generators    map[string]any `cfg:"generators" want:"an object of host generators"`
+	Python        string         `cfg:"python" want:"the interpreter's name or path"`
+	Store         any            `cfg:"store"`
+}
 
 // keyLimits is the config section of evaluation limits (limits.go).
 const keyLimits = "limits"
@@ -123,36 +138,21 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 		return nil, d
 	}
 	t := &tierFile{tier: tier, display: display, doc: doc, gates: map[string]*gateOverride{}, top: top}
-	for _, k := range sortedKeys(top) {
-		if !slices.Contains(configSections, k) {
-			d.Add(display, doc.line(k), "%s: unknown key (known: %s)", k, strings.Join(configSections[1:], ", "))
-			continue
+	t.has, _ = cfgObject{t: t, d: d}.decode(top, &t.cfg, "a JSON object")
+	if t.has[keyLimits] {
+		t.limits = parseLimits(t, top[keyLimits], d)
+	}
+	if t.has[keyStore] {
+		if msg := checkStoreKey(tier, top[keyStore]); msg != "" {
+			d.Add(display, doc.line(keyStore), "%s: %s", keyStore, msg)
 		}
-		if k == keyLimits {
-			t.limits = parseLimits(t, top[k], d)
-			continue
-		}
-		if k == keyStore {
-			if msg := checkStoreKey(tier, top[k]); msg != "" {
-				d.Add(display, doc.line(k), "%s: %s", k, msg)
-			}
-			continue
-		}
-		if k != "gates" {
-			continue
-		}
-		gates, ok := top[k].(map[string]any)
-		if !ok {
-			d.Add(display, doc.line(k), "gates: want an object of gate overrides, got %s", describe(top[k]))
-			continue
-		}
-		for _, name := range sortedKeys(gates) {
-			o := &gateOverride{}
-			obj := cfgObject{t: t, path: []string{"gates", name}, d: d}
-			if has, ok := obj.decode(gates[name], o, "an object"); ok {
-				o.has, o.raw = has, gates[name].(map[string]any)
-				t.gates[name] = o
-			}
+	}
+	for _, name := range sortedKeys(t.cfg.Gates) {
+		o := &gateOverride{}
+		obj := cfgObject{t: t, path: []string{"gates", name}, d: d}
+		if has, ok := obj.decode(t.cfg.Gates[name], o, "an object"); ok {
+			o.has, o.raw = has, t.cfg.Gates[name].(map[string]any)
+			t.gates[name] = o
 		}
 	}
 	if err := d.err(); err != nil {

@@ -38,17 +38,8 @@ func resolveGenerators(tiers []*tierFile, cs *commandSetup) ([]hosts.Generator, 
 		if t == nil {
 			continue
 		}
-		v, ok := t.top[keyGenerators]
-		if !ok {
-			continue
-		}
-		entries, isObj := v.(map[string]any)
-		if !isObj {
-			d.Add(t.display, t.doc.line(keyGenerators), "%s: want an object of host generators, got %s", keyGenerators, describe(v))
-			continue
-		}
-		for _, host := range sortedKeys(entries) {
-			if g, ok := parseGenerator(t, host, entries[host], cs, d); ok {
+		for _, host := range sortedKeys(t.cfg.Generators) {
+			if g, ok := parseGenerator(t, host, t.cfg.Generators[host], cs, d); ok {
 				byHost[host] = g
 			}
 		}
