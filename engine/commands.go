@@ -25,9 +25,6 @@ const (
 	keyPython        = "python"
 )
 
-// commandKeys are the keys of one "commands" entry.
-var commandKeys = []string{"argv", "description", "env", "exclude", "extensions", "parser", "severity", "timeout", "triggers"}
-
 // maxCommandTimeout bounds a configured timeout: a gate that may hang for
 // longer is a gate nobody waits for.
 const maxCommandTimeout = 2 * time.Hour
@@ -66,25 +63,15 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 				cs.readAllowlist(t, k, v, d)
 			}
 		}
-		if v, ok := t.top[keyPython]; ok {
-			s, isStr := v.(string)
-			if !isStr || strings.TrimSpace(s) == "" {
-				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, describe(v))
+		if t.has[keyPython] {
+			if strings.TrimSpace(t.cfg.Python) == "" {
+				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, describe(t.cfg.Python))
 			} else {
-				cs.python, cs.pythonTier = s, t
+				cs.python, cs.pythonTier = t.cfg.Python, t
 			}
 		}
-		v, ok := t.top[keyCommands]
-		if !ok {
-			continue
-		}
-		entries, isObj := v.(map[string]any)
-		if !isObj {
-			d.Add(t.display, t.doc.line(keyCommands), "%s: want an object of command gates, got %s", keyCommands, describe(v))
-			continue
-		}
-		for _, name := range sortedKeys(entries) {
-			if c := parseCommand(t, name, entries[name], taken, d); c != nil {
+		for _, name := range sortedKeys(t.cfg.Commands) {
+			if c := parseCommand(t, name, t.cfg.Commands[name], taken, d); c != nil {
 				byName[name] = c // a higher tier's definition replaces a lower one's
 			}
 		}
@@ -180,117 +167,85 @@ func (cs *commandSetup) refuse(c *commandGate, err error, d *Diagnostics) {
 	}
 }
 
+// commandEntry is one "commands" entry as a config file writes it.
+type commandEntry struct {
+	Argv        []string          `cfg:"argv"`
+	Description string            `cfg:"description" want:"a sentence (at least 10 characters)"`
+	Env         map[string]string `cfg:"env"`
+	Exclude     []string          `cfg:"exclude"`
+	Extensions  []string          `cfg:"extensions"`
+	Parser      string            `cfg:"parser" want:"one of ruff, pytest, mypy, bandit, lines"`
+	Severity    string            `cfg:"severity" want:"\"block\" or \"warn\""`
+	Timeout     string            `cfg:"timeout" want:"a positive duration (\"90s\", \"5m\")"`
+	Triggers    []string          `cfg:"triggers"`
+}
+
 // parseCommand reads one "commands" entry; nil when it is malformed.
 func parseCommand(t *tierFile, name string, v any, taken func(string) (string, bool), d *Diagnostics) *commandGate {
-	key := keyCommands + "." + name
-	line := func(parts ...string) int { return t.doc.line(append([]string{keyCommands, name}, parts...)...) }
-	bad := func(k, format string, args ...any) {
-		at, what := line(), key
-		if k != "" {
-			at, what = line(k), key+"."+k
-		}
-		d.Add(t.display, at, "%s: %s", what, fmt.Sprintf(format, args...))
-	}
+	obj := cfgObject{t: t, path: []string{keyCommands, name}, d: d}
 	n0 := len(d.Items)
 	if !gateNameRE().MatchString(name) {
-		bad("", "a command gate's name must match %s", gateNameRE())
+		obj.bad("", "a command gate's name must match %s", gateNameRE())
 	} else if by, ok := taken(name); ok {
-		bad("", "the name is taken by %s; pick another", by)
+		obj.bad("", "the name is taken by %s; pick another", by)
 	}
-	o, ok := v.(map[string]any)
-	if !ok {
-		bad("", "want an object {argv, triggers, …}, got %s", describe(v))
+	var e commandEntry
+	has, _ := obj.decode(v, &e, "an object {argv, triggers, …}")
+	if has == nil {
 		return nil
 	}
-	for _, k := range sortedKeys(o) {
-		if !slices.Contains(commandKeys, k) {
-			bad(k, "unknown key (known: %s)", strings.Join(commandKeys, ", "))
+	o := v.(map[string]any)
+	for i, list := range [][]string{e.Argv, e.Triggers} {
+		k := []string{"argv", "triggers"}[i]
+		if _, seen := has[k]; !seen {
+			obj.bad("", "%s is required", k)
+		} else if has[k] && len(list) == 0 {
+			obj.bad(k, "want a non-empty list of strings, got %s", describe(o[k]))
 		}
 	}
-	c := &commandGate{tier: t, severity: SeverityBlock, spec: command.Spec{Name: name}}
-	strList := func(k string, required bool) []string {
-		raw, present := o[k]
-		if !present {
-			if required {
-				bad("", "%s is required", k)
-			}
-			return nil
-		}
-		list, ok := raw.([]any)
-		out := make([]string, 0, len(list))
-		for _, e := range list {
-			s, isStr := e.(string)
-			if !isStr {
-				ok = false
-				break
-			}
-			out = append(out, s)
-		}
-		if !ok || (required && len(out) == 0) {
-			bad(k, "want a non-empty list of strings, got %s", describe(raw))
-			return nil
-		}
-		return out
-	}
-	c.spec.Argv = strList("argv", true)
-	c.spec.Extensions = strList("extensions", false)
-	for _, x := range strList("exclude", false) { // gitignore's reading, as before paths became patterns
+	c := &commandGate{tier: t, severity: SeverityBlock, triggers: canonicalTriggers(e.Triggers),
+		spec: command.Spec{Name: name, Argv: e.Argv, Extensions: e.Extensions, Parser: command.Parser(e.Parser)}}
+	for _, x := range e.Exclude { // gitignore's reading, as before paths became patterns
 		c.spec.Exclude = append(c.spec.Exclude, pathpat.FromLegacy(pathpat.LegacyGitignore, x)...)
 	}
-	c.triggers = strList("triggers", true)
-	for _, tr := range c.triggers {
+	for _, tr := range e.Triggers {
 		if !slices.Contains(Triggers, tr) {
-			bad("triggers", "unknown trigger %q (known: %s)", tr, strings.Join(Triggers, ", "))
+			obj.bad("triggers", "unknown trigger %q (known: %s)", tr, strings.Join(Triggers, ", "))
 		}
 	}
-	c.triggers = canonicalTriggers(c.triggers)
-	if raw, ok := o["severity"]; ok {
-		if s, _ := raw.(string); s == SeverityBlock || s == SeverityWarn {
-			c.severity = s
-		} else {
-			bad("severity", "want \"block\" or \"warn\", got %s", describe(raw))
-		}
+	switch {
+	case !has["severity"]:
+	case e.Severity == SeverityBlock || e.Severity == SeverityWarn:
+		c.severity = e.Severity
+	default:
+		obj.bad("severity", "want \"block\" or \"warn\", got %s", describe(o["severity"]))
 	}
-	if raw, ok := o["description"]; ok {
-		if s, isStr := raw.(string); isStr && len(strings.TrimSpace(s)) >= 10 {
-			c.description = strings.TrimSpace(s)
-		} else {
-			bad("description", "want a sentence (at least 10 characters), got %s", describe(raw))
-		}
+	if has["description"] && len(strings.TrimSpace(e.Description)) < 10 {
+		obj.bad("description", "want a sentence (at least 10 characters), got %s", describe(o["description"]))
 	}
-	if raw, ok := o["parser"]; ok {
-		s, _ := raw.(string)
-		c.spec.Parser = command.Parser(s)
-		if _, isStr := raw.(string); !isStr || s == "" {
-			bad("parser", "want one of ruff, pytest, mypy, bandit, lines, got %s", describe(raw))
-		}
+	c.description = strings.TrimSpace(e.Description)
+	if has["parser"] && e.Parser == "" {
+		obj.bad("parser", "want one of ruff, pytest, mypy, bandit, lines, got %s", describe(o["parser"]))
 	}
-	if raw, ok := o["timeout"]; ok {
-		s, _ := raw.(string)
-		dur, err := time.ParseDuration(s)
-		if err != nil || dur <= 0 || dur > maxCommandTimeout {
-			bad("timeout", "want a positive duration up to %s (\"90s\", \"5m\"), got %s", maxCommandTimeout, describe(raw))
-		}
-		c.spec.Timeout = dur
+	if has["timeout"] {
+		c.spec.Timeout = parseTimeout(obj, "timeout", e.Timeout, o["timeout"])
 	}
-	if raw, ok := o["env"]; ok {
-		env, isObj := raw.(map[string]any)
-		if !isObj {
-			bad("env", "want an object of strings, got %s", describe(raw))
-		}
-		for _, k := range sortedKeys(env) {
-			s, isStr := env[k].(string)
-			if !isStr {
-				bad("env", "%s: want a string, got %s", k, describe(env[k]))
-				continue
-			}
-			c.spec.Env = append(c.spec.Env, k+"="+s)
-		}
+	for _, k := range sortedKeys(e.Env) {
+		c.spec.Env = append(c.spec.Env, k+"="+e.Env[k])
 	}
 	if len(d.Items) > n0 {
 		return nil
 	}
 	return c
+}
+
+// parseTimeout checks a configured timeout s (raw as written) of member k.
+func parseTimeout(obj cfgObject, k, s string, raw any) time.Duration {
+	dur, err := time.ParseDuration(s)
+	if err != nil || dur <= 0 || dur > maxCommandTimeout {
+		obj.bad(k, "want a positive duration up to %s (\"90s\", \"5m\"), got %s", maxCommandTimeout, describe(raw))
+	}
+	return dur
 }
 
 // Allowlist returns the argv prefixes a project's command may start with:

@@ -37,19 +37,43 @@ type tierFile struct {
 	tier    string
 	display string // the path as shown in messages
 	doc     *jsonDoc
-	gates   map[string]map[string]any
-	top     map[string]any              // every top-level key, for the sections other files read (commands.go)
+	gates   map[string]*gateOverride
+	top     map[string]any              // every top-level key, as written
+	cfg     tierSections                // the top-level sections, decoded
+	has     map[string]bool             // the sections the file has
 	sum     [32]byte                    // sha256 of the file's bytes
 	limits  map[string]map[string]int64 // limits class → key → value, as set here
 }
 
-// configSections are the top-level keys a config file may have.
-var configSections = []string{"$schema", "gates", keyLimits, keyCommands, keyAllowlist, keyAllowCommands, keyGenerators, keyPython, keyStore}
+// tierSections are the top-level keys a config file may have. The
+// allow-lists and the store are typed where they are read, since the
+// project tier is refused them whatever their value (commands.go,
+// storeconf.go).
+type tierSections struct {
+	Schema        any            `cfg:"$schema" known:"-"`
+	Gates         map[string]any `cfg:"gates" want:"an object of gate overrides"`
+	Limits        any            `cfg:"limits"`
+	Commands      map[string]any `cfg:"commands" want:"an object of command gates"`
+	Allowlist     any            `cfg:"command_allowlist"`
+	AllowCommands any            `cfg:"allow_commands"`
+	Generators    map[string]any `cfg:"generators" want:"an object of host generators"`
+	Python        string         `cfg:"python" want:"the interpreter's name or path"`
+	Store         any            `cfg:"store"`
+}
 
 // keyLimits is the config section of evaluation limits (limits.go).
 const keyLimits = "limits"
 
-var overrideKeys = []string{"enabled", "severity", "triggers", "params"}
+// gateOverride is one tier's "gates.<gate>" object. A param's value is
+// typed by the gate's declaration of it (CoerceParam), when it is applied.
+type gateOverride struct {
+	Enabled  bool           `cfg:"enabled"`
+	Severity string         `cfg:"severity" want:"\"block\", \"ask\" or \"warn\""`
+	Triggers []string       `cfg:"triggers" want:"a list of triggers"`
+	Params   map[string]any `cfg:"params"`
+	has      map[string]bool
+	raw      map[string]any // as written, for the config view
+}
 
 // loadTier reads one tier's file. A missing optional file gives nil. The
 // project tier's file, <root>/tausik/gates.json, is read only as a regular
@@ -113,41 +137,21 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 		d.Add(display, 1, "the config must be a JSON object")
 		return nil, d
 	}
-	t := &tierFile{tier: tier, display: display, doc: doc, gates: map[string]map[string]any{}, top: top}
-	for _, k := range sortedKeys(top) {
-		if !slices.Contains(configSections, k) {
-			d.Add(display, doc.line(k), "%s: unknown key (known: %s)", k, strings.Join(configSections[1:], ", "))
-			continue
+	t := &tierFile{tier: tier, display: display, doc: doc, gates: map[string]*gateOverride{}, top: top}
+	t.has, _ = cfgObject{t: t, d: d}.decode(top, &t.cfg, "a JSON object")
+	if t.has[keyLimits] {
+		t.limits = parseLimits(t, top[keyLimits], d)
+	}
+	if t.has[keyStore] {
+		if msg := checkStoreKey(tier, top[keyStore]); msg != "" {
+			d.Add(display, doc.line(keyStore), "%s: %s", keyStore, msg)
 		}
-		if k == keyLimits {
-			t.limits = parseLimits(display, doc, top[k], d)
-			continue
-		}
-		if k == keyStore {
-			if msg := checkStoreKey(tier, top[k]); msg != "" {
-				d.Add(display, doc.line(k), "%s: %s", k, msg)
-			}
-			continue
-		}
-		if k != "gates" {
-			continue
-		}
-		gates, ok := top[k].(map[string]any)
-		if !ok {
-			d.Add(display, doc.line(k), "gates: want an object of gate overrides, got %s", describe(top[k]))
-			continue
-		}
-		for _, name := range sortedKeys(gates) {
-			o, ok := gates[name].(map[string]any)
-			if !ok {
-				d.Add(display, doc.line("gates", name), "gates.%s: want an object, got %s", name, describe(gates[name]))
-				continue
-			}
-			for _, ok := range sortedKeys(o) {
-				if !slices.Contains(overrideKeys, ok) {
-					d.Add(display, doc.line("gates", name, ok), "gates.%s.%s: unknown key (known: %s)", name, ok, strings.Join(overrideKeys, ", "))
-				}
-			}
+	}
+	for _, name := range sortedKeys(t.cfg.Gates) {
+		o := &gateOverride{}
+		obj := cfgObject{t: t, path: []string{"gates", name}, d: d}
+		if has, ok := obj.decode(t.cfg.Gates[name], o, "an object"); ok {
+			o.has, o.raw = has, t.cfg.Gates[name].(map[string]any)
 			t.gates[name] = o
 		}
 	}
@@ -240,24 +244,20 @@ func (a *applier) refuse(parts []string, why string) {
 
 func (a *applier) project() bool { return a.t.tier == TierProject }
 
-func (a *applier) apply(o map[string]any) {
-	if v, ok := o["enabled"]; ok {
-		b, isBool := v.(bool)
+func (a *applier) apply(o *gateOverride) {
+	if o.has["enabled"] {
 		switch {
-		case !isBool:
-			a.bad([]string{"enabled"}, "want true or false, got %s", describe(v))
-		case a.project() && a.eff.Enabled && !b && !a.switchOffUnused():
+		case a.project() && a.eff.Enabled && !o.Enabled && !a.switchOffUnused():
 			a.refuse([]string{"enabled"}, "it would switch the gate off")
 		default:
-			a.eff.Enabled = b
+			a.eff.Enabled = o.Enabled
 			a.eff.SetBy["enabled"] = a.t.tier
 		}
 	}
-	if v, ok := o["severity"]; ok {
-		s, _ := v.(string)
+	if s := o.Severity; o.has["severity"] {
 		switch {
 		case !validSeverity(s):
-			a.bad([]string{"severity"}, "want \"block\", \"ask\" or \"warn\", got %s", describe(v))
+			a.bad([]string{"severity"}, "want \"block\", \"ask\" or \"warn\", got %s", describe(s))
 		case a.project() && severityRank(s) < severityRank(a.eff.Severity):
 			a.refuse([]string{"severity"}, fmt.Sprintf("it would lower the severity from %s to %s", a.eff.Severity, s))
 		default:
@@ -265,36 +265,22 @@ func (a *applier) apply(o map[string]any) {
 			a.eff.SetBy["severity"] = a.t.tier
 		}
 	}
-	if v, ok := o["triggers"]; ok {
-		a.triggers(v)
+	if o.has["triggers"] {
+		a.triggers(o.Triggers)
 	}
-	if v, ok := o["params"]; ok {
-		ps, isObj := v.(map[string]any)
-		if !isObj {
-			a.bad([]string{"params"}, "want an object, got %s", describe(v))
-			return
-		}
-		for _, name := range sortedKeys(ps) {
-			a.param(name, ps[name])
-		}
+	for _, name := range sortedKeys(o.Params) {
+		a.param(name, o.Params[name])
 	}
 }
 
-func (a *applier) triggers(v any) {
-	list, ok := v.([]any)
-	var ts []string
-	for _, e := range list {
-		s, isStr := e.(string)
-		if !isStr || !slices.Contains(Triggers, s) {
-			a.bad([]string{"triggers"}, "unknown trigger %s (known: %s)", describe(e), strings.Join(Triggers, ", "))
+func (a *applier) triggers(ts []string) {
+	for _, s := range ts {
+		if !slices.Contains(Triggers, s) {
+			a.bad([]string{"triggers"}, "unknown trigger %s (known: %s)", describe(s), strings.Join(Triggers, ", "))
 			return
 		}
-		ts = append(ts, s)
 	}
-	if !ok {
-		a.bad([]string{"triggers"}, "want a list of triggers, got %s", describe(v))
-		return
-	}
+	ts = slices.Clone(ts)
 	if a.project() {
 		var dropped []string
 		for _, cur := range a.eff.Triggers {

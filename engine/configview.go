@@ -56,8 +56,8 @@ func newConfigView(tiers []*tierFile, gates []*Gate, eff map[string]*Effective) 
 		f := ConfigFile{Tier: t.tier, File: t.display, Digest: "sha256:" + hex.EncodeToString(t.sum[:]),
 			Sections: sortedKeys(t.top), Sets: []ConfigEntry{}}
 		for _, gate := range sortedKeys(t.gates) {
-			for _, key := range sortedKeys(t.gates[gate]) {
-				val := t.gates[gate][key]
+			for _, key := range sortedKeys(t.gates[gate].raw) {
+				val := t.gates[gate].raw[key]
 				if ps, ok := val.(map[string]any); ok && key == "params" {
 					for _, p := range sortedKeys(ps) {
 						f.Sets = append(f.Sets, ConfigEntry{Key: gate + ".params." + p, Line: t.doc.line("gates", gate, "params", p), Value: ps[p]})

@@ -3,12 +3,12 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
@@ -19,9 +19,6 @@ import (
 // keyGenerators is the config section of host generators (docs/host-gates.md):
 // {"<host>": {"argv": [...], "format": F}}.
 const keyGenerators = "generators"
-
-// generatorKeys are the keys of one "generators" entry.
-var generatorKeys = []string{"argv", "events", "format", "profile", "timeout", "tools"}
 
 // BootstrapDriftGate is the gate whose param "profiles" names the deployed
 // copies the hosts runner compares with their source.
@@ -41,17 +38,8 @@ func resolveGenerators(tiers []*tierFile, cs *commandSetup) ([]hosts.Generator, 
 		if t == nil {
 			continue
 		}
-		v, ok := t.top[keyGenerators]
-		if !ok {
-			continue
-		}
-		entries, isObj := v.(map[string]any)
-		if !isObj {
-			d.Add(t.display, t.doc.line(keyGenerators), "%s: want an object of host generators, got %s", keyGenerators, describe(v))
-			continue
-		}
-		for _, host := range sortedKeys(entries) {
-			if g, ok := parseGenerator(t, host, entries[host], cs, d); ok {
+		for _, host := range sortedKeys(t.cfg.Generators) {
+			if g, ok := parseGenerator(t, host, t.cfg.Generators[host], cs, d); ok {
 				byHost[host] = g
 			}
 		}
@@ -66,84 +54,56 @@ func resolveGenerators(tiers []*tierFile, cs *commandSetup) ([]hosts.Generator, 
 	return out, nil
 }
 
+// generatorEntry is one "generators" entry as a config file writes it.
+type generatorEntry struct {
+	Argv    []string          `cfg:"argv" want:"a non-empty list of strings"`
+	Events  map[string]string `cfg:"events" want:"an object mapping the host's names onto canonical ones" elem:"a canonical name"`
+	Format  string            `cfg:"format"`
+	Profile string            `cfg:"profile" want:"a project-relative directory (\".claude\")"`
+	Timeout string            `cfg:"timeout" want:"a positive duration (\"90s\", \"5m\")"`
+	Tools   map[string]string `cfg:"tools" want:"an object mapping the host's names onto canonical ones" elem:"a canonical name"`
+}
+
 // parseGenerator reads one host's entry; ok is false when it is malformed or
 // refused, with the reason added to d.
 func parseGenerator(t *tierFile, host string, v any, cs *commandSetup, d *Diagnostics) (hosts.Generator, bool) {
 	key := keyGenerators + "." + host
+	obj := cfgObject{t: t, path: []string{keyGenerators, host}, d: d}
 	n0 := len(d.Items)
-	bad := func(k, format string, args ...any) {
-		at, what := t.doc.line(keyGenerators, host), key
-		if k != "" {
-			at, what = t.doc.line(keyGenerators, host, k), key+"."+k
-		}
-		d.Add(t.display, at, "%s: %s", what, fmt.Sprintf(format, args...))
-	}
 	g := hosts.Generator{Host: host, Table: formats.Table{Tools: map[string]string{}, Events: map[string]string{}}}
 	if !hostNameRE.MatchString(host) {
-		bad("", "a host's name must match %s", hostNameRE)
+		obj.bad("", "a host's name must match %s", hostNameRE)
 	}
-	o, ok := v.(map[string]any)
-	if !ok {
-		bad("", "want an object {argv, format}, got %s", describe(v))
+	var e generatorEntry
+	has, _ := obj.decode(v, &e, "an object {argv, format}")
+	if has == nil {
 		return g, false
 	}
-	for _, k := range sortedKeys(o) {
-		if !slices.Contains(generatorKeys, k) {
-			bad(k, "unknown key (known: %s)", strings.Join(generatorKeys, ", "))
-		}
+	o := v.(map[string]any)
+	if _, seen := has["argv"]; !seen || has["argv"] && len(e.Argv) == 0 {
+		obj.bad("argv", "want a non-empty list of strings, got %s", describe(o["argv"]))
 	}
-	list, _ := o["argv"].([]any)
-	for _, e := range list {
-		if s, isStr := e.(string); isStr {
-			g.Argv = append(g.Argv, s)
-		}
+	g.Argv, g.Format, g.Profile = e.Argv, e.Format, e.Profile
+	if _, known := hosts.Known[host]; !has["format"] && !known {
+		obj.bad("format", "required for a host tausik does not know (one of %s)", strings.Join(formats.Names, ", "))
+	} else if has["format"] && !slices.Contains(formats.Names, g.Format) {
+		obj.bad("format", "want one of %s, got %s", strings.Join(formats.Names, ", "), describe(o["format"]))
 	}
-	if len(list) == 0 || len(g.Argv) != len(list) {
-		bad("argv", "want a non-empty list of strings, got %s", describe(o["argv"]))
+	if has["profile"] && (!filepath.IsLocal(g.Profile) || strings.Contains(g.Profile, `\`)) {
+		obj.bad("profile", "want a project-relative directory (\".claude\"), got %s", describe(o["profile"]))
 	}
-	g.Format, _ = o["format"].(string)
-	if _, known := hosts.Known[host]; g.Format == "" && !known {
-		bad("format", "required for a host tausik does not know (one of %s)", strings.Join(formats.Names, ", "))
-	} else if g.Format != "" && !slices.Contains(formats.Names, g.Format) {
-		bad("format", "want one of %s, got %s", strings.Join(formats.Names, ", "), describe(o["format"]))
+	if has["timeout"] {
+		g.Timeout = parseTimeout(obj, "timeout", e.Timeout, o["timeout"])
 	}
-	if raw, ok := o["profile"]; ok {
-		g.Profile, _ = raw.(string)
-		if !filepath.IsLocal(g.Profile) || strings.Contains(g.Profile, `\`) {
-			bad("profile", "want a project-relative directory (\".claude\"), got %s", describe(raw))
-		}
-	}
-	if raw, ok := o["timeout"]; ok {
-		s, _ := raw.(string)
-		dur, err := time.ParseDuration(s)
-		if err != nil || dur <= 0 || dur > maxCommandTimeout {
-			bad("timeout", "want a positive duration up to %s (\"90s\", \"5m\"), got %s", maxCommandTimeout, describe(raw))
-		}
-		g.Timeout = dur
-	}
-	for _, k := range []string{"tools", "events"} {
-		raw, ok := o[k]
-		if !ok {
-			continue
-		}
-		m, isObj := raw.(map[string]any)
-		if !isObj {
-			bad(k, "want an object mapping the host's names onto canonical ones, got %s", describe(raw))
-			continue
-		}
-		for name, c := range m {
-			s, isStr := c.(string)
-			if !isStr || s == "" {
-				bad(k, "%s: want a canonical name, got %s", name, describe(c))
-				continue
-			}
-			if k == "tools" {
-				g.Table.Tools[name] = s
-			} else {
-				g.Table.Events[name] = s
+	for i, m := range []map[string]string{e.Tools, e.Events} {
+		for _, name := range sortedKeys(m) {
+			if m[name] == "" {
+				obj.bad([]string{"tools", "events"}[i], "%s: want a canonical name, got the string \"\"", name)
 			}
 		}
 	}
+	maps.Copy(g.Table.Tools, e.Tools)
+	maps.Copy(g.Table.Events, e.Events)
 	if len(d.Items) > n0 {
 		return g, false
 	}

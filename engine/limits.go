@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -36,8 +35,19 @@ const (
 // run at them (trust.go).
 var hookTriggers = []string{"pre-write", "post-write"}
 
-// limitKeys are the keys of a limits class, in the order docs list them.
-var limitKeys = []string{"eval_timeout_ms", "eval_memory_mb", "cel_cost"}
+// limitsSection is a config's "limits" object.
+type limitsSection struct {
+	Hook    any `cfg:"hook"`
+	Default any `cfg:"default"`
+}
+
+// limitValues is one class of limits as a config sets them, in the order
+// docs list them.
+type limitValues struct {
+	EvalTimeoutMS int64 `cfg:"eval_timeout_ms"`
+	EvalMemoryMB  int64 `cfg:"eval_memory_mb"`
+	CELCost       int64 `cfg:"cel_cost"`
+}
 
 // DefaultLimits are the limits no tier changed. A hook is answered within
 // a host's timeout (30 s at the tightest host) with every gate of the
@@ -88,32 +98,28 @@ const maxLimit = 1 << 31
 
 // parseLimits checks a config's "limits" object: {hook|default: {key: n}}
 // with every n a positive integer. It returns the values by class and key.
-func parseLimits(display string, doc *jsonDoc, v any, d *Diagnostics) map[string]map[string]int64 {
-	top, ok := v.(map[string]any)
-	if !ok {
-		d.Add(display, doc.line("limits"), "limits: want an object {hook, default}, got %s", describe(v))
-		return nil
-	}
+func parseLimits(t *tierFile, v any, d *Diagnostics) map[string]map[string]int64 {
+	var sec limitsSection
+	has, _ := cfgObject{t: t, path: []string{keyLimits}, d: d}.decode(v, &sec, "an object {hook, default}")
 	out := map[string]map[string]int64{}
-	for _, class := range sortedKeys(top) {
-		if class != LimitsHook && class != LimitsDefault {
-			d.Add(display, doc.line("limits", class), "limits.%s: unknown key (known: %s, %s)", class, LimitsHook, LimitsDefault)
+	for _, class := range []string{LimitsHook, LimitsDefault} {
+		if _, seen := has[class]; !seen {
 			continue
 		}
-		keys, ok := top[class].(map[string]any)
-		if !ok {
-			d.Add(display, doc.line("limits", class), "limits.%s: want an object, got %s", class, describe(top[class]))
+		obj := cfgObject{t: t, path: []string{keyLimits, class}, d: d}
+		var lv limitValues
+		set, _ := obj.decode(v.(map[string]any)[class], &lv, "an object")
+		if set == nil {
 			continue
 		}
 		out[class] = map[string]int64{}
-		for _, k := range sortedKeys(keys) {
-			if !slices.Contains(limitKeys, k) {
-				d.Add(display, doc.line("limits", class, k), "limits.%s.%s: unknown key (known: %s)", class, k, strings.Join(limitKeys, ", "))
+		for i, n := range []int64{lv.EvalTimeoutMS, lv.EvalMemoryMB, lv.CELCost} {
+			k := []string{"eval_timeout_ms", "eval_memory_mb", "cel_cost"}[i]
+			if !set[k] {
 				continue
 			}
-			n, isInt := keys[k].(int64)
-			if !isInt || n < 1 || n > maxLimit {
-				d.Add(display, doc.line("limits", class, k), "limits.%s.%s: want an integer from 1 to %d, got %s", class, k, maxLimit, describe(keys[k]))
+			if n < 1 || n > maxLimit {
+				obj.bad(k, "want an integer from 1 to %d, got %s", maxLimit, describe(n))
 				continue
 			}
 			out[class][k] = n
