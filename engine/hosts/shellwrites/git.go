@@ -41,11 +41,15 @@ var (
 // and --work-tree move where the paths are read from.
 func (w *walker) git(rest []arg, st *state) {
 	opts, cmd := gitSpec.parse(rest)
+	defs := map[string]string{}
 	for _, o := range opts {
 		switch o.name {
 		case "C", "work-tree":
 			st = cd(st, o.value)
 		case "c", "config-env", "exec-path":
+			if o.name == "c" && w.gitConfigAlias(o, defs) {
+				continue
+			}
 			k := strings.ToLower(o.value.lit)
 			for _, r := range gitRiskyConfig {
 				if !o.value.ok || strings.HasPrefix(k, r) || o.name == "exec-path" {
@@ -161,7 +165,7 @@ func (w *walker) git(rest []arg, st *state) {
 		}
 		w.unknown(text, "git config changes what later git commands run and write")
 	default:
-		w.unknown(text, "the analysis does not model git "+sub+" (it may be an alias)")
+		w.gitAlias(text, sub, args, st, defs)
 	}
 }
 
