@@ -26,6 +26,8 @@ func TestJudgedCalls(t *testing.T) {
 		{ToolCall{Kind: KindWrite}, false},
 		{ToolCall{Kind: KindRead, Commands: cmd(false, "tausik", "init").Commands}, false},
 		{ToolCall{Kind: KindOther, Writes: []string{"a.py"}}, false},
+		{ToolCall{Kind: KindMCP, MCP: &facts.ToolMCP{Server: "github", Tool: "create_issue"}}, true},
+		{ToolCall{Kind: KindFetch, URL: "https://example.com"}, true},
 	} {
 		if got := c.call.Judged(); got != c.want {
 			t.Errorf("Judged(%+v) = %v, want %v", c.call, got, c.want)

@@ -87,10 +87,12 @@ const maxRecordedCommand = 4096
 
 // Judged reports whether the pre-write gates have anything to judge in c:
 // every shell call (bash_firewall and secret_scan judge what a command runs
-// and feeds, not only what it writes), and a write call that names a target
-// or one that cannot be known. Reads and other tools pass unjudged.
+// and feeds, not only what it writes), every MCP tool call and fetch (a
+// team's gate judges the server, tool and arguments, or the URL), and a
+// write call that names a target or one that cannot be known. Reads and
+// other tools pass unjudged.
 func (c ToolCall) Judged() bool {
-	if c.Kind == KindShell {
+	if c.Kind == KindShell || c.Kind == KindMCP || c.Kind == KindFetch {
 		return true
 	}
 	return c.Kind == KindWrite && (len(c.Writes) > 0 || len(c.Unknown) > 0)
