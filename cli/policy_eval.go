@@ -77,6 +77,12 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 		return err
 	}
 	defer e.Close()
+	for _, f := range files {
+		if _, ok := engine.Relative(e.Root(), f); !ok {
+			// Judging nothing and passing would read as "the file is fine".
+			return usageErr(fmt.Errorf("%s is outside the project %s: policy eval judges the project's files only", f, e.Root()))
+		}
+	}
 	dec, err := e.Evaluate(ctx, engine.Request{
 		Trigger: opts.trigger, Files: files, Gates: opts.gates, Task: opts.task, Requester: g.requester(),
 		ChangedSince: opts.changedSince, ChangedFiles: opts.changedSince != "",
