@@ -42,6 +42,9 @@ func (*Runner) Namespace() string { return Namespace }
 // commit, or a store that cannot be read (or whose ticket the log does not
 // record) is an error: a push judged without them must not pass.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
+	if s.Tool != nil && !mayPush(s.Tool) {
+		return facts.Unavailable(NoPushWord)
+	}
 	if r.st == nil {
 		return facts.Error("no store is open: push tickets cannot be read")
 	}
@@ -60,6 +63,26 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 			IssuedAt: t.IssuedAt.Unix(), Used: !t.UsedAt.IsZero()}
 	}
 	return facts.OK(out)
+}
+
+// NoPushWord is the reason the namespace is unavailable for a tool call no
+// word of which says "push" and none of which is known only at run time: no
+// such call pushes, so git is not asked where HEAD is (a hook pays for
+// every process it starts).
+const NoPushWord = "no_push_word"
+
+// mayPush reports whether some simple command of t has a word holding
+// "push" or a word known only at run time. It is a filter in front of the
+// gate, never the judgement: a call it lets through is judged by the policy.
+func mayPush(t *facts.Tool) bool {
+	for _, c := range t.Commands {
+		for i, w := range c.Argv {
+			if strings.Contains(w, "push") || (i < len(c.Dynamic) && c.Dynamic[i]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Head returns the full commit hash of HEAD in the git work tree at root
