@@ -45,10 +45,10 @@ func newHookCmd(g *globals) *cobra.Command {
 		h, _ := hosts.Lookup(name)
 		hc := &cobra.Command{
 			Use:   name + " EVENT",
-			Short: h.Title + " hooks: pre-tool-use, post-tool-use",
+			Short: h.Title + " hooks: " + strings.Join(append([]string{"pre-tool-use", "post-tool-use"}, hosts.TurnEvents(h)...), ", "),
 			Args:  usageArgs(cobra.NoArgs),
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				return usageErr(fmt.Errorf("name an event: pre-tool-use, post-tool-use"))
+				return usageErr(fmt.Errorf("name an event: %s", strings.Join(append([]string{"pre-tool-use", "post-tool-use"}, hosts.TurnEvents(h)...), ", ")))
 			},
 		}
 		for _, ev := range hookEvents {
@@ -61,6 +61,7 @@ func newHookCmd(g *globals) *cobra.Command {
 				},
 			})
 		}
+		addTurnEvents(hc, g, h)
 		cmd.AddCommand(hc)
 	}
 	return cmd
