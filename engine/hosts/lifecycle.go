@@ -121,9 +121,21 @@ var clineLifecycle = &lifecycle{
 	},
 }
 
+// mainStopOnly is Claude's protocol for a host whose sub-agents have no
+// stop event of their own (Codex, Qwen Code).
+var mainStopOnly = func() *lifecycle {
+	l := *claudeLifecycle
+	l.events = map[string][]string{
+		engine.EventStop:         {"Stop"},
+		engine.EventSessionStart: {"SessionStart"},
+		engine.EventPromptSubmit: {"UserPromptSubmit"},
+	}
+	return &l
+}()
+
 // lifecycles lists the hosts that have turn events.
 var lifecycles = map[string]*lifecycle{
-	"claude": claudeLifecycle, "codex": claudeLifecycle, "factory": claudeLifecycle, "qwen": claudeLifecycle,
+	"claude": claudeLifecycle, "codex": mainStopOnly, "factory": claudeLifecycle, "qwen": mainStopOnly,
 	"gemini": geminiLifecycle, "cursor": cursorLifecycle, "cline": clineLifecycle,
 }
 
