@@ -225,3 +225,35 @@ func TestSessionStartContextByteStable(t *testing.T) {
 		t.Fatalf("a widened scope must change the context:\n%s", third)
 	}
 }
+
+// TestPostWriteWarnings: after a write, the warn gates' findings on the
+// written file reach the model as additionalContext (tdd_order, switched
+// on by the project: code changed with no test); a write they find nothing
+// in gets no answer.
+func TestPostWriteWarnings(t *testing.T) {
+	bin := buildBinary(t)
+	root := t.TempDir()
+	env := append(os.Environ(), "HOME="+filepath.Join(root, ".home"), "TAUSIK_ROOT=", "GEMINI_PROJECT_DIR=", "CLAUDE_PROJECT_DIR=")
+	for rel, text := range map[string]string{"tausik/gates.json": `{"gates":{"tdd_order":{"enabled":true}}}`,
+		"src/b.py": "def f():\n    return 1\n", "src/notes.txt": "notes\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runIn(t, root, env, "git", "init", "-q", ".")
+	runIn(t, root, env, bin, "task", "start", "feat", "--goal", "add f", "--scope", "src/")
+	payload := func(path string) string {
+		return `{"session_id":"s1","cwd":"` + root + `","hook_event_name":"AfterTool","tool_name":"write_file","tool_input":{"file_path":"` + path + `","content":"x"}}`
+	}
+	if out, code := turnHook(t, bin, root, env, payload("src/notes.txt"), "gemini", "post-tool-use"); code != 0 || out != "" {
+		t.Fatalf("nothing to warn about: exit %d, want no answer, got %q", code, out)
+	}
+	out, code := turnHook(t, bin, root, env, payload("src/b.py"), "gemini", "post-tool-use")
+	ctx, _ := decodeAnswer(t, out)["hookSpecificOutput"].(map[string]any)
+	if text, _ := ctx["additionalContext"].(string); code != 0 || ctx["hookEventName"] != "AfterTool" || !strings.Contains(text, "tdd_order: src/b.py") {
+		t.Fatalf("exit %d, want tdd_order's warning on src/b.py as AfterTool context; got %q", code, out)
+	}
+}

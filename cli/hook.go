@@ -75,6 +75,7 @@ func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) 
 		Open: func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
 			return g.hookEngine(ctx, at, h.Name)
 		},
+		AfterWrite: writeFindings(h),
 	}, hosts.Deadline)
 	if code != 0 {
 		return hostExit{code}

@@ -60,3 +60,14 @@ func runTurnHook(ctx context.Context, g *globals, h *hosts.Host, ev string, boun
 	}
 	return nil
 }
+
+// writeFindings gives host h's post-tool-use hook the warn gates' findings
+// on the files a write tool wrote, within a quarter of the hook's
+// deadline: slow warnings are dropped, never mistaken for a failed check.
+func writeFindings(h *hosts.Host) func(context.Context, *engine.Engine, string, []string) (string, error) {
+	return func(ctx context.Context, e *engine.Engine, session string, files []string) (string, error) {
+		ctx, cancel := context.WithTimeout(ctx, hosts.Deadline/4)
+		defer cancel()
+		return app.WriteFindings(ctx, e, h.Name, session, files)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/tausik/tausik/engine"
@@ -281,4 +282,38 @@ func judgeWithin(ctx context.Context, d time.Duration, f func(context.Context) (
 	case <-timer.C:
 		return TurnAnswer{}, fmt.Errorf("no answer within %s", d)
 	}
+}
+
+// postEvents names, per host that takes context after a tool call, its
+// post-tool event (Cursor's postToolUse output is not documented to).
+var postEvents = map[string]string{
+	"claude": "PostToolUse", "codex": "PostToolUse", "factory": "PostToolUse", "qwen": "PostToolUse",
+	"gemini": "AfterTool", "cline": "PostToolUse",
+}
+
+// afterWrite hands the model env.AfterWrite's warnings on the files write
+// call c wrote, where the host takes context after a call, and reports
+// whether it answered. Warnings never block: an error finding them is
+// reported on stderr and the call is answered as usual.
+func afterWrite(ctx context.Context, h *Host, e *engine.Engine, c call, cwd string, env Env) bool {
+	ev, ok := postEvents[h.Name]
+	if !ok || env.AfterWrite == nil || len(c.paths) == 0 {
+		return false
+	}
+	files := make([]string, 0, len(c.paths))
+	for _, p := range c.paths {
+		if !filepath.IsAbs(p) && cwd != "" {
+			p = filepath.Join(cwd, p)
+		}
+		files = append(files, p)
+	}
+	text, err := env.AfterWrite(ctx, e, c.session, files)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "tausik: post-tool-use: warnings not read: %v\n", err)
+		return false
+	}
+	if text == "" {
+		return false
+	}
+	return writeJSON(env, lifecycles[h.Name].context(ev, text)) == nil
 }
