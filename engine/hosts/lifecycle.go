@@ -38,6 +38,10 @@ type lifecycle struct {
 	cont func(reason string) any
 	// pass is written when a stop passes (nil: nothing).
 	pass any
+	// ended, when set, reports a stop that the person or an error ended
+	// (Cursor's status "aborted" or "error"): it passes unjudged, since
+	// continuing would overrule the person.
+	ended func(m map[string]any) bool
 	// context is the JSON that hands text to the model at hostEvent.
 	context func(hostEvent, text string) any
 }
@@ -96,6 +100,10 @@ var cursorLifecycle = &lifecycle{
 				at.CWD, _ = roots[0].(string)
 			}
 		}
+	},
+	ended: func(m map[string]any) bool {
+		st, ok := m["status"].(string)
+		return ok && st != "completed"
 	},
 	cont:    func(reason string) any { return map[string]any{"followup_message": reason} },
 	pass:    map[string]any{},
@@ -219,6 +227,12 @@ func RunTurn(ctx context.Context, h *Host, event string, env Env, judge Turner, 
 		at.CWD = env.WD
 	}
 	at = where(h, call{project: at.Project}, at.CWD, env)
+	if event == engine.EventStop && l.ended != nil && l.ended(m) {
+		if l.pass != nil {
+			_ = writeJSON(env, l.pass)
+		}
+		return 0
+	}
 
 	ans, err := judgeWithin(ctx, d, func(ctx context.Context) (TurnAnswer, error) {
 		e, err := env.Open(ctx, at)

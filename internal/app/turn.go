@@ -82,7 +82,8 @@ func JudgeStop(ctx context.Context, eng *engine.Engine, rec engine.TurnRecord, b
 // maxStopScan bounds how far back the log is read for one task's stops.
 const maxStopScan = 256
 
-// refusedStops counts the stops of rec's host and session for task slug
+// refusedStops counts the stops of rec's host and session (its main agent
+// or its sub-agents, apart) for task slug
 // that the guard refused in a row, newest first, up to the last one that
 // passed (because the gates were green or the bound let it through).
 func refusedStops(ctx context.Context, st *store.Store, slug string, rec engine.TurnRecord, bound int) (int, error) {
@@ -101,7 +102,7 @@ func refusedStops(ctx context.Context, st *store.Store, slug string, rec engine.
 			return 0, fmt.Errorf("%w: decision %s: %v", engine.ErrStore, es[i].ID, err)
 		}
 		t := body.Request.Turn
-		if t == nil || t.Event != engine.EventStop || t.Session != rec.Session {
+		if t == nil || t.Event != engine.EventStop || t.Session != rec.Session || t.Subagent != rec.Subagent {
 			continue
 		}
 		if !es[i].Blocked || t.Note != "" {
