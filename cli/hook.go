@@ -31,6 +31,8 @@ func newHookCmd(g *globals) *cobra.Command {
 			"tool call would write with the pre-write gates (scope_write) and answers in the host's own\n" +
 			"protocol; a malformed payload for a writing or shell tool, or any error, refuses the call\n" +
 			"(fail closed). post-tool-use counts the call into the open session and never refuses.\n" +
+			"stop, session-start and prompt-submit (where the host has them) judge the agent's stop on the\n" +
+			"active task's task-done gates and hand the model its task, scope and what would block now.\n" +
 			"The project is --root or $TAUSIK_ROOT, else the host's project directory ($CLAUDE_PROJECT_DIR,\n" +
 			"Cursor's workspace_roots…), else the outermost directory above the call's cwd holding a store\n" +
 			"(.tausik/tausik.db); a nested .git or tausik/ does not move it. A hook never creates a store: a\n" +
