@@ -31,6 +31,8 @@ func newHookCmd(g *globals) *cobra.Command {
 			"tool call would write with the pre-write gates (scope_write) and answers in the host's own\n" +
 			"protocol; a malformed payload for a writing or shell tool, or any error, refuses the call\n" +
 			"(fail closed). post-tool-use counts the call into the open session and never refuses.\n" +
+			"stop, session-start and prompt-submit (where the host has them) judge the agent's stop on the\n" +
+			"active task's task-done gates and hand the model its task, scope and what would block now.\n" +
 			"The project is --root or $TAUSIK_ROOT, else the host's project directory ($CLAUDE_PROJECT_DIR,\n" +
 			"Cursor's workspace_roots…), else the outermost directory above the call's cwd holding a store\n" +
 			"(.tausik/tausik.db); a nested .git or tausik/ does not move it. A hook never creates a store: a\n" +
@@ -45,10 +47,10 @@ func newHookCmd(g *globals) *cobra.Command {
 		h, _ := hosts.Lookup(name)
 		hc := &cobra.Command{
 			Use:   name + " EVENT",
-			Short: h.Title + " hooks: pre-tool-use, post-tool-use",
+			Short: h.Title + " hooks: " + strings.Join(append([]string{"pre-tool-use", "post-tool-use"}, hosts.TurnEvents(h)...), ", "),
 			Args:  usageArgs(cobra.NoArgs),
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				return usageErr(fmt.Errorf("name an event: pre-tool-use, post-tool-use"))
+				return usageErr(fmt.Errorf("name an event: %s", strings.Join(append([]string{"pre-tool-use", "post-tool-use"}, hosts.TurnEvents(h)...), ", ")))
 			},
 		}
 		for _, ev := range hookEvents {
@@ -61,6 +63,7 @@ func newHookCmd(g *globals) *cobra.Command {
 				},
 			})
 		}
+		addTurnEvents(hc, g, h)
 		cmd.AddCommand(hc)
 	}
 	return cmd
@@ -74,6 +77,7 @@ func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) 
 		Open: func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
 			return g.hookEngine(ctx, at, h.Name)
 		},
+		AfterWrite: writeFindings(h),
 	}, hosts.Deadline)
 	if code != 0 {
 		return hostExit{code}
