@@ -60,7 +60,7 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 	f.StringVar(&opts.changedSince, "changed-since", "", "judge the files changed since this git ref's merge base with HEAD (or a time: RFC 3339, @unix, a duration ago)")
 	f.StringArrayVar(&opts.gates, "gate", nil, "evaluate only this gate, enabled or not (repeatable)")
 	f.StringVar(&opts.task, "task", "", "the task the evaluation is for")
-	f.StringVar(&opts.format, "format", "text", "output format: text, json, sarif, junit or github")
+	f.StringVar(&opts.format, "format", "text", "output format: text, json, sarif, junit, github or markdown (a CI job summary)")
 	f.StringVar(&opts.checkpoint, "checkpoint", "", "after the decision, sign a checkpoint of the log to stderr (or =FILE), an anchor for CI logs")
 	f.Lookup("checkpoint").NoOptDefVal = "-"
 	_ = cmd.MarkFlagRequired("trigger")

@@ -10,7 +10,7 @@ import (
 )
 
 // decisionFormats are the output formats of an evaluation.
-var decisionFormats = []string{"text", "json", "sarif", "junit", "github"}
+var decisionFormats = []string{"text", "json", "sarif", "junit", "github", "markdown"}
 
 // renderDecision prints a decision in format. Config warnings also go to
 // stderr so a JSON consumer on stdout still sees them in a terminal.
@@ -22,11 +22,13 @@ func renderDecision(g *globals, e *engine.Engine, format string, d *engine.Decis
 	case "json":
 		return writeJSON(g.stdout, jsonDecision{d, summarize(d)})
 	case "sarif":
-		return renderSARIF(g.stdout, e.Gate, d)
+		return renderSARIF(g.stdout, sarifInputOf(e), d)
 	case "junit":
 		return renderJUnit(g.stdout, d)
 	case "github":
 		return renderGitHub(g.stdout, d)
+	case "markdown":
+		return renderMarkdown(g.stdout, d, mdLinkBase(g.getenv))
 	default:
 		return renderDecisionText(g.stdout, d)
 	}
