@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -52,15 +53,10 @@ type sarifDriver struct {
 }
 
 type sarifRule struct {
-	ID                   string         `json:"id"`
-	ShortDescription     *sarifMessage  `json:"shortDescription,omitempty"`
-	FullDescription      *sarifMessage  `json:"fullDescription,omitempty"`
-	Help                 *sarifMessage  `json:"help,omitempty"`
-	DefaultConfiguration sarifRuleLevel `json:"defaultConfiguration"`
-}
-
-type sarifRuleLevel struct {
-	Level string `json:"level"`
+	ID               string        `json:"id"`
+	ShortDescription *sarifMessage `json:"shortDescription,omitempty"`
+	FullDescription  *sarifMessage `json:"fullDescription,omitempty"`
+	Help             *sarifMessage `json:"help,omitempty"`
 }
 
 type sarifMessage struct {
@@ -127,7 +123,7 @@ type sarifInput struct {
 func sarifInputOf(e *engine.Engine) sarifInput {
 	in := sarifInput{lookup: e.Gate, fileless: "."}
 	for _, f := range e.ConfigFiles() {
-		if f.Tier == engine.TierProject && !strings.HasPrefix(f.File, "/") {
+		if f.Tier == engine.TierProject && filepath.IsLocal(f.File) {
 			in.fileless = f.File
 		}
 	}
@@ -188,10 +184,7 @@ func renderSARIF(w io.Writer, in sarifInput, d *engine.Decision) error {
 // sarifRuleOf is gate v's rule: its gate.yaml's description and what it
 // prevents, as the rule's help.
 func sarifRuleOf(in sarifInput, v engine.Verdict) sarifRule {
-	rule := sarifRule{ID: v.Name, DefaultConfiguration: sarifRuleLevel{Level: "warning"}}
-	if v.Severity == "block" {
-		rule.DefaultConfiguration.Level = "error"
-	}
+	rule := sarifRule{ID: v.Name}
 	g, ok := lookupGate(in.lookup, v.Name)
 	if !ok || g.Description == "" {
 		return rule
