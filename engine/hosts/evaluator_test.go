@@ -6,10 +6,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"net"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -295,7 +295,7 @@ func TestResidentEvaluatorFailsOver(t *testing.T) {
 	// and the next call starts a new one.
 	burst(10, 4, env)
 	check(0, runProcess(t, env, root, out, b.client, "claude", "pre-tool-use"))
-	pid := serving(t, root)
+	serving(t, root)
 
 	// The binary replaced under it: the next call is judged in process and
 	// the stale evaluator stops.
@@ -306,7 +306,7 @@ func TestResidentEvaluatorFailsOver(t *testing.T) {
 	if r := runProcess(t, required, root, out, b.client, "claude", "pre-tool-use"); r.code != 2 || !strings.Contains(r.stderr, "no answer from the evaluator") {
 		t.Fatalf("a stale evaluator judged: %+v", r)
 	}
-	waitGone(t, pid)
+	waitGone(t, root)
 	check(0, runProcess(t, env, root, out, b.client, "claude", "pre-tool-use"))
 
 	// The configuration changes under a warm evaluator: the next call is
@@ -357,11 +357,19 @@ func copyFile(t *testing.T, from, to string) {
 	}
 }
 
-// waitGone waits for process pid to stop by itself.
-func waitGone(t *testing.T, pid int) {
+// waitGone waits for root's evaluator to stop by itself: its lock is free
+// once the process is gone (a dead process's lock is freed by the kernel,
+// whoever reaps it).
+func waitGone(t *testing.T, root string) {
 	t.Helper()
+	f, err := os.Open(filepath.Join(root, ".tausik", "hook.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if err := syscall.Kill(pid, 0); err != nil {
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 			return
 		}
 	}
