@@ -66,7 +66,22 @@ func newHookCmd(g *globals) *cobra.Command {
 		addTurnEvents(hc, g, h)
 		cmd.AddCommand(hc)
 	}
+	cmd.AddCommand(newHookServeCmd(g))
 	return cmd
+}
+
+// hookEvent finds a host and the phase of one of its events.
+func hookEvent(host, event string) (*hosts.Host, hosts.Phase, bool) {
+	h, ok := hosts.Lookup(host)
+	if !ok {
+		return nil, 0, false
+	}
+	for _, ev := range hookEvents {
+		if ev.name == event {
+			return h, ev.phase, true
+		}
+	}
+	return nil, 0, false
 }
 
 // runHook answers one hook event; the exit code is the host's protocol.
@@ -91,21 +106,28 @@ func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) 
 // directory when the payload has none). The store must already exist: a
 // hook never creates one.
 func (g *globals) hookEngine(ctx context.Context, at hosts.Where, host string) (*engine.Engine, error) {
-	root := g.root
-	if root == "" {
-		root = g.getenv(engine.EnvRoot)
+	wd, err := os.Getwd()
+	if err != nil && at.CWD == "" {
+		return nil, err
 	}
-	cwd := at.CWD
-	if cwd == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		cwd = wd
-	}
-	root, err := engine.HookRoot(engine.HookPlace{Root: root, Project: at.Project, CWD: cwd}, g.getenv)
+	root, err := hookRoot(g.root, at, wd, g.getenv)
 	if err != nil {
 		return nil, err
 	}
 	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true}, engine.WithLazyTeam())
+}
+
+// hookRoot is the project a hook call comes from: flag (--root), else
+// $TAUSIK_ROOT, else engine.HookRoot from the host's project directory and
+// the call's cwd (wd, the hook process's, when the payload has none).
+func hookRoot(flag string, at hosts.Where, wd string, getenv func(string) string) (string, error) {
+	root := flag
+	if root == "" {
+		root = getenv(engine.EnvRoot)
+	}
+	cwd := at.CWD
+	if cwd == "" {
+		cwd = wd
+	}
+	return engine.HookRoot(engine.HookPlace{Root: root, Project: at.Project, CWD: cwd}, getenv)
 }
