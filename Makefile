@@ -30,8 +30,9 @@ help: ## list the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-10s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
-build: ## build the static binary into bin/tausik
+build: ## build the static binary into bin/tausik, and the thin hook client beside it
 	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(dir $(BIN))tausik-hook ./cmd/tausik-hook
 
 .PHONY: release
 release: ## reproducible static binaries for every platform in DIST, their SHA256SUMS, signed with SIGNING_KEY

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -87,17 +88,22 @@ func hookEvent(host, event string) (*hosts.Host, hosts.Phase, bool) {
 // runHook answers one hook event; the exit code is the host's protocol.
 func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) error {
 	wd, _ := os.Getwd()
-	code := hosts.RunWithin(ctx, h, phase, hosts.Env{
-		Stdin: g.stdin, Stdout: g.stdout, Stderr: g.stderr, Getenv: g.getenv, WD: wd,
-		Open: func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
-			return g.hookEngine(ctx, at, h.Name)
-		},
-		AfterWrite: writeFindings(h),
-	}, hosts.Deadline)
+	env := hookEnv(h, g.stdin, g.stdout, g.stderr, g.getenv, wd)
+	env.Open = func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
+		return g.hookEngine(ctx, at, h.Name)
+	}
+	code := hosts.RunWithin(ctx, h, phase, env, hosts.Deadline)
 	if code != 0 {
 		return hostExit{code}
 	}
 	return nil
+}
+
+// hookEnv is what a hook call of host h runs with, but for where its engine
+// comes from: one place, so the in-process hook and the resident evaluator
+// answer alike.
+func hookEnv(h *hosts.Host, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string, wd string) hosts.Env {
+	return hosts.Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv, WD: wd, AfterWrite: writeFindings(h)}
 }
 
 // hookEngine opens the engine for the project the call comes from, as

@@ -63,7 +63,11 @@ func serveHooks(ctx context.Context, g *globals, root string, idle time.Duration
 	}
 	defer st.Close()
 	ev := &evaluator{g: g, root: root, store: st, sources: map[string]*live.Source{}}
-	return hookd.Serve(ctx, hookd.Config{Root: root, Idle: idle, Self: id, Env: os.Environ(), Handle: ev.handle, Log: g.stderr})
+	replaced := func() bool {
+		now, err := hookwire.Stat(self)
+		return err != nil || !now.Same(id)
+	}
+	return hookd.Serve(ctx, hookd.Config{Root: root, Idle: idle, Self: id, Env: os.Environ(), Handle: ev.handle, Replaced: replaced, Log: g.stderr})
 }
 
 // errHandBack makes hosts.Run stop at Open: the call goes back to the
@@ -91,30 +95,35 @@ func (ev *evaluator) handle(ctx context.Context, req *hookwire.Request) (hookwir
 	}
 	getenv := environ(req.Env)
 	var out, errw bytes.Buffer
+	var mu sync.Mutex // Open may still run after RunWithin gave up on it
 	back, stale := "", false
-	code := hosts.RunWithin(ctx, h, phase, hosts.Env{
-		Stdin: bytes.NewReader(req.Payload), Stdout: &out, Stderr: &errw, Getenv: getenv, WD: req.WD,
-		Open: func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
-			root, err := hookRoot("", at, req.WD, getenv)
-			if err != nil {
-				return nil, err
-			}
-			if root != ev.root {
-				back = "the call comes from another project"
-				return nil, errHandBack
-			}
-			e, notices, err := ev.engine(ctx, h.Name)
-			switch {
-			case len(notices) > 0:
-				back, stale = "the tausik binary was replaced", true
-				return nil, errHandBack
-			case err != nil:
-				back = err.Error()
-				return nil, errHandBack
-			}
-			return e, nil
-		},
-	}, hosts.Deadline)
+	handBack := func(why string, isStale bool) (*engine.Engine, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		back, stale = why, isStale
+		return nil, errHandBack
+	}
+	env := hookEnv(h, bytes.NewReader(req.Payload), &out, &errw, getenv, req.WD)
+	env.Open = func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
+		root, err := hookRoot("", at, req.WD, getenv)
+		if err != nil {
+			return nil, err
+		}
+		if root != ev.root {
+			return handBack("the call comes from another project", false)
+		}
+		e, notices, err := ev.engine(ctx, h.Name)
+		switch {
+		case len(notices) > 0:
+			return handBack("the tausik binary was replaced", true)
+		case err != nil:
+			return handBack(err.Error(), false)
+		}
+		return e, nil
+	}
+	code := hosts.RunWithin(ctx, h, phase, env, hosts.Deadline)
+	mu.Lock()
+	defer mu.Unlock()
 	if back != "" {
 		return hookwire.Answer{Fallback: back}, stale
 	}

@@ -3,6 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -48,6 +51,31 @@ func newInitCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
+// hookClient is the thin hook client to wire instead of command for the
+// hooks: tausik-hook, when command is one word naming a tausik binary (on
+// PATH or by path) that has it installed beside it. Otherwise nil: the
+// hooks run command itself.
+func hookClient(command []string) []string {
+	if len(command) != 1 {
+		return nil
+	}
+	bin, err := exec.LookPath(command[0])
+	if err != nil {
+		return nil
+	}
+	if bin, err = filepath.EvalSymlinks(bin); err != nil {
+		return nil
+	}
+	client := filepath.Join(filepath.Dir(bin), "tausik-hook")
+	if info, err := os.Stat(client); err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	if filepath.IsAbs(command[0]) || strings.ContainsRune(command[0], filepath.Separator) {
+		return []string{client}
+	}
+	return []string{"tausik-hook"}
+}
+
 func runInit(g *globals, opts *initOptions) error {
 	if opts.dryRun && opts.check {
 		return usageErr(errors.New("--dry-run and --check exclude each other"))
@@ -60,7 +88,7 @@ func runInit(g *globals, opts *initOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := hostinit.Build(hostinit.Options{Root: root, Out: opts.out, Hosts: opts.hosts, Command: command})
+	p, err := hostinit.Build(hostinit.Options{Root: root, Out: opts.out, Hosts: opts.hosts, Command: command, HookCommand: hookClient(command)})
 	switch {
 	case errors.Is(err, hostinit.ErrNoHost):
 		return usageErr(fmt.Errorf("no agent host found in %s (looked for %s); name one: tausik init --host claude (known: %s)",

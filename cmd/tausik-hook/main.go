@@ -8,7 +8,14 @@
 // deadline, it runs `tausik hook HOST EVENT` itself: the same verdict,
 // slower, and never an allow for want of an answer.
 //
-//	tausik-hook HOST EVENT < payload.json
+//	tausik-hook [hook] HOST EVENT < payload.json
+//
+// The leading `hook` makes its command line the same as tausik's, so
+// `tausik init` wires either by the command that starts it.
+//
+// TAUSIK_HOOKD=off skips the evaluator; =require refuses a call the
+// evaluator did not answer instead of judging it in process (to check that
+// an evaluator serves, and in tests and benchmarks).
 package main
 
 import (
@@ -26,10 +33,6 @@ import (
 	"github.com/tausik/tausik/internal/hookwire"
 )
 
-// TAUSIK_HOOKD=off skips the evaluator; =require refuses a call the
-// evaluator did not answer instead of judging it in process (to check that
-// an evaluator serves, and in tests and benchmarks).
-
 // deadline is how long the client waits for the evaluator before it judges
 // the call itself; a warm evaluator answers in milliseconds, and the host's
 // own timeout (30 s as tausik init sets it) leaves room for the fallback.
@@ -44,8 +47,11 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	if len(args) == 3 && args[0] == "hook" {
+		args = args[1:]
+	}
 	if len(args) != 2 {
-		fmt.Fprintln(stderr, "usage: tausik-hook HOST EVENT < payload.json (the call is refused)")
+		fmt.Fprintln(stderr, "usage: tausik-hook [hook] HOST EVENT < payload.json (the call is refused)")
 		return 2
 	}
 	full, err := fullBinary(getenv)

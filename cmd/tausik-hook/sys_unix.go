@@ -1,10 +1,11 @@
-//go:build linux || darwin
+//go:build linux
 
 package main
 
 import "syscall"
 
-// evaluatorRuns: the evaluator runs where a socket's peer can be checked.
+// evaluatorRuns: the evaluator runs where the client can check which
+// binary serves the socket.
 func evaluatorRuns() bool { return true }
 
 // detached puts the evaluator in its own session, so the host's killing

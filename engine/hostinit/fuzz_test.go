@@ -22,7 +22,7 @@ func FuzzMerge(f *testing.F) {
 	}
 	var gens []fileGen
 	for _, h := range Hosts {
-		for _, g := range h.files(DefaultCommand) {
+		for _, g := range h.files(commands{run: DefaultCommand, hook: DefaultCommand}) {
 			if g.mode&0o111 == 0 {
 				gens = append(gens, g)
 			}

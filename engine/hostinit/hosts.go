@@ -20,7 +20,7 @@ type Host struct {
 	Detect []string
 	// files are what init writes for the host, given the command that runs
 	// tausik.
-	files func(cmd []string) []fileGen
+	files func(cmd commands) []fileGen
 	// allow are files init writes in a location memory_route guards (another
 	// tool's rules), added to its params.allow in tausik/gates.json so the
 	// wiring itself does not block the next commit.
@@ -40,69 +40,69 @@ type fileGen struct {
 
 // Hosts lists every host init knows, in the order it reports them.
 var Hosts = []Host{
-	{Name: "claude", Detect: []string{".claude", ".mcp.json"}, files: func(cmd []string) []fileGen {
+	{Name: "claude", Detect: []string{".claude", ".mcp.json"}, files: func(cmd commands) []fileGen {
 		return []fileGen{
-			grouped(groupSpec{rel: ".claude/settings.json", host: "claude", cmd: cmd,
+			grouped(groupSpec{rel: ".claude/settings.json", host: "claude", cmd: cmd.hook,
 				pre: event{"PreToolUse", "Write|Edit|MultiEdit|NotebookEdit|Bash"}, post: event{"PostToolUse", "*"},
 				preGuard: ordered{{"timeout", hookTimeoutSeconds}, {"onFailure", "block"}}, postGuard: ordered{{"timeout", hookTimeoutSeconds}}}),
-			mcpJSON(".mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd, false), nil),
+			mcpJSON(".mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd.run, false), nil),
 		}
 	}},
-	{Name: "qwen", Detect: []string{".qwen"}, files: func(cmd []string) []fileGen {
-		return []fileGen{grouped(groupSpec{rel: ".qwen/settings.json", jsonc: true, host: "qwen", cmd: cmd,
-			pre: event{"PreToolUse", "write_file|edit|replace|run_shell_command"}, post: event{"PostToolUse", "*"}, mcp: stdioServer(cmd, false)})}
+	{Name: "qwen", Detect: []string{".qwen"}, files: func(cmd commands) []fileGen {
+		return []fileGen{grouped(groupSpec{rel: ".qwen/settings.json", jsonc: true, host: "qwen", cmd: cmd.hook,
+			pre: event{"PreToolUse", "write_file|edit|replace|run_shell_command"}, post: event{"PostToolUse", "*"}, mcp: stdioServer(cmd.run, false)})}
 	}},
-	{Name: "gemini", Detect: []string{".gemini"}, files: func(cmd []string) []fileGen {
-		return []fileGen{grouped(groupSpec{rel: ".gemini/settings.json", jsonc: true, host: "gemini", cmd: cmd, named: true,
-			pre: event{"BeforeTool", "write_file|replace|run_shell_command"}, post: event{"AfterTool", "*"}, mcp: stdioServer(cmd, false),
+	{Name: "gemini", Detect: []string{".gemini"}, files: func(cmd commands) []fileGen {
+		return []fileGen{grouped(groupSpec{rel: ".gemini/settings.json", jsonc: true, host: "gemini", cmd: cmd.hook, named: true,
+			pre: event{"BeforeTool", "write_file|replace|run_shell_command"}, post: event{"AfterTool", "*"}, mcp: stdioServer(cmd.run, false),
 			preGuard: ordered{{"timeout", hookTimeoutSeconds * 1000}}, postGuard: ordered{{"timeout", hookTimeoutSeconds * 1000}}})}
 	}},
-	{Name: "codex", Detect: []string{".codex"}, files: func(cmd []string) []fileGen {
+	{Name: "codex", Detect: []string{".codex"}, files: func(cmd commands) []fileGen {
 		return []fileGen{
-			grouped(groupSpec{rel: ".codex/hooks.json", host: "codex", cmd: cmd, pre: event{"PreToolUse", "*"}, post: event{"PostToolUse", ""},
+			grouped(groupSpec{rel: ".codex/hooks.json", host: "codex", cmd: cmd.hook, pre: event{"PreToolUse", "*"}, post: event{"PostToolUse", ""},
 				preGuard: ordered{{"timeout", hookTimeoutSeconds}}, postGuard: ordered{{"timeout", hookTimeoutSeconds}}}),
 			{rel: ".codex/config.toml", mode: 0o644, gen: func(rel string, old []byte, _ bool) ([]byte, error) {
-				return mergeCodexTOML(rel, old, cmd)
+				return mergeCodexTOML(rel, old, cmd.run)
 			}},
 		}
 	}},
-	{Name: "cursor", Detect: []string{".cursor"}, files: func(cmd []string) []fileGen {
+	{Name: "cursor", Detect: []string{".cursor"}, files: func(cmd commands) []fileGen {
 		return []fileGen{
-			flat(".cursor/hooks.json", "cursor", cmd, "command", map[string]string{"preToolUse": Pre, "beforeShellExecution": Pre, "postToolUse": Post,
+			flat(".cursor/hooks.json", "cursor", cmd.hook, "command", map[string]string{"preToolUse": Pre, "beforeShellExecution": Pre, "postToolUse": Post,
 				"sessionStart": SessionStart, "stop": Stop}, nil, true),
-			mcpJSON(".cursor/mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd, false), nil),
+			mcpJSON(".cursor/mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd.run, false), nil),
 		}
 	}},
-	{Name: "copilot", Detect: []string{".github/hooks", ".github/copilot-instructions.md"}, files: func(cmd []string) []fileGen {
+	{Name: "copilot", Detect: []string{".github/hooks", ".github/copilot-instructions.md"}, files: func(cmd commands) []fileGen {
 		return []fileGen{
-			flat(".github/hooks/tausik.json", "copilot", cmd, "bash", map[string]string{"preToolUse": Pre, "postToolUse": Post}, nil, true),
-			mcpJSON(".vscode/mcp.json", "", true, []string{"servers", "tausik"}, stdioServer(cmd, true), nil),
+			flat(".github/hooks/tausik.json", "copilot", cmd.hook, "bash", map[string]string{"preToolUse": Pre, "postToolUse": Post}, nil, true),
+			mcpJSON(".vscode/mcp.json", "", true, []string{"servers", "tausik"}, stdioServer(cmd.run, true), nil),
 		}
 	}},
-	{Name: "windsurf", Detect: []string{".windsurf"}, files: func(cmd []string) []fileGen {
-		return []fileGen{flat(".windsurf/hooks.json", "windsurf", cmd, "command", map[string]string{
+	{Name: "windsurf", Detect: []string{".windsurf"}, files: func(cmd commands) []fileGen {
+		return []fileGen{flat(".windsurf/hooks.json", "windsurf", cmd.hook, "command", map[string]string{
 			"pre_write_code": Pre, "pre_run_command": Pre, "post_write_code": Post, "post_run_command": Post,
 		}, nil, false)}
 	}},
-	{Name: "opencode", Detect: []string{".opencode", "opencode.json", "opencode.jsonc"}, files: func(cmd []string) []fileGen {
-		return []fileGen{plugin(".opencode/plugins/tausik.js", cmd),
-			mcpJSON("opencode.json", "opencode.jsonc", true, []string{"mcp", "tausik"}, localServer(cmd), ordered{{"$schema", "https://opencode.ai/config.json"}})}
+	{Name: "opencode", Detect: []string{".opencode", "opencode.json", "opencode.jsonc"}, files: func(cmd commands) []fileGen {
+		return []fileGen{plugin(".opencode/plugins/tausik.js", cmd.hook),
+			mcpJSON("opencode.json", "opencode.jsonc", true, []string{"mcp", "tausik"}, localServer(cmd.run), ordered{{"$schema", "https://opencode.ai/config.json"}})}
 	}},
-	{Name: "kilo", Detect: []string{".kilo", ".kilocode", "kilo.json", "kilo.jsonc"}, files: func(cmd []string) []fileGen {
-		return []fileGen{plugin(".kilo/plugins/tausik.js", cmd),
-			mcpJSON("kilo.json", "kilo.jsonc", true, []string{"mcp", "tausik"}, localServer(cmd), ordered{{"$schema", "https://app.kilo.ai/config.json"}})}
+	{Name: "kilo", Detect: []string{".kilo", ".kilocode", "kilo.json", "kilo.jsonc"}, files: func(cmd commands) []fileGen {
+		return []fileGen{plugin(".kilo/plugins/tausik.js", cmd.hook),
+			mcpJSON("kilo.json", "kilo.jsonc", true, []string{"mcp", "tausik"}, localServer(cmd.run), ordered{{"$schema", "https://app.kilo.ai/config.json"}})}
 	}},
-	{Name: "factory", Detect: []string{".factory"}, files: func(cmd []string) []fileGen {
+	{Name: "factory", Detect: []string{".factory"}, files: func(cmd commands) []fileGen {
 		return []fileGen{
-			grouped(groupSpec{rel: ".factory/settings.json", host: "factory", cmd: cmd,
+			grouped(groupSpec{rel: ".factory/settings.json", host: "factory", cmd: cmd.hook,
 				pre: event{"PreToolUse", "Create|Edit|MultiEdit|ApplyPatch|Execute"}, post: event{"PostToolUse", "*"}}),
-			mcpJSON(".factory/mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd, true), nil),
+			mcpJSON(".factory/mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd.run, true), nil),
 		}
 	}},
 	{Name: "cline", Detect: []string{".clinerules"}, allow: []string{".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse",
-		".clinerules/hooks/TaskStart", ".clinerules/hooks/UserPromptSubmit"}, files: func(cmd []string) []fileGen {
-		return []fileGen{script(".clinerules/hooks/PreToolUse", "cline", cmd, Pre), script(".clinerules/hooks/PostToolUse", "cline", cmd, Post),
-			script(".clinerules/hooks/TaskStart", "cline", cmd, SessionStart), script(".clinerules/hooks/UserPromptSubmit", "cline", cmd, PromptSubmit)}
+		".clinerules/hooks/TaskStart", ".clinerules/hooks/UserPromptSubmit"}, files: func(cmd commands) []fileGen {
+		return []fileGen{script(".clinerules/hooks/PreToolUse", "cline", cmd.hook, Pre), script(".clinerules/hooks/PostToolUse", "cline", cmd.hook, Post),
+			script(".clinerules/hooks/TaskStart", "cline", cmd.hook, SessionStart), script(".clinerules/hooks/UserPromptSubmit", "cline", cmd.hook, PromptSubmit)}
 	}},
 }
 

@@ -22,6 +22,10 @@ import (
 	"github.com/tausik/tausik/internal/atomicfile"
 )
 
+// commands are how a host runs tausik: run for the MCP server, hook for
+// the hook commands (the same, or the thin client beside it).
+type commands struct{ run, hook []string }
+
 // DefaultCommand runs tausik from PATH: an absolute path to the binary that
 // ran init would break on every other machine and checkout, so hooks name
 // `tausik` unless Options.Command says otherwise.
@@ -47,6 +51,9 @@ type Options struct {
 	// or `go run ./cmd/tausik`; hooks append `hook <host> <event>`, MCP
 	// registrations `mcp`.
 	Command []string
+	// HookCommand runs the hooks instead of Command when set: the thin hook
+	// client (tausik-hook), which takes the same `hook <host> <event>`.
+	HookCommand []string
 }
 
 // File is one file of the plan: its path below Out, what is there now
@@ -100,9 +107,12 @@ func Build(o Options) (*Plan, error) {
 	if out == "" {
 		out = o.Root
 	}
-	cmd := o.Command
-	if len(cmd) == 0 {
-		cmd = DefaultCommand
+	cmd := commands{run: o.Command, hook: o.HookCommand}
+	if len(cmd.run) == 0 {
+		cmd.run = DefaultCommand
+	}
+	if len(cmd.hook) == 0 {
+		cmd.hook = cmd.run
 	}
 	p := &Plan{}
 	names := o.Hosts

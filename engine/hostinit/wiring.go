@@ -14,7 +14,7 @@ type Wiring struct {
 func WiringFiles() []Wiring {
 	var out []Wiring
 	for _, h := range Hosts {
-		for _, f := range h.files([]string{"tausik"}) {
+		for _, f := range h.files(commands{run: DefaultCommand, hook: DefaultCommand}) {
 			out = append(out, Wiring{Host: h.Name, Rel: f.rel})
 			if f.alt != "" {
 				out = append(out, Wiring{Host: h.Name, Rel: f.alt})

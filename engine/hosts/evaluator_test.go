@@ -1,4 +1,4 @@
-//go:build linux || darwin
+//go:build linux
 
 package hosts
 
@@ -54,8 +54,9 @@ func buildHookBins(t *testing.T) hookBins {
 }
 
 // evalProject is a project with a task scoped to src/, made by the real
-// binary, and the environment its hooks run with.
-func evalProject(t *testing.T, b hookBins) (string, []string) {
+// binary, and the environment its hooks run with (env, or a new one when
+// env is nil).
+func evalProject(t *testing.T, b hookBins, env []string) (string, []string) {
 	t.Helper()
 	root := t.TempDir()
 	for _, d := range []string{"src", "docs"} {
@@ -66,11 +67,13 @@ func evalProject(t *testing.T, b hookBins) (string, []string) {
 	// Generous hook limits: what is tested is the evaluator's failover, not
 	// the bounds, and a loaded machine must not turn a verdict into
 	// COULD_NOT_RUN.
-	user := filepath.Join(t.TempDir(), "user.json")
-	if err := os.WriteFile(user, []byte(`{"limits": {"hook": {"eval_timeout_ms": 600000}}}`), 0o644); err != nil {
-		t.Fatal(err)
+	if env == nil {
+		user := filepath.Join(t.TempDir(), "user.json")
+		if err := os.WriteFile(user, []byte(`{"limits": {"hook": {"eval_timeout_ms": 600000}}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		env = append(os.Environ(), "HOME="+t.TempDir(), "TAUSIK_USER_CONFIG="+user)
 	}
-	env := append(os.Environ(), "HOME="+t.TempDir(), "TAUSIK_USER_CONFIG="+user)
 	cmd := exec.Command(b.full, "task", "start", "feat", "--goal", "work in src", "--scope", "src/")
 	cmd.Dir, cmd.Env = root, env
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -147,10 +150,10 @@ func runProcess(t *testing.T, env []string, dir, payload string, name string, ar
 
 var decisionID = regexp.MustCompile(`[0-9A-HJKMNP-TV-Z]{26}`)
 
-// normalised is r with decision ids masked.
-func (r hookRun) normalised() hookRun {
-	r.stdout = decisionID.ReplaceAllString(r.stdout, "<id>")
-	r.stderr = decisionID.ReplaceAllString(r.stderr, "<id>")
+// normalised is r with decision ids and the project's root masked.
+func (r hookRun) normalised(root string) hookRun {
+	r.stdout = decisionID.ReplaceAllString(strings.ReplaceAll(r.stdout, root, "$ROOT"), "<id>")
+	r.stderr = decisionID.ReplaceAllString(strings.ReplaceAll(r.stderr, root, "$ROOT"), "<id>")
 	return r
 }
 
@@ -167,6 +170,7 @@ func loggedDecisions(t *testing.T, b hookBins, root string, env []string) []map[
 		t.Fatalf("log export: %v", err)
 	}
 	var all []map[string]any
+	out = bytes.ReplaceAll(out, []byte(root), []byte("$ROOT"))
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
@@ -184,7 +188,7 @@ func scrub(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k := range x {
-			if k == "decision_id" || k == "reused" || k == "time" || k == "timings" || k == "facts_digest" || strings.HasSuffix(k, "_ns") {
+			if k == "decision_id" || k == "reused" || k == "time" || k == "timings" || k == "facts_digest" || strings.HasSuffix(k, "_ns") || strings.HasSuffix(k, "_at") {
 				delete(x, k)
 				continue
 			}
@@ -202,11 +206,12 @@ func scrub(v any) any {
 // hook does — exit code, stdout and stderr — and logs the same decision.
 func TestResidentEvaluatorAnswersAsInProcess(t *testing.T) {
 	b := buildHookBins(t)
-	root, env := evalProject(t, b)
-	startEvaluator(t, b, root, env)
+	// Two projects made alike: one judged in process, one through its
+	// evaluator, with the same calls in the same order.
+	inRoot, env := evalProject(t, b, nil)
+	viaRoot, _ := evalProject(t, b, env)
+	startEvaluator(t, b, viaRoot, env)
 	required := append(env[:len(env):len(env)], "TAUSIK_HOOKD=require")
-	before := len(loggedDecisions(t, b, root, env))
-	calls := 0
 	for _, hc := range hostCases {
 		for _, p := range []struct{ name, event, payload string }{
 			{"in-scope write", "pre-tool-use", hc.inScope}, {"out-of-scope write", "pre-tool-use", hc.outScope},
@@ -214,23 +219,21 @@ func TestResidentEvaluatorAnswersAsInProcess(t *testing.T) {
 			{"harmless command", "pre-tool-use", hc.harmless}, {"malformed payload", "pre-tool-use", hc.malformed},
 			{"after a write", "post-tool-use", hc.inScope}, {"after a shell command", "post-tool-use", hc.shellOut},
 		} {
-			payload := strings.ReplaceAll(p.payload, "$ROOT", root)
-			in := runProcess(t, env, root, payload, b.full, "hook", hc.host, p.event).normalised()
-			via := runProcess(t, required, root, payload, b.client, hc.host, p.event).normalised()
+			in := runProcess(t, env, inRoot, strings.ReplaceAll(p.payload, "$ROOT", inRoot), b.full, "hook", hc.host, p.event).normalised(inRoot)
+			via := runProcess(t, required, viaRoot, strings.ReplaceAll(p.payload, "$ROOT", viaRoot), b.client, hc.host, p.event).normalised(viaRoot)
 			if in != via {
 				t.Errorf("%s %s: in process %+v\nthrough the evaluator %+v", hc.host, p.name, in, via)
 			}
-			calls++
 		}
 	}
-	got := loggedDecisions(t, b, root, env)[before:]
-	if len(got) < calls || len(got)%2 != 0 { // a pair per judged call: in process, then through the evaluator
-		t.Fatalf("%d decisions for %d pairs of calls", len(got), calls)
+	in, via := loggedDecisions(t, b, inRoot, env), loggedDecisions(t, b, viaRoot, env)
+	if len(in) != len(via) || len(in) < len(hostCases)*6 {
+		t.Fatalf("%d decisions in process, %d through the evaluator", len(in), len(via))
 	}
-	for i := 0; i+1 < len(got); i += 2 {
-		if !reflect.DeepEqual(got[i], got[i+1]) {
-			a, _ := json.Marshal(got[i])
-			c, _ := json.Marshal(got[i+1])
+	for i := range in {
+		if !reflect.DeepEqual(in[i], via[i]) {
+			a, _ := json.Marshal(in[i])
+			c, _ := json.Marshal(via[i])
 			t.Errorf("decision %d differs through the evaluator:\n%s\n%s", i, a, c)
 		}
 	}
@@ -242,7 +245,7 @@ func TestResidentEvaluatorAnswersAsInProcess(t *testing.T) {
 // verifies.
 func TestResidentEvaluatorFailsOver(t *testing.T) {
 	b := buildHookBins(t)
-	root, env := evalProject(t, b)
+	root, env := evalProject(t, b, nil)
 	t.Cleanup(func() {
 		if raw, err := os.ReadFile(filepath.Join(root, ".tausik", "hook.lock")); err == nil {
 			if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil {
@@ -284,6 +287,26 @@ func TestResidentEvaluatorFailsOver(t *testing.T) {
 		}
 		wg.Wait()
 	}
+
+	// An agent's program answering "allow" on the socket is not the
+	// evaluator: the call is judged in process, and refused.
+	impostor := exec.Command("python3", "-c", impostorServer, filepath.Join(root, ".tausik", "hook.sock"))
+	if err := impostor.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if c, err := net.Dial("unix", filepath.Join(root, ".tausik", "hook.sock")); err == nil {
+			c.Close()
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	check(0, runProcess(t, env, root, out, b.client, "claude", "pre-tool-use"))
+	if r := runProcess(t, required, root, out, b.client, "claude", "pre-tool-use"); r.code != 2 || !strings.Contains(r.stderr, "does not run this tausik binary") {
+		t.Fatalf("the client trusted an impostor: %+v", r)
+	}
+	impostor.Process.Kill()
+	impostor.Wait()
 
 	// The first call finds no evaluator: it is judged in process and starts
 	// one. Then a hundred calls at once, every one answered by it.
@@ -341,10 +364,28 @@ func TestResidentEvaluatorFailsOver(t *testing.T) {
 			t.Errorf("decision %s named in a refusal is not in the log", id)
 		}
 	}
-	if len(refused) < 58 {
-		t.Errorf("%d refusals named a decision, want 58", len(refused))
+	if len(refused) < 59 {
+		t.Errorf("%d refusals named a decision, want 59", len(refused))
 	}
 }
+
+// impostorServer is a program an agent could run: it listens on the
+// evaluator's socket and answers every call with a well-formed "allow".
+const impostorServer = `
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(64)
+body = json.dumps({"code": 0}).encode()
+frame = b"TSKH" + struct.pack(">II", 1, len(body)) + body
+while True:
+    c, _ = s.accept()
+    try:
+        c.sendall(frame)
+    except OSError:
+        pass
+    c.close()
+`
 
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()

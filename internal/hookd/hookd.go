@@ -45,6 +45,10 @@ type Config struct {
 	Env []string
 	// Handle judges a call.
 	Handle Handler
+	// Replaced, when set, is asked about once a second: true stops the
+	// server (the binary on disk is no longer the one running, and clients
+	// that check which binary serves them would only ever hand it back).
+	Replaced func() bool
 	// Log receives one line per refused connection and at exit.
 	Log io.Writer
 }
@@ -120,6 +124,10 @@ func (s *server) watch(ctx context.Context) {
 			s.stop("cancelled")
 			return
 		case <-tick.C:
+			if s.c.Replaced != nil && s.c.Replaced() {
+				s.stop("the binary on disk was replaced")
+				return
+			}
 			idle := time.Since(time.Unix(0, s.last.Load()))
 			if s.busy.Load() == 0 && idle >= s.c.Idle {
 				s.stop(fmt.Sprintf("idle for %s", idle.Round(time.Second)))

@@ -1,4 +1,4 @@
-//go:build linux || darwin
+//go:build linux
 
 package hookd
 
@@ -29,6 +29,40 @@ func project(t *testing.T) string {
 	return root
 }
 
+// self identifies the test binary, which is the evaluator here: the client
+// checks that the process on the socket runs the binary it names.
+func self(t *testing.T) hookwire.Identity {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := hookwire.Stat(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// send writes req to root's socket without the client's checks and reads
+// the answer, as a client of a changed binary would.
+func send(t *testing.T, root string, req *hookwire.Request) hookwire.Answer {
+	t.Helper()
+	c, err := net.Dial("unix", hookwire.Socket(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := hookwire.Write(c, req); err != nil {
+		t.Fatal(err)
+	}
+	var a hookwire.Answer
+	if err := hookwire.Read(c, &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 type served struct {
 	cfg   Config
 	calls atomic.Int64
@@ -39,7 +73,7 @@ type served struct {
 func start(t *testing.T, root string, idle time.Duration) *served {
 	t.Helper()
 	s := &served{done: make(chan error, 1)}
-	s.cfg = Config{Root: root, Idle: idle, Self: hookwire.Identity{Size: 1, MTime: 2, Inode: 3}, Env: []string{"HOME=/h"},
+	s.cfg = Config{Root: root, Idle: idle, Self: self(t), Env: []string{"HOME=/h"},
 		Handle: func(_ context.Context, req *hookwire.Request) (hookwire.Answer, bool) {
 			s.calls.Add(1)
 			return hookwire.Answer{Code: 7, Stdout: append([]byte("judged "), req.Payload...)}, false
@@ -57,14 +91,14 @@ func start(t *testing.T, root string, idle time.Duration) *served {
 	return nil
 }
 
-func request(payload string) *hookwire.Request {
-	return &hookwire.Request{Host: "claude", Event: "pre-tool-use", Env: []string{"HOME=/h"}, Binary: hookwire.Identity{Path: "/any/path", Size: 1, MTime: 2, Inode: 3}, Payload: []byte(payload)}
+func request(t *testing.T, payload string) *hookwire.Request {
+	return &hookwire.Request{Host: "claude", Event: "pre-tool-use", Env: []string{"HOME=/h"}, Binary: self(t), Payload: []byte(payload)}
 }
 
 func TestServeAnswersAndHoldsTheLock(t *testing.T) {
 	root := project(t)
 	s := start(t, root, time.Minute)
-	a, err := hookwire.Forward(hookwire.Socket(root), request("x"), time.Minute)
+	a, err := hookwire.Forward(hookwire.Socket(root), request(t, "x"), time.Minute)
 	if err != nil || a.Code != 7 || string(a.Stdout) != "judged x" {
 		t.Fatalf("Forward = %+v, %v", a, err)
 	}
@@ -82,15 +116,18 @@ func TestServeAnswersAndHoldsTheLock(t *testing.T) {
 func TestServeHandsBack(t *testing.T) {
 	root := project(t)
 	s := start(t, root, time.Minute)
-	other := request("x")
+	other := request(t, "x")
 	other.Env = []string{"HOME=/elsewhere"}
 	if _, err := hookwire.Forward(hookwire.Socket(root), other, time.Minute); err == nil {
 		t.Fatal("a call from another environment was judged")
 	}
-	stale := request("x")
+	stale := request(t, "x")
 	stale.Binary.MTime++
 	if _, err := hookwire.Forward(hookwire.Socket(root), stale, time.Minute); err == nil {
-		t.Fatal("a call naming another binary was judged")
+		t.Fatal("the client trusted an evaluator running another binary")
+	}
+	if a := send(t, root, stale); a.Fallback == "" {
+		t.Fatalf("a call naming another binary was judged: %+v", a)
 	}
 	select {
 	case err := <-s.done:

@@ -13,8 +13,9 @@ const maxSocketPath = 103
 // Usable reports whether path can name a Unix socket.
 func Usable(path string) bool { return len(path) <= maxSocketPath }
 
-// Forward sends req to the evaluator listening at sock and returns its
-// answer. Any error — no evaluator, another protocol version, a connection
+// Forward sends req to the evaluator listening at sock, once it has made
+// sure that the process there is this user's and runs the binary
+// req.Binary names, and returns its answer. Any error — no evaluator, another protocol version, a connection
 // cut, no answer within deadline — means the caller judges the call itself.
 func Forward(sock string, req *Request, deadline time.Duration) (*Answer, error) {
 	if !Usable(sock) {
@@ -25,6 +26,9 @@ func Forward(sock string, req *Request, deadline time.Duration) (*Answer, error)
 		return nil, err
 	}
 	defer conn.Close()
+	if err := verifyPeer(conn, req.Binary); err != nil {
+		return nil, err
+	}
 	if err := conn.SetDeadline(time.Now().Add(deadline)); err != nil {
 		return nil, err
 	}
