@@ -53,6 +53,9 @@ type Tool struct {
 	// Unreadable are the files that could have held a marker for this
 	// tool but could not be read or parsed.
 	Unreadable []Unreadable `json:"unreadable"`
+	// Roots are, for a stack tool (the registry, StackTools), the roots of
+	// its stack it judges; absent for the tools of Tools.
+	Roots []ToolRoot `json:"roots,omitempty"`
 }
 
 // Evidence is one marker of a tool: the file and what in it.
@@ -103,8 +106,12 @@ func Detect(ctx context.Context, root string, files []string) (Facts, error) {
 	kept := make([]string, 0, len(files))
 	venvs := map[string]bool{}
 	for _, f := range files {
-		if path.Base(f) == "pyvenv.cfg" {
+		switch path.Base(f) {
+		case "pyvenv.cfg":
 			venvs[path.Dir(f)] = true
+		case "Cargo.toml", "pom.xml":
+			// A build's output: Cargo and Maven write target/ beside them.
+			venvs[path.Join(path.Dir(f), "target")] = true
 		}
 	}
 	for _, f := range files {
@@ -131,7 +138,7 @@ var skipDirs = map[string]bool{
 }
 
 // skipped reports whether the file f lies in a skipped directory, a
-// virtualenv (a directory of venvs) or a tausik gate fixture's tree
+// virtualenv or a build's target/ (a directory of venvs) or a tausik gate fixture's tree
 // (**/fixtures/*/tree/**), which holds deliberate violations, not the
 // project's own stacks.
 func skipped(f string, venvs map[string]bool) bool {
@@ -150,6 +157,7 @@ func skipped(f string, venvs map[string]bool) bool {
 
 // detector accumulates what the files show.
 type detector struct {
+	pkgCache
 	root       string
 	present    map[string]bool                       // the kept files
 	stacks     map[string]map[string]map[string]bool // stack → dir → evidence
@@ -160,7 +168,7 @@ type detector struct {
 func newDetector(root string) *detector {
 	d := &detector{root: root, present: map[string]bool{}, stacks: map[string]map[string]map[string]bool{},
 		tools: map[string]map[Evidence]bool{}, unreadable: map[string]map[Unreadable]bool{}}
-	for _, t := range Tools {
+	for _, t := range ToolNames() {
 		d.tools[t] = map[Evidence]bool{}
 		d.unreadable[t] = map[Unreadable]bool{}
 	}
@@ -225,7 +233,7 @@ func stackOf(name string) string {
 		return "python"
 	case name == "go.mod":
 		return "go"
-	case name == "package.json":
+	case name == "package.json" || name == "tsconfig.json":
 		return "node"
 	case name == "Cargo.toml":
 		return "rust"
@@ -263,6 +271,8 @@ func (d *detector) facts() Facts {
 		}
 		out.Tools[t] = Tool{Used: len(ev) > 0, Evidence: ev, Unreadable: sortedUnreadable(d.unreadable[t])}
 	}
+	d.stackTools(out.Stacks, out.Tools)
+	out.Unreadable = sortedUnreadable(d.unreadable[""])
 	return out
 }
 
