@@ -51,3 +51,33 @@ func TestRustAndPHPToolRoots(t *testing.T) {
 		}
 	}
 }
+
+// TestJavaAndInfraToolRoots: javac compiles a module's sources but its
+// tests and a nested module's; ktlint judges a module with Kotlin sources;
+// hadolint is given the Dockerfiles of their directory.
+func TestJavaAndInfraToolRoots(t *testing.T) {
+	f := gather(t, map[string]string{
+		"pom.xml":                       "<project/>",
+		"src/main/java/ex/App.java":     "class App {}",
+		"src/test/java/ex/AppTest.java": "class AppTest {}",
+		"lib/build.gradle.kts":          "",
+		"lib/src/main/kotlin/Lib.kt":    "class Lib",
+		"lib/src/main/java/Util.java":   "class Util {}",
+		"docs/build.gradle":             "",
+		"deploy/Dockerfile":             "FROM alpine:3\n",
+		"deploy/Dockerfile.dev":         "FROM alpine:3\n",
+		"infra/main.tf":                 "",
+		"ops/ansible.cfg":               "[defaults]\n",
+	})
+	for tool, want := range map[string][]string{
+		"javac":              {".:|pom.xml+src/main/java/ex/App.java", "lib:|build.gradle.kts+src/main/java/Util.java"},
+		"ktlint":             {"lib:|Kotlin sources|build.gradle.kts"},
+		"hadolint":           {"deploy:|Dockerfile|Dockerfile.dev+Dockerfile+Dockerfile.dev"},
+		"terraform_validate": {"infra:|main.tf"},
+		"ansible_lint":       {"ops:|ansible.cfg"},
+	} {
+		if got := toolRoots(f, tool); !slices.Equal(got, want) {
+			t.Errorf("%s roots = %q, want %q", tool, got, want)
+		}
+	}
+}
