@@ -168,7 +168,7 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		}
 	}
 	junitDir := ""
-	if writesReport(r.spec.Parser) {
+	if r.spec.Parser == ParserPytest {
 		dir, err := os.MkdirTemp("", "tausik-junit-")
 		if err != nil {
 			return facts.Error(fmt.Sprintf("junit report dir: %v", err))
@@ -250,9 +250,6 @@ func (r *Runner) expand(files []string, junit string) []string {
 
 // parse fills the parsed facts from the tool's output.
 func (r *Runner) parse(res *facts.Command, out outcome, root, junitPath string) error {
-	if handled, err := parseStack(r.spec.Parser, res, out, root, junitPath); handled {
-		return err
-	}
 	switch r.spec.Parser {
 	case ParserNone:
 		return nil

@@ -2,72 +2,68 @@ package command
 
 import (
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/tausik/tausik/facts"
 )
 
-// The parsers of the stack gates' tools.
+// The parsers of the Rust, PHP, Java, Kotlin, Ansible, Terraform and
+// Dockerfile stack gates' tools.
 const (
-	ParserCargo   Parser = "cargo"   // `cargo check|clippy|test --message-format=json` on stdout
-	ParserPHPCS   Parser = "phpcs"   // `phpcs --report=json` on stdout
-	ParserPHPStan Parser = "phpstan" // `phpstan analyse --error-format=json` on stdout
-	ParserPHPUnit Parser = "phpunit" // JUnit XML `phpunit --log-junit` writes to {junitxml}
+	ParserCargo    Parser = "cargo"        // `cargo check|clippy|test --message-format=json` on stdout
+	ParserPHPCS    Parser = "phpcs"        // `phpcs --report=json` on stdout
+	ParserPHPStan  Parser = "phpstan"      // `phpstan analyse --error-format=json` on stdout
+	ParserPHPUnit  Parser = "phpunit"      // JUnit XML `phpunit --log-junit` writes to {junitxml}
+	ParserJavac    Parser = "javac"        // javac's diagnostics on stderr; its classes go to {report}, a throwaway directory
+	ParserAnsible  Parser = "ansible-lint" // `ansible-lint -f json` (Code Climate) on stdout
+	ParserTfValid  Parser = "terraform"    // `terraform validate -json` on stdout
+	ParserHadolint Parser = "hadolint"     // `hadolint --format json` on stdout
+	ParserKtlint   Parser = "ktlint"       // `ktlint --reporter=json` on stdout
 )
 
 // stackParsers are the parsers parseStack knows.
-var stackParsers = []Parser{ParserCargo, ParserPHPCS, ParserPHPStan, ParserPHPUnit}
+var stackParsers = []Parser{ParserCargo, ParserPHPCS, ParserPHPStan, ParserPHPUnit, ParserJavac, ParserAnsible, ParserTfValid, ParserHadolint, ParserKtlint}
 
-// writesReport reports whether the tool writes its results to {junitxml}
-// rather than to stdout.
-func writesReport(p Parser) bool { return p == ParserPytest || p == ParserPHPUnit }
+// stackReport reports whether the tool of a stack parser is given a
+// report path in a temp directory: PHPUnit's JUnit report, javac's output
+// directory (its classes must not land in the project).
+func stackReport(p Parser) bool { return p == ParserPHPUnit || p == ParserJavac }
 
-// parseStack fills res from the output of a stack gate's tool; handled is
-// false for a parser it does not know.
-func parseStack(p Parser, res *facts.Command, out outcome, root, junitPath string) (handled bool, err error) {
+// parseStack reads the output of a stack gate's tool, paths relative to
+// root (the tool's working directory); handled is false for a parser it
+// does not know.
+func parseStack(p Parser, out outcome, root, report string) (diags []facts.Diagnostic, tests *facts.TestReport, err error, handled bool) {
 	switch p {
 	case ParserPHPUnit:
-		data, err := readReport(junitPath)
+		data, err := readReport(report)
 		if err != nil {
-			return true, err
+			return nil, nil, err, true
 		}
-		res.Tests, err = ParsePHPUnit(data, root)
-		return true, err
-	case ParserCargo, ParserPHPCS, ParserPHPStan:
+		tests, err = ParsePHPUnit(data, root)
+		return nil, tests, err, true
+	case ParserCargo, ParserPHPCS, ParserPHPStan, ParserJavac, ParserAnsible, ParserTfValid, ParserHadolint, ParserKtlint:
 	default:
-		return false, nil
+		return nil, nil, nil, false
 	}
-	if !out.stdout.complete() {
-		return true, fmt.Errorf("stdout over %d bytes, too large to parse", parseLimit)
+	if !out.stdout.complete() || !out.stderr.complete() {
+		return nil, nil, fmt.Errorf("output over %d bytes, too large to parse", parseLimit), true
 	}
 	switch p {
 	case ParserCargo:
-		res.Diagnostics, res.Tests, err = ParseCargo(out.stdout.head, root)
+		diags, tests, err = ParseCargo(out.stdout.head, root)
 	case ParserPHPCS:
-		res.Diagnostics, err = ParsePHPCS(out.stdout.head, root)
+		diags, err = ParsePHPCS(out.stdout.head, root)
 	case ParserPHPStan:
-		res.Diagnostics, err = ParsePHPStan(out.stdout.head, root)
+		diags, err = ParsePHPStan(out.stdout.head, root)
+	case ParserJavac:
+		diags = ParseJavac(out.stderr.head, root)
+	case ParserAnsible:
+		diags, err = ParseAnsibleLint(out.stdout.head, root)
+	case ParserTfValid:
+		diags, err = ParseTerraformValidate(out.stdout.head, root)
+	case ParserHadolint:
+		diags, err = ParseHadolint(out.stdout.head, root)
+	case ParserKtlint:
+		diags, err = ParseKtlint(out.stdout.head, root)
 	}
-	return true, err
-}
-
-// readReport reads the report a tool wrote at p, bounded.
-func readReport(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if os.IsNotExist(err) {
-		return nil, fmt.Errorf("the tool wrote no report")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open report: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, parseLimit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read report: %w", err)
-	}
-	if len(data) > parseLimit {
-		return nil, fmt.Errorf("report over %d bytes, too large to parse", parseLimit)
-	}
-	return data, nil
+	return diags, tests, err, true
 }

@@ -177,3 +177,120 @@ func TestParsePHPUnit(t *testing.T) {
 		t.Fatal("an HTML page parsed as a report")
 	}
 }
+
+// javac.txt is javac 17's stderr (Debian 12's default-jdk-headless) for
+// two files with three errors.
+func TestParseJavac(t *testing.T) {
+	t.Parallel()
+	diags := ParseJavac(stackSample(t, "javac.txt"), "/work/proj")
+	if len(diags) != 3 {
+		t.Fatalf("diagnostics %s", dump(diags))
+	}
+	want := facts.Diagnostic{File: "src/main/java/ex/App.java", Line: 5, Column: 22, Severity: "error",
+		Message: "incompatible types: int cannot be converted to String"}
+	if diags[0] != want {
+		t.Fatalf("first %s", dump(diags[0]))
+	}
+	if d := diags[2]; d.File != "src/main/java/ex2/W.java" || d.Column != 38 ||
+		d.Message != "cannot find symbol; symbol: variable undefinedThing; location: class W" {
+		t.Fatalf("third %s", dump(d))
+	}
+	if d := ParseJavac([]byte("error: file not found: nope.java\nUsage: javac <options> <source files>\n"), "/p"); len(d) != 0 {
+		t.Fatalf("usage error parsed as a finding: %s", dump(d))
+	}
+}
+
+// ansible_lint.json is ansible-lint 6.13.1's -f json (Debian 12) on a
+// playbook with an unnamed play, a shell task and a free-form apt task;
+// terraform_validate.json is Terraform 1.11.4's validate -json on a module
+// that references an undeclared variable.
+func TestParseAnsibleLintAndTerraform(t *testing.T) {
+	t.Parallel()
+	diags, err := ParseAnsibleLint(stackSample(t, "ansible_lint.json"), "/work/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := facts.Diagnostic{File: "site.yml", Line: 3, Code: "command-instead-of-shell", Severity: "error",
+		Message: "Use shell only when shell functionality is required.", URL: "https://ansible-lint.readthedocs.io/rules/command-instead-of-shell/"}
+	if len(diags) != 9 || diags[1] != want {
+		t.Fatalf("ansible-lint %s", dump(diags))
+	}
+	pos := `[{"check_name":"yaml[truthy]","level":"warning","description":"Truthy value","location":{"path":"/work/proj/roles/x/tasks/main.yml","positions":{"begin":{"line":4,"column":7}}}},` +
+		`{"check_name":"x","location":{"path":"a.yml","lines":{"begin":{"line":2,"column":3}}}}]`
+	diags, err = ParseAnsibleLint([]byte(pos), "/work/proj")
+	if err != nil || diags[0].File != "roles/x/tasks/main.yml" || diags[0].Line != 4 || diags[0].Column != 7 || diags[1].Line != 2 || diags[1].Column != 3 {
+		t.Fatalf("positions: %v %s", err, dump(diags))
+	}
+	diags, err = ParseTerraformValidate(stackSample(t, "terraform_validate.json"), "/work/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) != 1 || diags[0].File != "main.tf" || diags[0].Line != 6 || diags[0].Column != 20 || diags[0].Severity != "error" ||
+		!strings.HasPrefix(diags[0].Message, "Reference to undeclared input variable: An input variable with the name \"nme\"") {
+		t.Fatalf("terraform %s", dump(diags))
+	}
+	for name, bad := range map[string]func([]byte, string) ([]facts.Diagnostic, error){
+		"ansible-lint": ParseAnsibleLint, "terraform": ParseTerraformValidate, "hadolint": ParseHadolint, "ktlint": ParseKtlint,
+	} {
+		for _, out := range []string{"", "Traceback (most recent call last):", `{"diagnostics": []}`, `[{"location": {}}]`, "[] []"} {
+			if _, err := bad([]byte(out), "/p"); err == nil && !(out == `[{"location": {}}]` && name != "ansible-lint") {
+				t.Errorf("%s parsed %q", name, out)
+			}
+		}
+	}
+}
+
+// hadolintDocumented follows hadolint's JSON formatter
+// (https://github.com/hadolint/hadolint, src/Hadolint/Formatter/Json.hs:
+// file, line, column — always 1 for a rule — level, code, message; a parse
+// error is DL1000 at level error); ktlintDocumented its JSON reporter
+// (https://github.com/pinterest/ktlint, ktlint-cli-reporter-json, as its
+// JsonReporterTest expects it). Neither tool is packaged for Debian, so no
+// real run could be recorded.
+const (
+	hadolintDocumented = `[{"file":"/work/proj/Dockerfile","line":1,"column":1,"level":"warning","code":"DL3006","message":"Always tag the version of an image explicitly"},` +
+		`{"file":"Dockerfile","line":3,"column":1,"level":"info","code":"DL3059","message":"Multiple consecutive RUN instructions. Consider consolidation."}]`
+	ktlintDocumented = `[
+    {
+        "file": "/work/proj/src/main/kotlin/Two.kt",
+        "errors": [
+            {
+                "line": 1,
+                "column": 10,
+                "message": "Unnecessary semicolon",
+                "rule": "standard:no-semi"
+            },
+            {
+                "line": 2,
+                "column": 20,
+                "message": "Missing spacing after \":\"",
+                "rule": "standard:colon-spacing"
+            }
+        ]
+    }
+]
+`
+)
+
+func TestParseHadolintAndKtlint(t *testing.T) {
+	t.Parallel()
+	diags, err := ParseHadolint([]byte(hadolintDocumented), "/work/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := facts.Diagnostic{File: "Dockerfile", Line: 1, Column: 1, Severity: "warning", Code: "DL3006", Message: "Always tag the version of an image explicitly"}
+	if len(diags) != 2 || diags[0] != want || diags[1].Severity != "info" {
+		t.Fatalf("hadolint %s", dump(diags))
+	}
+	diags, err = ParseKtlint([]byte(ktlintDocumented), "/work/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = facts.Diagnostic{File: "src/main/kotlin/Two.kt", Line: 2, Column: 20, Severity: "error", Code: "standard:colon-spacing", Message: `Missing spacing after ":"`}
+	if len(diags) != 2 || diags[1] != want {
+		t.Fatalf("ktlint %s", dump(diags))
+	}
+	if diags, err := ParseKtlint([]byte("[]\n"), "/p"); err != nil || len(diags) != 0 {
+		t.Fatalf("a clean ktlint run: %v %s", err, dump(diags))
+	}
+}

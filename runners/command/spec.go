@@ -216,9 +216,6 @@ func validate(spec Spec, allow [][]string) error {
 	switch spec.Parser {
 	case ParserNone, ParserRuff, ParserPytest, ParserMypy, ParserLines, ParserBandit:
 	default:
-		if slices.Contains(stackParsers, spec.Parser) {
-			break
-		}
 		return fmt.Errorf("%w: command gate %q: unknown parser %q", ErrBadSpec, spec.Name, spec.Parser)
 	}
 	if _, err := compileExclude(spec.Exclude); err != nil {
