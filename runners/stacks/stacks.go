@@ -87,15 +87,32 @@ func (*Runner) Namespace() string { return Namespace }
 // files the request names: whether a project uses ruff does not depend on
 // which file is being committed.
 func (*Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
-	files, err := s.RepoFiles(ctx)
-	if err != nil {
-		return facts.Error(err.Error())
-	}
-	f, err := Detect(ctx, s.Root, files)
+	f, err := ForScope(ctx, s)
 	if err != nil {
 		return facts.Error(err.Error())
 	}
 	return facts.OK(f)
+}
+
+// detected is what ForScope memoizes.
+type detected struct {
+	f   Facts
+	err error
+}
+
+// ForScope returns the facts of the project s looks at, detected once per
+// scope: the stacks runner and every stack gate's command runner, which runs
+// its tool in the roots found, share them.
+func ForScope(ctx context.Context, s *runners.Scope) (Facts, error) {
+	r := s.Memo(Namespace, func() any {
+		files, err := s.RepoFiles(ctx)
+		if err != nil {
+			return detected{err: err}
+		}
+		f, err := Detect(ctx, s.Root, files)
+		return detected{f: f, err: err}
+	}).(detected)
+	return r.f, r.err
 }
 
 // Detect computes the facts of the project at root from its file listing
