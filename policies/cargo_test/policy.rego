@@ -52,7 +52,11 @@ else := "it wrote nothing"
 # The failures that fail the gate: failed tests and compile errors.
 errors := [d | some d in ns.diagnostics; d.severity == "error"]
 
-failed := [c | some c in object.get(object.get(ns, "tests", {}) ,"cases", []); c.outcome in {"failed", "error"}]
+cases := ns.tests.cases if is_object(ns.tests)
+
+else := []
+
+failed := [c | some c in cases; c.outcome in {"failed", "error"}]
 
 could_not_run contains {"code": "tool_error", "msg": sprintf("cargo test exited %d without a failed test or a located error: %s", [ns.exit_code, first_line])} if {
 	ns.status == "ok"

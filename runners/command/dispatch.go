@@ -13,12 +13,15 @@ import (
 // readsReport reports whether the parser reads a report file the tool
 // writes ({junitxml} or {report}) rather than its stdout.
 func (p Parser) readsReport() bool {
-	return p == ParserPytest || p == ParserNodeTest || p == ParserJest
+	return p == ParserPytest || p == ParserNodeTest || p == ParserJest || stackReport(p)
 }
 
 // parseOutput reads the tool's machine output with parser: diagnostics or
 // test results, paths relative to root (the tool's working directory).
 func parseOutput(parser Parser, out outcome, root, report string) ([]facts.Diagnostic, *facts.TestReport, error) {
+	if ok, d, t, err := parseStack(parser, out, root, report); ok {
+		return d, t, err
+	}
 	switch parser {
 	case ParserNone:
 		return nil, nil, nil

@@ -31,21 +31,21 @@ func stackReport(p Parser) bool { return p == ParserPHPUnit || p == ParserJavac 
 // parseStack reads the output of a stack gate's tool, paths relative to
 // root (the tool's working directory); handled is false for a parser it
 // does not know.
-func parseStack(p Parser, out outcome, root, report string) (diags []facts.Diagnostic, tests *facts.TestReport, err error, handled bool) {
+func parseStack(p Parser, out outcome, root, report string) (handled bool, diags []facts.Diagnostic, tests *facts.TestReport, err error) {
 	switch p {
 	case ParserPHPUnit:
 		data, err := readReport(report)
 		if err != nil {
-			return nil, nil, err, true
+			return true, nil, nil, err
 		}
 		tests, err = ParsePHPUnit(data, root)
-		return nil, tests, err, true
+		return true, nil, tests, err
 	case ParserCargo, ParserPHPCS, ParserPHPStan, ParserJavac, ParserAnsible, ParserTfValid, ParserHadolint, ParserKtlint:
 	default:
-		return nil, nil, nil, false
+		return false, nil, nil, nil
 	}
 	if !out.stdout.complete() || !out.stderr.complete() {
-		return nil, nil, fmt.Errorf("output over %d bytes, too large to parse", parseLimit), true
+		return true, nil, nil, fmt.Errorf("output over %d bytes, too large to parse", parseLimit)
 	}
 	switch p {
 	case ParserCargo:
@@ -65,5 +65,5 @@ func parseStack(p Parser, out outcome, root, report string) (diags []facts.Diagn
 	case ParserKtlint:
 		diags, err = ParseKtlint(out.stdout.head, root)
 	}
-	return diags, tests, err, true
+	return true, diags, tests, err
 }

@@ -320,5 +320,8 @@ func validParser(gate string, p Parser) error {
 		ParserTsc, ParserEslint, ParserJest, ParserNodeTest, ParserGolangci, ParserHelm, ParserKubeconform:
 		return nil
 	}
+	if slices.Contains(stackParsers, p) {
+		return nil
+	}
 	return fmt.Errorf("%w: command gate %q: unknown parser %q", ErrBadSpec, gate, p)
 }
