@@ -68,6 +68,7 @@ var (
 // findings" into a run that never got that far.
 func ParseCargo(stdout []byte, root string) ([]facts.Diagnostic, *facts.TestReport, error) {
 	diags := []facts.Diagnostic{}
+	seen := map[facts.Diagnostic]bool{} // --all-targets reports a lib's error for its test build too
 	finished := false
 	var text []string
 	for i, line := range lines(stdout) {
@@ -83,7 +84,8 @@ func ParseCargo(stdout []byte, root string) ([]facts.Diagnostic, *facts.TestRepo
 		case "build-finished":
 			finished = true
 		case "compiler-message":
-			if d, ok := cargoDiagnostic(m, root); ok {
+			if d, ok := cargoDiagnostic(m, root); ok && !seen[d] {
+				seen[d] = true
 				diags = append(diags, d)
 			}
 		}

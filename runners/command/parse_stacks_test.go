@@ -294,3 +294,15 @@ func TestParseHadolintAndKtlint(t *testing.T) {
 		t.Fatalf("a clean ktlint run: %v %s", err, dump(diags))
 	}
 }
+
+// With --all-targets cargo builds a library twice (as itself and for its
+// unit tests) and reports its error once for each: one finding.
+func TestParseCargoOnceAcrossTargets(t *testing.T) {
+	t.Parallel()
+	line := strings.SplitN(string(stackSample(t, "cargo_check_fail.jsonl")), "\n", 2)[0]
+	out := line + "\n" + line + "\n" + `{"reason":"build-finished","success":false}` + "\n"
+	diags, _, err := ParseCargo([]byte(out), "/work/proj")
+	if err != nil || len(diags) != 1 {
+		t.Fatalf("%v %s", err, dump(diags))
+	}
+}
