@@ -52,9 +52,7 @@ else := "it wrote nothing"
 # The failures that fail the gate: failed tests and compile errors.
 errors := [d | some d in ns.diagnostics; d.severity == "error"]
 
-cases := ns.tests.cases if is_object(ns.tests)
-
-else := []
+cases := object.get(ns, ["tests", "cases"], [])
 
 failed := [c | some c in cases; c.outcome in {"failed", "error"}]
 

@@ -65,9 +65,7 @@ violations contains v if {
 	v := {"msg": msg(d), "file": d.file, "line": d.line, "rule": rule(d)}
 }
 
-rule(d) := d.code if d.code != ""
-
-else := "terraform"
+rule(_) := "terraform"
 
 msg(d) := sprintf("%s (%s)", [d.message, rule(d)]) if d.file == ""
 
