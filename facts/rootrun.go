@@ -26,6 +26,8 @@ type RootRun struct {
 	// Findings counts the Command's diagnostics and failed or erroring
 	// test cases that came from this root.
 	Findings int `json:"findings"`
+	// Cases counts the test cases this root's run reported (a test gate's).
+	Cases int `json:"cases"`
 	// Stdout and Stderr are the streams, cut as Command's are.
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`

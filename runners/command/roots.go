@@ -175,6 +175,7 @@ func (r *Runner) runRoot(ctx context.Context, repo string, root stacks.ToolRoot,
 		for _, c := range rr.tests.Cases {
 			c.File, c.FailFile = repoPath(repo, root.Dir, c.File), repoPath(repo, root.Dir, c.FailFile)
 			res.Tests.Cases = append(res.Tests.Cases, c)
+			run.Cases++
 			if c.Outcome == "failed" || c.Outcome == "error" {
 				run.Findings++
 			}
