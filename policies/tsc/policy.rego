@@ -46,7 +46,6 @@ else := "it wrote nothing"
 
 violations contains v if {
 	some d in ns.diagnostics
-	d.file != ""
 	v := {"msg": sprintf("%s:%d:%d: %s %s", [d.file, d.line, d.column, d.code, d.message]), "file": d.file, "line": d.line, "rule": d.code}
 }
 
