@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/app"
 )
 
 type listOptions struct {
@@ -29,6 +30,8 @@ type gateListing struct {
 	Prevents    string         `json:"prevents"`
 	Facts       []string       `json:"facts"`
 	Params      map[string]any `json:"params"`
+	// Roots are, for a stack gate, the roots of its stack it judges here.
+	Roots []string `json:"roots,omitempty"`
 }
 
 func newPolicyListCmd(g *globals) *cobra.Command {
@@ -55,6 +58,13 @@ func runPolicyList(ctx context.Context, g *globals, opts *listOptions) error {
 	}
 	defer e.Close()
 	rows := listGates(e)
+	roots, err := app.StackRoots(ctx, e.Root())
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		rows[i].Roots = roots[rows[i].Name]
+	}
 	for _, w := range e.ConfigWarnings() {
 		fmt.Fprintf(g.stderr, "warning: %s\n", w)
 	}
@@ -71,7 +81,15 @@ func runPolicyList(ctx context.Context, g *globals, opts *listOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\t%s\t%s\n", r.Name, r.Language, r.Severity, r.Enabled,
 			strings.Join(r.Triggers, ","), table, r.Source)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if len(r.Roots) > 0 {
+			fmt.Fprintf(g.stdout, "%s judges %s\n", r.Name, strings.Join(r.Roots, ", "))
+		}
+	}
+	return nil
 }
 
 func listGates(e *engine.Engine) []gateListing {

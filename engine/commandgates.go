@@ -303,10 +303,10 @@ var reservedNamespaces = []string{"schema", "params", "tool", "files", "python",
 // verdict.
 func fixtureToolEnv(dir string) []string {
 	cache := filepath.Join(dir, ".cache")
-	return []string{
+	return append([]string{
 		"HOME=" + dir, "XDG_CACHE_HOME=" + cache, "TMPDIR=" + filepath.Join(cache, "tmp"), "XDG_CONFIG_HOME=" + filepath.Join(dir, ".config"),
 		"GOCACHE=" + filepath.Join(cache, "go-build"), "GOPATH=" + filepath.Join(dir, ".gopath"),
 		"GOTELEMETRY=off", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", "GOENV=off",
 		"PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
-	}
+	}, stackToolEnv(dir)...)
 }

@@ -18,12 +18,12 @@ const ReasonNotUsed = "not_used"
 
 // gatherStacksFirst gathers the stacks namespace before the others when
 // needs holds it together with a command namespace whose tool stacks
-// reports on (stacks.Tools): a tool the project shows no sign of using is
+// reports on (stacks.ToolNames): a tool the project shows no sign of using is
 // not run, and its namespace is unavailable with ReasonNotUsed, for its gate
 // to say NOT_APPLICABLE. When stacks cannot be gathered every tool runs
 // (fail closed). It returns the namespaces it set in doc.
 func (e *Engine) gatherStacksFirst(ctx context.Context, scope *runners.Scope, needs []string, doc *facts.Document, took map[string]int64) []string {
-	tools := slices.DeleteFunc(slices.Clone(needs), func(ns string) bool { return !slices.Contains(stacks.Tools, ns) })
+	tools := slices.DeleteFunc(slices.Clone(needs), func(ns string) bool { return !slices.Contains(stacks.ToolNames(), ns) })
 	if len(tools) == 0 || !slices.Contains(needs, stacks.Namespace) {
 		return nil
 	}
@@ -56,13 +56,13 @@ func (e *Engine) gatherStacksFirst(ctx context.Context, scope *runners.Scope, ne
 type toolUse func(gate string) (unused bool)
 
 // projectToolUse is the engine's toolUse: only a built-in command gate of
-// stacks.Tools qualifies, and stacks that cannot be gathered count as used.
+// stacks.ToolNames qualifies, and stacks that cannot be gathered count as used.
 func (e *Engine) projectToolUse(ctx context.Context) toolUse {
 	var once sync.Once
 	var f stacks.Facts
 	var ok bool
 	return func(gate string) bool {
-		if _, builtin := e.builtinSpec(gate); !builtin || !slices.Contains(stacks.Tools, gate) {
+		if _, builtin := e.builtinSpec(gate); !builtin || !slices.Contains(stacks.ToolNames(), gate) {
 			return false
 		}
 		once.Do(func() {

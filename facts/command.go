@@ -37,6 +37,9 @@ type Command struct {
 	Parser      string       `json:"parser"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	Tests       *TestReport  `json:"tests"`
+	// Roots are a stack gate's runs, one per root of its stack in scope
+	// (see RootRun); absent for a command that runs once at the project root.
+	Roots []RootRun `json:"roots,omitempty"`
 }
 
 // Diagnostic is one finding a linter or type checker reported, located so a

@@ -61,6 +61,8 @@ type Scope struct {
 	listOnce  sync.Once
 	repoFiles []string
 	listErr   error
+
+	memo memo // see Scope.Memo
 }
 
 // AfterText is a path's text after the tool call being judged, or, when Err

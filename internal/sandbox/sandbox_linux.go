@@ -110,6 +110,19 @@ func build(writable []string) error {
 			return fmt.Errorf("make %s writable: %w", w, err)
 		}
 	}
+	return privateShm()
+}
+
+// privateShm mounts an empty tmpfs of the namespace's own on /dev/shm:
+// Python's multiprocessing (ansible-lint's) needs it writable for its
+// semaphores, and what a tool writes there is gone with the namespace.
+func privateShm() error {
+	if info, err := os.Stat("/dev/shm"); err != nil || !info.IsDir() {
+		return nil
+	}
+	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=64m,mode=1777"); err != nil {
+		return fmt.Errorf("mount a private /dev/shm: %w", err)
+	}
 	return nil
 }
 

@@ -32,9 +32,10 @@ func TestConfineKeepsWritesInside(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := `echo in > inside/ok; echo out > outside/escape; echo tmp > "$1"; ` +
+	shmMarker := filepath.Join("/dev/shm", "tausik-sandbox-escape-"+filepath.Base(base))
+	script := `echo in > inside/ok; echo out > outside/escape; echo tmp > "$1"; echo shm > "$2" || echo no-shm; ` +
 		`mount -o remount,bind,rw "$(findmnt -n -o TARGET -T outside)" 2>/dev/null && echo remounted; echo again > outside/escape2; exit 0`
-	cmd := exec.Command(sh, "-c", script, "sh", tmpMarker)
+	cmd := exec.Command(sh, "-c", script, "sh", tmpMarker, shmMarker)
 	cmd.Dir = base
 	if err := Confine(cmd, inside); err != nil {
 		t.Fatal(err)
@@ -46,7 +47,12 @@ func TestConfineKeepsWritesInside(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(inside, "ok")); err != nil || string(b) != "in\n" {
 		t.Errorf("the write inside did not land: %q %v\n%s", b, err, out)
 	}
-	for _, p := range []string{filepath.Join(outside, "escape"), filepath.Join(outside, "escape2"), tmpMarker} {
+	// /dev/shm is writable inside (multiprocessing needs it), on a tmpfs of
+	// the sandbox's own: the write must not reach the machine's.
+	if strings.Contains(string(out), "no-shm") {
+		t.Errorf("/dev/shm is not writable inside the sandbox:\n%s", out)
+	}
+	for _, p := range []string{filepath.Join(outside, "escape"), filepath.Join(outside, "escape2"), tmpMarker, shmMarker} {
 		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
 			os.Remove(p)
 			t.Errorf("%s was written from inside the sandbox\n%s", p, out)

@@ -142,6 +142,9 @@ func (r *Runner) Spec() Spec {
 // output. It never panics on tool output and never reports ok for a run it
 // could not read.
 func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
+	if r.spec.PerRoot {
+		return r.gatherRoots(ctx, s)
+	}
 	res := &facts.Command{
 		Name: r.spec.Name, Argv: []string{}, Files: []string{}, UsesFiles: r.spec.usesFiles(),
 		ExitCode: -1, Parser: string(r.spec.Parser), Diagnostics: []facts.Diagnostic{},
@@ -167,44 +170,84 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 			res.Files, args = files, fileArgs
 		}
 	}
-	junitDir := ""
-	if r.spec.Parser == ParserPytest {
-		dir, err := os.MkdirTemp("", "tausik-junit-")
-		if err != nil {
-			return facts.Error(fmt.Sprintf("junit report dir: %v", err))
-		}
-		defer os.RemoveAll(dir)
-		junitDir = dir
+	run := r.runOnce(ctx, s.Root, s.Root, r.spec.Argv, r.spec.Parser, args)
+	res.Argv = run.argv
+	res.Ran, res.ExitCode, res.Detail = run.out.ran, run.out.exitCode, run.out.detail
+	res.DurationMS = run.out.duration.Milliseconds()
+	res.Stdout, res.StdoutTrunc = run.out.stdout.report(r.outCap)
+	res.Stderr, res.StderrTrunc = run.out.stderr.report(r.outCap)
+	res.StdoutBytes, res.StderrBytes = run.out.stdout.total, run.out.stderr.total
+	if !run.out.ran {
+		return facts.Namespace{Status: facts.StatusError, Reason: run.out.reason, Data: res}
 	}
-	// The facts keep {junitxml} unexpanded: the temp path means nothing after
-	// the run and would make equal runs differ.
-	res.Argv = r.expand(args, JUnitArg)
-	argv := r.expand(args, filepath.Join(junitDir, "report.xml"))
+	if run.parseErr != nil {
+		res.Detail = run.parseDetail(r.spec.Argv[0], res.ExitCode, res.Stderr)
+		return facts.Namespace{Status: facts.StatusError, Reason: ReasonParseError, Data: res}
+	}
+	res.Diagnostics, res.Tests = run.diags, run.tests
+	if res.Diagnostics == nil {
+		res.Diagnostics = []facts.Diagnostic{}
+	}
+	return facts.OK(res)
+}
+
+// runResult is one run of the tool and what its output said.
+type runResult struct {
+	argv     []string // as recorded: report placeholders stay unexpanded
+	out      outcome
+	parseErr error
+	diags    []facts.Diagnostic
+	tests    *facts.TestReport
+}
+
+// parseDetail says why the output of a run that exited could not be read.
+func (rr runResult) parseDetail(exe string, exit int, stderr string) string {
+	d := fmt.Sprintf("%s exited %d; %v", exe, exit, rr.parseErr)
+	if msg := firstLine(stderr); msg != "" {
+		d += "; stderr: " + msg
+	}
+	return d
+}
+
+// runOnce runs the command tpl (with placeholders) in dir, files args, and
+// parses its output with parser; paths in the findings are relative to dir.
+// repo is the project root, writable in a sandboxed run.
+func (r *Runner) runOnce(ctx context.Context, repo, dir string, tpl []string, parser Parser, args []string) runResult {
+	var rr runResult
+	reportDir := ""
+	if parser.readsReport() {
+		d, err := os.MkdirTemp("", "tausik-report-")
+		if err != nil {
+			rr.out = outcome{exitCode: -1, reason: ReasonStartFailed, detail: fmt.Sprintf("report dir: %v", err),
+				stdout: newCapture(0, 0), stderr: newCapture(0, 0)}
+			return rr
+		}
+		defer os.RemoveAll(d)
+		reportDir = d
+	}
+	report := filepath.Join(reportDir, "report")
+	if parser == ParserPytest || parser == ParserNodeTest {
+		report += ".xml"
+	} else if parser.readsReport() {
+		report += ".json"
+	}
+	// The facts keep {junitxml} and {report} unexpanded: the temp path means
+	// nothing after the run and would make equal runs differ.
+	rr.argv = expand(tpl, args, "")
+	argv := expand(tpl, args, report)
 
 	var confine []string
 	if r.confine != nil {
-		confine = append(slices.Clone(r.confine), s.Root)
-		if junitDir != "" {
-			confine = append(confine, junitDir)
+		confine = append(slices.Clone(r.confine), repo)
+		if reportDir != "" {
+			confine = append(confine, reportDir)
 		}
 	}
-	out := execute(ctx, s.Root, argv, r.spec.Env, confine, r.spec.Timeout, max(parseLimit, r.outCap), r.outCap/2)
-	res.Ran, res.ExitCode, res.Detail = out.ran, out.exitCode, out.detail
-	res.DurationMS = out.duration.Milliseconds()
-	res.Stdout, res.StdoutTrunc = out.stdout.report(r.outCap)
-	res.Stderr, res.StderrTrunc = out.stderr.report(r.outCap)
-	res.StdoutBytes, res.StderrBytes = out.stdout.total, out.stderr.total
-	if !out.ran {
-		return facts.Namespace{Status: facts.StatusError, Reason: out.reason, Data: res}
+	rr.out = execute(ctx, dir, argv, r.spec.Env, confine, r.spec.Timeout, max(parseLimit, r.outCap), r.outCap/2)
+	if rr.out.ran {
+		rr.diags, rr.tests, rr.parseErr = parseOutput(parser, rr.out, dir, report)
 	}
-	if err := r.parse(res, out, s.Root, filepath.Join(junitDir, "report.xml")); err != nil {
-		res.Detail = fmt.Sprintf("%s exited %d; %v", r.spec.Argv[0], res.ExitCode, err)
-		if msg := firstLine(res.Stderr); msg != "" {
-			res.Detail += "; stderr: " + msg
-		}
-		return facts.Namespace{Status: facts.StatusError, Reason: ReasonParseError, Data: res}
-	}
-	return facts.OK(res)
+	return rr
 }
 
 // selectFiles keeps the scoped files that have a wanted extension, are not
@@ -234,52 +277,22 @@ func (r *Runner) selectFiles(root string, scoped []string) (files, args []string
 	return files, args
 }
 
-// expand substitutes the placeholders: {files} becomes the file arguments,
-// {junitxml} the report path.
-func (r *Runner) expand(files []string, junit string) []string {
-	argv := make([]string, 0, len(r.spec.Argv)+len(files))
-	for _, a := range r.spec.Argv {
+// expand substitutes the placeholders of tpl: {files} becomes the file
+// arguments, {junitxml} and {report} the report path (kept as written when
+// report is "").
+func expand(tpl, files []string, report string) []string {
+	argv := make([]string, 0, len(tpl)+len(files))
+	for _, a := range tpl {
 		if a == FilesArg {
 			argv = append(argv, files...)
 			continue
 		}
-		argv = append(argv, strings.ReplaceAll(a, JUnitArg, junit))
+		if report != "" {
+			a = strings.ReplaceAll(strings.ReplaceAll(a, JUnitArg, report), ReportArg, report)
+		}
+		argv = append(argv, a)
 	}
 	return argv
-}
-
-// parse fills the parsed facts from the tool's output.
-func (r *Runner) parse(res *facts.Command, out outcome, root, junitPath string) error {
-	switch r.spec.Parser {
-	case ParserNone:
-		return nil
-	case ParserPytest:
-		rep, err := readJUnit(junitPath, root)
-		if err != nil {
-			return err
-		}
-		res.Tests = rep
-		return nil
-	}
-	if !out.stdout.complete() {
-		return fmt.Errorf("stdout over %d bytes, too large to parse", parseLimit)
-	}
-	var err error
-	switch r.spec.Parser {
-	case ParserRuff:
-		res.Diagnostics, err = ParseRuff(out.stdout.head, root)
-	case ParserMypy:
-		res.Diagnostics = ParseMypy(out.stdout.head, root)
-	case ParserBandit:
-		res.Diagnostics, err = ParseBandit(out.stdout.head, root)
-	case ParserLines:
-		// go vet writes its findings to stderr, other tools to stdout.
-		if !out.stderr.complete() {
-			return fmt.Errorf("stderr over %d bytes, too large to parse", parseLimit)
-		}
-		res.Diagnostics = append(ParseLines(out.stdout.head, root), ParseLines(out.stderr.head, root)...)
-	}
-	return err
 }
 
 func firstLine(s string) string {

@@ -69,6 +69,12 @@ func readJUnit(p, root string) (*facts.TestReport, error) {
 // <error> is "error", else with a <failure> "failed", else with <skipped>
 // "skipped", else "passed".
 func ParseJUnit(data []byte, root string) (*facts.TestReport, error) {
+	return parseJUnitWith(data, root, failLocation)
+}
+
+// parseJUnitWith reads a JUnit XML report, locating each failure in its
+// body with locate (a Python traceback, a JavaScript stack).
+func parseJUnitWith(data []byte, root string, locate func(body, root string) (string, int64)) (*facts.TestReport, error) {
 	var top junitNode
 	if err := xml.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("read JUnit XML: %w", err)
@@ -80,7 +86,7 @@ func ParseJUnit(data []byte, root string) (*facts.TestReport, error) {
 	var walk func(n *junitNode)
 	walk = func(n *junitNode) {
 		for i := range n.Cases {
-			rep.Cases = append(rep.Cases, testCase(&n.Cases[i], root))
+			rep.Cases = append(rep.Cases, testCase(&n.Cases[i], root, locate))
 		}
 		for i := range n.Suites {
 			walk(&n.Suites[i])
@@ -103,7 +109,7 @@ func ParseJUnit(data []byte, root string) (*facts.TestReport, error) {
 	return rep, nil
 }
 
-func testCase(c *junitCase, root string) facts.TestCase {
+func testCase(c *junitCase, root string, locate func(body, root string) (string, int64)) facts.TestCase {
 	tc := facts.TestCase{Classname: c.Classname, Name: c.Name, Outcome: "passed"}
 	if c.File != "" {
 		tc.File = relPath(root, c.File)
@@ -132,7 +138,7 @@ func testCase(c *junitCase, root string) facts.TestCase {
 	}
 	tc.Message = clip(tc.Message, maxMessage)
 	if tc.Outcome != "skipped" {
-		tc.FailFile, tc.FailLine = failLocation(res.Body, root)
+		tc.FailFile, tc.FailLine = locate(res.Body, root)
 	}
 	return tc
 }

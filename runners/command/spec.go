@@ -23,6 +23,14 @@ const (
 	ParserMypy   Parser = "mypy"   // "file:line[:col]: severity: message  [code]" lines
 	ParserLines  Parser = "lines"  // "file:line[:col]: message" lines (go vet, compilers)
 	ParserBandit Parser = "bandit" // `bandit -f json` on stdout
+
+	ParserTsc         Parser = "tsc"         // `tsc --pretty false`: "file(line,col): error TS…: message" lines
+	ParserEslint      Parser = "eslint"      // `eslint -f json` on stdout
+	ParserJest        Parser = "jest"        // jest's `--json` report (vitest's json reporter too), written to {report}
+	ParserNodeTest    Parser = "node-test"   // `node --test`'s JUnit reporter, written to {report}
+	ParserGolangci    Parser = "golangci"    // golangci-lint's JSON on stdout
+	ParserHelm        Parser = "helm"        // `helm lint`: "[SEVERITY] file: message" lines
+	ParserKubeconform Parser = "kubeconform" // `kubeconform -output json` on stdout
 )
 
 // Placeholders a Spec's argv may hold.
@@ -33,6 +41,10 @@ const (
 	// JUnitArg, anywhere inside an argument, becomes the path of a JUnit XML
 	// report in a temp directory removed after the run.
 	JUnitArg = "{junitxml}"
+	// ReportArg, anywhere inside an argument, becomes the path of the
+	// tool's machine-readable report (JSON or JUnit XML, as its parser
+	// reads) in a temp directory removed after the run.
+	ReportArg = "{report}"
 )
 
 // PythonEnv names the environment variable that picks the Python interpreter
@@ -66,6 +78,21 @@ type Spec struct {
 	Env []string
 	// Parser reads the tool's machine output into diagnostics or test results.
 	Parser Parser
+	// PerRoot makes the command a stack gate's: it runs once in each root
+	// of its stack that the stacks namespace says the tool judges (the
+	// registry entry called Name), with the root as its working directory,
+	// on the scoped files under that root; see Runner.Gather.
+	PerRoot bool
+	// Variants are, for a PerRoot command whose roots use different
+	// runners (js_test: node, jest, vitest), each variant's command; a
+	// root without a variant runs Argv with Parser.
+	Variants map[string]Variant
+}
+
+// Variant is one of a stack gate's commands.
+type Variant struct {
+	Argv   []string
+	Parser Parser
 }
 
 // usesFiles reports whether the command takes the scoped files.
@@ -93,7 +120,7 @@ func PythonFromEnv() string { return strings.TrimSpace(os.Getenv(PythonEnv)) }
 // those files, and a whole-project command does not run for them alone.
 func Defaults() []Spec {
 	py := []string{".py", ".pyi"}
-	return []Spec{
+	return append([]Spec{
 		{Name: "ruff", Argv: []string{"ruff", "check", "--output-format", "json", "--no-cache", FilesArg},
 			Extensions: py, Exclude: DefaultExclude, Timeout: 2 * time.Minute, Parser: ParserRuff},
 		{Name: "pytest", Argv: []string{Python(), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "--rootdir=.", "--junitxml=" + JUnitArg},
@@ -107,20 +134,20 @@ func Defaults() []Spec {
 			Timeout: 5 * time.Minute, Parser: ParserLines},
 		{Name: "go_test", Argv: []string{"go", "test", "./..."}, Extensions: []string{".go"}, Exclude: DefaultExclude,
 			Timeout: 15 * time.Minute},
-	}
+	}, StackSpecs()...)
 }
 
 // DefaultAllowed returns the argv prefixes the built-in gates run, which any
 // command gate may start with: `ruff check`, `python3 -m pytest` (and
-// `$TAUSIK_PYTHON -m pytest` when set), `pytest`, `mypy`, `bandit`, `go vet`
-// and `go test`. Prefixes, not executables: an allowed interpreter must not
+// `$TAUSIK_PYTHON -m pytest` when set), `pytest`, `mypy`, `bandit`, `go vet`,
+// `go test`, and the stack gates' commands (RegisterStack). Prefixes, not executables: an allowed interpreter must not
 // let a committed config run any script it names (`python3 tools/x.py`).
 func DefaultAllowed() [][]string {
 	list := [][]string{{"ruff", "check"}, {"python3", "-m", "pytest"}, {"pytest"}, {"mypy"}, {"bandit"}, {"go", "vet"}, {"go", "test"}}
 	if p := PythonFromEnv(); p != "" && p != "python3" {
 		list = append(list, []string{p, "-m", "pytest"})
 	}
-	return list
+	return append(list, stackAllowed()...)
 }
 
 // programFlags name a program for the tool to run (go's -exec, -toolexec,
@@ -196,8 +223,19 @@ func validate(spec Spec, allow [][]string) error {
 	if i := slices.Index(spec.Argv, FilesArg); i == 0 {
 		return fmt.Errorf("%w: command gate %q: the executable cannot be %s", ErrBadSpec, spec.Name, FilesArg)
 	}
-	if err := checkArgv(fmt.Sprintf("command gate %q", spec.Name), spec.Argv, []string{FilesArg, JUnitArg}, allow); err != nil {
+	if err := checkArgv(fmt.Sprintf("command gate %q", spec.Name), spec.Argv, []string{FilesArg, JUnitArg, ReportArg}, allow); err != nil {
 		return err
+	}
+	if err := validParser(spec.Name, spec.Parser); err != nil {
+		return err
+	}
+	for v, vs := range spec.Variants {
+		if err := checkArgv(fmt.Sprintf("command gate %q variant %q", spec.Name, v), vs.Argv, []string{FilesArg, JUnitArg, ReportArg}, allow); err != nil {
+			return err
+		}
+		if err := validParser(spec.Name, vs.Parser); err != nil {
+			return err
+		}
 	}
 	for _, kv := range spec.Env {
 		key, _, ok := strings.Cut(kv, "=")
@@ -212,11 +250,6 @@ func validate(spec Spec, allow [][]string) error {
 		if strings.TrimPrefix(ext, ".") == "" || strings.ContainsAny(ext, `/\`) {
 			return fmt.Errorf("%w: command gate %q: bad extension %q", ErrBadSpec, spec.Name, ext)
 		}
-	}
-	switch spec.Parser {
-	case ParserNone, ParserRuff, ParserPytest, ParserMypy, ParserLines, ParserBandit:
-	default:
-		return fmt.Errorf("%w: command gate %q: unknown parser %q", ErrBadSpec, spec.Name, spec.Parser)
 	}
 	if _, err := compileExclude(spec.Exclude); err != nil {
 		return fmt.Errorf("command gate %q: %w", spec.Name, err)
@@ -278,4 +311,17 @@ func allowed(exe string, allow []string) bool {
 		}
 	}
 	return false
+}
+
+// validParser checks that p names a parser.
+func validParser(gate string, p Parser) error {
+	switch p {
+	case ParserNone, ParserRuff, ParserPytest, ParserMypy, ParserLines, ParserBandit,
+		ParserTsc, ParserEslint, ParserJest, ParserNodeTest, ParserGolangci, ParserHelm, ParserKubeconform:
+		return nil
+	}
+	if slices.Contains(stackParsers, p) {
+		return nil
+	}
+	return fmt.Errorf("%w: command gate %q: unknown parser %q", ErrBadSpec, gate, p)
 }

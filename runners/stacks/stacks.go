@@ -53,6 +53,9 @@ type Tool struct {
 	// Unreadable are the files that could have held a marker for this
 	// tool but could not be read or parsed.
 	Unreadable []Unreadable `json:"unreadable"`
+	// Roots are, for a stack tool (the registry, StackTools), the roots of
+	// its stack it judges; absent for the tools of Tools.
+	Roots []ToolRoot `json:"roots,omitempty"`
 }
 
 // Evidence is one marker of a tool: the file and what in it.
@@ -84,15 +87,32 @@ func (*Runner) Namespace() string { return Namespace }
 // files the request names: whether a project uses ruff does not depend on
 // which file is being committed.
 func (*Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
-	files, err := s.RepoFiles(ctx)
-	if err != nil {
-		return facts.Error(err.Error())
-	}
-	f, err := Detect(ctx, s.Root, files)
+	f, err := ForScope(ctx, s)
 	if err != nil {
 		return facts.Error(err.Error())
 	}
 	return facts.OK(f)
+}
+
+// detected is what ForScope memoizes.
+type detected struct {
+	f   Facts
+	err error
+}
+
+// ForScope returns the facts of the project s looks at, detected once per
+// scope: the stacks runner and every stack gate's command runner, which runs
+// its tool in the roots found, share them.
+func ForScope(ctx context.Context, s *runners.Scope) (Facts, error) {
+	r := s.Memo(Namespace, func() any {
+		files, err := s.RepoFiles(ctx)
+		if err != nil {
+			return detected{err: err}
+		}
+		f, err := Detect(ctx, s.Root, files)
+		return detected{f: f, err: err}
+	}).(detected)
+	return r.f, r.err
 }
 
 // Detect computes the facts of the project at root from its file listing
@@ -103,8 +123,12 @@ func Detect(ctx context.Context, root string, files []string) (Facts, error) {
 	kept := make([]string, 0, len(files))
 	venvs := map[string]bool{}
 	for _, f := range files {
-		if path.Base(f) == "pyvenv.cfg" {
+		switch path.Base(f) {
+		case "pyvenv.cfg":
 			venvs[path.Dir(f)] = true
+		case "Cargo.toml", "pom.xml":
+			// A build's output: Cargo and Maven write target/ beside them.
+			venvs[path.Join(path.Dir(f), "target")] = true
 		}
 	}
 	for _, f := range files {
@@ -131,7 +155,7 @@ var skipDirs = map[string]bool{
 }
 
 // skipped reports whether the file f lies in a skipped directory, a
-// virtualenv (a directory of venvs) or a tausik gate fixture's tree
+// virtualenv or a build's target/ (a directory of venvs) or a tausik gate fixture's tree
 // (**/fixtures/*/tree/**), which holds deliberate violations, not the
 // project's own stacks.
 func skipped(f string, venvs map[string]bool) bool {
@@ -150,6 +174,7 @@ func skipped(f string, venvs map[string]bool) bool {
 
 // detector accumulates what the files show.
 type detector struct {
+	pkgCache
 	root       string
 	present    map[string]bool                       // the kept files
 	stacks     map[string]map[string]map[string]bool // stack → dir → evidence
@@ -160,7 +185,7 @@ type detector struct {
 func newDetector(root string) *detector {
 	d := &detector{root: root, present: map[string]bool{}, stacks: map[string]map[string]map[string]bool{},
 		tools: map[string]map[Evidence]bool{}, unreadable: map[string]map[Unreadable]bool{}}
-	for _, t := range Tools {
+	for _, t := range ToolNames() {
 		d.tools[t] = map[Evidence]bool{}
 		d.unreadable[t] = map[Unreadable]bool{}
 	}
@@ -225,7 +250,7 @@ func stackOf(name string) string {
 		return "python"
 	case name == "go.mod":
 		return "go"
-	case name == "package.json":
+	case name == "package.json" || name == "tsconfig.json":
 		return "node"
 	case name == "Cargo.toml":
 		return "rust"
@@ -263,6 +288,8 @@ func (d *detector) facts() Facts {
 		}
 		out.Tools[t] = Tool{Used: len(ev) > 0, Evidence: ev, Unreadable: sortedUnreadable(d.unreadable[t])}
 	}
+	d.stackTools(out.Stacks, out.Tools)
+	out.Unreadable = sortedUnreadable(d.unreadable[""])
 	return out
 }
 

@@ -1,0 +1,72 @@
+# hadolint: hadolint finds nothing in the Dockerfiles. Each finding (at
+# the failure threshold hadolint applies, info by default) is a violation at
+# its file and line, with its rule; hadolint failing without a finding, or
+# unable to run, is COULD_NOT_RUN.
+package tausik.gates.hadolint
+
+stack := input.stacks
+
+# The gate judges only a project that shows it uses the tool (the stacks
+# namespace's markers): elsewhere the engine does not run it, its facts are
+# not read, and the gate is NOT_APPLICABLE with a hint.
+ns := input.hadolint if stack.tools.hadolint.used
+
+not_applicable contains {"code": "not_used", "msg": "hadolint: this project shows no sign of using Docker (a Dockerfile or Containerfile); add one to switch the gate on"} if {
+	stack.status == "ok"
+	not stack.tools.hadolint.used
+}
+
+install := "install hadolint (https://github.com/hadolint/hadolint/releases) and put `hadolint` on PATH"
+
+detail := ns.detail if object.get(ns, "detail", "") != ""
+
+else := object.get(ns, "reason", "")
+
+runner_codes := {"timeout", "canceled", "start_failed", "killed", "parse_error"}
+
+not_applicable contains {"code": "no_files", "msg": detail} if {
+	ns.status == "unavailable"
+	ns.reason == "no_files"
+}
+
+could_not_run contains {"code": "tool_not_found", "msg": sprintf("hadolint is not installed or not on PATH; %s", [install])} if {
+	ns.status == "error"
+	ns.reason == "not_found"
+}
+
+could_not_run contains {"code": ns.reason, "msg": detail} if {
+	ns.status == "error"
+	runner_codes[ns.reason]
+}
+
+could_not_run contains {"code": "runner_error", "msg": detail} if {
+	ns.status != "ok"
+	not ns.reason in runner_codes
+	not ns.reason in {"not_found", "no_files"}
+}
+
+first_line := split(trim_space(concat("\n", [ns.stderr, ns.stdout])), "\n")[0] if trim_space(concat("", [ns.stderr, ns.stdout])) != ""
+
+else := "it wrote nothing"
+
+# The findings that fail the gate: every finding hadolint reports.
+found := ns.diagnostics
+
+could_not_run contains {"code": "tool_error", "msg": sprintf("hadolint exited %d without a located finding: %s", [ns.exit_code, first_line])} if {
+	ns.status == "ok"
+	ns.exit_code != 0
+	count(found) == 0
+}
+
+violations contains v if {
+	ns.status == "ok"
+	ns.exit_code != 0
+	some d in found
+	v := {"msg": msg(d), "file": d.file, "line": d.line, "rule": rule(d)}
+}
+
+rule(d) := d.code if d.code != ""
+
+else := "hadolint"
+
+msg(d) := sprintf("%s:%d: %s (%s)", [d.file, d.line, d.message, rule(d)])

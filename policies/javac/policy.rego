@@ -1,0 +1,72 @@
+# javac: the Java sources of each Java root compile with javac. Each
+# compile error is a violation at its file, line and column; javac failing
+# without a located error, or unable to run, is COULD_NOT_RUN; no Java file in
+# scope is NOT_APPLICABLE. Warnings do not fail it.
+package tausik.gates.javac
+
+stack := input.stacks
+
+# The gate judges only a project that shows it uses the tool (the stacks
+# namespace's markers): elsewhere the engine does not run it, its facts are
+# not read, and the gate is NOT_APPLICABLE with a hint.
+ns := input.javac if stack.tools.javac.used
+
+not_applicable contains {"code": "not_used", "msg": "javac: this project shows no sign of using Java (a pom.xml, build.gradle or build.gradle.kts beside Java sources); add one to switch the gate on"} if {
+	stack.status == "ok"
+	not stack.tools.javac.used
+}
+
+install := "install a JDK (apt-get install default-jdk-headless, or https://adoptium.net) and put `javac` on PATH"
+
+detail := ns.detail if object.get(ns, "detail", "") != ""
+
+else := object.get(ns, "reason", "")
+
+runner_codes := {"timeout", "canceled", "start_failed", "killed", "parse_error"}
+
+not_applicable contains {"code": "no_files", "msg": detail} if {
+	ns.status == "unavailable"
+	ns.reason == "no_files"
+}
+
+could_not_run contains {"code": "tool_not_found", "msg": sprintf("javac is not installed or not on PATH; %s", [install])} if {
+	ns.status == "error"
+	ns.reason == "not_found"
+}
+
+could_not_run contains {"code": ns.reason, "msg": detail} if {
+	ns.status == "error"
+	runner_codes[ns.reason]
+}
+
+could_not_run contains {"code": "runner_error", "msg": detail} if {
+	ns.status != "ok"
+	not ns.reason in runner_codes
+	not ns.reason in {"not_found", "no_files"}
+}
+
+first_line := split(trim_space(concat("\n", [ns.stderr, ns.stdout])), "\n")[0] if trim_space(concat("", [ns.stderr, ns.stdout])) != ""
+
+else := "it wrote nothing"
+
+# The findings that fail the gate: javac's errors.
+found := [d | some d in ns.diagnostics; d.severity == "error"]
+
+could_not_run contains {"code": "tool_error", "msg": sprintf("javac exited %d without a located finding: %s", [ns.exit_code, first_line])} if {
+	ns.status == "ok"
+	ns.exit_code != 0
+	count(found) == 0
+}
+
+violations contains v if {
+	ns.status == "ok"
+	ns.exit_code != 0
+	some d in found
+	v := {"msg": msg(d), "file": d.file, "line": d.line, "rule": rule(d)}
+}
+
+rule(d) := d.code if d.code != ""
+
+else := "javac"
+
+msg(d) := sprintf("%s:%d:%d: %s (%s)", [d.file, d.line, d.column, d.message, rule(d)])
