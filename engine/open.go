@@ -100,13 +100,12 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 		log = StoreLog{st}
 	}
 	e, err := New(ctx, Deps{
-		Root:         s.Root,
-		Builtin:      policies.FS,
-		Runners:      DefaultRunners(st),
-		Config:       s.ConfigPaths(),
-		Log:          log,
-		Store:        st,
-		BuiltinTests: policies.GoTests(),
+		Root:    s.Root,
+		Builtin: policies.FS,
+		Runners: DefaultRunners(st),
+		Config:  s.ConfigPaths(),
+		Log:     log,
+		Store:   st,
 		FixtureRunners: func(ctx context.Context, root string, seed FixtureSeed) (*runners.Registry, func(), error) {
 			var opts []store.Option
 			var clock atomic.Pointer[time.Time]
