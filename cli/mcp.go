@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/live"
+	"github.com/tausik/tausik/internal/app/live"
 	"github.com/tausik/tausik/internal/buildinfo"
 	"github.com/tausik/tausik/internal/gcpace"
 	"github.com/tausik/tausik/mcp"

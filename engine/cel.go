@@ -13,8 +13,8 @@ import (
 	"github.com/google/cel-go/ext"
 	"gopkg.in/yaml.v3"
 
-	"github.com/tausik/tausik/engine/internal/yamlread"
 	"github.com/tausik/tausik/internal/pathpat"
+	"github.com/tausik/tausik/internal/yamlread"
 )
 
 // A CEL gate policy (policy.cel.yaml) is a set of named expressions over the

@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/tausik/tausik/engine/internal/yamlread"
+	"github.com/tausik/tausik/internal/yamlread"
 	"github.com/tausik/tausik/runners"
 )
 

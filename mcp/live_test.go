@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/live"
+	"github.com/tausik/tausik/internal/app/live"
 )
 
 // TestLiveServerAnswersFromTheConfigOnDisk drives the server in-process

@@ -2,7 +2,7 @@
 // on its syntax tree (OPA's AST for Rego, cel-go's for CEL), each a whole new
 // policy source. Which edits exist is a registry of operators, as in
 // go-mutesting or Stryker; running fixtures against the mutants is the policy
-// harness's job (engine/policytest).
+// harness's job (internal/policytest).
 package mutate
 
 import (

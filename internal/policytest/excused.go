@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/internal/yamlread"
+	"github.com/tausik/tausik/internal/yamlread"
 )
 
 // Excused is a gate's excused.yaml: why no synthetic fixture can drive it, and

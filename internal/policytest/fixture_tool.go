@@ -11,8 +11,8 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/hosts"
-	"github.com/tausik/tausik/engine/internal/yamlread"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/yamlread"
 )
 
 // ToolSpec is the agent tool call a tree/ fixture carries (case.yaml

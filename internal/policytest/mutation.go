@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/mutate"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/policytest/mutate"
 )
 
 // MutateOptions selects what `policy mutate` runs.
@@ -119,7 +119,7 @@ type gateRun struct {
 }
 
 // Mutate mutation-tests the selected gates: it makes every mutant of each
-// gate's policy (see engine/mutate) and runs the gate's fixtures, or an
+// gate's policy (see internal/policytest/mutate) and runs the gate's fixtures, or an
 // excused gate's red and green Go tests, against each; mutants run
 // GOMAXPROCS at a time, each compiled once. Fixture facts are gathered once
 // per case, hermetically as in Run, and shared by every mutant. An unknown

@@ -11,8 +11,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/internal/yamlread"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/yamlread"
 )
 
 // Case is one fixture of a gate: fixtures/<name>/case.yaml with either a

@@ -14,7 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/internal/yamlread"
+	"github.com/tausik/tausik/internal/yamlread"
 )
 
 // MutateStep is one change a mutation fixture makes to its base, so the

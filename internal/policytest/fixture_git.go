@@ -14,7 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/tausik/tausik/engine/internal/yamlread"
+	"github.com/tausik/tausik/internal/yamlread"
 )
 
 // GitStep is one step of a fixture's `git:` list, which turns its copied

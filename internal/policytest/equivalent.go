@@ -10,8 +10,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/internal/yamlread"
-	"github.com/tausik/tausik/engine/mutate"
+	"github.com/tausik/tausik/internal/policytest/mutate"
+	"github.com/tausik/tausik/internal/yamlread"
 )
 
 // equivalentDecl is one entry of a bundle's mutants.yaml: a mutant that no

@@ -8,7 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/internal/yamlread"
+	"github.com/tausik/tausik/internal/yamlread"
 )
 
 // Expectation is what a case must come out as: its outcome, and what a user
