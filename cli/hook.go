@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"strings"
 
@@ -82,14 +83,14 @@ func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) 
 }
 
 // hookEngine opens the engine for the project the call comes from, as
-// engine.HookRoot finds it: --root or $TAUSIK_ROOT, else the host's project
+// project.HookRoot finds it: --root or $TAUSIK_ROOT, else the host's project
 // directory, else the outermost store above the call's cwd (the hook's own
 // directory when the payload has none). The store must already exist: a
 // hook never creates one.
 func (g *globals) hookEngine(ctx context.Context, at hosts.Where, host string) (*engine.Engine, error) {
 	root := g.root
 	if root == "" {
-		root = g.getenv(engine.EnvRoot)
+		root = g.getenv(project.EnvRoot)
 	}
 	cwd := at.CWD
 	if cwd == "" {
@@ -99,9 +100,9 @@ func (g *globals) hookEngine(ctx context.Context, at hosts.Where, host string) (
 		}
 		cwd = wd
 	}
-	root, err := engine.HookRoot(engine.HookPlace{Root: root, Project: at.Project, CWD: cwd}, g.getenv)
+	root, err := project.HookRoot(project.HookPlace{Root: root, Project: at.Project, CWD: cwd}, g.getenv)
 	if err != nil {
 		return nil, err
 	}
-	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true}, engine.WithLazyTeam())
+	return project.Open(ctx, project.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true}, engine.WithLazyTeam())
 }

@@ -3,17 +3,17 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/store"
 )
 
 type logListOptions struct {
-	query  engine.LogQuery
+	query  app.LogQuery
 	format string
 }
 
@@ -74,7 +74,7 @@ func runLogList(ctx context.Context, g *globals, opts *logListOptions) error {
 		return err
 	}
 	defer st.Close()
-	entries, err := engine.ListLog(ctx, st, f)
+	entries, err := app.ListLog(ctx, st, f)
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/store/merkle"
 )
 
@@ -46,12 +46,12 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 	if err != nil {
 		return err
 	}
-	st, _, err := g.openLog(ctx, engine.LogQuery{})
+	st, _, err := g.openLog(ctx, app.LogQuery{})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	v, err := engine.VerifyLog(ctx, st, files, trusted)
+	v, err := app.VerifyLog(ctx, st, files, trusted)
 	if err != nil {
 		return err
 	}

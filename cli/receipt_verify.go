@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"io"
 	"os"
 
@@ -53,7 +54,7 @@ func runReceiptVerify(g *globals, opts *receiptVerifyOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := engine.VerifyReceiptExport(data, pinned)
+	r, err := app.VerifyReceiptExport(data, pinned)
 	if errors.Is(err, engine.ErrInvalidReceipt) {
 		fmt.Fprintf(g.stdout, "INVALID: %s: %v\n", opts.file, err)
 		return errCheckFailed

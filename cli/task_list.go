@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -54,7 +55,7 @@ func runTaskList(ctx context.Context, g *globals, opts *taskListOptions) error {
 	if opts.format == "json" {
 		rows := make([]facts.Task, 0, len(tasks))
 		for _, t := range tasks {
-			rows = append(rows, engine.TaskView(t))
+			rows = append(rows, app.TaskView(t))
 		}
 		return writeJSON(g.stdout, rows)
 	}

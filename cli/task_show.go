@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
 
@@ -42,7 +43,7 @@ func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, engine.TaskView(t))
+		return writeJSON(g.stdout, app.TaskView(t))
 	}
 	return renderTask(g.stdout, t)
 }

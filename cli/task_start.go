@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
 
@@ -107,7 +108,7 @@ func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *engine.
 			Task     facts.Task       `json:"task"`
 			Changed  bool             `json:"changed"`
 			Decision *engine.Decision `json:"decision"`
-		}{engine.TaskView(out.Task), !out.Blocked, out.Decision})
+		}{app.TaskView(out.Task), !out.Blocked, out.Decision})
 	}
 	if err := renderDecision(g, e, "text", out.Decision); err != nil {
 		return err

@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/project"
 	"io"
 	"strings"
 	"time"
 
-	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/store"
 )
 
@@ -19,7 +19,7 @@ func (g *globals) openStore(ctx context.Context) (*store.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := engine.OpenStore(ctx, root, g.getenv)
+	st, err := project.OpenStore(ctx, root, g.getenv)
 	return st, root, err
 }
 

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 
 	"github.com/tausik/tausik/store"
-	"github.com/tausik/tausik/store/merkle"
 )
 
 // EnvStore names the store for one process or CI job: a postgres:// URL (it
@@ -67,7 +66,7 @@ func LocateStore(root string, getenv func(string) string) (StoreLocation, error)
 	}{
 		{TierProject, filepath.Join(root, "tausik", "gates.json"), false},
 		{TierManaged, getenv(EnvManagedConfig), true},
-		{TierUser, userConfigPath(getenv), false},
+		{TierUser, UserConfigPath(getenv), false},
 	}
 	chosen := map[string]StoreLocation{}
 	for _, t := range tiers {
@@ -110,9 +109,9 @@ func LocateStore(root string, getenv func(string) string) (StoreLocation, error)
 	return loc, nil
 }
 
-// userConfigPath is the user tier's file: $TAUSIK_USER_CONFIG, else
+// UserConfigPath is the user tier's file: $TAUSIK_USER_CONFIG, else
 // ~/.tausik/config.json, else none.
-func userConfigPath(getenv func(string) string) string {
+func UserConfigPath(getenv func(string) string) string {
 	if p := getenv(EnvUserConfig); p != "" {
 		return p
 	}
@@ -120,19 +119,4 @@ func userConfigPath(getenv func(string) string) string {
 		return filepath.Join(home, ".tausik", "config.json")
 	}
 	return ""
-}
-
-// postgresOrigin is a shared log's checkpoint origin: host:port/database,
-// plus /schema when the URL picks one, with what the URL leaves out filled
-// in from the PG* environment as the connection does. Never the user or
-// password.
-func postgresOrigin(rawURL string) (string, error) {
-	origin, err := store.PostgresOrigin(rawURL)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrConfig, err)
-	}
-	if !merkle.ValidOrigin(origin) {
-		return "", fmt.Errorf("%w: the store's origin %q is not a valid checkpoint origin; set %s", ErrConfig, origin, EnvLogOrigin)
-	}
-	return origin, nil
 }

@@ -113,3 +113,11 @@ func storeErr(err error) error {
 	}
 	return fmt.Errorf("%w: %w", ErrStore, err)
 }
+
+// StoreErr is storeErr for the application layer's workflows, which map
+// store failures to the same sentinels.
+func StoreErr(err error) error { return storeErr(err) }
+
+// WithLentStore marks Deps.Store as lent by the caller, who closes it: the
+// engine's Close leaves it open.
+func WithLentStore() Option { return func(e *Engine) { e.sharedStore = true } }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/tausik/tausik/internal/app"
 	"time"
 
 	"github.com/tausik/tausik/engine"
@@ -51,12 +52,12 @@ func decisionLogQueryTool() tool {
 		idempotent: true,
 		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
 			limit, _ := a.integer("limit") // required: parseArgs has checked it is there
-			q := engine.LogQuery{Gate: a.str("gate"), Outcome: a.str("outcome"), Task: a.str("task"), Since: a.str("since"), Tail: limit}
+			q := app.LogQuery{Gate: a.str("gate"), Outcome: a.str("outcome"), Task: a.str("task"), Since: a.str("since"), Tail: limit}
 			f, err := q.Filter(time.Now())
 			if err != nil {
 				return nil, flowError(err)
 			}
-			entries, err := engine.ListLog(ctx, eng.Store(), f)
+			entries, err := app.ListLog(ctx, eng.Store(), f)
 			if err != nil {
 				return nil, flowError(err)
 			}
@@ -86,7 +87,7 @@ func decisionShowTool() tool {
 		readOnly:   true,
 		idempotent: true,
 		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
-			e, err := engine.ShowLog(ctx, eng.Store(), a.str("id"))
+			e, err := app.ShowLog(ctx, eng.Store(), a.str("id"))
 			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrAmbiguousID) {
 				return nil, &refusal{msg: err.Error() + "; list decisions with decision_log_query"}
 			}

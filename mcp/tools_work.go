@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"time"
 
 	"github.com/tausik/tausik/engine"
@@ -53,7 +54,7 @@ func taskResult(out *engine.TaskOutcome, err error, what string) (any, error) {
 	if err != nil {
 		return nil, flowError(err)
 	}
-	res := map[string]any{"task": engine.TaskView(out.Task), "decision": toEvalResult(out.Decision)}
+	res := map[string]any{"task": app.TaskView(out.Task), "decision": toEvalResult(out.Decision)}
 	if out.Blocked {
 		return nil, &refusal{msg: blockedMessage(what, out.Decision), result: res}
 	}
@@ -154,7 +155,7 @@ func sessionStatusTool() tool {
 		readOnly:   true,
 		idempotent: true,
 		handle: func(ctx context.Context, eng *engine.Engine, _ args) (any, error) {
-			st, err := engine.SessionStatus(ctx, eng.Store())
+			st, err := app.SessionStatus(ctx, eng.Store())
 			if err != nil {
 				return nil, flowError(err)
 			}

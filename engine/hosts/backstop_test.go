@@ -3,6 +3,7 @@ package hosts
 import (
 	"context"
 	"encoding/json"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -91,7 +92,7 @@ func TestPostToolUseReportsOutOfScopeChangesOnEveryHost(t *testing.T) {
 		}
 		return ""
 	}
-	e, err := engine.Open(context.Background(), engine.Setup{Root: root, Getenv: getenv, Requester: "test"})
+	e, err := project.Open(context.Background(), project.Setup{Root: root, Getenv: getenv, Requester: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

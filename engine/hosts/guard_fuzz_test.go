@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"github.com/tausik/tausik/internal/project"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -75,7 +76,7 @@ func guardTree(t *testing.T) (string, func(string) string) {
 		}
 		return ""
 	}
-	e, err := engine.Open(context.Background(), engine.Setup{Root: root, Getenv: getenv, Requester: "test"})
+	e, err := project.Open(context.Background(), project.Setup{Root: root, Getenv: getenv, Requester: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,7 +165,7 @@ func scopedProject(t *testing.T) (string, func(string) string) {
 		}
 		return ""
 	}
-	e, err := engine.Open(context.Background(), engine.Setup{Root: root, Getenv: getenv, Requester: "test"})
+	e, err := project.Open(context.Background(), project.Setup{Root: root, Getenv: getenv, Requester: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func runHook(t *testing.T, host, root string, getenv func(string) string, phase 
 		Stdin: strings.NewReader(strings.ReplaceAll(payload, "$ROOT", root)), Stdout: &stdout, Stderr: &stderr,
 		Getenv: getenv, WD: root,
 		Open: func(ctx context.Context, _ Where) (*engine.Engine, error) {
-			return engine.Open(ctx, engine.Setup{Root: root, Getenv: getenv, Requester: "hook:" + h.Name})
+			return project.Open(ctx, project.Setup{Root: root, Getenv: getenv, Requester: "hook:" + h.Name})
 		},
 	})
 	return code, stdout.String(), stderr.String()

@@ -2,6 +2,7 @@ package hosts
 
 import (
 	"context"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,7 +38,7 @@ func toolNS(t *testing.T, host, root, payload string) (facts.Tool, facts.Namespa
 	if err != nil {
 		t.Fatalf("%s: %v", host, err)
 	}
-	e, err := engine.Open(context.Background(), engine.Setup{Root: root, Getenv: getenv, Requester: "test"})
+	e, err := project.Open(context.Background(), project.Setup{Root: root, Getenv: getenv, Requester: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

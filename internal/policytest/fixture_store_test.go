@@ -2,10 +2,9 @@ package policytest
 
 import (
 	"context"
+	"github.com/tausik/tausik/internal/project"
 	"strings"
 	"testing"
-
-	"github.com/tausik/tausik/engine"
 )
 
 // deepGate fails a deep task: it reads only the task facts a store: section
@@ -30,7 +29,7 @@ func TestFixtureStoreSeed(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
 	writeTeamGate(t, root, "deep", deepGate)
-	e, err := engine.Open(ctx, engine.Setup{Root: root, NoStore: true})
+	e, err := project.Open(ctx, project.Setup{Root: root, NoStore: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ func TestFixtureStoreSeed(t *testing.T) {
 		"fixtures/facts/facts.json": `{"task": {"status": "ok", "slug": "", "found": false, "task": null, "active": []}}`,
 		"fixtures/facts/case.yaml":  "description: a facts case cannot seed\nstore: {tasks: []}\nexpect: {outcome: PASSED}\n",
 	})
-	e2, err := engine.Open(ctx, engine.Setup{Root: root, NoStore: true})
+	e2, err := project.Open(ctx, project.Setup{Root: root, NoStore: true})
 	if err != nil {
 		t.Fatal(err)
 	}

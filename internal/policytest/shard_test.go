@@ -2,6 +2,7 @@ package policytest
 
 import (
 	"context"
+	"github.com/tausik/tausik/internal/project"
 	"reflect"
 	"runtime"
 	"sync"
@@ -21,7 +22,7 @@ import (
 func TestShardedFixturesMatchWhole(t *testing.T) {
 	t.Setenv(engine.EnvShardMin, "0") // a fixture's input is small
 	ctx := context.Background()
-	e, err := engine.Open(ctx, engine.Setup{Root: t.TempDir(), NoStore: true})
+	e, err := project.Open(ctx, project.Setup{Root: t.TempDir(), NoStore: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"sync"
@@ -29,7 +30,7 @@ var ErrReload = errors.New("the configuration or policies on disk do not load")
 // for concurrent use: a rebuild happens under its lock, and a call that
 // already holds an engine finishes on it.
 type Source struct {
-	setup engine.Setup
+	setup project.Setup
 	opts  []engine.Option
 	files []string
 	team  string
@@ -62,7 +63,7 @@ func WithEngineOptions(opts ...engine.Option) Option {
 // for every engine to come (unless setup brings one or asks for none). A
 // configuration that does not load at start is an error here, as for any
 // command.
-func Open(ctx context.Context, setup engine.Setup, opts ...Option) (*Source, error) {
+func Open(ctx context.Context, setup project.Setup, opts ...Option) (*Source, error) {
 	s := &Source{}
 	for _, o := range opts {
 		o(s)
@@ -77,7 +78,7 @@ func Open(ctx context.Context, setup engine.Setup, opts ...Option) (*Source, err
 		if getenv == nil {
 			getenv = os.Getenv
 		}
-		st, err := engine.OpenStore(ctx, setup.Root, getenv)
+		st, err := project.OpenStore(ctx, setup.Root, getenv)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +90,7 @@ func Open(ctx context.Context, setup engine.Setup, opts ...Option) (*Source, err
 	s.team = filepath.Join(setup.Root, filepath.FromSlash(engine.TeamDir))
 	s.stamps = snapshot(s.files, s.team)
 	s.sum = digest(s.stamps)
-	e, err := engine.Open(ctx, setup, s.opts...)
+	e, err := project.Open(ctx, setup, s.opts...)
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -129,7 +130,7 @@ func (s *Source) Engine(ctx context.Context) (*engine.Engine, []string, error) {
 // rebuild builds the engine anew. The old one is not closed: calls still
 // running on it finish there, and the store it borrowed stays open.
 func (s *Source) rebuild(ctx context.Context) {
-	e, err := engine.Open(ctx, s.setup, s.opts...)
+	e, err := project.Open(ctx, s.setup, s.opts...)
 	s.reload++
 	if err != nil {
 		s.cur, s.err = nil, fmt.Errorf("%w (fix it; the next call loads it again):\n%w", ErrReload, err)

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +14,8 @@ import (
 	"github.com/tausik/tausik/policies"
 )
 
-// project is a repository with a 300-line file and a scaffolded team gate.
-func project(t *testing.T) string {
+// projectTree is a repository with a 300-line file and a scaffolded team gate.
+func projectTree(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	write(t, root, "big.py", strings.Repeat("x = 1\n", 300))
@@ -43,7 +44,7 @@ func open(t *testing.T, root string, opts ...Option) *Source {
 		}
 		return ""
 	}
-	s, err := Open(context.Background(), engine.Setup{Root: root, Getenv: env, Requester: "test"}, opts...)
+	s, err := Open(context.Background(), project.Setup{Root: root, Getenv: env, Requester: "test"}, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func outcome(t *testing.T, s *Source, gate string) (string, *engine.Decision) {
 }
 
 func TestReloadSeesConfigAndTeamPolicyChanges(t *testing.T) {
-	root := project(t)
+	root := projectTree(t)
 	s := open(t, root)
 	if got, _ := outcome(t, s, "filesize"); got != engine.Passed {
 		t.Fatalf("300 lines under the default 500: %s", got)
@@ -108,7 +109,7 @@ func TestReloadSeesConfigAndTeamPolicyChanges(t *testing.T) {
 }
 
 func TestTouchedButUnchangedDoesNotRebuild(t *testing.T) {
-	root := project(t)
+	root := projectTree(t)
 	s := open(t, root)
 	e1, _, _ := s.Engine(context.Background())
 	p := filepath.Join(root, "tausik/policies/mygate/gate.yaml")
@@ -121,7 +122,7 @@ func TestTouchedButUnchangedDoesNotRebuild(t *testing.T) {
 }
 
 func TestBrokenConfigIsAnErrorNotTheOldPolicy(t *testing.T) {
-	root := project(t)
+	root := projectTree(t)
 	s := open(t, root)
 	outcome(t, s, "filesize")
 	write(t, root, "tausik/gates.json", "{\n  \"gates\": {\n    \"filesize\": {\"params\": {\"max_lines\": }}\n  }\n}\n")
@@ -144,7 +145,7 @@ func TestBrokenConfigIsAnErrorNotTheOldPolicy(t *testing.T) {
 }
 
 func TestReplacedBinaryIsReported(t *testing.T) {
-	root := project(t)
+	root := projectTree(t)
 	exe := filepath.Join(t.TempDir(), "tausik")
 	write(t, filepath.Dir(exe), "tausik", "binary one")
 	s := open(t, root, WithExecutable(exe))
@@ -187,7 +188,7 @@ func BenchmarkEngineUnchanged(b *testing.B) {
 	if _, err := engine.Scaffold(root, "mygate", "rego", policies.FS); err != nil {
 		b.Fatal(err)
 	}
-	s, err := Open(context.Background(), engine.Setup{Root: root, Getenv: func(string) string { return "" }, NoStore: true})
+	s, err := Open(context.Background(), project.Setup{Root: root, Getenv: func(string) string { return "" }, NoStore: true})
 	if err != nil {
 		b.Fatal(err)
 	}

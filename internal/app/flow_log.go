@@ -1,9 +1,10 @@
-package engine
+package app
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/engine"
 	"io"
 	"io/fs"
 	"os"
@@ -44,19 +45,19 @@ func (q LogQuery) Filter(now time.Time) (store.Filter, error) {
 		blocked := strings.EqualFold(q.Result, "blocked")
 		f.Blocked = &blocked
 	default:
-		return f, fmt.Errorf("%w: result %q is not blocked or passed", ErrUsage, q.Result)
+		return f, fmt.Errorf("%w: result %q is not blocked or passed", engine.ErrUsage, q.Result)
 	}
 	if q.Outcome != "" {
 		f.Outcome = store.Outcome(strings.ToUpper(q.Outcome))
 		if !f.Outcome.Valid() {
-			return f, fmt.Errorf("%w: outcome %q is not one of PASSED, FAILED, NOT_APPLICABLE, COULD_NOT_RUN", ErrUsage, q.Outcome)
+			return f, fmt.Errorf("%w: outcome %q is not one of PASSED, FAILED, NOT_APPLICABLE, COULD_NOT_RUN", engine.ErrUsage, q.Outcome)
 		}
 	}
 	if q.Tail < 0 {
-		return f, fmt.Errorf("%w: tail %d is negative", ErrUsage, q.Tail)
+		return f, fmt.Errorf("%w: tail %d is negative", engine.ErrUsage, q.Tail)
 	}
 	if q.Since != "" && q.Between != "" {
-		return f, fmt.Errorf("%w: give a since or a between, not both", ErrUsage)
+		return f, fmt.Errorf("%w: give a since or a between, not both", engine.ErrUsage)
 	}
 	var err error
 	if q.Since != "" {
@@ -67,7 +68,7 @@ func (q LogQuery) Filter(now time.Time) (store.Filter, error) {
 	if q.Between != "" {
 		a, b, ok := strings.Cut(q.Between, ",")
 		if !ok {
-			return f, fmt.Errorf("%w: between %q: want two times separated by a comma", ErrUsage, q.Between)
+			return f, fmt.Errorf("%w: between %q: want two times separated by a comma", engine.ErrUsage, q.Between)
 		}
 		if f.Since, err = parsePoint(strings.TrimSpace(a), now, false); err != nil {
 			return f, err
@@ -76,7 +77,7 @@ func (q LogQuery) Filter(now time.Time) (store.Filter, error) {
 			return f, err
 		}
 		if !f.Since.Before(f.Until) {
-			return f, fmt.Errorf("%w: between %q: the first time must be before the second", ErrUsage, q.Between)
+			return f, fmt.Errorf("%w: between %q: the first time must be before the second", engine.ErrUsage, q.Between)
 		}
 	}
 	return f, nil
@@ -95,9 +96,9 @@ func parsePoint(s string, now time.Time, durations bool) (time.Time, error) {
 		if d, ok := parseAgo(s); ok {
 			return now.Add(-d), nil
 		}
-		return time.Time{}, fmt.Errorf("%w: %q is neither a duration (90m, 3h, 2d) nor a time (RFC 3339 or YYYY-MM-DD)", ErrUsage, s)
+		return time.Time{}, fmt.Errorf("%w: %q is neither a duration (90m, 3h, 2d) nor a time (RFC 3339 or YYYY-MM-DD)", engine.ErrUsage, s)
 	}
-	return time.Time{}, fmt.Errorf("%w: %q is not a time (RFC 3339 or YYYY-MM-DD)", ErrUsage, s)
+	return time.Time{}, fmt.Errorf("%w: %q is not a time (RFC 3339 or YYYY-MM-DD)", engine.ErrUsage, s)
 }
 
 func parseAgo(s string) (time.Duration, bool) {
@@ -122,24 +123,24 @@ func OpenLogStore(ctx context.Context, root string, getenv func(string) string) 
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	loc, err := LocateStore(root, getenv)
+	loc, err := engine.LocateStore(root, getenv)
 	if err != nil {
 		return nil, err
 	}
 	if loc.URL != "" {
 		st, err := store.OpenPostgres(ctx, loc.URL, store.WithReadOnly())
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v (the store named by %s)", ErrStore, err, loc.From)
+			return nil, fmt.Errorf("%w: %v (the store named by %s)", engine.ErrStore, err, loc.From)
 		}
 		return st, nil
 	}
 	path := loc.Path
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: no decision log at %s (nothing was evaluated here yet)", ErrStore, path)
+		return nil, fmt.Errorf("%w: no decision log at %s (nothing was evaluated here yet)", engine.ErrStore, path)
 	}
 	st, err := store.Open(ctx, path, store.WithReadOnly())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrStore, err)
+		return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
 	}
 	return st, nil
 }
@@ -147,19 +148,19 @@ func OpenLogStore(ctx context.Context, root string, getenv func(string) string) 
 // ListLog returns the decisions matching f, oldest first.
 func ListLog(ctx context.Context, st *store.Store, f store.Filter) ([]store.Entry, error) {
 	entries, err := st.ListDecisions(ctx, f)
-	return entries, storeErr(err)
+	return entries, engine.StoreErr(err)
 }
 
 // ShowLog returns one decision by id or unique prefix (at least 6
 // characters). ErrUsage when it matches none or several.
 func ShowLog(ctx context.Context, st *store.Store, id string) (store.Entry, error) {
 	e, err := st.GetDecision(ctx, id)
-	return e, storeErr(err)
+	return e, engine.StoreErr(err)
 }
 
 // ExportLog writes the decisions matching f to w as NDJSON in OPA's
 // decision-log event shape and returns how many it wrote.
 func ExportLog(ctx context.Context, st *store.Store, f store.Filter, w io.Writer) (int, error) {
 	n, err := st.ExportDecisions(ctx, f, w)
-	return n, storeErr(err)
+	return n, engine.StoreErr(err)
 }

@@ -1,9 +1,10 @@
-package engine
+package app
 
 import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"github.com/tausik/tausik/engine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,11 +39,11 @@ func TestLogOriginAndCheckpointKeySources(t *testing.T) {
 		t.Fatalf("origin without a remote: %q %v", o, err)
 	}
 	env[EnvLogOrigin] = "two words"
-	if _, err := LogOrigin(context.Background(), root, getenv); !errors.Is(err, ErrConfig) {
+	if _, err := LogOrigin(context.Background(), root, getenv); !errors.Is(err, engine.ErrConfig) {
 		t.Fatalf("bad origin accepted: %v", err)
 	}
 	env[EnvLogOrigin] = "example.com/app"
-	if _, err := LoadCheckpointKey(context.Background(), root, "", getenv); !errors.Is(err, ErrNoKey) {
+	if _, err := LoadCheckpointKey(context.Background(), root, "", getenv); !errors.Is(err, engine.ErrNoKey) {
 		t.Fatalf("no key: %v", err)
 	}
 	if _, err := receipt.InitKey(receipt.KeyDir(root), false); err != nil {
@@ -79,7 +80,7 @@ func TestLogOriginAndCheckpointKeySources(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("nope"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadCheckpointKey(context.Background(), root, bad, getenv); !errors.Is(err, ErrConfig) {
+	if _, err := LoadCheckpointKey(context.Background(), root, bad, getenv); !errors.Is(err, engine.ErrConfig) {
 		t.Fatalf("malformed --key accepted: %v", err)
 	}
 }

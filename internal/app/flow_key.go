@@ -1,10 +1,12 @@
-package engine
+package app
 
 import (
 	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/project"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners/work"
@@ -29,16 +31,16 @@ func keyInfo(root string, pub ed25519.PublicKey) KeyInfo {
 // (private key 0600, never printed). Without force an existing key is
 // ErrExists: every receipt it signed would stop verifying.
 func InitKey(root string, force bool) (KeyInfo, error) {
-	if _, err := EnsureStateDir(root); err != nil {
-		return KeyInfo{}, fmt.Errorf("%w: %v", ErrConfig, err)
+	if _, err := project.EnsureStateDir(root); err != nil {
+		return KeyInfo{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
 	}
 	k, err := receipt.InitKey(receipt.KeyDir(root), force)
 	switch {
 	case errors.Is(err, receipt.ErrKeyExists):
 		return KeyInfo{}, fmt.Errorf("%w: a signing key is already in %s; --force replaces it, and receipts it signed stop verifying",
-			ErrExists, receipt.KeyDir(root))
+			engine.ErrExists, receipt.KeyDir(root))
 	case err != nil:
-		return KeyInfo{}, fmt.Errorf("%w: %v", ErrConfig, err)
+		return KeyInfo{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
 	}
 	return keyInfo(root, k.Public), nil
 }
@@ -50,9 +52,9 @@ func ShowKey(root string) (KeyInfo, error) {
 	k, err := receipt.LoadKey(receipt.KeyDir(root))
 	switch {
 	case errors.Is(err, receipt.ErrNoKey):
-		return KeyInfo{}, fmt.Errorf("%w (no key in %s)", ErrNoKey, receipt.KeyDir(root))
+		return KeyInfo{}, fmt.Errorf("%w (no key in %s)", engine.ErrNoKey, receipt.KeyDir(root))
 	case err != nil:
-		return KeyInfo{}, fmt.Errorf("%w: %v", ErrConfig, err)
+		return KeyInfo{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
 	}
 	return keyInfo(root, k.Public), nil
 }
@@ -79,13 +81,13 @@ func LatestReceipt(ctx context.Context, st *store.Store, root, task string) (Rec
 // latestRun returns the task's latest verify run. ErrUsage when it has none.
 func latestRun(ctx context.Context, st *store.Store, task string) (store.VerifyRun, error) {
 	if st == nil {
-		return store.VerifyRun{}, fmt.Errorf("%w: no store", ErrStore)
+		return store.VerifyRun{}, fmt.Errorf("%w: no store", engine.ErrStore)
 	}
 	run, err := st.LatestVerifyRun(ctx, task)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.VerifyRun{}, fmt.Errorf("%w: task %s has no verify run (run `tausik verify --task %s`)", ErrUsage, task, task)
+		return store.VerifyRun{}, fmt.Errorf("%w: task %s has no verify run (run `tausik verify --task %s`)", engine.ErrUsage, task, task)
 	}
-	return run, storeErr(err)
+	return run, engine.StoreErr(err)
 }
 
 // ExportReceipt returns the task's latest receipt as a one-file export that
@@ -98,18 +100,18 @@ func ExportReceipt(ctx context.Context, st *store.Store, root, task string) ([]b
 		return nil, err
 	}
 	if len(run.Receipt) == 0 {
-		return nil, fmt.Errorf("%w: verify run %d of task %s carries no signed receipt", ErrUsage, run.ID, task)
+		return nil, fmt.Errorf("%w: verify run %d of task %s carries no signed receipt", engine.ErrUsage, run.ID, task)
 	}
 	pub, err := receipt.LoadPublicKey(receipt.KeyDir(root))
 	switch {
 	case errors.Is(err, receipt.ErrNoKey):
-		return nil, fmt.Errorf("%w (no public key in %s)", ErrNoKey, receipt.KeyDir(root))
+		return nil, fmt.Errorf("%w (no public key in %s)", engine.ErrNoKey, receipt.KeyDir(root))
 	case err != nil:
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %v", engine.ErrConfig, err)
 	}
 	b, err := receipt.Export(run.Receipt, run.Signature, pub)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidReceipt, err)
+		return nil, fmt.Errorf("%w: %v", engine.ErrInvalidReceipt, err)
 	}
 	return b, nil
 }
@@ -125,9 +127,9 @@ func VerifyReceiptExport(data []byte, pinned ed25519.PublicKey) (receipt.Receipt
 	case err == nil:
 		return r, nil
 	case errors.Is(err, receipt.ErrBadSignature), errors.Is(err, receipt.ErrKeyMismatch):
-		return r, fmt.Errorf("%w: %w", ErrInvalidReceipt, err)
+		return r, fmt.Errorf("%w: %w", engine.ErrInvalidReceipt, err)
 	case errors.Is(err, receipt.ErrNotReceipt), errors.Is(err, receipt.ErrBadKey):
-		return r, fmt.Errorf("%w: %w", ErrUsage, err)
+		return r, fmt.Errorf("%w: %w", engine.ErrUsage, err)
 	}
 	return r, err
 }

@@ -1,7 +1,8 @@
-package engine
+package project
 
 import (
 	"errors"
+	"github.com/tausik/tausik/engine"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,12 +13,12 @@ import (
 // and a directory under home with no store of its own has none.
 func TestHookRootIgnoresHome(t *testing.T) {
 	home := t.TempDir()
-	for _, d := range []string{filepath.Join(home, StateDir), filepath.Join(home, "proj", StateDir), filepath.Join(home, "loose", "src")} {
+	for _, d := range []string{filepath.Join(home, engine.StateDir), filepath.Join(home, "proj", engine.StateDir), filepath.Join(home, "loose", "src")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{filepath.Join(home, StateDir, "tausik.db"), filepath.Join(home, "proj", StateDir, "tausik.db")} {
+	for _, f := range []string{filepath.Join(home, engine.StateDir, "tausik.db"), filepath.Join(home, "proj", engine.StateDir, "tausik.db")} {
 		if err := os.WriteFile(f, nil, 0o600); err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,10 @@
-package engine
+package app
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/engine"
 	"strings"
 
 	"github.com/tausik/tausik/store"
@@ -60,18 +61,18 @@ func VerifyLog(ctx context.Context, st *store.Store, files []CheckpointFile, tru
 			badSig = append(badSig, merkle.AnchorResult{Anchor: merkle.Anchor{Name: f.Name, Opened: o},
 				Kind: merkle.AnchorBadSignature, Detail: "signed by none of the trusted keys: " + err.Error()})
 		case err != nil:
-			return v, fmt.Errorf("%w: %s: %v", ErrUsage, f.Name, err)
+			return v, fmt.Errorf("%w: %s: %v", engine.ErrUsage, f.Name, err)
 		default:
 			anchors = append(anchors, merkle.Anchor{Name: f.Name, Opened: o})
 		}
 	}
 	rep, err := st.VerifyLog(ctx)
 	if err != nil {
-		return v, storeErr(err)
+		return v, engine.StoreErr(err)
 	}
 	v.Log = rep
 	if v.Anchors, err = merkle.CheckAnchors(rep.Tree(), anchors); err != nil {
-		return v, fmt.Errorf("%w: %v", ErrStore, err)
+		return v, fmt.Errorf("%w: %v", engine.ErrStore, err)
 	}
 	for _, a := range v.Anchors {
 		if a.Kind == merkle.AnchorOK {
@@ -95,7 +96,7 @@ func ProveLog(ctx context.Context, st *store.Store, root, id string, cp *Checkpo
 		if len(trusted) == 0 {
 			pub, err := receipt.LoadPublicKey(receipt.KeyDir(root))
 			if err != nil {
-				return nil, fmt.Errorf("%w: pass --pub to name the key that signed %s: %v", ErrUsage, cp.Name, err)
+				return nil, fmt.Errorf("%w: pass --pub to name the key that signed %s: %v", engine.ErrUsage, cp.Name, err)
 			}
 			trusted = []merkle.Trusted{{Public: pub}}
 		}
@@ -104,7 +105,7 @@ func ProveLog(ctx context.Context, st *store.Store, root, id string, cp *Checkpo
 		case errors.Is(err, merkle.ErrBadSignature):
 			return nil, fmt.Errorf("%w: %s: %v", ErrInvalidProof, cp.Name, err)
 		case err != nil:
-			return nil, fmt.Errorf("%w: %s: %v", ErrUsage, cp.Name, err)
+			return nil, fmt.Errorf("%w: %s: %v", engine.ErrUsage, cp.Name, err)
 		}
 		msg, vkey, size = cp.Data, o.VerifierKeys[0], o.Size
 		p, err := st.ProveDecision(ctx, id, size)
@@ -126,14 +127,14 @@ func ProveLog(ctx context.Context, st *store.Store, root, id string, cp *Checkpo
 	}
 	o, err := merkle.Open(msg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %v", engine.ErrConfig, err)
 	}
 	p, err := st.ProveDecision(ctx, id, o.Size)
 	if err != nil {
 		return nil, proveErr(err)
 	}
 	if p.Root != o.Root {
-		return nil, fmt.Errorf("%w: the tree changed while proving; run again", ErrStore)
+		return nil, fmt.Errorf("%w: the tree changed while proving; run again", engine.ErrStore)
 	}
 	return bundle(p, msg, k.VerifierKey)
 }
@@ -148,9 +149,9 @@ func bundle(p store.InclusionProof, checkpoint []byte, vkey string) ([]byte, err
 
 func proveErr(err error) error {
 	if errors.Is(err, store.ErrInvalidFilter) {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %v", engine.ErrUsage, err)
 	}
-	return storeErr(err)
+	return engine.StoreErr(err)
 }
 
 // VerifyProofBundle checks a bundle offline (no store, no project): exit 0
@@ -161,7 +162,7 @@ func VerifyProofBundle(data []byte, trusted []merkle.Trusted) (merkle.Verified, 
 	v, err := merkle.VerifyBundle(data, trusted)
 	switch {
 	case errors.Is(err, merkle.ErrNotBundle):
-		return v, fmt.Errorf("%w: %w", ErrUsage, err)
+		return v, fmt.Errorf("%w: %w", engine.ErrUsage, err)
 	case err != nil:
 		why := strings.TrimPrefix(err.Error(), merkle.ErrInvalidBundle.Error()+": ")
 		return v, fmt.Errorf("%w: %s", ErrInvalidProof, why)

@@ -1,10 +1,11 @@
-package engine
+package app
 
 import (
 	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/engine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,11 +40,11 @@ var ErrInvalidProof = errors.New("proof does not verify")
 func LogOrigin(ctx context.Context, root string, getenv func(string) string) (string, error) {
 	if o := strings.TrimSpace(getenv(EnvLogOrigin)); o != "" {
 		if !merkle.ValidOrigin(o) {
-			return "", fmt.Errorf("%w: %s=%q: an origin has no spaces and no '+'", ErrConfig, EnvLogOrigin, o)
+			return "", fmt.Errorf("%w: %s=%q: an origin has no spaces and no '+'", engine.ErrConfig, EnvLogOrigin, o)
 		}
 		return o, nil
 	}
-	if loc, err := LocateStore(root, getenv); err != nil {
+	if loc, err := engine.LocateStore(root, getenv); err != nil {
 		return "", err
 	} else if loc.URL != "" {
 		return postgresOrigin(loc.URL)
@@ -108,27 +109,27 @@ func LoadCheckpointKey(ctx context.Context, root, keyFile string, getenv func(st
 		switch {
 		case errors.Is(err, receipt.ErrNoKey):
 			return CheckpointKey{}, fmt.Errorf("%w (no key in %s; or name one with --key, $%s or $%s)",
-				ErrNoKey, receipt.KeyDir(root), EnvLogKeyFile, EnvLogKey)
+				engine.ErrNoKey, receipt.KeyDir(root), EnvLogKeyFile, EnvLogKey)
 		case err != nil:
-			return CheckpointKey{}, fmt.Errorf("%w: %v", ErrConfig, err)
+			return CheckpointKey{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
 		}
 		return newCheckpointKey(origin, k.Private, "project key "+filepath.Join(receipt.KeyDir(root), receipt.PrivateKeyFile))
 	}
 	if data == nil {
 		if data, err = os.ReadFile(keyFile); err != nil {
-			return CheckpointKey{}, fmt.Errorf("%w: checkpoint key: %v", ErrConfig, err)
+			return CheckpointKey{}, fmt.Errorf("%w: checkpoint key: %v", engine.ErrConfig, err)
 		}
 	}
 	if text := strings.TrimSpace(string(data)); strings.HasPrefix(text, "PRIVATE+KEY+") {
 		s, vkey, err := merkle.ParseSignerKey(text)
 		if err != nil {
-			return CheckpointKey{}, fmt.Errorf("%w: checkpoint key %s: %v", ErrConfig, source, err)
+			return CheckpointKey{}, fmt.Errorf("%w: checkpoint key %s: %v", engine.ErrConfig, source, err)
 		}
 		return CheckpointKey{Signer: s, VerifierKey: vkey, Source: source}, nil
 	}
 	priv, err := receipt.ParsePrivateKey(data)
 	if err != nil {
-		return CheckpointKey{}, fmt.Errorf("%w: checkpoint key %s: %v", ErrConfig, source, err)
+		return CheckpointKey{}, fmt.Errorf("%w: checkpoint key %s: %v", engine.ErrConfig, source, err)
 	}
 	return newCheckpointKey(origin, priv, source)
 }
@@ -136,7 +137,7 @@ func LoadCheckpointKey(ctx context.Context, root, keyFile string, getenv func(st
 func newCheckpointKey(name string, priv ed25519.PrivateKey, source string) (CheckpointKey, error) {
 	s, err := merkle.NewSigner(name, priv)
 	if err != nil {
-		return CheckpointKey{}, fmt.Errorf("%w: %v", ErrConfig, err)
+		return CheckpointKey{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
 	}
 	return CheckpointKey{Signer: s, VerifierKey: s.VerifierKey(), Source: source}, nil
 }
@@ -150,11 +151,11 @@ func SignCheckpoint(ctx context.Context, st *store.Store, root string, key Check
 	}
 	th, err := st.TreeHead(ctx)
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, engine.StoreErr(err)
 	}
 	msg, err := merkle.Sign(merkle.Checkpoint{Origin: origin, Size: th.Size, Root: th.Root}, key.Signer)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %v", engine.ErrConfig, err)
 	}
 	return msg, nil
 }
@@ -168,14 +169,29 @@ func ParseTrustedKeys(arg string) ([]merkle.Trusted, error) {
 	}
 	data, err := os.ReadFile(arg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --pub %s is neither a note verifier key (name+hash+key) nor a readable file", ErrUsage, arg)
+		return nil, fmt.Errorf("%w: --pub %s is neither a note verifier key (name+hash+key) nor a readable file", engine.ErrUsage, arg)
 	}
 	if t, err := merkle.ParseTrusted(string(data)); err == nil {
 		return []merkle.Trusted{t}, nil
 	}
 	pub, err := receipt.ParsePublicKey(data)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --pub %s: %v", ErrUsage, arg, err)
+		return nil, fmt.Errorf("%w: --pub %s: %v", engine.ErrUsage, arg, err)
 	}
 	return []merkle.Trusted{{Public: pub}}, nil
+}
+
+// postgresOrigin is a shared log's checkpoint origin: host:port/database,
+// plus /schema when the URL picks one, with what the URL leaves out filled
+// in from the PG* environment as the connection does. Never the user or
+// password.
+func postgresOrigin(rawURL string) (string, error) {
+	origin, err := store.PostgresOrigin(rawURL)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", engine.ErrConfig, err)
+	}
+	if !merkle.ValidOrigin(origin) {
+		return "", fmt.Errorf("%w: the store's origin %q is not a valid checkpoint origin; set %s", engine.ErrConfig, origin, EnvLogOrigin)
+	}
+	return origin, nil
 }

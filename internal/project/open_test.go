@@ -1,7 +1,8 @@
-package engine
+package project
 
 import (
 	"context"
+	"github.com/tausik/tausik/engine"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,7 +37,7 @@ func TestDefaultRunnersCacheFileFacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	reg := DefaultRunners(st)
+	reg := engine.DefaultRunners(st)
 	for _, ns := range []string{fs.Namespace, python.Namespace, golang.Namespace} {
 		r, _ := reg.Get(ns)
 		if got := r.Gather(ctx, runners.NewScope(root, facts.Request{Explicit: true, Files: []string{"a.py", "a.go"}})); got.Status != facts.StatusOK {

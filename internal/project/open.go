@@ -1,9 +1,10 @@
-package engine
+package project
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/engine"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,32 +13,8 @@ import (
 
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/content"
-	"github.com/tausik/tausik/runners/documents"
-	"github.com/tausik/tausik/runners/fs"
-	"github.com/tausik/tausik/runners/git"
-	"github.com/tausik/tausik/runners/golang"
-	"github.com/tausik/tausik/runners/hosts"
-	"github.com/tausik/tausik/runners/imports"
-	"github.com/tausik/tausik/runners/mcpsurface"
-	"github.com/tausik/tausik/runners/python"
-	"github.com/tausik/tausik/runners/renar"
-	"github.com/tausik/tausik/runners/stacks"
-	"github.com/tausik/tausik/runners/surface"
-	"github.com/tausik/tausik/runners/toolcall"
-	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
-
-// Environment variables that locate the configuration tiers and the store.
-const (
-	EnvUserConfig    = "TAUSIK_USER_CONFIG"    // default ~/.tausik/config.json
-	EnvManagedConfig = "TAUSIK_MANAGED_CONFIG" // unset = no managed tier
-	EnvDB            = "TAUSIK_DB"             // default <root>/.tausik/tausik.db
-)
-
-// StateDir is the project's local, uncommitted state: database and keys.
-const StateDir = ".tausik"
 
 // Setup is how a front end (CLI, MCP server, hook) asks for an engine.
 type Setup struct {
@@ -64,28 +41,28 @@ type Setup struct {
 // ConfigPaths returns the configuration file of each tier for s: the
 // project's tausik/gates.json, $TAUSIK_USER_CONFIG (default
 // ~/.tausik/config.json) and $TAUSIK_MANAGED_CONFIG.
-func (s Setup) ConfigPaths() ConfigPaths {
+func (s Setup) ConfigPaths() engine.ConfigPaths {
 	getenv := s.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return ConfigPaths{Project: filepath.Join(s.Root, "tausik", "gates.json"), User: userConfigPath(getenv), Managed: getenv(EnvManagedConfig)}
+	return engine.ConfigPaths{Project: filepath.Join(s.Root, "tausik", "gates.json"), User: engine.UserConfigPath(getenv), Managed: getenv(engine.EnvManagedConfig)}
 }
 
 // Open builds the engine for a project exactly as every front end runs it:
 // the embedded built-in gates, the project's team gates, the standard runners,
 // the three configuration tiers and the project's store, where every decision
 // is logged. Close the engine to close the store.
-func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
+func Open(ctx context.Context, s Setup, opts ...engine.Option) (*engine.Engine, error) {
 	getenv := s.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if err := CheckEnv(s.Root, getenv); err != nil {
+	if err := engine.CheckEnv(s.Root, getenv); err != nil {
 		return nil, err
 	}
 	st := s.Store
-	var log DecisionLog
+	var log engine.DecisionLog
 	if st == nil && !s.NoStore {
 		open := OpenStore
 		if s.ExistingStore {
@@ -97,16 +74,16 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 		}
 	}
 	if st != nil {
-		log = StoreLog{st}
+		log = engine.StoreLog{Store: st}
 	}
-	e, err := New(ctx, Deps{
+	e, err := engine.New(ctx, engine.Deps{
 		Root:    s.Root,
 		Builtin: policies.FS,
-		Runners: DefaultRunners(st),
+		Runners: engine.DefaultRunners(st),
 		Config:  s.ConfigPaths(),
 		Log:     log,
 		Store:   st,
-		FixtureRunners: func(ctx context.Context, root string, seed FixtureSeed) (*runners.Registry, func(), error) {
+		FixtureRunners: func(ctx context.Context, root string, seed engine.FixtureSeed) (*runners.Registry, func(), error) {
 			var opts []store.Option
 			var clock atomic.Pointer[time.Time]
 			if seed != nil {
@@ -123,19 +100,27 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 					return nil, nil, fmt.Errorf("seed the fixture store: %w", err)
 				}
 			}
-			return DefaultRunners(mem), func() { mem.Close() }, nil
+			return engine.DefaultRunners(mem), func() { mem.Close() }, nil
 		},
 		Requester: s.Requester,
 		Home:      getenv("HOME"),
-	}, append([]Option{WithLazyBuiltins()}, opts...)...)
+	}, append(lent(s.Store), opts...)...)
 	if err != nil {
 		if st != nil && s.Store == nil {
 			st.Close()
 		}
 		return nil, err
 	}
-	e.sharedStore = s.Store != nil
 	return e, nil
+}
+
+// lent is the options that open an engine over st, a store the caller may
+// have lent (and then closes itself).
+func lent(st *store.Store) []engine.Option {
+	if st == nil {
+		return []engine.Option{engine.WithLazyBuiltins()}
+	}
+	return []engine.Option{engine.WithLazyBuiltins(), engine.WithLentStore()}
 }
 
 // OpenStore opens the project's store where LocateStore says it lives: a
@@ -145,29 +130,29 @@ func Open(ctx context.Context, s Setup, opts ...Option) (*Engine, error) {
 // A server that cannot be reached is ErrStore: there is no fall-back to a
 // local file, which would split the log.
 func OpenStore(ctx context.Context, root string, getenv func(string) string) (*store.Store, error) {
-	loc, err := LocateStore(root, getenv)
+	loc, err := engine.LocateStore(root, getenv)
 	if err != nil {
 		return nil, err
 	}
 	if loc.URL == "" {
-		if getenv(EnvDB) == "" {
+		if getenv(engine.EnvDB) == "" {
 			if _, err := EnsureStateDir(root); err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrStore, err)
+				return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
 			}
 		}
 		st, err := store.Open(ctx, loc.Path)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrStore, loc.Path, err)
+			return nil, fmt.Errorf("%w: %s: %v", engine.ErrStore, loc.Path, err)
 		}
 		return st, nil
 	}
 	dir, err := EnsureStateDir(root)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrStore, err)
+		return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
 	}
 	st, err := store.OpenPostgres(ctx, loc.URL, store.WithFactCache(filepath.Join(dir, "cache.db")))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", ErrStore, err, loc.From)
+		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", engine.ErrStore, err, loc.From)
 	}
 	return st, nil
 }
@@ -177,7 +162,7 @@ func OpenStore(ctx context.Context, root string, getenv func(string) string) (*s
 // in. It creates no file and no directory; a project without its store is
 // ErrNoProject.
 func OpenExistingStore(ctx context.Context, root string, getenv func(string) string) (*store.Store, error) {
-	loc, err := LocateStore(root, getenv)
+	loc, err := engine.LocateStore(root, getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -187,17 +172,17 @@ func OpenExistingStore(ctx context.Context, root string, getenv func(string) str
 		}
 		st, err := store.Open(ctx, loc.Path)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrStore, loc.Path, err)
+			return nil, fmt.Errorf("%w: %s: %v", engine.ErrStore, loc.Path, err)
 		}
 		return st, nil
 	}
-	dir := filepath.Join(root, StateDir)
+	dir := filepath.Join(root, engine.StateDir)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("%w (no %s)", ErrNoProject, dir)
 	}
 	st, err := store.OpenPostgres(ctx, loc.URL, store.WithFactCache(filepath.Join(dir, "cache.db")))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", ErrStore, err, loc.From)
+		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", engine.ErrStore, err, loc.From)
 	}
 	return st, nil
 }
@@ -206,7 +191,7 @@ func OpenExistingStore(ctx context.Context, root string, getenv func(string) str
 // .gitignore, so its files (database, keys) are never committed or judged
 // as project files, and returns its path.
 func EnsureStateDir(root string) (string, error) {
-	dir := filepath.Join(root, StateDir)
+	dir := filepath.Join(root, engine.StateDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
@@ -215,51 +200,6 @@ func EnsureStateDir(root string) (string, error) {
 		_ = os.WriteFile(ignore, []byte("# tausik's local state: never commit it\n*\n"), 0o644)
 	}
 	return dir, nil
-}
-
-// DefaultRunners returns the standard runners, one per namespace, reading
-// workflow state from st and keeping file-derived facts (fs, python, go,
-// documents, imports) in its fact cache. The content runner reads its files
-// every time: its cached facts are the text itself, and reading them back
-// from the store measured slower than reading the files
-// (BenchmarkGather10k, docs/performance.md).
-func DefaultRunners(st *store.Store) *runners.Registry {
-	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), surface.New(cached(st)...), mcpsurface.New(nil, 0),
-		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil), renar.New(st), stacks.New(), toolcall.New()}, work.New(st)...)...)
-}
-
-// cached is the source option that keeps a runner's facts in st, none when
-// there is no store.
-func cached(st *store.Store) []runners.SourceOption {
-	if st == nil {
-		return nil
-	}
-	return []runners.SourceOption{runners.WithCache(st)}
-}
-
-// fsRunner is the files runner, caching file facts in st when there is one.
-func fsRunner(st *store.Store) *fs.Runner {
-	if st == nil {
-		return fs.New()
-	}
-	return fs.New(fs.WithCache(st))
-}
-
-// pythonRunner is the python runner, caching class facts in st when there is
-// one.
-func pythonRunner(st *store.Store) *python.Runner {
-	if st == nil {
-		return python.New()
-	}
-	return python.New(runners.WithCache(st))
-}
-
-// goRunner is the go runner, caching Go facts in st when there is one.
-func goRunner(st *store.Store) *golang.Runner {
-	if st == nil {
-		return golang.New()
-	}
-	return golang.New(runners.WithCache(st))
 }
 
 // FindRoot returns the project root for dir: the nearest ancestor (or dir
@@ -345,7 +285,7 @@ func HookRoot(p HookPlace, getenv func(string) string) (string, error) {
 		}
 	default:
 		if root = outermostStore(cwd, getenv); root == "" {
-			return "", fmt.Errorf("%w (no %s at or above %s)", ErrNoProject, filepath.Join(StateDir, "tausik.db"), p.CWD)
+			return "", fmt.Errorf("%w (no %s at or above %s)", ErrNoProject, filepath.Join(engine.StateDir, "tausik.db"), p.CWD)
 		}
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
@@ -362,7 +302,7 @@ func HookRoot(p HookPlace, getenv func(string) string) (string, error) {
 // the fact cache of a server store.
 func hasStore(dir string) bool {
 	for _, name := range []string{"tausik.db", "cache.db"} {
-		if info, err := os.Stat(filepath.Join(dir, StateDir, name)); err == nil && info.Mode().IsRegular() {
+		if info, err := os.Stat(filepath.Join(dir, engine.StateDir, name)); err == nil && info.Mode().IsRegular() {
 			return true
 		}
 	}
