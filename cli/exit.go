@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/runners/renar/artifacts"
+	"github.com/tausik/tausik/internal/artifacts"
 )
 
 // errBlocked and errTestsFailed carry a verdict, already rendered, out of a

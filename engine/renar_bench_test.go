@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/artifacts"
 	renarrunner "github.com/tausik/tausik/runners"
 	runner "github.com/tausik/tausik/runners/renar"
-	"github.com/tausik/tausik/runners/renar/artifacts"
 	"github.com/tausik/tausik/store"
 )
 

@@ -22,8 +22,8 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/artifacts"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/renar/artifacts"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
