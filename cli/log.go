@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/store"
 )
 
 func newLogCmd(g *globals) *cobra.Command {
@@ -31,7 +29,7 @@ func logFilterFlags(cmd *cobra.Command, q *app.LogQuery) {
 }
 
 // openLog opens the decision log read-only and turns q into a filter.
-func (g *globals) openLog(ctx context.Context, q app.LogQuery) (*store.Store, store.Filter, error) {
+func (g *globals) openLog(ctx context.Context, q app.LogQuery) (*app.Store, app.LogFilter, error) {
 	f, err := q.Filter(time.Now())
 	if err != nil {
 		return nil, f, err

@@ -6,8 +6,6 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/store/merkle"
 )
 
 type logProveOptions struct {
@@ -43,7 +41,7 @@ func newLogProveCmd(g *globals) *cobra.Command {
 }
 
 func runLogProve(ctx context.Context, g *globals, opts *logProveOptions) error {
-	var trusted []merkle.Trusted
+	var trusted []app.TrustedKey
 	var err error
 	if opts.pub != "" {
 		if trusted, err = app.ParseTrustedKeys(opts.pub); err != nil {

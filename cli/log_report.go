@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/app"
-	"github.com/tausik/tausik/store/merkle"
 )
 
 type logReportOptions struct {
@@ -105,8 +104,8 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 
 // loadCheckpoints reads the trusted keys and the checkpoints (files and the
 // git ref's) that log verify and log report check the log against.
-func loadCheckpoints(ctx context.Context, g *globals, opts *logVerifyOptions) ([]merkle.Trusted, []app.CheckpointFile, error) {
-	var trusted []merkle.Trusted
+func loadCheckpoints(ctx context.Context, g *globals, opts *logVerifyOptions) ([]app.TrustedKey, []app.CheckpointFile, error) {
+	var trusted []app.TrustedKey
 	var err error
 	if opts.pub != "" {
 		if trusted, err = app.ParseTrustedKeys(opts.pub); err != nil {

@@ -6,8 +6,6 @@ import (
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/store/merkle"
 )
 
 type logVerifyOptions struct {
@@ -66,7 +64,7 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 	for _, a := range v.Anchors {
 		line := fmt.Sprintf("checkpoint %s: %s (%s, size %d", a.Name, a.Kind, a.Origin, a.Size)
 		switch {
-		case a.Kind == merkle.AnchorBadSignature:
+		case a.Kind == app.AnchorBadSignature:
 		case v.Pinned:
 			line += ", signature checked"
 		default:

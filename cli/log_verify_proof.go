@@ -6,8 +6,6 @@ import (
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/store/merkle"
 )
 
 type logVerifyProofOptions struct {
@@ -36,7 +34,7 @@ func newLogVerifyProofCmd(g *globals) *cobra.Command {
 }
 
 func runLogVerifyProof(g *globals, opts *logVerifyProofOptions) error {
-	var trusted []merkle.Trusted
+	var trusted []app.TrustedKey
 	var err error
 	if opts.pub != "" {
 		if trusted, err = app.ParseTrustedKeys(opts.pub); err != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store/receipt"
 )
 
 type receiptVerifyOptions struct {
@@ -46,7 +45,7 @@ func runReceiptVerify(g *globals, opts *receiptVerifyOptions) error {
 		if err != nil {
 			return usageErr(fmt.Errorf("--pub: %w", err))
 		}
-		if pinned, err = receipt.ParsePublicKey(b); err != nil {
+		if pinned, err = app.ParsePublicKey(b); err != nil {
 			return usageErr(fmt.Errorf("--pub %s: %w", opts.pub, err))
 		}
 	}

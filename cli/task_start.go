@@ -10,7 +10,6 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
-	"github.com/tausik/tausik/store"
 )
 
 type taskStartOptions struct {
@@ -77,7 +76,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 		return err
 	}
 	defer e.Close()
-	t := store.Task{Slug: opts.slug, Goal: opts.goal, Tier: store.Tier(opts.tier), Complexity: store.Complexity(opts.complexity),
+	t := app.Task{Slug: opts.slug, Goal: opts.goal, Tier: app.Tier(opts.tier), Complexity: app.Complexity(opts.complexity),
 		Delegated: opts.delegated, Specs: opts.specs, Adapts: opts.adapts, Files: files}
 	if opts.scopeSet {
 		t.Scope = []string{}

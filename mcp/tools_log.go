@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store"
 )
 
 // logEntry is one decision in decision_log_query.
@@ -88,7 +87,7 @@ func decisionShowTool() tool {
 		idempotent: true,
 		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
 			e, err := app.ShowLog(ctx, eng.Store(), a.str("id"))
-			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrAmbiguousID) {
+			if errors.Is(err, app.ErrNotFound) || errors.Is(err, app.ErrAmbiguousID) {
 				return nil, &refusal{msg: err.Error() + "; list decisions with decision_log_query"}
 			}
 			if err != nil {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store"
 )
 
 const (
@@ -80,8 +79,8 @@ func taskStartTool() tool {
 		},
 		output: raw(schemaTaskResult),
 		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
-			t := store.Task{Slug: a.str("slug"), Goal: a.str("goal"), Scope: a.strs("scope"), Files: a.strs("files"),
-				Tier: store.Tier(a.str("tier")), Complexity: store.Complexity(a.str("complexity")), Delegated: a.boolean("delegated")}
+			t := app.Task{Slug: a.str("slug"), Goal: a.str("goal"), Scope: a.strs("scope"), Files: a.strs("files"),
+				Tier: app.Tier(a.str("tier")), Complexity: app.Complexity(a.str("complexity")), Delegated: a.boolean("delegated")}
 			if n, ok := a.integer("budget"); ok {
 				t.CallBudget = &n
 			}
