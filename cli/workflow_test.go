@@ -24,7 +24,7 @@ func runCLI(t *testing.T, root string, args ...string) (int, string, string) {
 // TestLogExportFollowsOPA parses every exported line and checks the fields
 // OPA's decision-log event defines (decision_id, timestamp, path, input,
 // result, labels, requested_by, metrics) carry what the decision says, and
-// that the file verifies on its own.
+// that the log it came from verifies.
 func TestLogExportFollowsOPA(t *testing.T) {
 	root := t.TempDir()
 	t.Setenv("HOME", t.TempDir())
