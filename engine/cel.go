@@ -13,6 +13,7 @@ import (
 	"github.com/google/cel-go/ext"
 	"gopkg.in/yaml.v3"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/internal/yamlread"
 	"github.com/tausik/tausik/internal/pathpat"
 )
@@ -301,7 +302,7 @@ func (p *celPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
 		}
 		list, ok := celPlain(val).([]any)
 		if !ok {
-			return Result{}, &shapeError{v.where, "must yield a list of violations, got " + describe(celPlain(val))}
+			return Result{}, &shapeError{v.where, "must yield a list of violations, got " + diag.Describe(celPlain(val))}
 		}
 		for _, e := range list {
 			vi, err := toViolation(e)
@@ -330,7 +331,7 @@ func evalReasons(ctx context.Context, b *celBudget, rs []celReason, vars map[str
 		}
 		ok, isBool := v.Value().(bool)
 		if !isBool {
-			return nil, &shapeError{r.when.where, "must yield a boolean, got " + describe(celPlain(v))}
+			return nil, &shapeError{r.when.where, "must yield a boolean, got " + diag.Describe(celPlain(v))}
 		}
 		if !ok {
 			continue
@@ -343,7 +344,7 @@ func evalReasons(ctx context.Context, b *celBudget, rs []celReason, vars map[str
 			}
 			var isStr bool
 			if reason.Msg, isStr = m.Value().(string); !isStr {
-				return nil, &shapeError{r.msg.where, "must yield a string, got " + describe(celPlain(m))}
+				return nil, &shapeError{r.msg.where, "must yield a string, got " + diag.Describe(celPlain(m))}
 			}
 		}
 		out = append(out, reason)

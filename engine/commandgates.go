@@ -167,7 +167,7 @@ func (e *Engine) registerCommands(tiers []*tierFile) error {
 		}
 		rs = append(rs, r)
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return err
 	}
 	e.runners = e.runners.With(rs...)

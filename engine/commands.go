@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners/command"
 )
@@ -65,7 +66,7 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 		}
 		if t.has[keyPython] {
 			if strings.TrimSpace(t.cfg.Python) == "" {
-				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, describe(t.cfg.Python))
+				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, diag.Describe(t.cfg.Python))
 			} else {
 				cs.python, cs.pythonTier = t.cfg.Python, t
 			}
@@ -92,7 +93,7 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 		}
 		cs.team = append(cs.team, c)
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	return cs, nil
@@ -119,7 +120,7 @@ func (cs *commandSetup) readAllowlist(t *tierFile, k string, v any, d *Diagnosti
 	}
 	list, ok := v.([]any)
 	if !ok {
-		d.Add(t.display, line, "%s: want a list, got %s", k, describe(v))
+		d.Add(t.display, line, "%s: want a list, got %s", k, diag.Describe(v))
 		return
 	}
 	word := func(e any) (string, bool) {
@@ -142,9 +143,9 @@ func (cs *commandSetup) readAllowlist(t *tierFile, k string, v any, d *Diagnosti
 		}
 		switch {
 		case len(prefix) == 0 && k == keyAllowlist:
-			d.Add(t.display, line, "%s[%d]: want an executable name or path, got %s", k, i, describe(e))
+			d.Add(t.display, line, "%s[%d]: want an executable name or path, got %s", k, i, diag.Describe(e))
 		case len(prefix) == 0:
-			d.Add(t.display, line, "%s[%d]: want an argv prefix, a non-empty list of strings ([\"python3\", \"tools/lint.py\"]), got %s", k, i, describe(e))
+			d.Add(t.display, line, "%s[%d]: want an argv prefix, a non-empty list of strings ([\"python3\", \"tools/lint.py\"]), got %s", k, i, diag.Describe(e))
 		case !slices.ContainsFunc(cs.allow, func(p []string) bool { return slices.Equal(p, prefix) }):
 			cs.allow = append(cs.allow, prefix)
 		}
@@ -200,7 +201,7 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 		if _, seen := has[k]; !seen {
 			obj.bad("", "%s is required", k)
 		} else if has[k] && len(list) == 0 {
-			obj.bad(k, "want a non-empty list of strings, got %s", describe(o[k]))
+			obj.bad(k, "want a non-empty list of strings, got %s", diag.Describe(o[k]))
 		}
 	}
 	c := &commandGate{tier: t, severity: SeverityBlock, triggers: canonicalTriggers(e.Triggers),
@@ -218,14 +219,14 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 	case e.Severity == SeverityBlock || e.Severity == SeverityWarn:
 		c.severity = e.Severity
 	default:
-		obj.bad("severity", "want \"block\" or \"warn\", got %s", describe(o["severity"]))
+		obj.bad("severity", "want \"block\" or \"warn\", got %s", diag.Describe(o["severity"]))
 	}
 	if has["description"] && len(strings.TrimSpace(e.Description)) < 10 {
-		obj.bad("description", "want a sentence (at least 10 characters), got %s", describe(o["description"]))
+		obj.bad("description", "want a sentence (at least 10 characters), got %s", diag.Describe(o["description"]))
 	}
 	c.description = strings.TrimSpace(e.Description)
 	if has["parser"] && e.Parser == "" {
-		obj.bad("parser", "want one of ruff, pytest, mypy, bandit, lines, got %s", describe(o["parser"]))
+		obj.bad("parser", "want one of ruff, pytest, mypy, bandit, lines, got %s", diag.Describe(o["parser"]))
 	}
 	if has["timeout"] {
 		c.spec.Timeout = parseTimeout(obj, "timeout", e.Timeout, o["timeout"])
@@ -243,7 +244,7 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 func parseTimeout(obj cfgObject, k, s string, raw any) time.Duration {
 	dur, err := time.ParseDuration(s)
 	if err != nil || dur <= 0 || dur > maxCommandTimeout {
-		obj.bad(k, "want a positive duration up to %s (\"90s\", \"5m\"), got %s", maxCommandTimeout, describe(raw))
+		obj.bad(k, "want a positive duration up to %s (\"90s\", \"5m\"), got %s", maxCommandTimeout, diag.Describe(raw))
 	}
 	return dur
 }

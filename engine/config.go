@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/boundedread"
 )
 
@@ -155,7 +156,7 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 			t.gates[name] = o
 		}
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -210,7 +211,7 @@ func resolveConfig(gates []*Gate, tiers []*tierFile, unused toolUse) (map[string
 			warnings = append(warnings, a.warnings...)
 		}
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, nil, err
 	}
 	return out, warnings, nil
@@ -257,7 +258,7 @@ func (a *applier) apply(o *gateOverride) {
 	if s := o.Severity; o.has["severity"] {
 		switch {
 		case !validSeverity(s):
-			a.bad([]string{"severity"}, "want \"block\", \"ask\" or \"warn\", got %s", describe(s))
+			a.bad([]string{"severity"}, "want \"block\", \"ask\" or \"warn\", got %s", diag.Describe(s))
 		case a.project() && severityRank(s) < severityRank(a.eff.Severity):
 			a.refuse([]string{"severity"}, fmt.Sprintf("it would lower the severity from %s to %s", a.eff.Severity, s))
 		default:
@@ -276,7 +277,7 @@ func (a *applier) apply(o *gateOverride) {
 func (a *applier) triggers(ts []string) {
 	for _, s := range ts {
 		if !slices.Contains(Triggers, s) {
-			a.bad([]string{"triggers"}, "unknown trigger %s (known: %s)", describe(s), strings.Join(Triggers, ", "))
+			a.bad([]string{"triggers"}, "unknown trigger %s (known: %s)", diag.Describe(s), strings.Join(Triggers, ", "))
 			return
 		}
 	}

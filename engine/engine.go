@@ -182,7 +182,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		}
 		e.byName[g.Name] = g
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	sortGates(gates)
@@ -215,7 +215,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		return nil, err
 	}
 	cd := &Diagnostics{Kind: ErrBundle}
-	if checkCELCosts(e.gates, e.limits, cd); cd.err() != nil {
+	if checkCELCosts(e.gates, e.limits, cd); cd.Err() != nil {
 		return nil, cd
 	}
 	if err := e.registerCommands(tiers); err != nil {

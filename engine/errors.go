@@ -1,86 +1,22 @@
 package engine
 
-import (
-	"errors"
-	"fmt"
-	"strings"
-)
+import "github.com/tausik/tausik/engine/diag"
 
-// Sentinel errors. The CLI maps them to exit codes: ErrUsage → 2,
-// ErrBundle, ErrConfig and ErrStore → 3.
+// The sentinel errors of package diag, under the names the CLI and the MCP
+// server map to exit codes: ErrUsage → 2, ErrBundle, ErrConfig and ErrStore → 3.
 var (
-	// ErrBundle marks a gate bundle that cannot be loaded: bad YAML, an unknown
-	// key, a policy that does not compile or returns the wrong shape.
-	ErrBundle = errors.New("malformed gate bundle")
-	// ErrConfig marks a configuration file that cannot be trusted.
-	ErrConfig = errors.New("malformed config")
-	// ErrShape marks a policy result of the wrong shape (a violation that is
-	// not {msg, file?, line?, rule?}, a condition that is not a boolean).
-	ErrShape = errors.New("policy result of the wrong shape")
-	// ErrUsage marks a request that names something that does not exist (an
-	// unknown gate or trigger) or is otherwise malformed.
-	ErrUsage = errors.New("bad request")
-	// ErrStore marks a failure to read or write the store, including failing to
-	// record a decision: an evaluation that cannot be logged is not trusted.
-	ErrStore = errors.New("store error")
-	// ErrExists marks a scaffold target that is already there.
-	ErrExists = errors.New("already exists")
-	// ErrNoKey marks a flow that must sign (verify) in a project without a
-	// signing key: `tausik key init` creates one.
-	ErrNoKey = errors.New("no signing key: run `tausik key init`")
-	// ErrInvalidReceipt marks a receipt whose signature does not verify or
-	// that was signed by another key than the one trusted.
-	ErrInvalidReceipt = errors.New("receipt does not verify")
+	ErrBundle         = diag.ErrBundle
+	ErrConfig         = diag.ErrConfig
+	ErrShape          = diag.ErrShape
+	ErrUsage          = diag.ErrUsage
+	ErrStore          = diag.ErrStore
+	ErrExists         = diag.ErrExists
+	ErrNoKey          = diag.ErrNoKey
+	ErrInvalidReceipt = diag.ErrInvalidReceipt
 )
 
-// Diagnostic is one problem found in a file, located by line when known.
-type Diagnostic struct {
-	File string
-	Line int
-	Msg  string
-}
+// Diagnostic is one problem found in a file (see diag.Diagnostic).
+type Diagnostic = diag.Diagnostic
 
-// String renders the diagnostic as "file:line: msg", the form editors jump to.
-func (d Diagnostic) String() string {
-	switch {
-	case d.File == "":
-		return d.Msg
-	case d.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", d.File, d.Line, d.Msg)
-	default:
-		return fmt.Sprintf("%s: %s", d.File, d.Msg)
-	}
-}
-
-// Diagnostics is a list of problems of one kind (Kind is ErrBundle or
-// ErrConfig). Loading reports every problem it finds, not just the first, and
-// loads nothing when there is any.
-type Diagnostics struct {
-	Kind  error
-	Items []Diagnostic
-}
-
-// Add records one problem at file:line (line 0 when unknown).
-func (d *Diagnostics) Add(file string, line int, format string, args ...any) {
-	d.Items = append(d.Items, Diagnostic{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
-}
-
-// err returns d as an error, or nil when it holds nothing.
-func (d *Diagnostics) err() error {
-	if len(d.Items) == 0 {
-		return nil
-	}
-	return d
-}
-
-// Error lists every diagnostic, one per line.
-func (d *Diagnostics) Error() string {
-	lines := make([]string, len(d.Items))
-	for i, it := range d.Items {
-		lines[i] = it.String()
-	}
-	return strings.Join(lines, "\n")
-}
-
-// Unwrap lets errors.Is match the kind.
-func (d *Diagnostics) Unwrap() error { return d.Kind }
+// Diagnostics is a list of problems of one kind (see diag.Diagnostics).
+type Diagnostics = diag.Diagnostics

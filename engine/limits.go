@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/tausik/tausik/engine/diag"
 )
 
 // Limits bound one gate's policy evaluation, so that a policy cannot hang a
@@ -119,7 +121,7 @@ func parseLimits(t *tierFile, v any, d *Diagnostics) map[string]map[string]int64
 				continue
 			}
 			if n < 1 || n > maxLimit {
-				obj.bad(k, "want an integer from 1 to %d, got %s", maxLimit, describe(n))
+				obj.bad(k, "want an integer from 1 to %d, got %s", maxLimit, diag.Describe(n))
 				continue
 			}
 			out[class][k] = n

@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/internal/yamlread"
 	"github.com/tausik/tausik/runners"
 )
@@ -317,7 +318,7 @@ func CoerceParam(typ string, v any) (any, error) {
 				return int64(x), nil
 			}
 		}
-		return nil, fmt.Errorf("want an integer, got %s", describe(v))
+		return nil, fmt.Errorf("want an integer, got %s", diag.Describe(v))
 	case TypeNumber:
 		switch x := v.(type) {
 		case int64:
@@ -325,25 +326,25 @@ func CoerceParam(typ string, v any) (any, error) {
 		case float64:
 			return x, nil
 		}
-		return nil, fmt.Errorf("want a number, got %s", describe(v))
+		return nil, fmt.Errorf("want a number, got %s", diag.Describe(v))
 	case TypeString:
 		if s, ok := v.(string); ok {
 			return s, nil
 		}
-		return nil, fmt.Errorf("want a string, got %s", describe(v))
+		return nil, fmt.Errorf("want a string, got %s", diag.Describe(v))
 	case TypeBool:
 		if b, ok := v.(bool); ok {
 			return b, nil
 		}
-		return nil, fmt.Errorf("want true or false, got %s", describe(v))
+		return nil, fmt.Errorf("want true or false, got %s", diag.Describe(v))
 	case TypeStrings:
 		list, ok := v.([]any)
 		if !ok {
-			return nil, fmt.Errorf("want a list of strings, got %s", describe(v))
+			return nil, fmt.Errorf("want a list of strings, got %s", diag.Describe(v))
 		}
 		for i, e := range list {
 			if _, ok := e.(string); !ok {
-				return nil, fmt.Errorf("item %d: want a string, got %s", i, describe(e))
+				return nil, fmt.Errorf("item %d: want a string, got %s", i, diag.Describe(e))
 			}
 		}
 		return list, nil
@@ -351,28 +352,9 @@ func CoerceParam(typ string, v any) (any, error) {
 		if m, ok := v.(map[string]any); ok {
 			return m, nil
 		}
-		return nil, fmt.Errorf("want an object, got %s", describe(v))
+		return nil, fmt.Errorf("want an object, got %s", diag.Describe(v))
 	case TypePaths:
 		return coercePaths(v)
 	}
 	return nil, fmt.Errorf("unknown type %q", typ)
-}
-
-// describe names a plain value's kind for error messages.
-func describe(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return fmt.Sprintf("the string %q", x)
-	case bool:
-		return fmt.Sprintf("the boolean %v", x)
-	case int64, float64:
-		return fmt.Sprintf("the number %v", x)
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners"
 )
@@ -22,11 +23,11 @@ var legacyShapes = []string{pathpat.LegacyGitignore, pathpat.LegacyDirs, pathpat
 func coercePaths(v any) (any, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("want an object of path pattern → reason, got %s", describe(v))
+		return nil, fmt.Errorf("want an object of path pattern → reason, got %s", diag.Describe(v))
 	}
 	for _, k := range sortedKeys(m) {
 		if _, isStr := m[k].(string); !isStr {
-			return nil, fmt.Errorf("%s: want the written reason (a string), got %s", k, describe(m[k]))
+			return nil, fmt.Errorf("%s: want the written reason (a string), got %s", k, diag.Describe(m[k]))
 		}
 	}
 	return m, nil
@@ -45,7 +46,7 @@ func (a *applier) paths(p Param, v any) (map[string]any, bool) {
 		for i, e := range list {
 			s, isStr := e.(string)
 			if !isStr {
-				a.bad(at, "item %d: want a string, got %s", i, describe(e))
+				a.bad(at, "item %d: want a string, got %s", i, diag.Describe(e))
 				return nil, false
 			}
 			for _, pat := range pathpat.FromLegacy(p.Legacy, s) {

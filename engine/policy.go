@@ -10,6 +10,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -284,7 +285,7 @@ const violationKeys = "msg, file, line, rule, detector, kind, ref, key, quantity
 func toViolation(v any) (Violation, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Violation{}, fmt.Errorf("a violation must be an object {msg, file?, line?, rule?}, got %s", describe(v))
+		return Violation{}, fmt.Errorf("a violation must be an object {msg, file?, line?, rule?}, got %s", diag.Describe(v))
 	}
 	var out Violation
 	for k, e := range m {
@@ -292,25 +293,25 @@ func toViolation(v any) (Violation, error) {
 		case "msg":
 			s, ok := e.(string)
 			if !ok || s == "" {
-				return out, fmt.Errorf("violation msg must be a non-empty string, got %s", describe(e))
+				return out, fmt.Errorf("violation msg must be a non-empty string, got %s", diag.Describe(e))
 			}
 			out.Msg = s
 		case "file":
 			s, ok := e.(string)
 			if !ok {
-				return out, fmt.Errorf("violation file must be a string, got %s", describe(e))
+				return out, fmt.Errorf("violation file must be a string, got %s", diag.Describe(e))
 			}
 			out.File = s
 		case "line":
 			n, ok := asInt(e)
 			if !ok || n < 0 {
-				return out, fmt.Errorf("violation line must be a non-negative integer, got %s", describe(e))
+				return out, fmt.Errorf("violation line must be a non-negative integer, got %s", diag.Describe(e))
 			}
 			out.Line = n
 		case "quantity":
 			n, ok := asInt(e)
 			if !ok || n < 0 {
-				return out, fmt.Errorf("violation quantity must be a non-negative integer, got %s", describe(e))
+				return out, fmt.Errorf("violation quantity must be a non-negative integer, got %s", diag.Describe(e))
 			}
 			out.Quantity = n
 		case "sources":
@@ -319,18 +320,18 @@ func toViolation(v any) (Violation, error) {
 			}
 			list, ok := e.([]any)
 			if !ok {
-				return out, fmt.Errorf("violation sources must be a list of file paths, got %s", describe(e))
+				return out, fmt.Errorf("violation sources must be a list of file paths, got %s", diag.Describe(e))
 			}
 			out.Sources = make([]string, len(list))
 			for i, x := range list {
 				if out.Sources[i], ok = x.(string); !ok {
-					return out, fmt.Errorf("violation sources must be a list of file paths, got %s", describe(e))
+					return out, fmt.Errorf("violation sources must be a list of file paths, got %s", diag.Describe(e))
 				}
 			}
 		case "rule", "detector", "kind", "ref", "key":
 			s, ok := e.(string)
 			if !ok {
-				return out, fmt.Errorf("violation %s must be a string, got %s", k, describe(e))
+				return out, fmt.Errorf("violation %s must be a string, got %s", k, diag.Describe(e))
 			}
 			switch k {
 			case "rule":
@@ -347,7 +348,7 @@ func toViolation(v any) (Violation, error) {
 		case "severity":
 			s, ok := e.(string)
 			if !ok || s != SeverityAsk && s != SeverityBlock {
-				return out, fmt.Errorf("violation severity must be %q or %q, got %s", SeverityAsk, SeverityBlock, describe(e))
+				return out, fmt.Errorf("violation severity must be %q or %q, got %s", SeverityAsk, SeverityBlock, diag.Describe(e))
 			}
 			out.Severity = s
 		default:
@@ -371,7 +372,7 @@ func toReason(v any) (Reason, error) {
 			s, ok := e.(string)
 			switch {
 			case !ok:
-				return r, fmt.Errorf("reason %s must be a string, got %s", k, describe(e))
+				return r, fmt.Errorf("reason %s must be a string, got %s", k, diag.Describe(e))
 			case k == "code":
 				r.Code = s
 			case k == "msg":
@@ -381,7 +382,7 @@ func toReason(v any) (Reason, error) {
 			}
 		}
 	default:
-		return r, fmt.Errorf("a reason must be a code string or {code, msg}, got %s", describe(v))
+		return r, fmt.Errorf("a reason must be a code string or {code, msg}, got %s", diag.Describe(v))
 	}
 	if !reasonCodeRE().MatchString(r.Code) {
 		return r, fmt.Errorf("reason code %q must match %s", r.Code, reasonCodeRE())
