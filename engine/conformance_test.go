@@ -36,7 +36,7 @@ func TestConformance(t *testing.T) {
 			}
 			rp := compileRego(ctx, name, regoFile, regoSrc, d)
 			cp := compileCEL(filepath.Join(dir, "policy.cel.yaml"), celSrc, d)
-			if err := d.err(); err != nil {
+			if err := d.Err(); err != nil {
 				t.Fatal(err)
 			}
 			cases, _ := filepath.Glob(filepath.Join(dir, "cases", "*.json"))

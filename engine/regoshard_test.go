@@ -22,7 +22,7 @@ func compileAt(t testing.TB, procs int, gate, src string) *regoPolicy {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	d := &Diagnostics{}
 	p := compileRego(context.Background(), gate, "policy.rego", []byte(src), d)
-	if err := d.err(); err != nil || p == nil {
+	if err := d.Err(); err != nil || p == nil {
 		t.Fatalf("compile with %d cores: %v", procs, err)
 	}
 	return p
@@ -226,7 +226,7 @@ func TestShardBuiltinReserved(t *testing.T) {
 	if p := compileRego(context.Background(), "t", "policy.rego", []byte(src), d); p != nil {
 		t.Fatal("a policy calling the shard filter compiled")
 	}
-	err := d.err()
+	err := d.Err()
 	if err == nil || !strings.Contains(err.Error(), "policy.rego:4") || !strings.Contains(err.Error(), "reserves") {
 		t.Fatalf("diagnostics %v", err)
 	}
@@ -288,10 +288,10 @@ func TestShardedDiagnosticsAreTheSource(t *testing.T) {
 			d := &Diagnostics{}
 			p := compileRego(context.Background(), "t", "policy.rego", []byte(src), d)
 			runtime.GOMAXPROCS(prev)
-			if p != nil || d.err() == nil {
+			if p != nil || d.Err() == nil {
 				t.Fatalf("%d cores: compiled:\n%s", procs, src)
 			}
-			diags[procs] = d.err().Error()
+			diags[procs] = d.Err().Error()
 		}
 		if diags[1] != diags[2] {
 			t.Errorf("diagnostics differ\none core: %s\nsplit:    %s", diags[1], diags[2])
