@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -57,7 +58,7 @@ type Gate struct {
 	// HasExcused reports an excused.yaml in the bundle.
 	HasExcused bool
 
-	policy Policy
+	policy policy.Policy
 	fsys   fs.FS // rooted at the bundle directory
 	// factsAlias renames namespaces of the gate's facts.json fixtures
 	// (fixture name → the gate's): a config-defined command gate runs the
@@ -169,7 +170,7 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	}
 	g.PolicyDigest = facts.DigestBytes(src)
 	if lazy {
-		g.policy = &lazyPolicy{compile: func(ctx context.Context) (Policy, error) {
+		g.policy = &lazyPolicy{compile: func(ctx context.Context) (policy.Policy, error) {
 			ld := &Diagnostics{Kind: ErrBundle}
 			if p := compilePolicy(ctx, g, src, ld); p != nil {
 				return p, nil
@@ -201,17 +202,12 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 }
 
 // compilePolicy compiles g's policy source, recording problems in d.
-func compilePolicy(ctx context.Context, g *Gate, src []byte, d *Diagnostics) Policy {
+func compilePolicy(ctx context.Context, g *Gate, src []byte, d *Diagnostics) policy.Policy {
 	switch g.Language {
 	case LangRego:
-		if p := compileRego(ctx, g.Name, g.PolicyFile, src, d); p != nil {
-			return p
-		}
+		return policy.CompileRego(ctx, g.Name, g.PolicyFile, src, d)
 	case LangCEL:
-		if p := compileCEL(g.PolicyFile, src, d); p != nil {
-			p.costed = g.Source != SourceBuiltin // see celPolicy.costed
-			return p
-		}
+		return policy.CompileCEL(g.PolicyFile, src, g.Source != SourceBuiltin, d)
 	}
 	return nil
 }
@@ -225,29 +221,29 @@ func compilePolicy(ctx context.Context, g *Gate, src []byte, d *Diagnostics) Pol
 // policy is an error only for the trigger its gate listens to.
 type lazyPolicy struct {
 	once    sync.Once
-	compile func(ctx context.Context) (Policy, error)
-	policy  Policy
+	compile func(ctx context.Context) (policy.Policy, error)
+	policy  policy.Policy
 	err     error
 }
 
 // Eval implements Policy.
-func (l *lazyPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
+func (l *lazyPolicy) Eval(ctx context.Context, in *policy.Input) (policy.Result, error) {
 	// The compilation is kept for the process: not cut short by this
-	// evaluation's deadline (evalBounded), which bounds the policy's run.
+	// evaluation's deadline (EvalBounded), which bounds the policy's run.
 	l.once.Do(func() { l.policy, l.err = l.compile(context.WithoutCancel(ctx)) })
 	if l.err != nil {
-		return Result{}, l.err
+		return policy.Result{}, l.err
 	}
 	return l.policy.Eval(ctx, in)
 }
 
-// inputUse is the compiled policy's (compiling it if no evaluation did yet).
-func (l *lazyPolicy) inputUse() inputUse {
+// InputUse is the compiled policy's (compiling it if no evaluation did yet).
+func (l *lazyPolicy) InputUse() policy.InputUse {
 	l.once.Do(func() { l.policy, l.err = l.compile(context.Background()) })
 	if l.err != nil {
-		return inputUse{any: true}
+		return policy.InputUse{Any: true}
 	}
-	return useOf(l.policy)
+	return policy.UseOf(l.policy)
 }
 
 // sortGates orders gates by phase, then name: the order of every evaluation.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners"
@@ -43,7 +44,7 @@ const (
 
 // genericCommand is the compiled generic command policy.
 type genericCommand struct {
-	policy   Policy
+	policy   policy.Policy
 	digest   string
 	fsys     fs.FS
 	fixtures []string
@@ -69,7 +70,7 @@ func loadGenericCommand(ctx context.Context) (genericCommand, error) {
 			return
 		}
 		d := &Diagnostics{Kind: ErrBundle}
-		p := compileRego(ctx, commandFixtureNS, path.Join(CommandPolicyDir, fileRego), src, d)
+		p := policy.CompileRego(ctx, commandFixtureNS, path.Join(CommandPolicyDir, fileRego), src, d)
 		if p == nil {
 			generic.err = d
 			return

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // Outcomes of one gate (the README's "Outcomes and exit codes").
@@ -92,11 +94,11 @@ type Verdict struct {
 	// the host can ask one (a gate of severity "ask", or a blocking gate
 	// whose every violation is marked "ask"). Severity then records
 	// "block": that is what it does wherever nobody can be asked.
-	Ask          bool        `json:"ask,omitempty"`
-	Reasons      []Reason    `json:"reasons"`
-	Violations   []Violation `json:"violations"`
-	PolicyDigest string      `json:"policy_digest"`
-	EvalNS       int64       `json:"eval_ns"`
+	Ask          bool               `json:"ask,omitempty"`
+	Reasons      []policy.Reason    `json:"reasons"`
+	Violations   []policy.Violation `json:"violations"`
+	PolicyDigest string             `json:"policy_digest"`
+	EvalNS       int64              `json:"eval_ns"`
 	// InputDigest covers everything the policy's result is a function of:
 	// its source, the gate's params and the digests of its namespaces. Two
 	// verdicts with the same InputDigest had the same input. It is set only
@@ -131,13 +133,13 @@ type DecisionLog interface {
 // reasons. Precedence: a policy error or a could-not-run reason beats
 // violations, which beat not-applicable; and a PASSED over a namespace that was
 // not read is COULD_NOT_RUN, so a missing fact is never a pass.
-func outcome(res Result, err error, unread []Reason) (string, []Reason) {
+func outcome(res policy.Result, err error, unread []policy.Reason) (string, []policy.Reason) {
 	switch {
 	case err != nil:
-		if r, ok := boundReason(err); ok {
-			return CouldNotRun, []Reason{r}
+		if r, ok := policy.BoundReason(err); ok {
+			return CouldNotRun, []policy.Reason{r}
 		}
-		return CouldNotRun, []Reason{{Code: "policy_error", Msg: err.Error()}}
+		return CouldNotRun, []policy.Reason{{Code: "policy_error", Msg: err.Error()}}
 	case len(res.CouldNotRun) > 0:
 		return CouldNotRun, res.CouldNotRun
 	case len(res.Violations) > 0:
@@ -159,7 +161,7 @@ func blocks(severity, outcome string) bool {
 // asks reports whether a verdict that blocks may be let through by a
 // person: it FAILED (a gate that could not run never asks: fail closed),
 // and the gate's severity is ask or every violation is marked ask.
-func asks(severity, outcome string, vs []Violation) bool {
+func asks(severity, outcome string, vs []policy.Violation) bool {
 	if outcome != Failed || !blocks(severity, outcome) {
 		return false
 	}
@@ -178,7 +180,7 @@ func asks(severity, outcome string, vs []Violation) bool {
 // severity it records (ask records block, see Verdict.Ask). A violation of
 // severity block raises the verdict's severity to block.
 func settleSeverity(v *Verdict, severity string) {
-	if v.Outcome == Failed && slices.ContainsFunc(v.Violations, func(x Violation) bool { return x.Severity == SeverityBlock }) {
+	if v.Outcome == Failed && slices.ContainsFunc(v.Violations, func(x policy.Violation) bool { return x.Severity == SeverityBlock }) {
 		severity = SeverityBlock
 	}
 	v.Blocks = blocks(severity, v.Outcome)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/internal/boundedread"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
@@ -109,7 +110,7 @@ type Engine struct {
 	verdicts *verdictCache
 
 	// limits bound each gate's evaluation, by limits class (limits.go).
-	limits map[string]Limits
+	limits map[string]policy.Limits
 
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/store"
@@ -75,7 +75,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	// compile lazily: start them now, beside the gathering, not after it.
 	for _, g := range selected {
 		if l, ok := g.policy.(*lazyPolicy); ok {
-			go l.inputUse()
+			go l.InputUse()
 		}
 	}
 	if req.ChangedFiles {
@@ -102,7 +102,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	}
 	doc, gatherNS := e.gather(ctx, scope, needs)
 	factsDone := time.Now()
-	base := NewDocumentInput(doc, nil)
+	base := policy.NewDocumentInput(doc, nil)
 	prefetchTerms(base, selected)
 	digest, parts, err := doc.DigestParts()
 	if err != nil {
@@ -124,14 +124,14 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Gates:        []Verdict{},
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}
-	ectx := withLimits(ctx, e.Limits(req.Trigger)) // each gate's bounds (limits.go)
+	ectx := policy.WithLimits(ctx, e.Limits(req.Trigger)) // each gate's bounds (limits.go)
 	keys, hits := e.verdicts.reuse(ctx, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params }, parts)
 	var computed []string
 	for _, g := range selected {
 		eff := e.eff[g.Name]
 		v, ok := hits[g.Name]
 		if r := paramsConflict(scope, g, eff.Params); r != nil {
-			v = verdictOf(g, eff.Severity, Result{CouldNotRun: []Reason{*r}}, nil, doc)
+			v = verdictOf(g, eff.Severity, policy.Result{CouldNotRun: []policy.Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
 			settleSeverity(&v, eff.Severity)
@@ -179,14 +179,14 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 // of terms beside 9 ms of digest). A gate whose verdict is then reused
 // leaves its terms unread, work done on an otherwise idle core; nothing
 // waits for it.
-func prefetchTerms(base *Input, selected []*Gate) {
+func prefetchTerms(base *policy.Input, selected []*Gate) {
 	names := prefetchNames(selected)
 	if len(names) == 0 {
 		return
 	}
 	go func() {
 		for _, ns := range names {
-			_, _ = base.facts.term(ns) // an error comes back to the policy that reads ns
+			base.Prefetch(ns)
 		}
 	}()
 }
@@ -211,9 +211,9 @@ func prefetchNames(selected []*Gate) []string {
 
 // evalGate evaluates one gate with severity and params against the shared
 // input, and returns its verdict and the policy's error, if any.
-func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) (Verdict, error) {
+func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *policy.Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
-	res, err := evalBounded(ctx, g.policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
+	res, err := policy.EvalBounded(ctx, g.policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v, err
@@ -221,35 +221,24 @@ func evalGate(ctx context.Context, g *Gate, severity string, params map[string]a
 
 // verdictOf is g's verdict given its policy's result or error and the
 // status of the namespaces it read.
-func verdictOf(g *Gate, severity string, res Result, err error, doc *facts.Document) Verdict {
-	var unread []Reason
+func verdictOf(g *Gate, severity string, res policy.Result, err error, doc *facts.Document) Verdict {
+	var unread []policy.Reason
 	for _, ns := range g.Facts {
 		if st := doc.Namespaces[ns]; st.Status != facts.StatusOK {
-			unread = append(unread, Reason{Code: "fact_" + string(st.Status) + ":" + ns, Msg: st.Reason})
+			unread = append(unread, policy.Reason{Code: "fact_" + string(st.Status) + ":" + ns, Msg: st.Reason})
 		}
 	}
 	out, reasons := outcome(res, err, unread)
 	v := Verdict{
 		Name: g.Name, Source: g.Source, Language: g.Language,
 		Outcome: out, Reasons: nonNil(reasons),
-		Violations: []Violation{}, PolicyDigest: g.PolicyDigest,
+		Violations: []policy.Violation{}, PolicyDigest: g.PolicyDigest,
 	}
 	if out == Failed {
 		v.Violations = res.Violations
 	}
 	settleSeverity(&v, severity)
 	return v
-}
-
-// evalSafely turns a panic inside a policy library into an error, so one bad
-// policy cannot take down an MCP server or pass by crashing.
-func evalSafely(ctx context.Context, p Policy, in *Input) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("policy panicked: %v\n%s", r, debug.Stack())
-		}
-	}()
-	return p.Eval(ctx, in)
 }
 
 // selectGates picks the gates for req in evaluation order.

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
@@ -237,7 +238,7 @@ func TestTDDOrderTestForms(t *testing.T) {
 			t.Fatal(err)
 		}
 		eff, _ := e.Effective("tdd_order")
-		v, _ := evalGate(context.Background(), g, g.Severity, eff.Params, NewInput(plain, nil), doc)
+		v, _ := evalGate(context.Background(), g, g.Severity, eff.Params, policy.NewInput(plain, nil), doc)
 		if got := v.Outcome == Passed; got != isTest {
 			t.Errorf("%s: outcome %s, want a test file = %v", path, v.Outcome, isTest)
 		}

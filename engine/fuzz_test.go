@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // FuzzParseMeta: gate.yaml parsing never panics, and whatever it accepts is
@@ -41,14 +43,14 @@ func FuzzCompileCEL(f *testing.F) {
 	f.Add([]byte("violations: 3\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d := &Diagnostics{Kind: ErrBundle}
-		p := compileCEL("policy.cel.yaml", b, d)
+		p := policy.CompileCEL("policy.cel.yaml", b, false, d)
 		if p == nil {
 			if len(d.Items) == 0 {
 				t.Fatal("refused without a diagnostic")
 			}
 			return
 		}
-		_, _ = evalSafely(context.Background(), p, NewInput(map[string]any{}, map[string]any{}))
+		_, _ = policy.EvalBounded(context.Background(), p, policy.NewInput(map[string]any{}, map[string]any{}))
 	})
 }
 

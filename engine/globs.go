@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/content"
@@ -91,12 +92,12 @@ func setParams(s *runners.Scope, gates []*Gate, params func(*Gate) map[string]an
 // other gate's facts would be judging the wrong classes, so it does not run
 // and its verdict is never reused: evaluated alone (--gate) it is gathered
 // for its own params.
-func paramsConflict(s *runners.Scope, g *Gate, params map[string]any) *Reason {
+func paramsConflict(s *runners.Scope, g *Gate, params map[string]any) *policy.Reason {
 	given, ok := s.Params[NamespaceSurface]
 	if !ok || !slices.Contains(g.Facts, NamespaceSurface) || reflect.DeepEqual(surface.ParamsOf(given), surface.ParamsOf(params)) {
 		return nil
 	}
-	return &Reason{Code: "surface_params_conflict", Msg: fmt.Sprintf(
+	return &policy.Reason{Code: "surface_params_conflict", Msg: fmt.Sprintf(
 		"the %s facts of this evaluation follow another gate's roots, exclude, baseline or max_public_members; evaluate %s on its own (--gate %s)",
 		NamespaceSurface, g.Name, g.Name)}
 }

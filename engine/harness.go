@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
@@ -120,7 +121,7 @@ func EvalGate(ctx context.Context, g *Gate, params map[string]any, doc *facts.Do
 	if err != nil {
 		return Verdict{}, fmt.Errorf("facts: %w", err)
 	}
-	return evalGate(ctx, g, g.Severity, params, NewInput(plain, nil), doc)
+	return evalGate(ctx, g, g.Severity, params, policy.NewInput(plain, nil), doc)
 }
 
 // PolicySource returns the bytes of g's policy file.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/store"
 )
@@ -80,7 +81,7 @@ type verdictEntry struct {
 // reusable reports whether g's verdicts may be indexed: its policy reads
 // only what the key covers.
 func reusable(g *Gate) bool {
-	return useOf(g.policy).onlyReads(append([]string{"params", "schema"}, g.Facts...))
+	return policy.UseOf(g.policy).OnlyReads(append([]string{"params", "schema"}, g.Facts...))
 }
 
 // key returns the input digest of g's verdict with params over the

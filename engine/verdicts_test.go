@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/store"
@@ -42,8 +43,8 @@ func TestInputUse(t *testing.T) {
 			if p == nil {
 				t.Fatalf("does not compile: %v", d)
 			}
-			u := useOf(p)
-			if u.any != c.any || (!c.any && !slices.Equal(u.keys, c.keys)) {
+			u := policy.UseOf(p)
+			if u.Any != c.any || (!c.any && !slices.Equal(u.Keys, c.keys)) {
 				t.Errorf("use = %+v, want keys %v any %v", u, c.keys, c.any)
 			}
 		})

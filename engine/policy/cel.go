@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"context"
@@ -36,7 +36,7 @@ type celPolicy struct {
 	couldNotRun   []celReason
 	notApplicable []celReason
 	violations    []celExpr
-	use           inputUse
+	use           InputUse
 	// costed runs the policy under its cel_cost limit: a team policy's.
 	// cel-go's cost tracker is quadratic in a comprehension's length (its
 	// stack search), 16 times the CPU of filesize on 10,000 files, so the
@@ -81,7 +81,7 @@ func celBaseEnv() (*cel.Env, error) {
 }
 
 // compileCEL parses and compiles a gate's policy.cel.yaml.
-func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
+func compileCEL(file string, src []byte, d *diag.Diagnostics) *celPolicy {
 	n0 := len(d.Items)
 	r := yamlread.Reader{File: file, D: d}
 	root := r.Parse(src)
@@ -235,7 +235,7 @@ func isListType(t *cel.Type) bool {
 	return len(ps) == 0 || isDyn(ps[0]) || ps[0].Kind() == types.MapKind
 }
 
-func (p *celPolicy) inputUse() inputUse { return p.use }
+func (p *celPolicy) InputUse() InputUse { return p.use }
 
 // Eval implements Policy. Lets are evaluated lazily, at most once, when an
 // expression first reads them; could_not_run is evaluated first and, when a
@@ -383,4 +383,15 @@ func celPlain(v ref.Val) any {
 		return out
 	}
 	return v.Value()
+}
+
+// CompileCEL compiles a CEL policy file, recording problems in d; nil when
+// it does not compile. A costed policy (a team's) runs under its cel_cost
+// limit.
+func CompileCEL(file string, src []byte, costed bool, d *diag.Diagnostics) Policy {
+	if p := compileCEL(file, src, d); p != nil {
+		p.costed = costed
+		return p
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -28,7 +29,7 @@ func TestConformance(t *testing.T) {
 		dir := filepath.Dir(regoFile)
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			d := &Diagnostics{}
+			d := &diag.Diagnostics{}
 			regoSrc, _ := os.ReadFile(regoFile)
 			celSrc, err := os.ReadFile(filepath.Join(dir, "policy.cel.yaml"))
 			if err != nil {

@@ -1,8 +1,9 @@
-package engine
+package policy
 
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -12,6 +13,19 @@ import (
 
 	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/facts"
+)
+
+// NamespaceRequest is the input key of the request being judged (its trigger,
+// task and files), beside the runners' namespaces.
+const NamespaceRequest = "request"
+
+// Severities a gate can have. "block" blocks; "ask" blocks too, except
+// where the host can ask a person, who may let the call through; "warn"
+// never blocks. A violation may carry "ask" or "block" of its own.
+const (
+	SeverityBlock = "block"
+	SeverityAsk   = "ask"
+	SeverityWarn  = "warn"
 )
 
 // Policy is a gate's prepared policy, in Rego or CEL. It is compiled once per
@@ -167,7 +181,7 @@ func (in *Input) visible() []string {
 	case in.facts.doc != nil:
 		return slices.Sorted(slices.Values(append(in.facts.doc.Names(), "schema")))
 	}
-	return sortedKeys(in.facts.plain)
+	return slices.Sorted(maps.Keys(in.facts.plain))
 }
 
 // value returns namespace k as plain values, converting it once; ok is false
@@ -191,9 +205,9 @@ func (f *sharedFacts) value(k string) (any, bool, error) {
 	return v, true, nil
 }
 
-// regoTerms converts the visible namespaces to Rego terms, each at most once
+// RegoTerms converts the visible namespaces to Rego terms, each at most once
 // per evaluation.
-func (in *Input) regoTerms() ([][2]*ast.Term, error) {
+func (in *Input) RegoTerms() ([][2]*ast.Term, error) {
 	var out [][2]*ast.Term
 	for _, k := range in.visible() {
 		t, err := in.source(k).term(k)
@@ -246,6 +260,10 @@ func (f *sharedFacts) convert(k string) (*ast.Term, error) {
 	return ast.NewTerm(val), nil
 }
 
+// Prefetch converts namespace ns of in's facts to its Rego term ahead of an
+// evaluation that reads it; an error comes back to the policy that reads ns.
+func (in *Input) Prefetch(ns string) { _, _ = in.facts.term(ns) }
+
 // Plain returns the input as one plain map (visible facts plus "params").
 func (in *Input) Plain() (map[string]any, error) {
 	names := in.visible()
@@ -276,7 +294,7 @@ type shapeError struct {
 func (e *shapeError) Error() string { return e.where + ": " + e.msg }
 
 // Is makes a shapeError match ErrShape.
-func (e *shapeError) Is(target error) bool { return target == ErrShape }
+func (e *shapeError) Is(target error) bool { return target == diag.ErrShape }
 
 // violationKeys are the keys a violation may have.
 const violationKeys = "msg, file, line, rule, detector, kind, ref, key, quantity, sources, severity"
@@ -433,4 +451,12 @@ func sortResult(r *Result) {
 			return rs[i].Msg < rs[j].Msg
 		})
 	}
+}
+
+// nonNil returns s, or an empty slice for nil, so JSON shows [] not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

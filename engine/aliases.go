@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/tausik/tausik/engine/diag"
+import (
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/policy"
+)
 
 // The sentinel errors of package diag, under the names the CLI and the MCP
 // server map to exit codes: ErrUsage → 2, ErrBundle, ErrConfig and ErrStore → 3.
@@ -20,3 +23,17 @@ type Diagnostic = diag.Diagnostic
 
 // Diagnostics is a list of problems of one kind (see diag.Diagnostics).
 type Diagnostics = diag.Diagnostics
+
+// Violation is one finding of a gate's policy (see policy.Violation).
+type Violation = policy.Violation
+
+// ValidReasonCode reports whether code is a well-formed reason code (see
+// policy.ValidReasonCode).
+func ValidReasonCode(code string) bool { return policy.ValidReasonCode(code) }
+
+// Reason says why a gate did not judge (see policy.Reason).
+type Reason = policy.Reason
+
+// EnvShardMin sets the least work for which a Rego policy is split over
+// cores (see policy.EnvShardMin).
+const EnvShardMin = policy.EnvShardMin
