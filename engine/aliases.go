@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"io/fs"
+
 	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 )
 
@@ -37,3 +40,48 @@ type Reason = policy.Reason
 // EnvShardMin sets the least work for which a Rego policy is split over
 // cores (see policy.EnvShardMin).
 const EnvShardMin = policy.EnvShardMin
+
+// Gate is one loaded gate bundle (see gate.Gate).
+type Gate = gate.Gate
+
+// TeamDir is where a project keeps its own gate bundles (see gate.TeamDir).
+const TeamDir = gate.TeamDir
+
+// Bundle file and directory names, and where a gate comes from (see package gate).
+const (
+	DirFixtures   = gate.DirFixtures
+	FileExcused   = gate.FileExcused
+	FileMutants   = gate.FileMutants
+	SourceBuiltin = gate.SourceBuiltin
+	SeverityBlock = gate.SeverityBlock
+	SeverityAsk   = gate.SeverityAsk
+	SeverityWarn  = gate.SeverityWarn
+	LangRego      = gate.LangRego
+	LangCEL       = gate.LangCEL
+	TableCovered  = gate.TableCovered
+	TableExcused  = gate.TableExcused
+	// EnvMutantBundle names a directory of mutated policies a test binary
+	// loads instead of the gates' own (see gate.EnvMutantBundle).
+	EnvMutantBundle = gate.EnvMutantBundle
+)
+
+// Triggers are the moments a gate can listen to, in workflow order.
+var Triggers = gate.Triggers
+
+// CoerceParam checks v against a gate param's type (see gate.CoerceParam).
+func CoerceParam(typ string, v any) (any, error) { return gate.CoerceParam(typ, v) }
+
+// KindFiles is the example gate `policy new` scaffolds when no kind is
+// named (see gate.ScaffoldKinds).
+const KindFiles = gate.KindFiles
+
+// Scaffold writes a new team gate bundle (see gate.Scaffold).
+func Scaffold(root, name, lang string, builtin fs.FS) ([]string, error) {
+	return gate.Scaffold(root, name, lang, builtin)
+}
+
+// ScaffoldFrom writes a new team gate bundle from an example (see
+// gate.ScaffoldFrom).
+func ScaffoldFrom(root, name, kind, lang string, builtin fs.FS) ([]string, error) {
+	return gate.ScaffoldFrom(root, name, kind, lang, builtin)
+}

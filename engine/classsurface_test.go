@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners/surface"
@@ -330,7 +331,7 @@ func classSurfaceInput(t testing.TB, e *Engine, py facts.Python, gof facts.Go, p
 // classSurfaceParams is class_surface's default params overridden by params.
 func classSurfaceParams(e *Engine, params map[string]any) map[string]any {
 	eff, _ := e.Effective(classSurface)
-	p := cloneValue(eff.Params).(map[string]any)
+	p := gate.CloneValue(eff.Params).(map[string]any)
 	for k, v := range params {
 		p[k] = v
 	}

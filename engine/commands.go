@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners/command"
 )
@@ -185,8 +186,8 @@ type commandEntry struct {
 func parseCommand(t *tierFile, name string, v any, taken func(string) (string, bool), d *Diagnostics) *commandGate {
 	obj := cfgObject{t: t, path: []string{keyCommands, name}, d: d}
 	n0 := len(d.Items)
-	if !gateNameRE().MatchString(name) {
-		obj.bad("", "a command gate's name must match %s", gateNameRE())
+	if !gate.NameRE().MatchString(name) {
+		obj.bad("", "a command gate's name must match %s", gate.NameRE())
 	} else if by, ok := taken(name); ok {
 		obj.bad("", "the name is taken by %s; pick another", by)
 	}
@@ -204,19 +205,19 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 			obj.bad(k, "want a non-empty list of strings, got %s", diag.Describe(o[k]))
 		}
 	}
-	c := &commandGate{tier: t, severity: SeverityBlock, triggers: canonicalTriggers(e.Triggers),
+	c := &commandGate{tier: t, severity: gate.SeverityBlock, triggers: canonicalTriggers(e.Triggers),
 		spec: command.Spec{Name: name, Argv: e.Argv, Extensions: e.Extensions, Parser: command.Parser(e.Parser)}}
 	for _, x := range e.Exclude { // gitignore's reading, as before paths became patterns
 		c.spec.Exclude = append(c.spec.Exclude, pathpat.FromLegacy(pathpat.LegacyGitignore, x)...)
 	}
 	for _, tr := range e.Triggers {
-		if !slices.Contains(Triggers, tr) {
-			obj.bad("triggers", "unknown trigger %q (known: %s)", tr, strings.Join(Triggers, ", "))
+		if !slices.Contains(gate.Triggers, tr) {
+			obj.bad("triggers", "unknown trigger %q (known: %s)", tr, strings.Join(gate.Triggers, ", "))
 		}
 	}
 	switch {
 	case !has["severity"]:
-	case e.Severity == SeverityBlock || e.Severity == SeverityWarn:
+	case e.Severity == gate.SeverityBlock || e.Severity == gate.SeverityWarn:
 		c.severity = e.Severity
 	default:
 		obj.bad("severity", "want \"block\" or \"warn\", got %s", diag.Describe(o["severity"]))

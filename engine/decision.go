@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 )
 
@@ -155,7 +156,7 @@ func outcome(res policy.Result, err error, unread []policy.Reason) (string, []po
 // blocks is the blocking rule: severity block or ask, and FAILED or
 // COULD_NOT_RUN.
 func blocks(severity, outcome string) bool {
-	return (severity == SeverityBlock || severity == SeverityAsk) && (outcome == Failed || outcome == CouldNotRun)
+	return (severity == gate.SeverityBlock || severity == gate.SeverityAsk) && (outcome == Failed || outcome == CouldNotRun)
 }
 
 // asks reports whether a verdict that blocks may be let through by a
@@ -165,11 +166,11 @@ func asks(severity, outcome string, vs []policy.Violation) bool {
 	if outcome != Failed || !blocks(severity, outcome) {
 		return false
 	}
-	if severity == SeverityAsk {
+	if severity == gate.SeverityAsk {
 		return true
 	}
 	for _, v := range vs {
-		if v.Severity != SeverityAsk {
+		if v.Severity != gate.SeverityAsk {
 			return false
 		}
 	}
@@ -180,13 +181,13 @@ func asks(severity, outcome string, vs []policy.Violation) bool {
 // severity it records (ask records block, see Verdict.Ask). A violation of
 // severity block raises the verdict's severity to block.
 func settleSeverity(v *Verdict, severity string) {
-	if v.Outcome == Failed && slices.ContainsFunc(v.Violations, func(x policy.Violation) bool { return x.Severity == SeverityBlock }) {
-		severity = SeverityBlock
+	if v.Outcome == Failed && slices.ContainsFunc(v.Violations, func(x policy.Violation) bool { return x.Severity == gate.SeverityBlock }) {
+		severity = gate.SeverityBlock
 	}
 	v.Blocks = blocks(severity, v.Outcome)
 	v.Ask = asks(severity, v.Outcome, v.Violations)
 	v.Severity = severity
-	if severity == SeverityAsk {
-		v.Severity = SeverityBlock
+	if severity == gate.SeverityAsk {
+		v.Severity = gate.SeverityBlock
 	}
 }

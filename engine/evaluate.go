@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
@@ -74,7 +75,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	// made (reuse asks the compiled policy what it reads), and built-ins
 	// compile lazily: start them now, beside the gathering, not after it.
 	for _, g := range selected {
-		if l, ok := g.policy.(*lazyPolicy); ok {
+		if l, ok := g.Policy.(*gate.LazyPolicy); ok {
 			go l.InputUse()
 		}
 	}
@@ -95,7 +96,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		scope.Request.Tasks = active
 	}
 	setGlobs(scope, selected)
-	setParams(scope, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params })
+	setParams(scope, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
@@ -125,7 +126,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}
 	ectx := policy.WithLimits(ctx, e.Limits(req.Trigger)) // each gate's bounds (limits.go)
-	keys, hits := e.verdicts.reuse(ctx, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params }, parts)
+	keys, hits := e.verdicts.reuse(ctx, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, parts)
 	var computed []string
 	for _, g := range selected {
 		eff := e.eff[g.Name]
@@ -179,7 +180,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 // of terms beside 9 ms of digest). A gate whose verdict is then reused
 // leaves its terms unread, work done on an otherwise idle core; nothing
 // waits for it.
-func prefetchTerms(base *policy.Input, selected []*Gate) {
+func prefetchTerms(base *policy.Input, selected []*gate.Gate) {
 	names := prefetchNames(selected)
 	if len(names) == 0 {
 		return
@@ -194,10 +195,10 @@ func prefetchTerms(base *policy.Input, selected []*Gate) {
 // prefetchNames lists the namespaces prefetchTerms converts: those the
 // selected Rego gates declare, each once, but the glob namespaces, which a
 // gate with globs sees through a view of its own made at evaluation.
-func prefetchNames(selected []*Gate) []string {
+func prefetchNames(selected []*gate.Gate) []string {
 	var names []string
 	for _, g := range selected {
-		if g.Language != LangRego {
+		if g.Language != gate.LangRego {
 			continue
 		}
 		for _, ns := range g.Facts {
@@ -211,9 +212,9 @@ func prefetchNames(selected []*Gate) []string {
 
 // evalGate evaluates one gate with severity and params against the shared
 // input, and returns its verdict and the policy's error, if any.
-func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *policy.Input, doc *facts.Document) (Verdict, error) {
+func evalGate(ctx context.Context, g *gate.Gate, severity string, params map[string]any, base *policy.Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
-	res, err := policy.EvalBounded(ctx, g.policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
+	res, err := policy.EvalBounded(ctx, g.Policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v, err
@@ -221,7 +222,7 @@ func evalGate(ctx context.Context, g *Gate, severity string, params map[string]a
 
 // verdictOf is g's verdict given its policy's result or error and the
 // status of the namespaces it read.
-func verdictOf(g *Gate, severity string, res policy.Result, err error, doc *facts.Document) Verdict {
+func verdictOf(g *gate.Gate, severity string, res policy.Result, err error, doc *facts.Document) Verdict {
 	var unread []policy.Reason
 	for _, ns := range g.Facts {
 		if st := doc.Namespaces[ns]; st.Status != facts.StatusOK {
@@ -242,11 +243,11 @@ func verdictOf(g *Gate, severity string, res policy.Result, err error, doc *fact
 }
 
 // selectGates picks the gates for req in evaluation order.
-func (e *Engine) selectGates(req Request) ([]*Gate, error) {
+func (e *Engine) selectGates(req Request) ([]*gate.Gate, error) {
 	if err := checkTrigger(req.Trigger); err != nil {
 		return nil, err
 	}
-	var out []*Gate
+	var out []*gate.Gate
 	if len(req.Gates) > 0 {
 		for _, name := range req.Gates {
 			if _, ok := e.byName[name]; !ok {
@@ -271,8 +272,8 @@ func (e *Engine) selectGates(req Request) ([]*Gate, error) {
 
 // checkTrigger refuses a trigger that is not one of Triggers (ErrUsage).
 func checkTrigger(trigger string) error {
-	if !slices.Contains(Triggers, trigger) {
-		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(Triggers, ", "))
+	if !slices.Contains(gate.Triggers, trigger) {
+		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(gate.Triggers, ", "))
 	}
 	return nil
 }
@@ -430,7 +431,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 	}
 	scope := e.scope(req, e.now().UTC())
 	setGlobs(scope, e.gates) // every gate's files: what any of them would read
-	setParams(scope, e.gates, func(g *Gate) map[string]any { return e.eff[g.Name].Params })
+	setParams(scope, e.gates, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	doc, _ := e.gather(ctx, scope, names)
 	return doc, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 )
 
@@ -133,13 +134,13 @@ func limitSet(l policy.Limits, key string, v int64) policy.Limits {
 
 // checkCELCosts refuses, at load, a team CEL policy with an expression
 // whose estimated cost is over every class's cel_cost: it could never run.
-func checkCELCosts(gates []*Gate, limits map[string]policy.Limits, d *Diagnostics) {
+func checkCELCosts(gates []*gate.Gate, limits map[string]policy.Limits, d *Diagnostics) {
 	var most uint64
 	for _, l := range limits {
 		most = max(most, l.CELCost)
 	}
 	for _, g := range gates {
-		for _, e := range policy.CostsOver(g.policy, most) {
+		for _, e := range policy.CostsOver(g.Policy, most) {
 			d.Add(g.PolicyFile, e.Line, "its estimated cost, at least %d, is over every limit (cel_cost at most %d): it could never run", e.Cost, most)
 		}
 	}

@@ -7,15 +7,16 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 )
 
 func TestPrefetchNamesAreTheRegoGatesOwn(t *testing.T) {
 	gates := []*Gate{
-		{Meta: Meta{Name: "a", Language: LangRego, Facts: []string{"surface", NamespaceContent, "git"}}},
-		{Meta: Meta{Name: "b", Language: LangCEL, Facts: []string{"files"}}},
-		{Meta: Meta{Name: "c", Language: LangRego, Facts: []string{"git", NamespaceDocuments, "python"}}},
+		{Meta: gate.Meta{Name: "a", Language: LangRego, Facts: []string{"surface", gate.NamespaceContent, "git"}}},
+		{Meta: gate.Meta{Name: "b", Language: LangCEL, Facts: []string{"files"}}},
+		{Meta: gate.Meta{Name: "c", Language: LangRego, Facts: []string{"git", gate.NamespaceDocuments, "python"}}},
 	}
 	if got, want := prefetchNames(gates), []string{"surface", "git", "python"}; !slices.Equal(got, want) {
 		t.Errorf("prefetchNames = %q, want %q", got, want)
@@ -31,7 +32,7 @@ func TestTermsConvertOnceAcrossGoroutines(t *testing.T) {
 	doc.Set("surface", facts.OK(facts.Surface{Classes: []facts.SurfaceClass{{Name: "C", Lang: "python", Path: "c.py", Line: 3, Count: 70}}}))
 	doc.Set("files", facts.OK(facts.Files{Files: []facts.File{{Path: "a.py", Exists: true, Lines: 3}}}))
 	base := policy.NewDocumentInput(doc, nil)
-	prefetchTerms(base, []*Gate{{Meta: Meta{Language: LangRego, Facts: []string{"surface", "files"}}}})
+	prefetchTerms(base, []*Gate{{Meta: gate.Meta{Language: LangRego, Facts: []string{"surface", "files"}}}})
 	const readers = 8
 	got := make([][][2]*ast.Term, readers)
 	var wg sync.WaitGroup

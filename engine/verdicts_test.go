@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
@@ -38,8 +39,8 @@ func TestInputUse(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := &Diagnostics{Kind: ErrBundle}
-			g := &Gate{Meta: Meta{Name: "u", Language: c.lang}, PolicyFile: "u/policy"}
-			p := compilePolicy(context.Background(), g, []byte(c.src), d)
+			g := &Gate{Meta: gate.Meta{Name: "u", Language: c.lang}, PolicyFile: "u/policy"}
+			p := gate.CompilePolicy(context.Background(), g, []byte(c.src), d)
 			if p == nil {
 				t.Fatalf("does not compile: %v", d)
 			}

@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // policy engines: the same facts must give the same verdict in Rego and CEL,
 // and both must match the golden file.
 func TestConformance(t *testing.T) {
-	rules, err := filepath.Glob("../testdata/conformance/*/policy.rego")
+	rules, err := filepath.Glob("../../testdata/conformance/*/policy.rego")
 	if err != nil || len(rules) == 0 {
 		t.Fatalf("no conformance rules found: %v", err)
 	}
