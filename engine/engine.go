@@ -17,6 +17,8 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/internal/boundedread"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
@@ -63,7 +65,7 @@ type Option func(*Engine)
 func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = now } }
 
 // WithLazyBuiltins defers compiling each built-in policy to its first
-// evaluation (see lazyPolicy): for processes that evaluate a few gates and
+// evaluation (see LazyPolicy): for processes that evaluate a few gates and
 // exit. Team policies are always compiled at load.
 func WithLazyBuiltins() Option { return func(e *Engine) { e.lazyBuiltins = true } }
 
@@ -78,8 +80,8 @@ func WithLazyTeam() Option { return func(e *Engine) { e.lazyTeam = true } }
 // Engine evaluates gates. It is immutable after New and safe for concurrent use.
 type Engine struct {
 	root     string
-	gates    []*Gate
-	byName   map[string]*Gate
+	gates    []*gate.Gate
+	byName   map[string]*gate.Gate
 	eff      map[string]*Effective
 	warnings []string
 	runners  *runners.Registry
@@ -109,7 +111,7 @@ type Engine struct {
 	verdicts *verdictCache
 
 	// limits bound each gate's evaluation, by limits class (limits.go).
-	limits map[string]Limits
+	limits map[string]policy.Limits
 
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.
@@ -141,7 +143,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*Gate{},
+	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*gate.Gate{},
 		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners, store: deps.Store, requester: deps.Requester,
 		builtinCommands: command.Defaults()}
 	for _, o := range opts {
@@ -167,13 +169,13 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		return ok || ns == NamespaceRequest || e.isCommand(ns)
 	}
 	d := &Diagnostics{Kind: ErrBundle}
-	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, e.lazyBuiltins, d)
-	teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
+	gates := gate.LoadBundles(ctx, deps.Builtin, "policies", gate.SourceBuiltin, known, e.lazyBuiltins, d)
+	teamDir := filepath.Join(root, filepath.FromSlash(gate.TeamDir))
 	if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
 		// Every file of a team bundle is read inside the root, regular and
 		// capped (boundedread), fixtures included.
-		team, _ := fs.Sub(boundedread.FS(root, boundedread.MaxBundle), TeamDir) // TeamDir is a valid path
-		gates = append(gates, loadBundles(ctx, team, TeamDir, TeamDir, known, e.lazyTeam, d)...)
+		team, _ := fs.Sub(boundedread.FS(root, boundedread.MaxBundle), gate.TeamDir) // TeamDir is a valid path
+		gates = append(gates, gate.LoadBundles(ctx, team, gate.TeamDir, gate.TeamDir, known, e.lazyTeam, d)...)
 	}
 	for _, g := range gates {
 		if prev := e.byName[g.Name]; prev != nil {
@@ -182,10 +184,10 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		}
 		e.byName[g.Name] = g
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, err
 	}
-	sortGates(gates)
+	gate.SortGates(gates)
 	e.gates = gates
 
 	var tiers []*tierFile
@@ -215,7 +217,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		return nil, err
 	}
 	cd := &Diagnostics{Kind: ErrBundle}
-	if checkCELCosts(e.gates, e.limits, cd); cd.err() != nil {
+	if checkCELCosts(e.gates, e.limits, cd); cd.Err() != nil {
 		return nil, cd
 	}
 	if err := e.registerCommands(tiers); err != nil {
@@ -257,10 +259,10 @@ func (e *Engine) Store() *store.Store { return e.store }
 func (e *Engine) Root() string { return e.root }
 
 // Gates returns every loaded gate in evaluation order.
-func (e *Engine) Gates() []*Gate { return slices.Clone(e.gates) }
+func (e *Engine) Gates() []*gate.Gate { return slices.Clone(e.gates) }
 
 // Gate returns the gate called name.
-func (e *Engine) Gate(name string) (*Gate, bool) {
+func (e *Engine) Gate(name string) (*gate.Gate, bool) {
 	g, ok := e.byName[name]
 	return g, ok
 }

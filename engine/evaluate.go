@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/store"
@@ -74,8 +75,8 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	// made (reuse asks the compiled policy what it reads), and built-ins
 	// compile lazily: start them now, beside the gathering, not after it.
 	for _, g := range selected {
-		if l, ok := g.policy.(*lazyPolicy); ok {
-			go l.inputUse()
+		if l, ok := g.Policy.(*gate.LazyPolicy); ok {
+			go l.InputUse()
 		}
 	}
 	if req.ChangedFiles {
@@ -95,14 +96,14 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		scope.Request.Tasks = active
 	}
 	setGlobs(scope, selected)
-	setParams(scope, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params })
+	setParams(scope, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
 	}
 	doc, gatherNS := e.gather(ctx, scope, needs)
 	factsDone := time.Now()
-	base := NewDocumentInput(doc, nil)
+	base := policy.NewDocumentInput(doc, nil)
 	prefetchTerms(base, selected)
 	digest, parts, err := doc.DigestParts()
 	if err != nil {
@@ -124,14 +125,14 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Gates:        []Verdict{},
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}
-	ectx := withLimits(ctx, e.Limits(req.Trigger)) // each gate's bounds (limits.go)
-	keys, hits := e.verdicts.reuse(ctx, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params }, parts)
+	ectx := policy.WithLimits(ctx, e.Limits(req.Trigger)) // each gate's bounds (limits.go)
+	keys, hits := e.verdicts.reuse(ctx, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, parts)
 	var computed []string
 	for _, g := range selected {
 		eff := e.eff[g.Name]
 		v, ok := hits[g.Name]
 		if r := paramsConflict(scope, g, eff.Params); r != nil {
-			v = verdictOf(g, eff.Severity, Result{CouldNotRun: []Reason{*r}}, nil, doc)
+			v = verdictOf(g, eff.Severity, policy.Result{CouldNotRun: []policy.Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
 			settleSeverity(&v, eff.Severity)
@@ -179,14 +180,14 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 // of terms beside 9 ms of digest). A gate whose verdict is then reused
 // leaves its terms unread, work done on an otherwise idle core; nothing
 // waits for it.
-func prefetchTerms(base *Input, selected []*Gate) {
+func prefetchTerms(base *policy.Input, selected []*gate.Gate) {
 	names := prefetchNames(selected)
 	if len(names) == 0 {
 		return
 	}
 	go func() {
 		for _, ns := range names {
-			_, _ = base.facts.term(ns) // an error comes back to the policy that reads ns
+			base.Prefetch(ns)
 		}
 	}()
 }
@@ -194,10 +195,10 @@ func prefetchTerms(base *Input, selected []*Gate) {
 // prefetchNames lists the namespaces prefetchTerms converts: those the
 // selected Rego gates declare, each once, but the glob namespaces, which a
 // gate with globs sees through a view of its own made at evaluation.
-func prefetchNames(selected []*Gate) []string {
+func prefetchNames(selected []*gate.Gate) []string {
 	var names []string
 	for _, g := range selected {
-		if g.Language != LangRego {
+		if g.Language != gate.LangRego {
 			continue
 		}
 		for _, ns := range g.Facts {
@@ -211,9 +212,9 @@ func prefetchNames(selected []*Gate) []string {
 
 // evalGate evaluates one gate with severity and params against the shared
 // input, and returns its verdict and the policy's error, if any.
-func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) (Verdict, error) {
+func evalGate(ctx context.Context, g *gate.Gate, severity string, params map[string]any, base *policy.Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
-	res, err := evalBounded(ctx, g.policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
+	res, err := policy.EvalBounded(ctx, g.Policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v, err
@@ -221,18 +222,18 @@ func evalGate(ctx context.Context, g *Gate, severity string, params map[string]a
 
 // verdictOf is g's verdict given its policy's result or error and the
 // status of the namespaces it read.
-func verdictOf(g *Gate, severity string, res Result, err error, doc *facts.Document) Verdict {
-	var unread []Reason
+func verdictOf(g *gate.Gate, severity string, res policy.Result, err error, doc *facts.Document) Verdict {
+	var unread []policy.Reason
 	for _, ns := range g.Facts {
 		if st := doc.Namespaces[ns]; st.Status != facts.StatusOK {
-			unread = append(unread, Reason{Code: "fact_" + string(st.Status) + ":" + ns, Msg: st.Reason})
+			unread = append(unread, policy.Reason{Code: "fact_" + string(st.Status) + ":" + ns, Msg: st.Reason})
 		}
 	}
 	out, reasons := outcome(res, err, unread)
 	v := Verdict{
 		Name: g.Name, Source: g.Source, Language: g.Language,
 		Outcome: out, Reasons: nonNil(reasons),
-		Violations: []Violation{}, PolicyDigest: g.PolicyDigest,
+		Violations: []policy.Violation{}, PolicyDigest: g.PolicyDigest,
 	}
 	if out == Failed {
 		v.Violations = res.Violations
@@ -241,23 +242,12 @@ func verdictOf(g *Gate, severity string, res Result, err error, doc *facts.Docum
 	return v
 }
 
-// evalSafely turns a panic inside a policy library into an error, so one bad
-// policy cannot take down an MCP server or pass by crashing.
-func evalSafely(ctx context.Context, p Policy, in *Input) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("policy panicked: %v\n%s", r, debug.Stack())
-		}
-	}()
-	return p.Eval(ctx, in)
-}
-
 // selectGates picks the gates for req in evaluation order.
-func (e *Engine) selectGates(req Request) ([]*Gate, error) {
+func (e *Engine) selectGates(req Request) ([]*gate.Gate, error) {
 	if err := checkTrigger(req.Trigger); err != nil {
 		return nil, err
 	}
-	var out []*Gate
+	var out []*gate.Gate
 	if len(req.Gates) > 0 {
 		for _, name := range req.Gates {
 			if _, ok := e.byName[name]; !ok {
@@ -282,8 +272,8 @@ func (e *Engine) selectGates(req Request) ([]*Gate, error) {
 
 // checkTrigger refuses a trigger that is not one of Triggers (ErrUsage).
 func checkTrigger(trigger string) error {
-	if !slices.Contains(Triggers, trigger) {
-		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(Triggers, ", "))
+	if !slices.Contains(gate.Triggers, trigger) {
+		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(gate.Triggers, ", "))
 	}
 	return nil
 }
@@ -441,7 +431,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 	}
 	scope := e.scope(req, e.now().UTC())
 	setGlobs(scope, e.gates) // every gate's files: what any of them would read
-	setParams(scope, e.gates, func(g *Gate) map[string]any { return e.eff[g.Name].Params })
+	setParams(scope, e.gates, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	doc, _ := e.gather(ctx, scope, names)
 	return doc, nil
 }

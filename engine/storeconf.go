@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/store"
 )
 
@@ -38,7 +39,7 @@ func checkStoreKey(tier string, v any) string {
 	s, ok := v.(string)
 	switch {
 	case !ok:
-		return fmt.Sprintf("want a postgres:// URL or %q, got %s", storeSQLite, describe(v))
+		return fmt.Sprintf("want a postgres:// URL or %q, got %s", storeSQLite, diag.Describe(v))
 	case s == storeSQLite:
 		return ""
 	case !store.IsPostgresURL(s):

@@ -1,7 +1,8 @@
-package engine
+package gate
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -9,6 +10,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/internal/yamlread"
 	"github.com/tausik/tausik/runners"
 )
@@ -23,19 +27,19 @@ var Phases = []string{"start", "hook", "scoped", "post_scope"}
 // where the host can ask a person, who may let the call through (see
 // Verdict.Ask); "warn" never blocks.
 const (
-	SeverityBlock = "block"
-	SeverityAsk   = "ask"
-	SeverityWarn  = "warn"
+	SeverityBlock = policy.SeverityBlock
+	SeverityAsk   = policy.SeverityAsk
+	SeverityWarn  = policy.SeverityWarn
 )
 
-// validSeverity reports whether s is one of the severities.
-func validSeverity(s string) bool {
+// ValidSeverity reports whether s is one of the severities.
+func ValidSeverity(s string) bool {
 	return s == SeverityBlock || s == SeverityAsk || s == SeverityWarn
 }
 
-// severityRank orders the severities from the weakest: a project may only
+// SeverityRank orders the severities from the weakest: a project may only
 // raise a gate's rank.
-func severityRank(s string) int {
+func SeverityRank(s string) int {
 	switch s {
 	case SeverityBlock:
 		return 2
@@ -52,7 +56,7 @@ const (
 )
 
 // Compiled on first use, not at every process start (docs/performance.md).
-var gateNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{1,62}$`) })
+var NameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{1,62}$`) })
 
 // Meta is a gate's gate.yaml: what the gate is, when it runs, what it reads.
 type Meta struct {
@@ -145,7 +149,7 @@ func (m *Meta) Param(name string) (Param, bool) {
 
 // parseMeta reads gate.yaml. dirName is the bundle directory's name, which
 // the gate's name must equal so a gate is found where its name says.
-func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Diagnostics) Meta {
+func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *diag.Diagnostics) Meta {
 	r := yamlread.Reader{File: file, D: d}
 	root := r.Parse(b)
 	if root == nil {
@@ -169,8 +173,8 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Di
 	line := func(k string) int { return yamlread.LineOf(f[k], root) }
 	if f["name"] != nil {
 		switch {
-		case !gateNameRE().MatchString(m.Name):
-			d.Add(file, line("name"), "name %q must match %s", m.Name, gateNameRE())
+		case !NameRE().MatchString(m.Name):
+			d.Add(file, line("name"), "name %q must match %s", m.Name, NameRE())
 		case m.Name != dirName:
 			d.Add(file, line("name"), "name %q must equal the bundle directory name %q", m.Name, dirName)
 		}
@@ -191,7 +195,7 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *Di
 			d.Add(file, f["triggers"].Content[i].Line, "unknown trigger %q (known: %v)", t, Triggers)
 		}
 	}
-	if f["severity"] != nil && !validSeverity(m.Severity) {
+	if f["severity"] != nil && !ValidSeverity(m.Severity) {
 		d.Add(file, line("severity"), "unknown severity %q (known: block, ask, warn)", m.Severity)
 	}
 	if f["language"] != nil && m.Language != LangRego && m.Language != LangCEL {
@@ -254,8 +258,8 @@ func parseParams(r yamlread.Reader, n *yaml.Node) []Param {
 			Description: r.Str(f["description"], what+".description"),
 			ProjectMay:  MaySet,
 		}
-		if !gateNameRE().MatchString(p.Name) {
-			r.D.Add(r.File, k.Line, "param name %q must match %s", p.Name, gateNameRE())
+		if !NameRE().MatchString(p.Name) {
+			r.D.Add(r.File, k.Line, "param name %q must match %s", p.Name, NameRE())
 		}
 		if f["type"] != nil && !slices.Contains(paramTypes, p.Type) {
 			r.D.Add(r.File, f["type"].Line, "%s.type: unknown type %q (known: %v)", what, p.Type, paramTypes)
@@ -317,7 +321,7 @@ func CoerceParam(typ string, v any) (any, error) {
 				return int64(x), nil
 			}
 		}
-		return nil, fmt.Errorf("want an integer, got %s", describe(v))
+		return nil, fmt.Errorf("want an integer, got %s", diag.Describe(v))
 	case TypeNumber:
 		switch x := v.(type) {
 		case int64:
@@ -325,25 +329,25 @@ func CoerceParam(typ string, v any) (any, error) {
 		case float64:
 			return x, nil
 		}
-		return nil, fmt.Errorf("want a number, got %s", describe(v))
+		return nil, fmt.Errorf("want a number, got %s", diag.Describe(v))
 	case TypeString:
 		if s, ok := v.(string); ok {
 			return s, nil
 		}
-		return nil, fmt.Errorf("want a string, got %s", describe(v))
+		return nil, fmt.Errorf("want a string, got %s", diag.Describe(v))
 	case TypeBool:
 		if b, ok := v.(bool); ok {
 			return b, nil
 		}
-		return nil, fmt.Errorf("want true or false, got %s", describe(v))
+		return nil, fmt.Errorf("want true or false, got %s", diag.Describe(v))
 	case TypeStrings:
 		list, ok := v.([]any)
 		if !ok {
-			return nil, fmt.Errorf("want a list of strings, got %s", describe(v))
+			return nil, fmt.Errorf("want a list of strings, got %s", diag.Describe(v))
 		}
 		for i, e := range list {
 			if _, ok := e.(string); !ok {
-				return nil, fmt.Errorf("item %d: want a string, got %s", i, describe(e))
+				return nil, fmt.Errorf("item %d: want a string, got %s", i, diag.Describe(e))
 			}
 		}
 		return list, nil
@@ -351,28 +355,69 @@ func CoerceParam(typ string, v any) (any, error) {
 		if m, ok := v.(map[string]any); ok {
 			return m, nil
 		}
-		return nil, fmt.Errorf("want an object, got %s", describe(v))
+		return nil, fmt.Errorf("want an object, got %s", diag.Describe(v))
 	case TypePaths:
-		return coercePaths(v)
+		return CoercePaths(v)
 	}
 	return nil, fmt.Errorf("unknown type %q", typ)
 }
 
-// describe names a plain value's kind for error messages.
-func describe(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return fmt.Sprintf("the string %q", x)
-	case bool:
-		return fmt.Sprintf("the boolean %v", x)
-	case int64, float64:
-		return fmt.Sprintf("the number %v", x)
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
+// TriggerPostWrite is the moment right after an agent's write or shell call
+// ran: scope_write compares the work tree with the state each active scoped
+// task recorded at its start (the backstop), since no parser knows
+// everything a program writes.
+const TriggerPostWrite = "post-write"
+
+// What a gate's violations are attributed to (gate.yaml attribution:).
+const (
+	// AttributionNone: every violation of the gate is the request's, about
+	// a change or not (a workflow gate, a tool's verdict on the files it
+	// was given, a gate already scoped to the request's files).
+	AttributionNone = "none"
+	// AttributionFile: the gate measures the whole tree, and under a change
+	// a violation is the change's when its file or one of its sources is
+	// among the changed files; one without a file always is.
+	AttributionFile = "file"
+)
+
+var attributions = []string{AttributionNone, AttributionFile}
+
+// legacyShapes are the values of a paths param's legacy_list in gate.yaml.
+var legacyShapes = []string{pathpat.LegacyGitignore, pathpat.LegacyDirs, pathpat.LegacyWholePath}
+
+// CoercePaths checks the shape of a paths param: an object of pattern →
+// reason, every reason a string. The patterns and the reasons' text are
+// the config decoder's to check (applier.paths), or the policy's when a
+// fixture hands it a bad one on purpose.
+func CoercePaths(v any) (any, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("want an object of path pattern → reason, got %s", diag.Describe(v))
 	}
-	return fmt.Sprintf("%T", v)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if _, isStr := m[k].(string); !isStr {
+			return nil, fmt.Errorf("%s: want the written reason (a string), got %s", k, diag.Describe(m[k]))
+		}
+	}
+	return m, nil
+}
+
+// CloneValue deep-copies a JSON value (objects and lists), so a caller may
+// change the copy without touching a param default.
+func CloneValue(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = CloneValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = CloneValue(e)
+		}
+		return out
+	}
+	return v
 }

@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 )
@@ -20,9 +21,9 @@ import (
 func compileAt(t testing.TB, procs int, gate, src string) *regoPolicy {
 	t.Helper()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	d := &Diagnostics{}
+	d := &diag.Diagnostics{}
 	p := compileRego(context.Background(), gate, "policy.rego", []byte(src), d)
-	if err := d.err(); err != nil || p == nil {
+	if err := d.Err(); err != nil || p == nil {
 		t.Fatalf("compile with %d cores: %v", procs, err)
 	}
 	return p
@@ -222,11 +223,11 @@ violations contains {"msg": "never"} if { some i in numbers.range(0, 300000); i 
 // at the line that names it.
 func TestShardBuiltinReserved(t *testing.T) {
 	src := "package tausik.gates.t\n\nviolations contains {\"msg\": \"x\"} if {\n\t__tausik_shard(1)\n}\n"
-	d := &Diagnostics{}
+	d := &diag.Diagnostics{}
 	if p := compileRego(context.Background(), "t", "policy.rego", []byte(src), d); p != nil {
 		t.Fatal("a policy calling the shard filter compiled")
 	}
-	err := d.err()
+	err := d.Err()
 	if err == nil || !strings.Contains(err.Error(), "policy.rego:4") || !strings.Contains(err.Error(), "reserves") {
 		t.Fatalf("diagnostics %v", err)
 	}
@@ -267,7 +268,7 @@ func TestInputItems(t *testing.T) {
 }
 
 func shardObj(t *testing.T) ast.Object {
-	terms, err := shardInput().regoTerms()
+	terms, err := shardInput().RegoTerms()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,13 +286,13 @@ func TestShardedDiagnosticsAreTheSource(t *testing.T) {
 		diags := map[int]string{}
 		for _, procs := range []int{1, 2} {
 			prev := runtime.GOMAXPROCS(procs)
-			d := &Diagnostics{}
+			d := &diag.Diagnostics{}
 			p := compileRego(context.Background(), "t", "policy.rego", []byte(src), d)
 			runtime.GOMAXPROCS(prev)
-			if p != nil || d.err() == nil {
+			if p != nil || d.Err() == nil {
 				t.Fatalf("%d cores: compiled:\n%s", procs, src)
 			}
-			diags[procs] = d.err().Error()
+			diags[procs] = d.Err().Error()
 		}
 		if diags[1] != diags[2] {
 			t.Errorf("diagnostics differ\none core: %s\nsplit:    %s", diags[1], diags[2])

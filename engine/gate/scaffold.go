@@ -1,4 +1,4 @@
-package engine
+package gate
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"text/template"
+
+	"github.com/tausik/tausik/engine/diag"
 )
 
 //go:embed all:scaffold
@@ -47,32 +49,32 @@ func Scaffold(root, name, lang string, builtin fs.FS) ([]string, error) {
 // "" takes the kind's first language; a kind or language it does not have
 // is ErrUsage.
 func ScaffoldFrom(root, name, kind, lang string, builtin fs.FS) ([]string, error) {
-	if !gateNameRE().MatchString(name) {
-		return nil, fmt.Errorf("%w: gate name %q must match %s", ErrUsage, name, gateNameRE())
+	if !NameRE().MatchString(name) {
+		return nil, fmt.Errorf("%w: gate name %q must match %s", diag.ErrUsage, name, NameRE())
 	}
 	langs, ok := ScaffoldKinds[kind]
 	if !ok {
-		return nil, fmt.Errorf("%w: --from must be one of %s, got %q", ErrUsage, strings.Join(slices.Sorted(maps.Keys(ScaffoldKinds)), ", "), kind)
+		return nil, fmt.Errorf("%w: --from must be one of %s, got %q", diag.ErrUsage, strings.Join(slices.Sorted(maps.Keys(ScaffoldKinds)), ", "), kind)
 	}
 	if lang == "" {
 		lang = langs[0]
 	}
 	if lang != LangRego && lang != LangCEL {
-		return nil, fmt.Errorf("%w: --lang must be rego or cel, got %q", ErrUsage, lang)
+		return nil, fmt.Errorf("%w: --lang must be rego or cel, got %q", diag.ErrUsage, lang)
 	}
 	if !slices.Contains(langs, lang) {
-		return nil, fmt.Errorf("%w: the %s example is written in %s, not %s", ErrUsage, kind, strings.Join(langs, " or "), lang)
+		return nil, fmt.Errorf("%w: the %s example is written in %s, not %s", diag.ErrUsage, kind, strings.Join(langs, " or "), lang)
 	}
 	tmplDir := kind
 	if kind == KindFiles {
 		tmplDir = lang
 	}
 	if _, err := fs.Stat(builtin, name); err == nil {
-		return nil, fmt.Errorf("%w: %q is a built-in gate; choose another name", ErrExists, name)
+		return nil, fmt.Errorf("%w: %q is a built-in gate; choose another name", diag.ErrExists, name)
 	}
 	dir := filepath.Join(root, filepath.FromSlash(TeamDir), name)
 	if _, err := os.Lstat(dir); err == nil {
-		return nil, fmt.Errorf("%w: %s", ErrExists, filepath.Join(TeamDir, name))
+		return nil, fmt.Errorf("%w: %s", diag.ErrExists, filepath.Join(TeamDir, name))
 	}
 	src, err := fs.Sub(scaffoldFS, "scaffold/"+tmplDir)
 	if err != nil {

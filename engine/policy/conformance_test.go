@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -19,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // policy engines: the same facts must give the same verdict in Rego and CEL,
 // and both must match the golden file.
 func TestConformance(t *testing.T) {
-	rules, err := filepath.Glob("../testdata/conformance/*/policy.rego")
+	rules, err := filepath.Glob("../../testdata/conformance/*/policy.rego")
 	if err != nil || len(rules) == 0 {
 		t.Fatalf("no conformance rules found: %v", err)
 	}
@@ -28,7 +29,7 @@ func TestConformance(t *testing.T) {
 		dir := filepath.Dir(regoFile)
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			d := &Diagnostics{}
+			d := &diag.Diagnostics{}
 			regoSrc, _ := os.ReadFile(regoFile)
 			celSrc, err := os.ReadFile(filepath.Join(dir, "policy.cel.yaml"))
 			if err != nil {
@@ -36,7 +37,7 @@ func TestConformance(t *testing.T) {
 			}
 			rp := compileRego(ctx, name, regoFile, regoSrc, d)
 			cp := compileCEL(filepath.Join(dir, "policy.cel.yaml"), celSrc, d)
-			if err := d.err(); err != nil {
+			if err := d.Err(); err != nil {
 				t.Fatal(err)
 			}
 			cases, _ := filepath.Glob(filepath.Join(dir, "cases", "*.json"))

@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"context"
@@ -195,22 +195,24 @@ func (p *celPolicy) minCost() uint64 {
 	return sum
 }
 
-// checkCELCosts refuses, at load, a team CEL policy with an expression
-// whose estimated cost is over every class's cel_cost: it could never run.
-func checkCELCosts(gates []*Gate, limits map[string]Limits, d *Diagnostics) {
-	var most uint64
-	for _, l := range limits {
-		most = max(most, l.CELCost)
+// ExprCost is one CEL expression's least estimated cost, at its line.
+type ExprCost struct {
+	Line int
+	Cost uint64
+}
+
+// CostsOver lists the expressions of p, a CEL policy whose cost is checked
+// (a team's), whose estimated cost is over most; nil for any other policy.
+func CostsOver(p Policy, most uint64) []ExprCost {
+	cp, ok := p.(*celPolicy)
+	if !ok || !cp.costed {
+		return nil
 	}
-	for _, g := range gates {
-		p, ok := g.policy.(*celPolicy)
-		if !ok || !p.costed {
-			continue
-		}
-		for _, e := range p.exprs() {
-			if e.prog.minCost > most {
-				d.Add(g.PolicyFile, e.line, "its estimated cost, at least %d, is over every limit (cel_cost at most %d): it could never run", e.prog.minCost, most)
-			}
+	var out []ExprCost
+	for _, e := range cp.exprs() {
+		if e.prog.minCost > most {
+			out = append(out, ExprCost{Line: e.line, Cost: e.prog.minCost})
 		}
 	}
+	return out
 }

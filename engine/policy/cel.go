@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/google/cel-go/ext"
 	"gopkg.in/yaml.v3"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/internal/yamlread"
 )
@@ -35,7 +36,7 @@ type celPolicy struct {
 	couldNotRun   []celReason
 	notApplicable []celReason
 	violations    []celExpr
-	use           inputUse
+	use           InputUse
 	// costed runs the policy under its cel_cost limit: a team policy's.
 	// cel-go's cost tracker is quadratic in a comprehension's length (its
 	// stack search), 16 times the CPU of filesize on 10,000 files, so the
@@ -80,7 +81,7 @@ func celBaseEnv() (*cel.Env, error) {
 }
 
 // compileCEL parses and compiles a gate's policy.cel.yaml.
-func compileCEL(file string, src []byte, d *Diagnostics) *celPolicy {
+func compileCEL(file string, src []byte, d *diag.Diagnostics) *celPolicy {
 	n0 := len(d.Items)
 	r := yamlread.Reader{File: file, D: d}
 	root := r.Parse(src)
@@ -234,7 +235,7 @@ func isListType(t *cel.Type) bool {
 	return len(ps) == 0 || isDyn(ps[0]) || ps[0].Kind() == types.MapKind
 }
 
-func (p *celPolicy) inputUse() inputUse { return p.use }
+func (p *celPolicy) InputUse() InputUse { return p.use }
 
 // Eval implements Policy. Lets are evaluated lazily, at most once, when an
 // expression first reads them; could_not_run is evaluated first and, when a
@@ -301,7 +302,7 @@ func (p *celPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
 		}
 		list, ok := celPlain(val).([]any)
 		if !ok {
-			return Result{}, &shapeError{v.where, "must yield a list of violations, got " + describe(celPlain(val))}
+			return Result{}, &shapeError{v.where, "must yield a list of violations, got " + diag.Describe(celPlain(val))}
 		}
 		for _, e := range list {
 			vi, err := toViolation(e)
@@ -330,7 +331,7 @@ func evalReasons(ctx context.Context, b *celBudget, rs []celReason, vars map[str
 		}
 		ok, isBool := v.Value().(bool)
 		if !isBool {
-			return nil, &shapeError{r.when.where, "must yield a boolean, got " + describe(celPlain(v))}
+			return nil, &shapeError{r.when.where, "must yield a boolean, got " + diag.Describe(celPlain(v))}
 		}
 		if !ok {
 			continue
@@ -343,7 +344,7 @@ func evalReasons(ctx context.Context, b *celBudget, rs []celReason, vars map[str
 			}
 			var isStr bool
 			if reason.Msg, isStr = m.Value().(string); !isStr {
-				return nil, &shapeError{r.msg.where, "must yield a string, got " + describe(celPlain(m))}
+				return nil, &shapeError{r.msg.where, "must yield a string, got " + diag.Describe(celPlain(m))}
 			}
 		}
 		out = append(out, reason)
@@ -382,4 +383,15 @@ func celPlain(v ref.Val) any {
 		return out
 	}
 	return v.Value()
+}
+
+// CompileCEL compiles a CEL policy file, recording problems in d; nil when
+// it does not compile. A costed policy (a team's) runs under its cel_cost
+// limit.
+func CompileCEL(file string, src []byte, costed bool, d *diag.Diagnostics) Policy {
+	if p := compileCEL(file, src, d); p != nil {
+		p.costed = costed
+		return p
+	}
+	return nil
 }

@@ -1,10 +1,11 @@
-package engine
+package policy
 
 import (
 	"context"
 	"path"
 	"testing"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 )
@@ -60,7 +61,7 @@ func TestTDDOrderPatternMatchesSegments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var d Diagnostics
+	var d diag.Diagnostics
 	ref := compileRego(ctx, "tdd_order", "reference.rego", []byte(tddOrderBySegments), &d)
 	cur := compileRego(ctx, "tdd_order", "policy.rego", shipped, &d)
 	if ref == nil || cur == nil {

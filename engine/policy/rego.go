@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/regoshard"
 )
 
@@ -36,7 +37,7 @@ type regoPolicy struct {
 	// in parts at once (bindings); nil otherwise.
 	split *regoShards
 	rules map[string]*ast.Location // output rule → where it is defined
-	use   inputUse
+	use   InputUse
 }
 
 // RegoPackage is the package a gate's policy.rego must declare.
@@ -44,7 +45,7 @@ func RegoPackage(gate string) string { return "tausik.gates." + gate }
 
 // compileRego parses, compiles, checks and prepares a gate's policy.rego. file
 // names the policy in diagnostics.
-func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnostics) *regoPolicy {
+func compileRego(ctx context.Context, gate, file string, src []byte, d *diag.Diagnostics) *regoPolicy {
 	mod, err := ast.ParseModuleWithOpts(file, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1})
 	if err != nil {
 		addRegoErrors(d, file, err)
@@ -110,7 +111,7 @@ func compileRego(ctx context.Context, gate, file string, src []byte, d *Diagnost
 // written; nil when mod does not compile. A split module that does not
 // compile is compiled again as written, so that the diagnostics are those
 // of the author's source and nothing else.
-func compileRegoModule(file string, mod *ast.Module, d *Diagnostics) (c *ast.Compiler, shards int) {
+func compileRegoModule(file string, mod *ast.Module, d *diag.Diagnostics) (c *ast.Compiler, shards int) {
 	newCompiler := func() *ast.Compiler {
 		return ast.NewCompiler().WithUnsafeBuiltins(unsafeRego).WithBuiltins(regoBuiltins())
 	}
@@ -164,7 +165,7 @@ func (p *regoPolicy) prepare(ctx context.Context, c *ast.Compiler, q []string, s
 
 // checkRegoShapes uses the type checker's view of each output rule to refuse,
 // before anything runs, a policy whose results can only have the wrong shape.
-func checkRegoShapes(c *ast.Compiler, gate string, p *regoPolicy, d *Diagnostics) {
+func checkRegoShapes(c *ast.Compiler, gate string, p *regoPolicy, d *diag.Diagnostics) {
 	for name, loc := range p.rules {
 		ref := ast.MustParseRef("data." + RegoPackage(gate) + "." + name)
 		set, ok := c.TypeEnv.Get(ref).(*types.Set)
@@ -234,7 +235,7 @@ func reasonTypeProblem(t types.Type) string {
 }
 
 // addRegoErrors turns OPA errors into diagnostics with their own locations.
-func addRegoErrors(d *Diagnostics, file string, err error) {
+func addRegoErrors(d *diag.Diagnostics, file string, err error) {
 	if errs, ok := err.(ast.Errors); ok {
 		for _, e := range errs {
 			f, line := file, 0
@@ -253,7 +254,7 @@ func addRegoErrors(d *Diagnostics, file string, err error) {
 
 // Eval implements Policy.
 func (p *regoPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
-	terms, err := in.regoTerms()
+	terms, err := in.RegoTerms()
 	if err != nil {
 		return Result{}, err
 	}
@@ -280,7 +281,7 @@ func (p *regoPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
 	return out, nil
 }
 
-func (p *regoPolicy) inputUse() inputUse { return p.use }
+func (p *regoPolicy) InputUse() InputUse { return p.use }
 
 func (p *regoPolicy) where(rule string) string {
 	if loc := p.rules[rule]; loc != nil {
@@ -365,4 +366,13 @@ func plainRego(v any) any {
 		}
 	}
 	return v
+}
+
+// CompileRego compiles gate's Rego policy file, recording problems in d; nil
+// when it does not compile.
+func CompileRego(ctx context.Context, gate, file string, src []byte, d *diag.Diagnostics) Policy {
+	if p := compileRego(ctx, gate, file, src, d); p != nil {
+		return p
+	}
+	return nil
 }

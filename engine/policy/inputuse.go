@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// inputUse is what a compiled policy can read of its input, found in its
+// InputUse is what a compiled policy can read of its input, found in its
 // syntax tree: the top-level keys it names (namespaces, "params", "schema"),
 // or, when it uses the input in any other way (the whole document, a key it
 // computes, `with input as`), any key at all.
@@ -18,17 +18,17 @@ import (
 // the same result for the same values of those keys. Gate policies cannot
 // call the clock, randomness, the network or the host (unsafeRego; CEL has no
 // such functions), so their input is all they depend on.
-type inputUse struct {
-	keys []string // sorted, without duplicates
-	any  bool
+type InputUse struct {
+	Keys []string // sorted, without duplicates
+	Any  bool     // it may read any key
 }
 
-// onlyReads reports whether every key u reads is one of allowed.
-func (u inputUse) onlyReads(allowed []string) bool {
-	if u.any {
+// OnlyReads reports whether every key u reads is one of allowed.
+func (u InputUse) OnlyReads(allowed []string) bool {
+	if u.Any {
 		return false
 	}
-	for _, k := range u.keys {
+	for _, k := range u.Keys {
 		if !slices.Contains(allowed, k) {
 			return false
 		}
@@ -36,20 +36,20 @@ func (u inputUse) onlyReads(allowed []string) bool {
 	return true
 }
 
-// usage is implemented by compiled policies that know their inputUse.
-type usage interface {
-	inputUse() inputUse
+// Usage is implemented by compiled policies that know their InputUse.
+type Usage interface {
+	InputUse() InputUse
 }
 
-// useOf returns p's inputUse; a policy that cannot tell reads anything.
-func useOf(p Policy) inputUse {
-	if u, ok := p.(usage); ok {
-		return u.inputUse()
+// UseOf returns p's InputUse; a policy that cannot tell reads anything.
+func UseOf(p Policy) InputUse {
+	if u, ok := p.(Usage); ok {
+		return u.InputUse()
 	}
-	return inputUse{any: true}
+	return InputUse{Any: true}
 }
 
-// useCollector gathers the keys of an inputUse.
+// useCollector gathers the keys of an InputUse.
 type useCollector struct {
 	keys map[string]bool
 	any  bool
@@ -62,19 +62,19 @@ func (c *useCollector) key(k string) {
 	c.keys[k] = true
 }
 
-func (c *useCollector) result() inputUse {
-	u := inputUse{any: c.any}
+func (c *useCollector) result() InputUse {
+	u := InputUse{Any: c.any}
 	for k := range c.keys {
-		u.keys = append(u.keys, k)
+		u.Keys = append(u.Keys, k)
 	}
-	slices.Sort(u.keys)
+	slices.Sort(u.Keys)
 	return u
 }
 
 // regoInputUse reads mod, a module after compilation (imports and bare
 // `input` already resolved to references): every reference rooted at input
 // must name its first key with a string.
-func regoInputUse(mod *ast.Module) inputUse {
+func regoInputUse(mod *ast.Module) InputUse {
 	var c useCollector
 	ast.WalkRefs(mod, func(r ast.Ref) bool {
 		if !r[0].Equal(ast.InputRootDocument) {

@@ -1,8 +1,9 @@
-package engine
+package policy
 
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -10,7 +11,21 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/facts"
+)
+
+// NamespaceRequest is the input key of the request being judged (its trigger,
+// task and files), beside the runners' namespaces.
+const NamespaceRequest = "request"
+
+// Severities a gate can have. "block" blocks; "ask" blocks too, except
+// where the host can ask a person, who may let the call through; "warn"
+// never blocks. A violation may carry "ask" or "block" of its own.
+const (
+	SeverityBlock = "block"
+	SeverityAsk   = "ask"
+	SeverityWarn  = "warn"
 )
 
 // Policy is a gate's prepared policy, in Rego or CEL. It is compiled once per
@@ -166,7 +181,7 @@ func (in *Input) visible() []string {
 	case in.facts.doc != nil:
 		return slices.Sorted(slices.Values(append(in.facts.doc.Names(), "schema")))
 	}
-	return sortedKeys(in.facts.plain)
+	return slices.Sorted(maps.Keys(in.facts.plain))
 }
 
 // value returns namespace k as plain values, converting it once; ok is false
@@ -190,9 +205,9 @@ func (f *sharedFacts) value(k string) (any, bool, error) {
 	return v, true, nil
 }
 
-// regoTerms converts the visible namespaces to Rego terms, each at most once
+// RegoTerms converts the visible namespaces to Rego terms, each at most once
 // per evaluation.
-func (in *Input) regoTerms() ([][2]*ast.Term, error) {
+func (in *Input) RegoTerms() ([][2]*ast.Term, error) {
 	var out [][2]*ast.Term
 	for _, k := range in.visible() {
 		t, err := in.source(k).term(k)
@@ -245,6 +260,10 @@ func (f *sharedFacts) convert(k string) (*ast.Term, error) {
 	return ast.NewTerm(val), nil
 }
 
+// Prefetch converts namespace ns of in's facts to its Rego term ahead of an
+// evaluation that reads it; an error comes back to the policy that reads ns.
+func (in *Input) Prefetch(ns string) { _, _ = in.facts.term(ns) }
+
 // Plain returns the input as one plain map (visible facts plus "params").
 func (in *Input) Plain() (map[string]any, error) {
 	names := in.visible()
@@ -275,7 +294,7 @@ type shapeError struct {
 func (e *shapeError) Error() string { return e.where + ": " + e.msg }
 
 // Is makes a shapeError match ErrShape.
-func (e *shapeError) Is(target error) bool { return target == ErrShape }
+func (e *shapeError) Is(target error) bool { return target == diag.ErrShape }
 
 // violationKeys are the keys a violation may have.
 const violationKeys = "msg, file, line, rule, detector, kind, ref, key, quantity, sources, severity"
@@ -284,7 +303,7 @@ const violationKeys = "msg, file, line, rule, detector, kind, ref, key, quantity
 func toViolation(v any) (Violation, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Violation{}, fmt.Errorf("a violation must be an object {msg, file?, line?, rule?}, got %s", describe(v))
+		return Violation{}, fmt.Errorf("a violation must be an object {msg, file?, line?, rule?}, got %s", diag.Describe(v))
 	}
 	var out Violation
 	for k, e := range m {
@@ -292,25 +311,25 @@ func toViolation(v any) (Violation, error) {
 		case "msg":
 			s, ok := e.(string)
 			if !ok || s == "" {
-				return out, fmt.Errorf("violation msg must be a non-empty string, got %s", describe(e))
+				return out, fmt.Errorf("violation msg must be a non-empty string, got %s", diag.Describe(e))
 			}
 			out.Msg = s
 		case "file":
 			s, ok := e.(string)
 			if !ok {
-				return out, fmt.Errorf("violation file must be a string, got %s", describe(e))
+				return out, fmt.Errorf("violation file must be a string, got %s", diag.Describe(e))
 			}
 			out.File = s
 		case "line":
 			n, ok := asInt(e)
 			if !ok || n < 0 {
-				return out, fmt.Errorf("violation line must be a non-negative integer, got %s", describe(e))
+				return out, fmt.Errorf("violation line must be a non-negative integer, got %s", diag.Describe(e))
 			}
 			out.Line = n
 		case "quantity":
 			n, ok := asInt(e)
 			if !ok || n < 0 {
-				return out, fmt.Errorf("violation quantity must be a non-negative integer, got %s", describe(e))
+				return out, fmt.Errorf("violation quantity must be a non-negative integer, got %s", diag.Describe(e))
 			}
 			out.Quantity = n
 		case "sources":
@@ -319,18 +338,18 @@ func toViolation(v any) (Violation, error) {
 			}
 			list, ok := e.([]any)
 			if !ok {
-				return out, fmt.Errorf("violation sources must be a list of file paths, got %s", describe(e))
+				return out, fmt.Errorf("violation sources must be a list of file paths, got %s", diag.Describe(e))
 			}
 			out.Sources = make([]string, len(list))
 			for i, x := range list {
 				if out.Sources[i], ok = x.(string); !ok {
-					return out, fmt.Errorf("violation sources must be a list of file paths, got %s", describe(e))
+					return out, fmt.Errorf("violation sources must be a list of file paths, got %s", diag.Describe(e))
 				}
 			}
 		case "rule", "detector", "kind", "ref", "key":
 			s, ok := e.(string)
 			if !ok {
-				return out, fmt.Errorf("violation %s must be a string, got %s", k, describe(e))
+				return out, fmt.Errorf("violation %s must be a string, got %s", k, diag.Describe(e))
 			}
 			switch k {
 			case "rule":
@@ -347,7 +366,7 @@ func toViolation(v any) (Violation, error) {
 		case "severity":
 			s, ok := e.(string)
 			if !ok || s != SeverityAsk && s != SeverityBlock {
-				return out, fmt.Errorf("violation severity must be %q or %q, got %s", SeverityAsk, SeverityBlock, describe(e))
+				return out, fmt.Errorf("violation severity must be %q or %q, got %s", SeverityAsk, SeverityBlock, diag.Describe(e))
 			}
 			out.Severity = s
 		default:
@@ -371,7 +390,7 @@ func toReason(v any) (Reason, error) {
 			s, ok := e.(string)
 			switch {
 			case !ok:
-				return r, fmt.Errorf("reason %s must be a string, got %s", k, describe(e))
+				return r, fmt.Errorf("reason %s must be a string, got %s", k, diag.Describe(e))
 			case k == "code":
 				r.Code = s
 			case k == "msg":
@@ -381,7 +400,7 @@ func toReason(v any) (Reason, error) {
 			}
 		}
 	default:
-		return r, fmt.Errorf("a reason must be a code string or {code, msg}, got %s", describe(v))
+		return r, fmt.Errorf("a reason must be a code string or {code, msg}, got %s", diag.Describe(v))
 	}
 	if !reasonCodeRE().MatchString(r.Code) {
 		return r, fmt.Errorf("reason code %q must match %s", r.Code, reasonCodeRE())
@@ -432,4 +451,12 @@ func sortResult(r *Result) {
 			return rs[i].Msg < rs[j].Msg
 		})
 	}
+}
+
+// nonNil returns s, or an empty slice for nil, so JSON shows [] not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -1,4 +1,7 @@
-package engine
+// Package diag holds what every stage of an evaluation reports failure with:
+// the sentinel errors the CLI maps to exit codes, and Diagnostics, the list of
+// file:line problems a bundle or config load collects before refusing.
+package diag
 
 import (
 	"errors"
@@ -65,8 +68,8 @@ func (d *Diagnostics) Add(file string, line int, format string, args ...any) {
 	d.Items = append(d.Items, Diagnostic{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
-// err returns d as an error, or nil when it holds nothing.
-func (d *Diagnostics) err() error {
+// Err returns d as an error, or nil when it holds nothing.
+func (d *Diagnostics) Err() error {
 	if len(d.Items) == 0 {
 		return nil
 	}
@@ -84,3 +87,23 @@ func (d *Diagnostics) Error() string {
 
 // Unwrap lets errors.Is match the kind.
 func (d *Diagnostics) Unwrap() error { return d.Kind }
+
+// Describe names v's JSON type (and its value when it is a scalar), for
+// messages that say what a file held instead of what was wanted.
+func Describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("the string %q", x)
+	case bool:
+		return fmt.Sprintf("the boolean %v", x)
+	case int64, float64:
+		return fmt.Sprintf("the number %v", x)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}

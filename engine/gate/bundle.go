@@ -1,4 +1,4 @@
-package engine
+package gate
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -28,7 +30,7 @@ const (
 // Bundle file names.
 const (
 	fileGate = "gate.yaml"
-	fileRego = "policy.rego"
+	FileRego = "policy.rego"
 	fileCEL  = "policy.cel.yaml"
 	// FileExcused is the closed list's excuse: why no fixture can drive
 	// the gate, and the Go tests that prove it red and green instead.
@@ -57,12 +59,14 @@ type Gate struct {
 	// HasExcused reports an excused.yaml in the bundle.
 	HasExcused bool
 
-	policy Policy
-	fsys   fs.FS // rooted at the bundle directory
-	// factsAlias renames namespaces of the gate's facts.json fixtures
+	// Policy is the prepared policy.
+	Policy policy.Policy
+	// BundleFS is the bundle directory (see FS).
+	BundleFS fs.FS
+	// FactsAlias renames namespaces of the gate's facts.json fixtures
 	// (fixture name → the gate's): a config-defined command gate runs the
 	// generic command policy's fixtures against its own namespace.
-	factsAlias map[string]string
+	FactsAlias map[string]string
 }
 
 // Table reports the closed-list table the gate claims: COVERED when it has
@@ -81,11 +85,11 @@ func (g *Gate) Table() string {
 }
 
 // allowedFiles are the entries a bundle directory may hold.
-var allowedFiles = []string{fileGate, fileRego, fileCEL, FileExcused, FileMutants, DirFixtures, "README.md"}
+var allowedFiles = []string{fileGate, FileRego, fileCEL, FileExcused, FileMutants, DirFixtures, "README.md"}
 
-// loadBundles loads every bundle directory in fsys. prefix is the directory
+// LoadBundles loads every bundle directory in fsys. prefix is the directory
 // shown in messages; source is SourceBuiltin or the team directory.
-func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known func(string) bool, lazy bool, d *Diagnostics) []*Gate {
+func LoadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known func(string) bool, lazy bool, d *diag.Diagnostics) []*Gate {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		d.Add(prefix, 0, "read bundles: %v", err)
@@ -118,7 +122,7 @@ func loadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known f
 
 // loadBundle loads one bundle; on any problem it records diagnostics and
 // returns nil, so nothing of a broken bundle is used.
-func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known func(string) bool, lazy bool, d *Diagnostics) *Gate {
+func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known func(string) bool, lazy bool, d *diag.Diagnostics) *Gate {
 	n0 := len(d.Items)
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
@@ -143,13 +147,13 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 		}
 		return nil
 	}
-	g := &Gate{Meta: parseMeta(gateFile, name, raw, known, d), Source: source, Dir: dir, fsys: fsys}
+	g := &Gate{Meta: parseMeta(gateFile, name, raw, known, d), Source: source, Dir: dir, BundleFS: fsys}
 	if len(d.Items) > n0 {
 		return nil
 	}
-	policyName, other := fileRego, fileCEL
+	policyName, other := FileRego, fileCEL
 	if g.Language == LangCEL {
-		policyName, other = fileCEL, fileRego
+		policyName, other = fileCEL, FileRego
 	}
 	g.PolicyFile = path.Join(dir, policyName)
 	if present[other] {
@@ -169,15 +173,15 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	}
 	g.PolicyDigest = facts.DigestBytes(src)
 	if lazy {
-		g.policy = &lazyPolicy{compile: func(ctx context.Context) (Policy, error) {
-			ld := &Diagnostics{Kind: ErrBundle}
-			if p := compilePolicy(ctx, g, src, ld); p != nil {
+		g.Policy = &LazyPolicy{compile: func(ctx context.Context) (policy.Policy, error) {
+			ld := &diag.Diagnostics{Kind: diag.ErrBundle}
+			if p := CompilePolicy(ctx, g, src, ld); p != nil {
 				return p, nil
 			}
 			return nil, ld
 		}}
 	} else {
-		g.policy = compilePolicy(ctx, g, src, d)
+		g.Policy = CompilePolicy(ctx, g, src, d)
 	}
 	g.HasExcused = present[FileExcused]
 	if present[DirFixtures] {
@@ -194,64 +198,59 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 		}
 		sort.Strings(g.Fixtures)
 	}
-	if len(d.Items) > n0 || g.policy == nil {
+	if len(d.Items) > n0 || g.Policy == nil {
 		return nil
 	}
 	return g
 }
 
-// compilePolicy compiles g's policy source, recording problems in d.
-func compilePolicy(ctx context.Context, g *Gate, src []byte, d *Diagnostics) Policy {
+// CompilePolicy compiles g's policy source, recording problems in d.
+func CompilePolicy(ctx context.Context, g *Gate, src []byte, d *diag.Diagnostics) policy.Policy {
 	switch g.Language {
 	case LangRego:
-		if p := compileRego(ctx, g.Name, g.PolicyFile, src, d); p != nil {
-			return p
-		}
+		return policy.CompileRego(ctx, g.Name, g.PolicyFile, src, d)
 	case LangCEL:
-		if p := compileCEL(g.PolicyFile, src, d); p != nil {
-			p.costed = g.Source != SourceBuiltin // see celPolicy.costed
-			return p
-		}
+		return policy.CompileCEL(g.PolicyFile, src, g.Source != SourceBuiltin, d)
 	}
 	return nil
 }
 
-// lazyPolicy compiles a built-in policy on its first evaluation. Built-in
+// LazyPolicy compiles a built-in policy on its first evaluation. Built-in
 // bundles are fixed when the binary is built and a test compiles every one
 // of them, so deferring their compilation cannot hide a broken bundle; it
 // keeps a process that evaluates two gates (a pre-write hook) from paying
 // for the other twenty. Team bundles are compiled eagerly, so their errors
 // stop every command, except in a hook (WithLazyTeam), where a broken team
 // policy is an error only for the trigger its gate listens to.
-type lazyPolicy struct {
+type LazyPolicy struct {
 	once    sync.Once
-	compile func(ctx context.Context) (Policy, error)
-	policy  Policy
+	compile func(ctx context.Context) (policy.Policy, error)
+	policy  policy.Policy
 	err     error
 }
 
 // Eval implements Policy.
-func (l *lazyPolicy) Eval(ctx context.Context, in *Input) (Result, error) {
+func (l *LazyPolicy) Eval(ctx context.Context, in *policy.Input) (policy.Result, error) {
 	// The compilation is kept for the process: not cut short by this
-	// evaluation's deadline (evalBounded), which bounds the policy's run.
+	// evaluation's deadline (EvalBounded), which bounds the policy's run.
 	l.once.Do(func() { l.policy, l.err = l.compile(context.WithoutCancel(ctx)) })
 	if l.err != nil {
-		return Result{}, l.err
+		return policy.Result{}, l.err
 	}
 	return l.policy.Eval(ctx, in)
 }
 
-// inputUse is the compiled policy's (compiling it if no evaluation did yet).
-func (l *lazyPolicy) inputUse() inputUse {
+// InputUse is the compiled policy's (compiling it if no evaluation did yet).
+func (l *LazyPolicy) InputUse() policy.InputUse {
 	l.once.Do(func() { l.policy, l.err = l.compile(context.Background()) })
 	if l.err != nil {
-		return inputUse{any: true}
+		return policy.InputUse{Any: true}
 	}
-	return useOf(l.policy)
+	return policy.UseOf(l.policy)
 }
 
-// sortGates orders gates by phase, then name: the order of every evaluation.
-func sortGates(gates []*Gate) {
+// SortGates orders gates by phase, then name: the order of every evaluation.
+func SortGates(gates []*Gate) {
 	sort.Slice(gates, func(i, j int) bool {
 		pi, pj := slices.Index(Phases, gates[i].Phase), slices.Index(Phases, gates[j].Phase)
 		if pi != pj {

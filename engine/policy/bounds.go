@@ -1,10 +1,11 @@
-package engine
+package policy
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"time"
 )
@@ -25,8 +26,8 @@ type boundError struct {
 
 func (e *boundError) Error() string { return e.code + ": " + e.msg }
 
-// boundReason is err's reason when err is an evaluation stopped at a bound.
-func boundReason(err error) (Reason, bool) {
+// BoundReason is err's reason when err is an evaluation stopped at a bound.
+func BoundReason(err error) (Reason, bool) {
 	var be *boundError
 	if errors.As(err, &be) {
 		return Reason{Code: be.code, Msg: be.msg}, true
@@ -39,11 +40,11 @@ func boundReason(err error) (Reason, bool) {
 // core), the heap overshoots the budget by a few megabytes at most.
 const heapSampleEvery = 2 * time.Millisecond
 
-// evalBounded evaluates p under the limits in ctx (see withLimits): a
+// EvalBounded evaluates p under the limits in ctx (see WithLimits): a
 // deadline, and a heap budget that a watcher holds while the evaluation
 // runs; a CEL policy also holds its cost limit. An evaluation stopped at a
 // bound returns a *boundError; a panic is an error, as in evalSafely.
-func evalBounded(ctx context.Context, p Policy, in *Input) (Result, error) {
+func EvalBounded(ctx context.Context, p Policy, in *Input) (Result, error) {
 	lim := limitsFrom(ctx)
 	tctx, cancelTimeout := context.WithTimeoutCause(ctx, lim.EvalTimeout, &boundError{ReasonEvalTimeout,
 		fmt.Sprintf("the policy ran past its deadline of %d ms (limits eval_timeout_ms)", lim.EvalTimeout.Milliseconds())})
@@ -56,13 +57,13 @@ func evalBounded(ctx context.Context, p Policy, in *Input) (Result, error) {
 	res, err := evalSafely(mctx, p, in)
 	stop()
 	if err != nil {
-		if _, ok := boundReason(err); ok {
+		if _, ok := BoundReason(err); ok {
 			return Result{}, err
 		}
 		// A policy stopped by its context says so in its own words; the
 		// bound that stopped it is the reason, unless the caller cancelled.
 		if cause := context.Cause(mctx); ctx.Err() == nil {
-			if _, ok := boundReason(cause); ok {
+			if _, ok := BoundReason(cause); ok {
 				return Result{}, cause
 			}
 		}
@@ -117,4 +118,15 @@ func watchHeap(budget int64, over func()) (stop func()) {
 		}
 	}()
 	return func() { close(done) }
+}
+
+// evalSafely turns a panic inside a policy library into an error, so one bad
+// policy cannot take down an MCP server or pass by crashing.
+func evalSafely(ctx context.Context, p Policy, in *Input) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("policy panicked: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return p.Eval(ctx, in)
 }
