@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -48,7 +47,7 @@ func runTaskList(ctx context.Context, g *globals, opts *taskListOptions) error {
 		return err
 	}
 	defer st.Close()
-	tasks, err := engine.ListTasks(ctx, st, status)
+	tasks, err := app.ListTasks(ctx, st, status)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,6 @@ import (
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type taskShowOptions struct {
@@ -38,7 +36,7 @@ func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
 		return err
 	}
 	defer st.Close()
-	t, err := engine.GetTask(ctx, st, opts.slug)
+	t, err := app.GetTask(ctx, st, opts.slug)
 	if err != nil {
 		return err
 	}
