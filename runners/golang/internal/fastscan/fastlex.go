@@ -1,10 +1,10 @@
-package golang
+package fastscan
 
 // The fast path's lexer: Go's tokens over ASCII source, with go/scanner's
 // automatic semicolons. It is conservative, not complete: whatever it is
 // not sure go/scanner accepts exactly as it reads it (a non-ASCII
 // identifier, a number with underscores or a hex float, an unusual escape)
-// makes it give up, and the file goes to go/parser (see fastScan).
+// makes it give up, and the file goes to go/parser (see Scan).
 
 // Token kinds. A tOp token's op is its byte for the one-byte operators and
 // one of the op constants below for the longer ones.

@@ -1,4 +1,4 @@
-package golang
+package fastscan
 
 // The fast path's statements and expressions, read as go/parser reads
 // them (its exprLev rule for composite literals in control clauses

@@ -1,4 +1,4 @@
-package golang
+package fastscan
 
 // expr reads an expression (types included where go/parser takes them).
 func (p *fparser) expr() bool {

@@ -1,4 +1,4 @@
-package golang
+package fastscan
 
 // The fast path's types and parameter lists.
 

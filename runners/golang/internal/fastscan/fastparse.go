@@ -1,4 +1,9 @@
-package golang
+// Package fastscan is the Go runner's fast path: a recognizer of Go's
+// syntax that reads a file's structs, methods and imports without building
+// a syntax tree. Its one entry point is Scan; whatever it is unsure of it
+// refuses, and the runner reads that file with go/parser, the reference it
+// is held to (FuzzFastScanAgrees and the GOROOT tests in runners/golang).
+package fastscan
 
 import (
 	"bytes"
@@ -10,14 +15,14 @@ import (
 	"github.com/tausik/tausik/facts"
 )
 
-// fastScan reads a file's facts without go/parser: a recognizer of Go's
+// Scan reads a file's facts without go/parser: a recognizer of Go's
 // syntax that walks the whole file, function bodies included, and builds
 // no syntax tree. It is conservative: ok is true only for a file it read
 // to the end without meeting anything it is not sure go/parser accepts
-// exactly so, and then the facts are those Scan would give. Anything else
+// exactly so, and then the facts are those go/parser's reading gives. Anything else
 // (a syntax error, or merely a form it does not handle) is false, and the
 // caller asks go/parser, which also words the error.
-func fastScan(p string, src []byte) (f facts.GoFile, ok bool) {
+func Scan(p string, src []byte) (f facts.GoFile, ok bool) {
 	if !utf8.Valid(src) || bytes.IndexByte(src, 0) >= 0 || bytes.Contains(src, []byte("\uFEFF")) {
 		return f, false
 	}

@@ -1,4 +1,4 @@
-package golang
+package fastscan
 
 // How the fast path's lexer tells keywords and operators.
 
