@@ -63,7 +63,7 @@ type tierSections struct {
 	Store         any            `cfg:"store"`
 }
 
-// keyLimits is the config section of evaluation limits (limits.go).
+// keyLimits is the config section of evaluation limits (limitsconf.go).
 const keyLimits = "limits"
 
 // gateOverride is one tier's "gates.<gate>" object. A param's value is

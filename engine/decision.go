@@ -104,7 +104,7 @@ type Verdict struct {
 	// its source, the gate's params and the digests of its namespaces. Two
 	// verdicts with the same InputDigest had the same input. It is set only
 	// for a policy that reads nothing else of its input (not the request,
-	// see inputUse) and evaluated without error, and never without a store
+	// see policy.InputUse) and evaluated without error, and never without a store
 	// (fixture runs).
 	InputDigest string `json:"input_digest,omitempty"`
 	// Reused names the earlier decision whose verdict, evaluated from the

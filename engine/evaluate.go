@@ -63,29 +63,9 @@ type Request struct {
 // returns it together with an ErrStore error.
 func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	start := time.Now()
-	if req.Requester == "" {
-		req.Requester = e.requester
-	}
-	req = e.taskDefaults(ctx, req)
-	selected, err := e.selectGates(req)
+	req, selected, err := e.prepare(ctx, req)
 	if err != nil {
 		return nil, err
-	}
-	// Each selected gate's policy is compiled by the time its verdict key is
-	// made (reuse asks the compiled policy what it reads), and built-ins
-	// compile lazily: start them now, beside the gathering, not after it.
-	for _, g := range selected {
-		if l, ok := g.Policy.(*gate.LazyPolicy); ok {
-			go l.InputUse()
-		}
-	}
-	if req.ChangedFiles {
-		if len(req.Files) > 0 {
-			return nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", ErrUsage)
-		}
-		if req.Files, err = e.changedFiles(ctx, req.ChangedSince); err != nil {
-			return nil, err
-		}
 	}
 	now := e.now().UTC()
 	scope := e.scope(req, now)
@@ -109,7 +89,58 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	if err != nil {
 		return nil, fmt.Errorf("facts digest: %w", err)
 	}
-	dec := &Decision{
+	dec := e.newDecision(req, scope, now, digest, active)
+	computed := e.evalGates(policy.WithLimits(ctx, e.Limits(req.Trigger)), selected, scope, base, doc, parts, dec)
+	if err := e.judge(ctx, req, scope, dec); err != nil {
+		return nil, err
+	}
+	settleDecision(dec, active)
+	end := time.Now()
+	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), GatherNS: gatherNS, EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
+	if e.log != nil {
+		if err := e.log.Append(ctx, dec); err != nil {
+			return dec, fmt.Errorf("%w: record decision %s: %v", ErrStore, dec.ID, err)
+		}
+		e.verdicts.index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
+	}
+	return dec, nil
+}
+
+// prepare completes req (its requester, its task's defaults, the changed
+// files it asks for) and selects its gates, starting the compilation of
+// the lazy ones.
+func (e *Engine) prepare(ctx context.Context, req Request) (Request, []*gate.Gate, error) {
+	if req.Requester == "" {
+		req.Requester = e.requester
+	}
+	req = e.taskDefaults(ctx, req)
+	selected, err := e.selectGates(req)
+	if err != nil {
+		return req, nil, err
+	}
+	// Each selected gate's policy is compiled by the time its verdict key is
+	// made (reuse asks the compiled policy what it reads), and built-ins
+	// compile lazily: start them now, beside the gathering, not after it.
+	for _, g := range selected {
+		if l, ok := g.Policy.(*gate.LazyPolicy); ok {
+			go l.InputUse()
+		}
+	}
+	if req.ChangedFiles {
+		if len(req.Files) > 0 {
+			return req, nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", ErrUsage)
+		}
+		if req.Files, err = e.changedFiles(ctx, req.ChangedSince); err != nil {
+			return req, nil, err
+		}
+	}
+	return req, selected, nil
+}
+
+// newDecision is the decision on req before any gate is judged: what it
+// was asked, over which facts and configuration.
+func (e *Engine) newDecision(req Request, scope *runners.Scope, now time.Time, digest string, active []string) *Decision {
+	return &Decision{
 		Schema:    DecisionSchema,
 		ID:        newID(now),
 		Time:      now,
@@ -125,7 +156,12 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Gates:        []Verdict{},
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}
-	ectx := policy.WithLimits(ctx, e.Limits(req.Trigger)) // each gate's bounds (limits.go)
+}
+
+// evalGates appends to dec each selected gate's verdict: reused when the
+// verdict cache has one for the same input, else evaluated under the
+// limits ctx carries. It returns the verdict keys computed anew.
+func (e *Engine) evalGates(ctx context.Context, selected []*gate.Gate, scope *runners.Scope, base *policy.Input, doc *facts.Document, parts map[string]string, dec *Decision) []string {
 	keys, hits := e.verdicts.reuse(ctx, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, parts)
 	var computed []string
 	for _, g := range selected {
@@ -139,7 +175,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 			v.EvalNS = 0
 		} else {
 			var perr error
-			v, perr = evalGate(ectx, g, eff.Severity, eff.Params, base, doc)
+			v, perr = evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
 			// Only a policy that read nothing the digest leaves out has its
 			// result named by it, and reusable by a later evaluation.
 			if k := keys[g.Name]; k != "" && perr == nil && reusable(g) {
@@ -149,9 +185,13 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		}
 		dec.Gates = append(dec.Gates, v)
 	}
-	if err := e.judge(ctx, req, scope, dec); err != nil {
-		return nil, err
-	}
+	return computed
+}
+
+// settleDecision sets what follows from the judged verdicts: whether a
+// person may be asked, the exit code, and the one active task a hook's
+// decision names.
+func settleDecision(dec *Decision, active []string) {
 	dec.Ask = dec.Blocked
 	for _, v := range dec.Gates {
 		dec.Ask = dec.Ask && (!v.Blocks || v.Ask)
@@ -162,15 +202,6 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	if dec.Request.Task == "" && len(active) == 1 {
 		dec.Request.Task = active[0]
 	}
-	end := time.Now()
-	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), GatherNS: gatherNS, EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
-	if e.log != nil {
-		if err := e.log.Append(ctx, dec); err != nil {
-			return dec, fmt.Errorf("%w: record decision %s: %v", ErrStore, dec.ID, err)
-		}
-		e.verdicts.index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
-	}
-	return dec, nil
 }
 
 // prefetchTerms converts the namespaces the selected Rego gates read to

@@ -28,7 +28,7 @@ import (
 // input digest, and an entry that does not check out is a miss.
 //
 // Only verdicts of policies that read nothing but their declared namespaces,
-// params and schema are indexed (see inputUse): a policy reading the request
+// params and schema are indexed (see policy.InputUse): a policy reading the request
 // (its time, task or files) is evaluated every time. Cache I/O errors only
 // cost the evaluation.
 type verdictCache struct {

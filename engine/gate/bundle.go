@@ -124,17 +124,9 @@ func LoadBundles(ctx context.Context, fsys fs.FS, prefix, source string, known f
 // returns nil, so nothing of a broken bundle is used.
 func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known func(string) bool, lazy bool, d *diag.Diagnostics) *Gate {
 	n0 := len(d.Items)
-	entries, err := fs.ReadDir(fsys, ".")
-	if err != nil {
-		d.Add(dir, 0, "%v", err)
+	present, ok := bundleEntries(fsys, dir, d)
+	if !ok {
 		return nil
-	}
-	present := map[string]bool{}
-	for _, e := range entries {
-		present[e.Name()] = true
-		if !slices.Contains(allowedFiles, e.Name()) {
-			d.Add(path.Join(dir, e.Name()), 0, "unexpected file in a gate bundle (allowed: %v)", allowedFiles)
-		}
 	}
 	gateFile := path.Join(dir, fileGate)
 	raw, err := fs.ReadFile(fsys, fileGate)
@@ -151,25 +143,9 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	if len(d.Items) > n0 {
 		return nil
 	}
-	policyName, other := FileRego, fileCEL
-	if g.Language == LangCEL {
-		policyName, other = fileCEL, FileRego
-	}
-	g.PolicyFile = path.Join(dir, policyName)
-	if present[other] {
-		d.Add(path.Join(dir, other), 0, "language is %s, so this bundle's policy is %s; remove %s", g.Language, policyName, other)
-	}
-	src, err := fs.ReadFile(fsys, policyName)
-	if errors.Is(err, fs.ErrNotExist) {
-		d.Add(g.PolicyFile, 0, "missing policy file for language %s", g.Language)
+	src, ok := readPolicy(g, fsys, present, d)
+	if !ok {
 		return nil
-	}
-	if err != nil {
-		d.Add(g.PolicyFile, 0, "%v", err)
-		return nil
-	}
-	if mutated, ok := mutantOverride(name, policyName); ok {
-		src = mutated
 	}
 	g.PolicyDigest = facts.DigestBytes(src)
 	if lazy {
@@ -185,23 +161,73 @@ func loadBundle(ctx context.Context, fsys fs.FS, dir, name, source string, known
 	}
 	g.HasExcused = present[FileExcused]
 	if present[DirFixtures] {
-		fx, err := fs.ReadDir(fsys, DirFixtures)
-		if err != nil {
-			d.Add(path.Join(dir, DirFixtures), 0, "%v", err)
-		}
-		for _, e := range fx {
-			if e.IsDir() {
-				g.Fixtures = append(g.Fixtures, e.Name())
-			} else {
-				d.Add(path.Join(dir, DirFixtures, e.Name()), 0, "fixtures/ holds one directory per case")
-			}
-		}
-		sort.Strings(g.Fixtures)
+		listFixtures(g, fsys, d)
 	}
 	if len(d.Items) > n0 || g.Policy == nil {
 		return nil
 	}
 	return g
+}
+
+// bundleEntries lists the entries of a bundle directory, reporting those a
+// bundle may not hold; ok is false when the directory cannot be read.
+func bundleEntries(fsys fs.FS, dir string, d *diag.Diagnostics) (present map[string]bool, ok bool) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		d.Add(dir, 0, "%v", err)
+		return nil, false
+	}
+	present = map[string]bool{}
+	for _, e := range entries {
+		present[e.Name()] = true
+		if !slices.Contains(allowedFiles, e.Name()) {
+			d.Add(path.Join(dir, e.Name()), 0, "unexpected file in a gate bundle (allowed: %v)", allowedFiles)
+		}
+	}
+	return present, true
+}
+
+// readPolicy sets g's policy file by its language and reads it (or the
+// mutant a test run names instead); ok is false when it cannot be read.
+func readPolicy(g *Gate, fsys fs.FS, present map[string]bool, d *diag.Diagnostics) ([]byte, bool) {
+	policyName, other := FileRego, fileCEL
+	if g.Language == LangCEL {
+		policyName, other = fileCEL, FileRego
+	}
+	g.PolicyFile = path.Join(g.Dir, policyName)
+	if present[other] {
+		d.Add(path.Join(g.Dir, other), 0, "language is %s, so this bundle's policy is %s; remove %s", g.Language, policyName, other)
+	}
+	src, err := fs.ReadFile(fsys, policyName)
+	if errors.Is(err, fs.ErrNotExist) {
+		d.Add(g.PolicyFile, 0, "missing policy file for language %s", g.Language)
+		return nil, false
+	}
+	if err != nil {
+		d.Add(g.PolicyFile, 0, "%v", err)
+		return nil, false
+	}
+	if mutated, ok := mutantOverride(g.Name, policyName); ok {
+		src = mutated
+	}
+	return src, true
+}
+
+// listFixtures records the case directories under the bundle's fixtures/,
+// sorted, reporting anything else found there.
+func listFixtures(g *Gate, fsys fs.FS, d *diag.Diagnostics) {
+	fx, err := fs.ReadDir(fsys, DirFixtures)
+	if err != nil {
+		d.Add(path.Join(g.Dir, DirFixtures), 0, "%v", err)
+	}
+	for _, e := range fx {
+		if e.IsDir() {
+			g.Fixtures = append(g.Fixtures, e.Name())
+		} else {
+			d.Add(path.Join(g.Dir, DirFixtures, e.Name()), 0, "fixtures/ holds one directory per case")
+		}
+	}
+	sort.Strings(g.Fixtures)
 }
 
 // CompilePolicy compiles g's policy source, recording problems in d.

@@ -78,8 +78,9 @@ type Meta struct {
 	Documents       []string `json:"documents,omitempty"`
 	ContentMaxBytes int64    `json:"content_max_bytes,omitempty"`
 	// Attribution says which of the gate's violations a request about a
-	// change judges (attribution.go): AttributionNone (the default) every
-	// one, AttributionFile those whose file or sources the change touched.
+	// change judges (the engine's attribution.go): AttributionNone (the
+	// default) every one, AttributionFile those whose file or sources the
+	// change touched.
 	Attribution string `json:"attribution,omitempty"`
 }
 
@@ -170,7 +171,33 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *di
 		Language:    r.Str(f["language"], "language"),
 		Facts:       r.Strs(f["facts"], "facts"),
 	}
-	line := func(k string) int { return yamlread.LineOf(f[k], root) }
+	mf := metaFields{r: r, f: f, line: func(k string) int { return yamlread.LineOf(f[k], root) }}
+	mf.checkNames(&m, dirName)
+	mf.checkKinds(&m, known)
+	m.Attribution = AttributionNone
+	if f["attribution"] != nil {
+		m.Attribution = r.Str(f["attribution"], "attribution")
+		if !slices.Contains(attributions, m.Attribution) {
+			d.Add(file, mf.line("attribution"), "unknown attribution %q (known: %v)", m.Attribution, attributions)
+		}
+	}
+	m.Params = parseParams(r, f["params"])
+	mf.parseGlobs(&m)
+	return m
+}
+
+// metaFields is a gate.yaml being read: its reader, its top-level fields and
+// the line of each.
+type metaFields struct {
+	r    yamlread.Reader
+	f    map[string]*yaml.Node
+	line func(key string) int
+}
+
+// checkNames checks the name (the bundle directory's), the description
+// and what the gate prevents.
+func (mf metaFields) checkNames(m *Meta, dirName string) {
+	file, d, f, line := mf.r.File, mf.r.D, mf.f, mf.line
 	if f["name"] != nil {
 		switch {
 		case !NameRE().MatchString(m.Name):
@@ -184,6 +211,12 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *di
 			d.Add(file, line(k.key), "%s must say something (at least 10 characters)", k.key)
 		}
 	}
+}
+
+// checkKinds checks the closed sets: phase, triggers, severity, language
+// and the facts namespaces known to the engine.
+func (mf metaFields) checkKinds(m *Meta, known func(ns string) bool) {
+	file, d, f, line := mf.r.File, mf.r.D, mf.f, mf.line
 	if f["phase"] != nil && !slices.Contains(Phases, m.Phase) {
 		d.Add(file, line("phase"), "unknown phase %q (known: %v)", m.Phase, Phases)
 	}
@@ -206,14 +239,12 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *di
 			d.Add(file, f["facts"].Content[i].Line, "unknown facts namespace %q", ns)
 		}
 	}
-	m.Attribution = AttributionNone
-	if f["attribution"] != nil {
-		m.Attribution = r.Str(f["attribution"], "attribution")
-		if !slices.Contains(attributions, m.Attribution) {
-			d.Add(file, line("attribution"), "unknown attribution %q (known: %v)", m.Attribution, attributions)
-		}
-	}
-	m.Params = parseParams(r, f["params"])
+}
+
+// parseGlobs reads the content and documents globs and content_max_bytes,
+// each only beside the facts namespace it feeds.
+func (mf metaFields) parseGlobs(m *Meta) {
+	r, file, d, f, line := mf.r, mf.r.File, mf.r.D, mf.f, mf.line
 	m.Content, m.Documents = r.Strs(f["content"], "content"), r.Strs(f["documents"], "documents")
 	for _, ns := range []string{NamespaceContent, NamespaceDocuments} {
 		globs, declared := m.Globs(ns), slices.Contains(m.Facts, ns)
@@ -242,7 +273,6 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *di
 			d.Add(file, n.Line, "content_max_bytes: only for a gate with content: globs")
 		}
 	}
-	return m
 }
 
 func parseParams(r yamlread.Reader, n *yaml.Node) []Param {

@@ -65,7 +65,7 @@ type Violation struct {
 	// tighten); empty: the gate's own severity.
 	Severity string `json:"severity,omitempty"`
 	// Key, Quantity and Sources let the engine judge a violation against a
-	// baseline and a change (judge.go): Key names what the violation is
+	// baseline and a change (the engine's judge.go): Key names what the violation is
 	// about, stable across unrelated edits (a class, a file; never a line
 	// number); Quantity is what it measures and may not grow (a file's
 	// lines, a class's public names); Sources are the files other than File

@@ -100,25 +100,55 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 		c.Name, c.Dir, c.Base, c.Expect = name, dir, base.Name, Expectation{Violations: -1}
 		c.Params = maps.Clone(base.Params)
 	}
-	// A mutation fixture inherits every field of its base it does not set.
-	set := func(key string) bool { return base == nil || f[key] != nil }
+	cr := caseReader{g: g, r: r, f: f, root: root, d: d, caseFS: caseFS, dir: dir, base: base}
+	cr.readRequest(c)
+	cr.readParams(c)
+	c.Expect = parseExpect(r, f["expect"])
+	cr.readSetup(c)
+	if len(d.Items) > 0 {
+		return nil, d
+	}
+	return c, nil
+}
+
+// caseReader is a case.yaml being read into a Case: its fields, where it
+// lies, and the base case a mutation fixture inherits from (nil for none).
+type caseReader struct {
+	g      *engine.Gate
+	r      yamlread.Reader
+	f      map[string]*yaml.Node
+	root   *yaml.Node
+	d      *engine.Diagnostics
+	caseFS fs.FS
+	dir    string
+	base   *Case
+}
+
+// set reports whether the case sets key: a mutation fixture inherits every
+// field of its base it does not set.
+func (cr caseReader) set(key string) bool { return cr.base == nil || cr.f[key] != nil }
+
+// readRequest reads what the case asks: trigger, files, task, time, bypass
+// and changed_since.
+func (cr caseReader) readRequest(c *Case) {
+	r, f, d, file := cr.r, cr.f, cr.d, cr.r.File
 	c.Description = r.Str(f["description"], "description")
-	if set("trigger") {
+	if cr.set("trigger") {
 		c.Trigger = r.Str(f["trigger"], "trigger")
-		if c.Trigger == "" && len(g.Triggers) > 0 {
-			c.Trigger = g.Triggers[0]
+		if c.Trigger == "" && len(cr.g.Triggers) > 0 {
+			c.Trigger = cr.g.Triggers[0]
 		}
 		if !slices.Contains(engine.Triggers, c.Trigger) {
-			d.Add(file, yamlread.LineOf(f["trigger"], root), "unknown trigger %q", c.Trigger)
+			d.Add(file, yamlread.LineOf(f["trigger"], cr.root), "unknown trigger %q", c.Trigger)
 		}
 	}
-	if set("files") {
+	if cr.set("files") {
 		c.Files = r.Strs(f["files"], "files")
 	}
-	if set("task") {
+	if cr.set("task") {
 		c.Task = r.Str(f["task"], "task")
 	}
-	if set("time") {
+	if cr.set("time") {
 		c.Time = r.Str(f["time"], "time")
 		if c.Time == "" {
 			c.Time = "2026-01-01T00:00:00Z"
@@ -126,17 +156,23 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 			d.Add(file, f["time"].Line, "time: want an RFC 3339 time, got %q", c.Time)
 		}
 	}
-	if set("bypass") {
+	if cr.set("bypass") {
 		c.Bypass = r.Strs(f["bypass"], "bypass")
 	}
-	if set("changed_since") {
+	if cr.set("changed_since") {
 		c.ChangedSince = r.Str(f["changed_since"], "changed_since")
 	}
-	if base == nil {
-		c.Params = g.DefaultParams()
+}
+
+// readParams sets the case's params over the gate's defaults (or its
+// base's), each checked against the gate's param of that name.
+func (cr caseReader) readParams(c *Case) {
+	r, d, file := cr.r, cr.d, cr.r.File
+	if cr.base == nil {
+		c.Params = cr.g.DefaultParams()
 	}
-	for _, kv := range r.Pairs(f["params"], "params") {
-		p, ok := g.Param(kv[0].Value)
+	for _, kv := range r.Pairs(cr.f["params"], "params") {
+		p, ok := cr.g.Param(kv[0].Value)
 		if !ok {
 			d.Add(file, kv[0].Line, "params.%s: the gate has no such param", kv[0].Value)
 			continue
@@ -148,37 +184,39 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 		}
 		c.Params[p.Name] = v
 	}
-	c.Expect = parseExpect(r, f["expect"])
-	if set("requires") {
+}
+
+// readSetup reads what the case sets up before it runs (requires, git
+// steps, a store seed, a tool call) and its content: the facts or tree it
+// gives, or the mutation of its base.
+func (cr caseReader) readSetup(c *Case) {
+	r, f, d, file, caseFS, dir := cr.r, cr.f, cr.d, cr.r.File, cr.caseFS, cr.dir
+	if cr.set("requires") {
 		c.Requires = r.Strs(f["requires"], "requires")
 	}
-	if set("git") {
+	if cr.set("git") {
 		c.Git, c.caseFS = parseGitSteps(r, f["git"], caseFS, dir), caseFS
 	}
-	if set("store") {
+	if cr.set("store") {
 		c.Store = parseStoreSeed(r, f["store"], c.Time)
 	}
-	if set("tool") && f["tool"] != nil {
+	if cr.set("tool") && f["tool"] != nil {
 		c.Tool = parseToolSpec(r, f["tool"])
 	}
-	if base != nil {
-		mutateCase(g, r, d, c, f["mutate"], overrides(f), caseFS, dir)
-	} else {
-		if f["mutate"] != nil {
-			d.Add(file, f["mutate"].Line, "mutate: a mutation fixture names the case it changes (base: <case>)")
-		}
-		loadContent(g, r, c, f["git"], caseFS, dir)
-		if c.facts != nil && f["store"] != nil {
-			d.Add(file, f["store"].Line, "store: only a tree/ fixture has a store to seed")
-		}
-		if c.facts != nil && f["tool"] != nil {
-			d.Add(file, f["tool"].Line, "tool: only a tree/ fixture has files a tool call acts on (a facts.json fixture gives the tool namespace itself)")
-		}
+	if cr.base != nil {
+		mutateCase(cr.g, r, d, c, f["mutate"], overrides(f), caseFS, dir)
+		return
 	}
-	if len(d.Items) > 0 {
-		return nil, d
+	if f["mutate"] != nil {
+		d.Add(file, f["mutate"].Line, "mutate: a mutation fixture names the case it changes (base: <case>)")
 	}
-	return c, nil
+	loadContent(cr.g, r, c, f["git"], caseFS, dir)
+	if c.facts != nil && f["store"] != nil {
+		d.Add(file, f["store"].Line, "store: only a tree/ fixture has a store to seed")
+	}
+	if c.facts != nil && f["tool"] != nil {
+		d.Add(file, f["tool"].Line, "tool: only a tree/ fixture has files a tool call acts on (a facts.json fixture gives the tool namespace itself)")
+	}
 }
 
 // overrides reports whether a case sets a field it would otherwise inherit

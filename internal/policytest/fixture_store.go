@@ -49,22 +49,31 @@ func parseStoreSeed(r yamlread.Reader, n *yaml.Node, caseTime string) engine.Fix
 		return nil
 	}
 	def, _ := time.Parse(time.RFC3339Nano, caseTime)
-	at := func(v *yaml.Node, what string, fallback time.Time) time.Time {
-		if v == nil {
-			return fallback
-		}
-		if v.Tag == "!!null" {
-			return time.Time{}
-		}
-		t, err := time.Parse(time.RFC3339Nano, r.Str(v, what))
-		if err != nil {
-			r.D.Add(r.File, v.Line, "%s: want an RFC 3339 time, got %q", what, v.Value)
-		}
-		return t
-	}
 	f := r.Fields(n, "store", "tasks", "verify_runs")
+	return seedStore(parseSeedTasks(r, f["tasks"], def), parseSeedRuns(r, f["verify_runs"], def), def)
+}
+
+// seedTime reads the time v (RFC 3339; null for the zero time), fallback
+// when v is absent.
+func seedTime(r yamlread.Reader, v *yaml.Node, what string, fallback time.Time) time.Time {
+	if v == nil {
+		return fallback
+	}
+	if v.Tag == "!!null" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, r.Str(v, what))
+	if err != nil {
+		r.D.Add(r.File, v.Line, "%s: want an RFC 3339 time, got %q", what, v.Value)
+	}
+	return t
+}
+
+// parseSeedTasks reads store.tasks: each task's fields, status and the
+// times it started and closed (def, the case's time, by default).
+func parseSeedTasks(r yamlread.Reader, n *yaml.Node, def time.Time) []seedTask {
 	var tasks []seedTask
-	for _, tn := range seq(r, f["tasks"], "store.tasks") {
+	for _, tn := range seq(r, n, "store.tasks") {
 		tf := r.Fields(tn, "store.tasks[]", "slug", "tier", "complexity", "specs", "adapts", "started_at", "status", "done_at")
 		r.Require(tn, tf, "store.tasks[]", "slug")
 		st := seedTask{task: store.Task{Slug: r.Str(tf["slug"], "slug"), Goal: "fixture task", Tier: engine.DefaultTier,
@@ -81,17 +90,23 @@ func parseStoreSeed(r yamlread.Reader, n *yaml.Node, caseTime string) engine.Fix
 				r.D.Add(r.File, tf["status"].Line, "store.tasks[].status %q is not active, done or abandoned", st.status)
 			}
 		}
-		st.started = at(tf["started_at"], "started_at", def)
-		st.done = at(tf["done_at"], "done_at", st.started)
+		st.started = seedTime(r, tf["started_at"], "started_at", def)
+		st.done = seedTime(r, tf["done_at"], "done_at", st.started)
 		tasks = append(tasks, st)
 	}
+	return tasks
+}
+
+// parseSeedRuns reads store.verify_runs: each run's task, time and
+// outcome.
+func parseSeedRuns(r yamlread.Reader, n *yaml.Node, def time.Time) []store.VerifyRun {
 	var runs []store.VerifyRun
-	for _, rn := range seq(r, f["verify_runs"], "store.verify_runs") {
+	for _, rn := range seq(r, n, "store.verify_runs") {
 		rf := r.Fields(rn, "store.verify_runs[]", "task", "ran_at", "passed")
 		r.Require(rn, rf, "store.verify_runs[]", "task", "ran_at")
 		run := store.VerifyRun{Task: r.Str(rf["task"], "task"), Passed: true, FilesHash: "sha256:fixture", GateSignature: "sha256:fixture"}
 		if rf["ran_at"] != nil {
-			run.RanAt = at(rf["ran_at"], "ran_at", def)
+			run.RanAt = seedTime(r, rf["ran_at"], "ran_at", def)
 		}
 		if rf["passed"] != nil {
 			run.Passed = r.Bool(rf["passed"], "passed")
@@ -101,6 +116,13 @@ func parseStoreSeed(r yamlread.Reader, n *yaml.Node, caseTime string) engine.Fix
 		}
 		runs = append(runs, run)
 	}
+	return runs
+}
+
+// seedStore is the seed that creates tasks, records runs and closes the
+// tasks that are done or abandoned, each at its time, then sets the clock
+// back to def.
+func seedStore(tasks []seedTask, runs []store.VerifyRun, def time.Time) engine.FixtureSeed {
 	return func(ctx context.Context, st *store.Store, setClock func(time.Time)) error {
 		for _, t := range tasks {
 			setClock(t.started)
