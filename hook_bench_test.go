@@ -12,14 +12,23 @@ import (
 
 // BenchmarkHookPreWriteGates is the wall time of `tausik hook claude
 // pre-tool-use` with every built-in pre-write gate on (scope_write,
-// agent_authority, filesize and memory_route on the text and paths the call
-// would leave, task_gate switched on) beside the scope-only hook (the user
-// tier switches filesize and memory_route off), for a Write of a 400-line
-// file, an Edit of a 2,000-line file and a Bash pipeline writing into the
-// scope. It reports the median and p95.
+// agent_authority, bash_firewall, secret_scan, filesize and memory_route on
+// the text and paths the call would leave, and task_gate and git_push_gate
+// switched on) beside the scope-only hook (the user tier switches every
+// other pre-write gate off: scope_write and agent_authority judge), for a
+// Write of a 400-line file, an Edit of a 2,000-line file and a Bash pipeline
+// writing into the scope, in a git repository with one commit. It reports
+// the median and p95.
 func BenchmarkHookPreWriteGates(b *testing.B) {
 	bin := buildBinary(b)
 	root := hookProject(b, bin)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=b", "-c", "user.email=b@example.test", "commit", "-qm", "bench", "--allow-empty"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
 	var big, four strings.Builder
 	for i := range 2000 {
 		fmt.Fprintf(&big, "line_%d = %d\n", i, i)
@@ -36,12 +45,16 @@ func BenchmarkHookPreWriteGates(b *testing.B) {
 		}
 	}
 	write("src/big.py", big.String())
+	// Another judged file, so the exemption below does not leave out every
+	// file filesize judges (which the engine refuses).
+	write("src/keep.py", "x = 1\n")
 	// The 2,000-line file is exempt, so the all-gates hook measures the
 	// judgement rather than a refusal.
-	write("tausik/gates.json", `{"gates": {"task_gate": {"enabled": true},
+	write("tausik/gates.json", `{"gates": {"task_gate": {"enabled": true}, "git_push_gate": {"enabled": true},
   "filesize": {"params": {"exempt_paths": {"src/big.py": "generated fixture of the benchmark"}}}}}`)
 	scopeOnly := filepath.Join(b.TempDir(), "user.json")
-	if err := os.WriteFile(scopeOnly, []byte(`{"gates": {"filesize": {"enabled": false}, "memory_route": {"enabled": false}, "task_gate": {"enabled": false}}}`), 0o644); err != nil {
+	if err := os.WriteFile(scopeOnly, []byte(`{"gates": {"filesize": {"enabled": false}, "memory_route": {"enabled": false}, "task_gate": {"enabled": false},
+  "git_push_gate": {"enabled": false}, "bash_firewall": {"enabled": false}, "secret_scan": {"enabled": false}}}`), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	head := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse",`

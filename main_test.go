@@ -102,16 +102,7 @@ func BenchmarkHookPreToolUse(b *testing.B) {
 // version` (the Go runtime, package initialisation of tausik and every
 // library it links) against an empty Go program built the same way.
 func BenchmarkStartup(b *testing.B) {
-	empty := filepath.Join(b.TempDir(), "empty")
-	src := filepath.Join(b.TempDir(), "main.go")
-	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command("go", "build", "-o", empty, src)
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	empty := buildEmptyProgram(b)
 	for _, c := range []struct {
 		name string
 		argv []string
@@ -128,6 +119,23 @@ func BenchmarkStartup(b *testing.B) {
 			reportPercentiles(b, samples)
 		})
 	}
+}
+
+// buildEmptyProgram builds a Go program that does nothing: the floor of any
+// process a hook starts.
+func buildEmptyProgram(b *testing.B) string {
+	b.Helper()
+	empty := filepath.Join(b.TempDir(), "empty")
+	src := filepath.Join(b.TempDir(), "main.go")
+	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-o", empty, src)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	return empty
 }
 
 // BenchmarkMCPPolicyEval is one policy_eval round trip (pre-write, one file)

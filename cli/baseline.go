@@ -75,6 +75,9 @@ func runBaseline(ctx context.Context, g *globals, mode app.BaselineMode, format 
 	}
 	fmt.Fprintf(g.stdout, "%s %s: %d entries at %s (%d added, %d lowered, %d dropped)\n",
 		state, rep.Path, rep.Entries, at, rep.Added, rep.Lowered, rep.Dropped)
+	for _, r := range rep.Raised {
+		fmt.Fprintf(g.stdout, "raised: %s\n", r)
+	}
 	if rep.Refused > 0 {
 		fmt.Fprintf(g.stdout, "not added: %d new or grown findings (--update only lowers; `tausik baseline --force` accepts them)\n", rep.Refused)
 	}

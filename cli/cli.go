@@ -56,7 +56,7 @@ func newRootCmd(g *globals) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	root.AddCommand(newPolicyCmd(g), newFactsCmd(g), newVersionCmd(g), newMCPCmd(g), newHookCmd(g),
 		newTaskCmd(g), newSessionCmd(g), newVerifyCmd(g), newKeyCmd(g), newReceiptCmd(g), newLogCmd(g), newInitCmd(g),
-		newSpecCmd(g), newAdaptCmd(g), newConfigCmd(g), newBaselineCmd(g))
+		newSpecCmd(g), newAdaptCmd(g), newConfigCmd(g), newBaselineCmd(g), newPushOKCmd(g))
 	return root
 }
 

@@ -32,6 +32,8 @@ func newHookCmd(g *globals) *cobra.Command {
 			"tool call would write with the pre-write gates (scope_write) and answers in the host's own\n" +
 			"protocol; a malformed payload for a writing or shell tool, or any error, refuses the call\n" +
 			"(fail closed). post-tool-use counts the call into the open session and never refuses.\n" +
+			"stop, session-start and prompt-submit (where the host has them) judge the agent's stop on the\n" +
+			"active task's task-done gates and hand the model its task, scope and what would block now.\n" +
 			"The project is --root or $TAUSIK_ROOT, else the host's project directory ($CLAUDE_PROJECT_DIR,\n" +
 			"Cursor's workspace_roots…), else the outermost directory above the call's cwd holding a store\n" +
 			"(.tausik/tausik.db); a nested .git or tausik/ does not move it. A hook never creates a store: a\n" +
@@ -46,10 +48,10 @@ func newHookCmd(g *globals) *cobra.Command {
 		h, _ := hosts.Lookup(name)
 		hc := &cobra.Command{
 			Use:   name + " EVENT",
-			Short: h.Title + " hooks: pre-tool-use, post-tool-use",
+			Short: h.Title + " hooks: " + strings.Join(append([]string{"pre-tool-use", "post-tool-use"}, hosts.TurnEvents(h)...), ", "),
 			Args:  usageArgs(cobra.NoArgs),
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				return usageErr(fmt.Errorf("name an event: pre-tool-use, post-tool-use"))
+				return usageErr(fmt.Errorf("name an event: %s", strings.Join(append([]string{"pre-tool-use", "post-tool-use"}, hosts.TurnEvents(h)...), ", ")))
 			},
 		}
 		for _, ev := range hookEvents {
@@ -62,9 +64,25 @@ func newHookCmd(g *globals) *cobra.Command {
 				},
 			})
 		}
+		addTurnEvents(hc, g, h)
 		cmd.AddCommand(hc)
 	}
+	cmd.AddCommand(newHookServeCmd(g))
 	return cmd
+}
+
+// hookEvent finds a host and the phase of one of its events.
+func hookEvent(host, event string) (*hosts.Host, hosts.Phase, bool) {
+	h, ok := hosts.Lookup(host)
+	if !ok {
+		return nil, 0, false
+	}
+	for _, ev := range hookEvents {
+		if ev.name == event {
+			return h, ev.phase, true
+		}
+	}
+	return nil, 0, false
 }
 
 // runHook answers one hook event; the exit code is the host's protocol.
@@ -75,6 +93,7 @@ func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) 
 		Open: func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
 			return g.hookEngine(ctx, at, h.Name)
 		},
+		AfterWrite: writeFindings(h),
 	}, hosts.Deadline)
 	if code != 0 {
 		return hostExit{code}
@@ -88,21 +107,28 @@ func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) 
 // directory when the payload has none). The store must already exist: a
 // hook never creates one.
 func (g *globals) hookEngine(ctx context.Context, at hosts.Where, host string) (*engine.Engine, error) {
-	root := g.root
-	if root == "" {
-		root = g.getenv(project.EnvRoot)
+	wd, err := os.Getwd()
+	if err != nil && at.CWD == "" {
+		return nil, err
 	}
-	cwd := at.CWD
-	if cwd == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		cwd = wd
-	}
-	root, err := project.HookRoot(project.HookPlace{Root: root, Project: at.Project, CWD: cwd}, g.getenv)
+	root, err := hookRoot(g.root, at, wd, g.getenv)
 	if err != nil {
 		return nil, err
 	}
 	return project.Open(ctx, project.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true}, engine.WithLazyTeam())
+}
+
+// hookRoot is the project a hook call comes from: flag (--root), else
+// $TAUSIK_ROOT, else project.HookRoot from the host's project directory and
+// the call's cwd (wd, the hook process's, when the payload has none).
+func hookRoot(flag string, at hosts.Where, wd string, getenv func(string) string) (string, error) {
+	root := flag
+	if root == "" {
+		root = getenv(project.EnvRoot)
+	}
+	cwd := at.CWD
+	if cwd == "" {
+		cwd = wd
+	}
+	return project.HookRoot(project.HookPlace{Root: root, Project: at.Project, CWD: cwd}, getenv)
 }

@@ -19,6 +19,9 @@ type evalOptions struct {
 	gates        []string
 	task         string
 	format       string
+	// writes are extra renderings of the same decision, each to a file
+	// ("sarif=out.sarif"): one evaluation, every format CI wants.
+	writes []string
 	// checkpoint is "" (none), "-" (stderr) or a file to write the signed
 	// checkpoint to after the decision is logged.
 	checkpoint string
@@ -38,6 +41,9 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(opts.format, decisionFormats...); err != nil {
+				return err
+			}
+			if err := checkWrites(opts.writes); err != nil {
 				return err
 			}
 			if cmd.Flags().Changed("files") && len(opts.files) == 0 {
@@ -61,7 +67,8 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 	f.StringVar(&opts.changedSince, "changed-since", "", "judge the files changed since this git ref's merge base with HEAD (or a time: RFC 3339, @unix, a duration ago)")
 	f.StringArrayVar(&opts.gates, "gate", nil, "evaluate only this gate, enabled or not (repeatable)")
 	f.StringVar(&opts.task, "task", "", "the task the evaluation is for")
-	f.StringVar(&opts.format, "format", "text", "output format: text, json, sarif, junit or github")
+	f.StringVar(&opts.format, "format", "text", "output format: text, json, sarif, junit, github or markdown (a CI job summary)")
+	f.StringArrayVar(&opts.writes, "write", nil, "also write the decision as FORMAT to FILE (FORMAT=FILE, repeatable), e.g. sarif=tausik.sarif markdown=summary.md")
 	f.StringVar(&opts.checkpoint, "checkpoint", "", "after the decision, sign a checkpoint of the log to stderr (or =FILE), an anchor for CI logs")
 	f.Lookup("checkpoint").NoOptDefVal = "-"
 	_ = cmd.MarkFlagRequired("trigger")
@@ -78,6 +85,12 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 		return err
 	}
 	defer e.Close()
+	for _, f := range files {
+		if _, ok := engine.Relative(e.Root(), f); !ok {
+			// Judging nothing and passing would read as "the file is fine".
+			return usageErr(fmt.Errorf("%s is outside the project %s: policy eval judges the project's files only", f, e.Root()))
+		}
+	}
 	dec, err := e.Evaluate(ctx, engine.Request{
 		Trigger: opts.trigger, Files: files, Gates: opts.gates, Task: opts.task, Requester: g.requester(),
 		ChangedSince: opts.changedSince, ChangedFiles: opts.changedSince != "",
@@ -87,6 +100,9 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	}
 	if rerr := renderDecision(g, e, opts.format, dec); rerr != nil {
 		return rerr
+	}
+	if werr := writeRenderings(g, e, opts.writes, dec); werr != nil {
+		return werr
 	}
 	verdict := verdictErr(err, dec.Blocked)
 	if opts.checkpoint != "" {

@@ -19,13 +19,14 @@ type newOptions struct {
 func newPolicyNewCmd(g *globals) *cobra.Command {
 	opts := &newOptions{}
 	cmd := &cobra.Command{
-		Use:   "new NAME --lang rego|cel | --from content|documents|imports|files [--lang rego|cel]",
+		Use:   "new NAME --lang rego|cel | --from content|documents|imports|tool|files [--lang rego|cel]",
 		Short: "Scaffold a team gate in tausik/policies/NAME with passing fixtures",
 		Long: "Scaffolds a working team gate in tausik/policies/NAME, with FAILED and PASSED fixtures\n" +
 			"that pass `policy test` and `policy mutate --min-score 1` as written. --from picks the\n" +
 			"example: files (a file-size limit, rego or cel; the default), content (lines of files\n" +
 			"named by glob matched by a regular expression, cel), documents (parsed workflow YAML,\n" +
-			"rego) or imports (banned Python and Go imports, rego).\n" +
+			"rego), imports (banned Python and Go imports, rego) or tool (an agent's shell call runs\n" +
+			"no denied program, rego; trigger pre-write, judged by the host's hook).\n" +
 			"Exit codes: 0 created, 2 usage (bad name, unknown kind or language, gate exists).",
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -34,7 +35,7 @@ func newPolicyNewCmd(g *globals) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&opts.lang, "lang", "", "policy language: rego or cel (with --from: the example's own by default)")
-	cmd.Flags().StringVar(&opts.from, "from", "", "the example to start from: content, documents, imports or files")
+	cmd.Flags().StringVar(&opts.from, "from", "", "the example to start from: content, documents, imports, tool or files")
 	return cmd
 }
 

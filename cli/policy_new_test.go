@@ -27,7 +27,7 @@ func TestPolicyNewFrom(t *testing.T) {
 		code := cli.Run(context.Background(), append([]string{"--root", root}, args...), strings.NewReader(""), &stdout, &stderr)
 		return code, stdout.String() + stderr.String()
 	}
-	for _, kind := range []string{"content", "documents", "imports", "files"} {
+	for _, kind := range []string{"content", "documents", "imports", "tool", "files"} {
 		gate := "ex_" + kind
 		if code, out := run("policy", "new", gate, "--from", kind); code != 0 || !strings.Contains(out, "created tausik/policies/"+gate+"/gate.yaml") {
 			t.Fatalf("policy new --from %s exited %d:\n%s", kind, code, out)
@@ -45,7 +45,7 @@ func TestPolicyNewFrom(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"--from", "sql"}, {"--from", "content", "--lang", "rego"}, {"--from", "imports", "--lang", "cel"},
-		{"--from", "documents", "--lang", "python"}, {},
+		{"--from", "documents", "--lang", "python"}, {"--from", "tool", "--lang", "cel"}, {},
 	} {
 		code, out := run(append([]string{"policy", "new", "bad_gate"}, args...)...)
 		if code != 2 {

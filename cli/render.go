@@ -10,7 +10,7 @@ import (
 )
 
 // decisionFormats are the output formats of an evaluation.
-var decisionFormats = []string{"text", "json", "sarif", "junit", "github"}
+var decisionFormats = []string{"text", "json", "sarif", "junit", "github", "markdown"}
 
 // renderDecision prints a decision in format. Config warnings also go to
 // stderr so a JSON consumer on stdout still sees them in a terminal.
@@ -18,17 +18,24 @@ func renderDecision(g *globals, e *engine.Engine, format string, d *engine.Decis
 	for _, w := range d.Warnings {
 		fmt.Fprintf(g.stderr, "warning: %s\n", w)
 	}
+	return renderFormat(g.stdout, g, e, format, d)
+}
+
+// renderFormat writes d in format to w.
+func renderFormat(w io.Writer, g *globals, e *engine.Engine, format string, d *engine.Decision) error {
 	switch format {
 	case "json":
-		return writeJSON(g.stdout, jsonDecision{d, summarize(d)})
+		return writeJSON(w, jsonDecision{d, summarize(d)})
 	case "sarif":
-		return renderSARIF(g.stdout, e.Gate, d)
+		return renderSARIF(w, sarifInputOf(e), d)
 	case "junit":
-		return renderJUnit(g.stdout, d)
+		return renderJUnit(w, d)
 	case "github":
-		return renderGitHub(g.stdout, d)
+		return renderGitHub(w, d)
+	case "markdown":
+		return renderMarkdown(w, d, mdLinkBase(g.getenv))
 	default:
-		return renderDecisionText(g.stdout, d)
+		return renderDecisionText(w, d)
 	}
 }
 

@@ -26,15 +26,12 @@ func sampleDecision() *engine.Decision {
 
 func TestRenderSARIF(t *testing.T) {
 	var buf bytes.Buffer
-	if err := renderSARIF(&buf, nil, sampleDecision()); err != nil {
+	if err := renderSARIF(&buf, sarifInput{fileless: "tausik/gates.json"}, sampleDecision()); err != nil {
 		t.Fatal(err)
 	}
-	var log sarifLog
-	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
-		t.Fatal(err)
-	}
+	log := decodeSARIF(t, buf.Bytes())
 	run := log.Runs[0]
-	if log.Version != "2.1.0" || len(run.Tool.Driver.Rules) != 4 || len(run.Results) != 3 {
+	if log.Version != "2.1.0" || len(run.Tool.Driver.Rules) != 4 || len(run.Results) != 3 || run.Tool.Driver.Version == "" {
 		t.Fatalf("sarif = %s", buf.String())
 	}
 	r := run.Results[0]
@@ -42,9 +39,61 @@ func TestRenderSARIF(t *testing.T) {
 		r.Locations[0].PhysicalLocation.Region.StartLine != 7 {
 		t.Errorf("first result = %+v", r)
 	}
-	if run.Results[1].Locations != nil || run.Results[2].RuleID != "ruff" || !strings.Contains(run.Results[2].Message.Text, "not_found") {
+	// A finding without a file, and a gate that could not run, point at
+	// the project's config: code scanning refuses a result without a
+	// location. Could-not-run is also a tool execution notification.
+	for _, r := range run.Results[1:] {
+		if len(r.Locations) != 1 || r.Locations[0].PhysicalLocation.ArtifactLocation.URI != "tausik/gates.json" || r.Locations[0].PhysicalLocation.Region != nil {
+			t.Errorf("result %s %q located at %+v", r.RuleID, r.Message.Text, r.Locations)
+		}
+	}
+	if run.Results[2].RuleID != "ruff" || run.Results[2].RuleIndex != 1 || !strings.Contains(run.Results[2].Message.Text, "not_found") {
 		t.Errorf("results = %+v", run.Results)
 	}
+	notes := run.Invocations[0].ToolExecutionNotifications
+	if len(notes) != 1 || notes[0].AssociatedRule.ID != "ruff" || notes[0].Level != "error" {
+		t.Errorf("tool execution notifications = %+v", notes)
+	}
+}
+
+// TestSARIFFingerprintsFollowTheBaseline: a finding keeps its partial
+// fingerprint when its line and the numbers in its message move (as the
+// baseline keeps holding it), and two findings of one identity differ.
+func TestSARIFFingerprintsFollowTheBaseline(t *testing.T) {
+	fp := func(vs ...engine.Violation) []string {
+		var buf bytes.Buffer
+		d := &engine.Decision{Gates: []engine.Verdict{{Name: "ruff", Outcome: engine.Failed, Violations: vs}}}
+		if err := renderSARIF(&buf, sarifInput{}, d); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range decodeSARIF(t, buf.Bytes()).Runs[0].Results {
+			out = append(out, r.PartialFingerprints[sarifFingerprintKey])
+		}
+		return out
+	}
+	before := fp(engine.Violation{Msg: "a.py:3:1: E501 line too long (120 > 88)", File: "a.py", Line: 3, Rule: "E501"})
+	after := fp(engine.Violation{Msg: "a.py:9:1: E501 line too long (130 > 88)", File: "a.py", Line: 9, Rule: "E501"})
+	other := fp(engine.Violation{Msg: "b.py:3:1: E501 line too long (120 > 88)", File: "b.py", Line: 3, Rule: "E501"})
+	if before[0] == "" || before[0] != after[0] || before[0] == other[0] {
+		t.Errorf("fingerprints: before %v, after the line moved %v, in another file %v", before, after, other)
+	}
+	twice := fp(engine.Violation{Msg: "x", File: "a.py"}, engine.Violation{Msg: "x", File: "a.py"})
+	if twice[0] == twice[1] || !strings.HasPrefix(twice[1], twice[0]+":") {
+		t.Errorf("two findings of one identity = %v", twice)
+	}
+}
+
+func decodeSARIF(t *testing.T, b []byte) sarifLog {
+	t.Helper()
+	var log sarifLog
+	if err := json.Unmarshal(b, &log); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if len(log.Runs) != 1 {
+		t.Fatalf("runs = %d", len(log.Runs))
+	}
+	return log
 }
 
 func TestRenderJUnit(t *testing.T) {

@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,12 +15,12 @@ import (
 
 // TestTeamGateExamples runs `policy test` over the example team gates in
 // testdata/teamgates (one per namespace that reads the code: content,
-// documents, imports) and checks that every fixture ran and came out as its
+// documents, imports; and two tool-call gates a hook runs) and checks that every fixture ran and came out as its
 // case says: a gate whose policy stopped firing, or a runner that stopped
 // filling its namespace, turns a FAILED case into a failure here.
 func TestTeamGateExamples(t *testing.T) {
 	root := filepath.Join("..", "testdata", "teamgates")
-	gates := []string{"no_print", "actions_pinned", "no_private_internal"}
+	gates := []string{"no_print", "actions_pinned", "no_private_internal", "npm_lockfile", "migrations_frozen"}
 	t.Setenv("TAUSIK_USER_CONFIG", "")
 	t.Setenv("TAUSIK_MANAGED_CONFIG", "")
 	args := []string{"--root", root, "policy", "test", "-v", "--require-tools"}
@@ -60,7 +61,10 @@ func TestTeamGateExamples(t *testing.T) {
 // runs policy test there (every fixture passes) and then the gates
 // themselves over the whole repository: none may judge the violations its
 // own fixture trees hold, since the content and documents runners skip
-// gate fixture trees as the built-in gates do.
+// gate fixture trees as the built-in gates do. The tool-call gates judge a
+// hook's calls instead: npm_lockfile does not take the lockfile in its own
+// fixture tree for the project's (there is none, so an install is
+// refused), and migrations_frozen lets an edit outside migrations/ through.
 func TestTeamGateExamplesCopied(t *testing.T) {
 	src := filepath.Join("..", "testdata", "teamgates", "tausik", "policies")
 	entries, err := os.ReadDir(src)
@@ -79,8 +83,8 @@ func TestTeamGateExamplesCopied(t *testing.T) {
 			gates = append(gates, e.Name())
 		}
 	}
-	if len(gates) < 3 {
-		t.Fatalf("found %v, want the three examples at least", gates)
+	if len(gates) < 5 {
+		t.Fatalf("found %v, want the five examples at least", gates)
 	}
 	if err := os.CopyFS(filepath.Join(root, "tausik", "policies"), os.DirFS(src)); err != nil {
 		t.Fatal(err)
@@ -99,8 +103,17 @@ func TestTeamGateExamplesCopied(t *testing.T) {
 	}
 	testArgs := []string{"policy", "test", "-v"}
 	evalArgs := []string{"policy", "eval", "--trigger", "commit"}
+	var codeGates []string
 	for _, g := range gates {
 		testArgs = append(testArgs, "--gate", g)
+		meta, err := os.ReadFile(filepath.Join(src, g, "gate.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(meta), "triggers: [pre-write]") {
+			continue
+		}
+		codeGates = append(codeGates, g)
 		evalArgs = append(evalArgs, "--gate", g)
 	}
 	code, out := run(testArgs...)
@@ -116,9 +129,42 @@ func TestTeamGateExamplesCopied(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("the gates judge their own fixture trees: policy eval exited %d:\n%s", code, out)
 	}
-	for _, g := range gates {
+	for _, g := range codeGates {
 		if !regexp.MustCompile(`(?m)^PASSED +` + g + ` `).MatchString(out) {
 			t.Errorf("%s did not pass over the repository:\n%s", g, out)
 		}
+	}
+	hook := func(tool string, input map[string]string) (int, string) {
+		payload, _ := json.Marshal(map[string]any{"cwd": root, "tool_name": tool, "tool_input": input})
+		var stdout, stderr strings.Builder
+		code := cli.Run(context.Background(), []string{"--root", root, "hook", "claude", "pre-tool-use"}, strings.NewReader(string(payload)), &stdout, &stderr)
+		return code, stdout.String() + stderr.String()
+	}
+	if code, out := hook("Bash", map[string]string{"command": "npm install left-pad"}); code != 2 || !strings.Contains(out, "npm_lockfile: npm install left-pad: package-lock.json does not hold it") {
+		t.Errorf("npm install of a package only a fixture tree's lockfile holds: exit %d, want 2 (refused):\n%s", code, out)
+	}
+	mig := filepath.Join(root, "migrations", "0001_init.sql")
+	if err := os.MkdirAll(filepath.Dir(mig), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mig, []byte("CREATE TABLE a (x int);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit := map[string]string{"file_path": mig, "old_string": "int", "new_string": "bigint"}
+	if code, out := hook("Edit", edit); code != 0 {
+		t.Errorf("an edit of a migration not committed yet: exit %d, want 0:\n%s", code, out)
+	}
+	for _, args := range [][]string{{"add", "-A"}, {"commit", "-qm", "migration"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if code, out := hook("Edit", edit); code != 2 || !strings.Contains(out, "migrations/0001_init.sql is a migration HEAD already holds") {
+		t.Errorf("an edit of a committed migration: exit %d, want 2 (refused):\n%s", code, out)
+	}
+	if code, out := hook("Write", map[string]string{"file_path": filepath.Join(root, "migrations", "0002_more.sql"), "content": "SELECT 1;\n"}); code != 0 {
+		t.Errorf("a new migration: exit %d, want 0:\n%s", code, out)
 	}
 }

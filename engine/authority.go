@@ -81,7 +81,7 @@ func (e *Engine) protectedTargets(req Request) []facts.ProtectedTarget {
 	}
 	var out []facts.ProtectedTarget
 	if req.Tool != nil {
-		out = e.mentionedTargets(req.Tool)
+		out = append(e.mentionedTargets(req.Tool), e.hiddenTargets(req.Tool)...)
 	}
 	seen := map[string]bool{}
 	for _, p := range paths {
@@ -94,19 +94,27 @@ func (e *Engine) protectedTargets(req Request) []facts.ProtectedTarget {
 			continue
 		}
 		seen[abs] = true
-		if g, ok := e.guardOf(abs); ok {
+		if g, ok := e.guardHit(abs, true); ok {
 			out = append(out, facts.ProtectedTarget{Path: p, Reason: g.reason})
 		}
 	}
 	return out
 }
 
-func (e *Engine) guardOf(abs string) (guardPath, bool) {
+// guardOf is the guard path a path named on a command line hits.
+func (e *Engine) guardOf(abs string) (guardPath, bool) { return e.guardHit(abs, false) }
+
+// guardHit is the guard path abs hits: that path, one below a guarded
+// directory, or a directory above a guard path. A leaf guard path's
+// directories are hit only when written (checkout, restore or rm of
+// tausik/ rewrites the baseline), not when named: every tausik command line
+// names tausik. A glob (tausik/*.json, .taus?k) hits what it may match.
+func (e *Engine) guardHit(abs string, written bool) (guardPath, bool) {
 	for _, g := range e.guard {
 		switch {
-		case abs == g.path, g.dir && under(abs, g.path):
+		case abs == g.path, g.dir && under(abs, g.path), globBelow(abs, g):
 			return g, true
-		case under(g.path, abs) && abs != e.root && abs != e.home && !g.leaf:
+		case (under(g.path, abs) || globAbove(abs, g.path)) && abs != e.root && abs != e.home && (written || !g.leaf):
 			g.reason = "a directory holding " + g.reason
 			return g, true
 		}

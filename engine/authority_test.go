@@ -26,6 +26,8 @@ func TestJudgedCalls(t *testing.T) {
 		{ToolCall{Kind: KindWrite}, false},
 		{ToolCall{Kind: KindRead, Commands: cmd(false, "tausik", "init").Commands}, false},
 		{ToolCall{Kind: KindOther, Writes: []string{"a.py"}}, false},
+		{ToolCall{Kind: KindMCP, MCP: &facts.ToolMCP{Server: "github", Tool: "create_issue"}}, true},
+		{ToolCall{Kind: KindFetch, URL: "https://example.com"}, true},
 	} {
 		if got := c.call.Judged(); got != c.want {
 			t.Errorf("Judged(%+v) = %v, want %v", c.call, got, c.want)
@@ -35,7 +37,10 @@ func TestJudgedCalls(t *testing.T) {
 
 // TestProtectedTargets: a target is protected when it is a guard file, lies
 // below a guarded directory, or is a directory above a guard path (said so),
-// but the project root, the home directory and tausik/ itself are not.
+// but the project root and the home directory are not. tausik/ itself is,
+// when written (git checkout HEAD~1 -- tausik rewrites the baseline); a
+// glob is protected when it may match a guard path, a dot file only when it
+// says the dot.
 func TestProtectedTargets(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
 	e := &Engine{root: root, home: home}
@@ -57,7 +62,16 @@ func TestProtectedTargets(t *testing.T) {
 		{root + "/tausik/gates.json", "the project configuration tier"},
 		{"tausik/policies/mine/policy.rego", "the project's team gates"},
 		{root + "/tausik/policies", "the project's team gates"},
-		{root + "/tausik", ""},
+		{root + "/tausik", "a directory holding the baseline (a person records it: docs/baseline.md)"},
+		{root + "/tausik/*.json", "the baseline (a person records it: docs/baseline.md)"},
+		{root + "/tausik/gates.js?n", "the project configuration tier"},
+		{root + "/taus[i]k", "a directory holding the baseline (a person records it: docs/baseline.md)"},
+		{root + "/.taus*/tausik.db", "the project's tausik state (decision log, keys)"},
+		{root + "/.*/keys/k", "the project's tausik state (decision log, keys)"},
+		{root + "/*/keys/k", ""},
+		{root + "/tausik/*.md", ""},
+		{root + "/src/*.json", ""},
+		{root + "/*.py", ""},
 		{root + "/.claude/notes.md", ""},
 		{root, ""},
 		{home, ""},

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -74,8 +75,9 @@ type group struct {
 func groups(v *Verdict) []*group {
 	byFP := map[Fingerprint]*group{}
 	var out []*group
+	fps := fingerprints(v)
 	for i, x := range v.Violations {
-		fp := fingerprintOf(v.Name, x)
+		fp := fps[i]
 		g := byFP[fp]
 		if g == nil {
 			g = &group{fp: fp}
@@ -91,6 +93,34 @@ func groups(v *Verdict) []*group {
 		}
 	}
 	return out
+}
+
+// fingerprints names each violation of v. Measured violations (a policy's
+// key and a quantity) that share a fingerprint are distinct things under
+// one name (two classes Meta in one file): by line, the first keeps the
+// key and the next are KEY#2, KEY#3, so neither hides the other's growth
+// under a shared maximum.
+func fingerprints(v *Verdict) []Fingerprint {
+	fps := make([]Fingerprint, len(v.Violations))
+	same := map[Fingerprint][]int{}
+	var order []Fingerprint
+	for i, x := range v.Violations {
+		fps[i] = fingerprintOf(v.Name, x)
+		if x.Key != "" && x.Quantity > 0 {
+			if same[fps[i]] == nil {
+				order = append(order, fps[i])
+			}
+			same[fps[i]] = append(same[fps[i]], i)
+		}
+	}
+	for _, fp := range order {
+		idx := same[fp]
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(v.Violations[a].Line, v.Violations[b].Line) })
+		for n, i := range idx[1:] {
+			fps[i].Key = fmt.Sprintf("%s#%d", fp.Key, n+2)
+		}
+	}
+	return fps
 }
 
 // Findings returns the baseline entries the violations of dec's gates

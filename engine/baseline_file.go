@@ -116,9 +116,13 @@ func ParseBaseline(b []byte) (*Baseline, error) {
 	doc, err := parseJSONDoc(b)
 	if err != nil {
 		var le *lineError
-		if errors.As(err, &le) {
+		switch {
+		case errors.As(err, &le) && le.line == 0 && strings.Contains(le.msg, "EOF"):
+			// No offset: the text ended before the JSON did (cut short).
+			d.Add(BaselineFile, facts.LineAt(b, int64(len(b))), "invalid JSON: %s (the file ends before the JSON does)", le.msg)
+		case errors.As(err, &le):
 			d.Add(BaselineFile, le.line, "invalid JSON: %s", le.msg)
-		} else {
+		default:
 			d.Add(BaselineFile, 0, "invalid JSON: %v", err)
 		}
 		return nil, d

@@ -137,6 +137,23 @@ var firewallTable = []struct{ cmd, want string }{
 	{`echo "DROP TABLE users" | wc -c`, "pass"},
 	{`grep -i "drop table" migrations.sql`, "pass"},
 	{`psql -c "SELECT 'dropped tables'"`, "pass"},
+	{`psql -f drop.sql`, "ask"},
+	{`psql app --file=drop.sql`, "ask"},
+	{`sqlite3 app.db < drop.sql`, "ask"},
+	{`mysql app < drop.sql`, "ask"},
+	{`echo 'DROP TABLE x' | psql`, "refuse"},
+	{"cat <<'EOF' | sqlite3 app.db\nDROP TABLE t;\nEOF", "refuse"},
+	{`echo 'SELECT 1' | psql`, "pass"},
+	{`echo "psql -f drop.sql"`, "pass"},
+	{`shred /dev/sda`, "refuse"},
+	{`sudo wipefs -a /dev/sdb`, "refuse"},
+	{`shred -u notes.txt`, "pass"},
+	{`echo x | xargs rm -rf`, "refuse"},
+	{`find . -name '*.o' | xargs rm -f`, "pass"},
+	{`find / -delete`, "refuse"},
+	{`find ~ -type f -delete`, "refuse"},
+	{`find . -name '*.pyc' -delete`, "pass"},
+	{`echo "find / -delete"`, "pass"},
 	// git: asked
 	{"git push --force origin main", "ask"},
 	{"git push -f origin master", "ask"},
@@ -183,13 +200,14 @@ var firewallTable = []struct{ cmd, want string }{
 }
 
 // TestBashFirewallTable drives bash_firewall from command text, through
-// the real bash parser into the tool namespace's commands, and holds each
-// command to its exact verdict.
+// the real Claude adapter (a Bash hook payload, normalised as the hook
+// normalises it) into the tool namespace's commands, and holds each command
+// to its exact verdict.
 func TestBashFirewallTable(t *testing.T) {
 	g := builtinGate(t, "bash_firewall")
 	counts := map[string]int{}
 	for _, c := range firewallTable {
-		v, err := engine.EvalGate(context.Background(), g, g.DefaultParams(), shellToolDoc(t, c.cmd))
+		v, err := engine.EvalGate(context.Background(), g, g.DefaultParams(), hostToolDoc(t, c.cmd))
 		if err != nil {
 			t.Fatalf("%q: %v", c.cmd, err)
 		}

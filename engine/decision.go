@@ -81,6 +81,8 @@ type RequestRecord struct {
 	// Tasks are the tasks active when a tool call was judged; with exactly
 	// one, Task names it too, so the log lists the call under that task.
 	Tasks []string `json:"tasks,omitempty"`
+	// Turn is the agent lifecycle event a hook's decision was made for.
+	Turn *TurnRecord `json:"turn,omitempty"`
 }
 
 // Verdict is one gate's outcome within a decision.

@@ -54,6 +54,9 @@ type Request struct {
 	// JudgeToolCall): its targets are Files, and what it would write that
 	// cannot be known reaches the policies as request.unknown_writes.
 	Tool *ToolCall
+	// Turn is the agent lifecycle event (a stop, a session start, a
+	// prompt) a hook asks about, recorded with the decision.
+	Turn *TurnRecord
 }
 
 // Evaluate judges req: it selects the gates, gathers the facts they need,
@@ -147,7 +150,7 @@ func (e *Engine) newDecision(req Request, scope *runners.Scope, now time.Time, d
 		Requester: req.Requester,
 		Request: RequestRecord{Trigger: req.Trigger, Task: req.Task, Files: nonNil(scope.Request.Files),
 			Explicit: scope.Request.Explicit, Outside: scope.Request.Outside, Gates: nonNil(req.Gates),
-			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass, Tool: e.recordTool(req.Tool), Tasks: active},
+			ChangedSince: req.ChangedSince, Bypass: scope.Request.Bypass, Tool: e.recordTool(req.Tool), Tasks: active, Turn: req.Turn},
 		GitHead:      runners.GitHead(e.root),
 		FactsDigest:  digest,
 		ConfigDigest: e.configDigest,

@@ -11,6 +11,7 @@ import (
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/content"
 	"github.com/tausik/tausik/runners/surface"
+	"github.com/tausik/tausik/runners/toolcall"
 )
 
 // globNamespaces are the namespaces whose files a gate names by glob.
@@ -19,9 +20,13 @@ var globNamespaces = []string{gate.NamespaceContent, gate.NamespaceDocuments}
 // setGlobs tells the runners of the glob namespaces which files the gates
 // want: the union of their globs, and the largest size cap they ask for.
 func setGlobs(s *runners.Scope, gates []*gate.Gate) {
-	s.Globs, s.MaxBytes = map[string][]string{}, map[string]int64{}
+	s.Globs, s.ToolGlobs, s.MaxBytes = map[string][]string{}, map[string][]string{}, map[string]int64{}
 	for _, g := range gates {
 		for _, ns := range globNamespaces {
+			if slices.Contains(g.Facts, toolcall.Namespace) {
+				s.ToolGlobs[ns] = append(s.ToolGlobs[ns], g.Globs(ns)...)
+				continue
+			}
 			s.Globs[ns] = append(s.Globs[ns], g.Globs(ns)...)
 		}
 		if len(g.Content) > 0 {
@@ -31,9 +36,11 @@ func setGlobs(s *runners.Scope, gates []*gate.Gate) {
 			}
 		}
 	}
-	for ns, globs := range s.Globs {
-		slices.Sort(globs)
-		s.Globs[ns] = slices.Compact(globs)
+	for _, m := range []map[string][]string{s.Globs, s.ToolGlobs} {
+		for ns, globs := range m {
+			slices.Sort(globs)
+			m[ns] = slices.Compact(globs)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tausik/tausik/facts"
@@ -74,6 +75,53 @@ func (e *Engine) mentionedTargets(c *ToolCall) []facts.ProtectedTarget {
 					Reason: g.reason + ", named on the command line of " + filepath.Base(cmd.Argv[0]) + ", which may change it"})
 			}
 		}
+	}
+	return out
+}
+
+// guardNames are the words a command text names the guard by: the first
+// element of each guard path inside the project (tausik, .tausik, .claude…),
+// the base name of each one outside it (~/.tausik, the managed tier's file).
+func (e *Engine) guardNames() []string {
+	var out []string
+	for _, g := range e.guard {
+		name := filepath.Base(g.path)
+		if rel, err := filepath.Rel(e.root, g.path); err == nil && !strings.HasPrefix(rel, "..") {
+			name, _, _ = strings.Cut(filepath.ToSlash(rel), "/")
+		}
+		if name != "" && name != "." && !slices.Contains(out, name) {
+			out = append(out, strings.ToLower(name))
+		}
+	}
+	return out
+}
+
+// hiddenTargets: when the analysis cannot know what part of c writes (an
+// interpreter's inline code, an unmodelled option, a git alias) and c's
+// text names the guard anywhere, that part may be writing the guard, and is
+// a protected target named by its text.
+func (e *Engine) hiddenTargets(c *ToolCall) []facts.ProtectedTarget {
+	if len(c.Unknown) == 0 {
+		return nil
+	}
+	text := strings.ToLower(c.Command)
+	for _, u := range c.Unknown {
+		text += "\n" + strings.ToLower(u.Text+" "+u.Reason)
+	}
+	var named string
+	for _, n := range e.guardNames() {
+		if strings.Contains(text, n) {
+			named = n
+			break
+		}
+	}
+	if named == "" {
+		return nil
+	}
+	var out []facts.ProtectedTarget
+	for _, u := range c.Unknown {
+		out = append(out, facts.ProtectedTarget{Path: u.Text,
+			Reason: "a part of a call that names " + named + " and whose writes cannot be known before it runs (" + u.Reason + ")"})
 	}
 	return out
 }

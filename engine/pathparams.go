@@ -6,6 +6,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tausik/tausik/engine/diag"
@@ -119,9 +120,47 @@ func checkLoopholes(g *gate.Gate, eff *Effective, files []string, judged func(st
 				out = append(out, fmt.Sprintf("%s: %s: %q matches no file%s", at, key, k, didYouMean(k)))
 			}
 		}
+		out = append(out, refuseUnion(g.Name, p.Name, eff.from[p.Name], next, candidates)...)
 		eff.Params[p.Name] = next
 	}
 	return out
+}
+
+// refuseUnion refuses, from next, the added patterns that together leave
+// out every judged file (candidates) though none does alone (src/ and
+// tests/ in a project with no other Python): a loophole split in two is
+// still a loophole. from maps each added pattern to where it was written.
+func refuseUnion(gate, param string, from map[string]string, next map[string]any, candidates []string) []string {
+	var union pathpat.Set
+	var keys []string
+	for _, k := range sortedKeys(from) {
+		c, err := pathpat.Compile(k)
+		if _, still := next[k]; err != nil || !still || !slices.ContainsFunc(candidates, c.Match) {
+			continue
+		}
+		union, keys = append(union, c), append(keys, k)
+	}
+	if len(keys) < 2 || slices.ContainsFunc(candidates, func(f string) bool { return !union.Match(f) }) {
+		return nil
+	}
+	var out []string
+	for _, k := range keys {
+		delete(next, k)
+		out = append(out, fmt.Sprintf("%s: %s: %q refused: with %s it matches every file the gate judges (%d), which would switch the gate off; to switch it off, set enabled: false in the user or managed tier",
+			from[k], "gates."+gate+".params."+param, k, quoteOthers(keys, k), len(candidates)))
+	}
+	return out
+}
+
+// quoteOthers lists keys other than k, quoted and joined.
+func quoteOthers(keys []string, k string) string {
+	var q []string
+	for _, o := range keys {
+		if o != k {
+			q = append(q, strconv.Quote(o))
+		}
+	}
+	return strings.Join(q, " and ")
 }
 
 // didYouMean suggests the pattern a root-anchored one was likely meant to be.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,6 +46,30 @@ func TestCheckLoopholes(t *testing.T) {
 		}
 		if c.warnings != "" && !strings.HasPrefix(got, "tausik/gates.json:3: gates.g.params.exclude: ") {
 			t.Errorf("%q: warning %q does not name file, line and key", c.add, got)
+		}
+	}
+	// A loophole split in two: src/ and **/tests/ each leave a Python file
+	// in, together none; both are refused, each named where it was written.
+	// Two that still leave one file in are kept.
+	for _, c := range []struct {
+		add  []string
+		kept bool
+	}{{[]string{"src/", "**/tests/"}, false}, {[]string{"src/", "pkg/"}, false}, {[]string{"src/", "README.md"}, true}} {
+		params := map[string]any{"**/testdata/": "test data"}
+		from := map[string]string{}
+		for i, k := range c.add {
+			params[k], from[k] = "why", "tausik/gates.json:"+string(rune('3'+i))
+		}
+		eff := &Effective{Params: map[string]any{"exclude": params}, from: map[string]map[string]string{"exclude": from}}
+		got := strings.Join(checkLoopholes(g, eff, files, py), "\n")
+		left := eff.Params["exclude"].(map[string]any)
+		for i, k := range c.add {
+			if _, kept := left[k]; kept != (c.kept || k == "README.md") {
+				t.Errorf("%v: %q kept %v, want %v (%s)", c.add, k, kept, c.kept, got)
+			}
+			if !c.kept && !strings.Contains(got, "tausik/gates.json:"+string(rune('3'+i))+": gates.g.params.exclude: "+strconv.Quote(k)+" refused: with ") {
+				t.Errorf("%v: warnings %q do not refuse %q at its line", c.add, got, k)
+			}
 		}
 	}
 }

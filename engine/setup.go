@@ -10,6 +10,7 @@ import (
 	"github.com/tausik/tausik/runners/hosts"
 	"github.com/tausik/tausik/runners/imports"
 	"github.com/tausik/tausik/runners/mcpsurface"
+	"github.com/tausik/tausik/runners/push"
 	"github.com/tausik/tausik/runners/python"
 	"github.com/tausik/tausik/runners/renar"
 	"github.com/tausik/tausik/runners/stacks"
@@ -37,7 +38,7 @@ const StateDir = ".tausik"
 // (BenchmarkGather10k, docs/performance.md).
 func DefaultRunners(st *store.Store) *runners.Registry {
 	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), surface.New(cached(st)...), mcpsurface.New(nil, 0),
-		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil), renar.New(st), stacks.New(), toolcall.New()}, work.New(st)...)...)
+		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil), renar.New(st), stacks.New(), toolcall.New(), push.New(st, nil)}, work.New(st)...)...)
 }
 
 // cached is the source option that keeps a runner's facts in st, none when

@@ -87,10 +87,12 @@ const maxRecordedCommand = 4096
 
 // Judged reports whether the pre-write gates have anything to judge in c:
 // every shell call (bash_firewall and secret_scan judge what a command runs
-// and feeds, not only what it writes), and a write call that names a target
-// or one that cannot be known. Reads and other tools pass unjudged.
+// and feeds, not only what it writes), every MCP tool call and fetch (a
+// team's gate judges the server, tool and arguments, or the URL), and a
+// write call that names a target or one that cannot be known. Reads and
+// other tools pass unjudged.
 func (c ToolCall) Judged() bool {
-	if c.Kind == KindShell {
+	if c.Kind == KindShell || c.Kind == KindMCP || c.Kind == KindFetch {
 		return true
 	}
 	return c.Kind == KindWrite && (len(c.Writes) > 0 || len(c.Unknown) > 0)
@@ -98,7 +100,9 @@ func (c ToolCall) Judged() bool {
 
 // JudgeToolCall evaluates the pre-write gates for c and returns the
 // decision, logged with the call's parsed targets. A call with nothing to
-// judge (see Judged) returns a nil decision and no error: it passes.
+// judge (see Judged) returns a nil decision and no error: it passes. A
+// push the decision lets through spends the push ticket it passed on
+// (usePushTicket); a ticket that cannot be spent is an error.
 func (e *Engine) JudgeToolCall(ctx context.Context, c ToolCall) (*Decision, error) {
 	if !c.Judged() {
 		return nil, nil
@@ -106,7 +110,14 @@ func (e *Engine) JudgeToolCall(ctx context.Context, c ToolCall) (*Decision, erro
 	if c.Event == "" {
 		c.Event = EventPreToolUse
 	}
-	return e.Evaluate(ctx, Request{Trigger: TriggerPreWrite, Files: c.Writes, Tool: &c})
+	d, err := e.Evaluate(ctx, Request{Trigger: TriggerPreWrite, Files: c.Writes, Tool: &c})
+	if err != nil {
+		return nil, err
+	}
+	if err := e.usePushTicket(ctx, d); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // record is c as a decision keeps it.

@@ -61,6 +61,10 @@ type Request struct {
 type UnknownWrite struct {
 	Text   string `json:"text"`
 	Reason string `json:"reason"`
+	// Runs: what this part executes is not known either (eval of a built
+	// string, a shell fed its program through a pipe, a git alias running a
+	// shell command); agent_authority refuses it to an agent.
+	Runs bool `json:"runs,omitempty"`
 }
 
 // Plain implements Plainer: the files namespace is the largest one and is

@@ -2,6 +2,7 @@ package runners
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -47,18 +48,29 @@ func InFixtureTree(p string) bool {
 // its paths do not lie in a fixture tree.)
 func (s *Scope) GlobbedFiles(ctx context.Context, ns string) ([]string, error) {
 	globs := s.Globs[ns]
-	if len(globs) == 0 {
-		return nil, nil
-	}
-	all, err := s.ScopedFiles(ctx)
-	if err != nil {
-		return nil, err
-	}
 	var out []string
-	for _, p := range all {
-		if MatchAny(globs, p) && !InFixtureTree(p) {
-			out = append(out, p)
+	if len(globs) > 0 {
+		all, err := s.ScopedFiles(ctx)
+		if err != nil {
+			return nil, err
 		}
+		for _, p := range all {
+			if MatchAny(globs, p) && !InFixtureTree(p) {
+				out = append(out, p)
+			}
+		}
+	}
+	if tg := s.ToolGlobs[ns]; len(tg) > 0 && s.Tool != nil {
+		all, err := s.RepoFiles(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range all {
+			if MatchAny(tg, p) && !InFixtureTree(p) && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+		slices.Sort(out)
 	}
 	return out, nil
 }

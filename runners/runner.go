@@ -37,6 +37,12 @@ type Scope struct {
 	// (content, documents), the union of the globs of the gates being
 	// evaluated: its runner reads only the files in scope that match one.
 	Globs map[string][]string
+	// ToolGlobs holds, for such a namespace, the globs of the gates that
+	// judge a tool call (they read "tool"): the files they name (a lockfile,
+	// a config) are what the call is judged against, not what it writes, so
+	// while a call is judged they are read from the repository whatever
+	// files the call writes.
+	ToolGlobs map[string][]string
 	// MaxBytes holds, for such a namespace, the largest size cap those
 	// gates ask for; 0 or absent is the runner's default.
 	MaxBytes map[string]int64

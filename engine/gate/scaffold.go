@@ -26,12 +26,13 @@ const (
 	KindContent   = "content"   // the lines of files named by glob, in cel
 	KindDocuments = "documents" // parsed YAML/JSON/TOML files named by glob, in rego
 	KindImports   = "imports"   // the resolved imports of Python and Go files, in rego
+	KindTool      = "tool"      // the agent tool call a hook judges, in rego
 )
 
 // ScaffoldKinds are the kinds Scaffold knows, each with the languages its
 // example is written in.
 var ScaffoldKinds = map[string][]string{
-	KindFiles: {LangRego, LangCEL}, KindContent: {LangCEL}, KindDocuments: {LangRego}, KindImports: {LangRego},
+	KindFiles: {LangRego, LangCEL}, KindContent: {LangCEL}, KindDocuments: {LangRego}, KindImports: {LangRego}, KindTool: {LangRego},
 }
 
 // Scaffold writes a new team gate bundle NAME in the project's tausik/policies

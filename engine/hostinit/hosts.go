@@ -68,7 +68,8 @@ var Hosts = []Host{
 	}},
 	{Name: "cursor", Detect: []string{".cursor"}, files: func(cmd []string) []fileGen {
 		return []fileGen{
-			flat(".cursor/hooks.json", "cursor", cmd, "command", map[string]string{"preToolUse": Pre, "beforeShellExecution": Pre, "postToolUse": Post}, nil, true),
+			flat(".cursor/hooks.json", "cursor", cmd, "command", map[string]string{"preToolUse": Pre, "beforeShellExecution": Pre, "postToolUse": Post,
+				"sessionStart": SessionStart, "stop": Stop}, nil, true),
 			mcpJSON(".cursor/mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd, false), nil),
 		}
 	}},
@@ -98,8 +99,10 @@ var Hosts = []Host{
 			mcpJSON(".factory/mcp.json", "", false, []string{"mcpServers", "tausik"}, stdioServer(cmd, true), nil),
 		}
 	}},
-	{Name: "cline", Detect: []string{".clinerules"}, allow: []string{".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse"}, files: func(cmd []string) []fileGen {
-		return []fileGen{script(".clinerules/hooks/PreToolUse", "cline", cmd, Pre), script(".clinerules/hooks/PostToolUse", "cline", cmd, Post)}
+	{Name: "cline", Detect: []string{".clinerules"}, allow: []string{".clinerules/hooks/PreToolUse", ".clinerules/hooks/PostToolUse",
+		".clinerules/hooks/TaskStart", ".clinerules/hooks/UserPromptSubmit"}, files: func(cmd []string) []fileGen {
+		return []fileGen{script(".clinerules/hooks/PreToolUse", "cline", cmd, Pre), script(".clinerules/hooks/PostToolUse", "cline", cmd, Post),
+			script(".clinerules/hooks/TaskStart", "cline", cmd, SessionStart), script(".clinerules/hooks/UserPromptSubmit", "cline", cmd, PromptSubmit)}
 	}},
 }
 
@@ -165,10 +168,10 @@ func grouped(s groupSpec) fileGen {
 		if err != nil {
 			return nil, err
 		}
-		for _, h := range []hookSpec{
+		for _, h := range append([]hookSpec{
 			{event: s.pre.name, ours: Pre, cmdKey: "command", entry: group(s.pre.matcher, hookCommand(s.cmd, s.host, Pre), name(Pre), s.preGuard)},
 			{event: s.post.name, ours: Post, cmdKey: "command", entry: group(s.post.matcher, hookCommand(s.cmd, s.host, Post), name(Post), s.postGuard)},
-		} {
+		}, turnSpecs(s.host, s.cmd, s.postGuard, name)...) {
 			if err := d.mergeGrouped(s.host, h); err != nil {
 				return nil, err
 			}

@@ -63,7 +63,7 @@ func TestEveryHostFreshAndIdempotent(t *testing.T) {
 	if err := p.Apply(); err != nil {
 		t.Fatal(err)
 	}
-	pre, post := map[string]bool{}, map[string]bool{}
+	pre, post, turn := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, f := range p.Files {
 		b, err := os.ReadFile(filepath.Join(root, f.Rel))
 		if err != nil || !bytes.Equal(b, f.New) {
@@ -103,6 +103,8 @@ func TestEveryHostFreshAndIdempotent(t *testing.T) {
 				pre[f[2]] = true
 			case Post:
 				post[f[2]] = true
+			case Stop, SessionStart, PromptSubmit:
+				turn[f[2]+" "+f[3]] = true
 			default:
 				t.Errorf("hook command %q: unknown event", c)
 			}
@@ -115,6 +117,19 @@ func TestEveryHostFreshAndIdempotent(t *testing.T) {
 		if !pre[h] || !post[h] {
 			t.Errorf("host %s: pre %v post %v", h, pre[h], post[h])
 		}
+	}
+	// The lifecycle events each host has (docs/hosts.md, events × hosts).
+	for _, w := range []string{"claude stop", "claude session-start", "claude prompt-submit", "codex stop", "codex session-start",
+		"codex prompt-submit", "factory stop", "factory session-start", "factory prompt-submit", "qwen stop", "qwen session-start",
+		"qwen prompt-submit", "gemini stop", "gemini session-start", "gemini prompt-submit", "cursor stop", "cursor session-start",
+		"cline session-start", "cline prompt-submit"} {
+		if !turn[w] {
+			t.Errorf("%s is not wired", w)
+		}
+		delete(turn, w)
+	}
+	if len(turn) > 0 {
+		t.Errorf("lifecycle events wired for hosts that lack them: %v", turn)
 	}
 	again := build(t, Options{Root: root})
 	if len(again.Hosts) != len(Hosts) || !again.Detected {
@@ -303,7 +318,7 @@ func TestCodexTOMLKeepsTheRest(t *testing.T) {
 
 // TestClineScriptsAllowedPastMemoryRoute: Cline's hooks live in .clinerules/,
 // which memory_route guards as another tool's rules, so wiring Cline adds
-// exactly its two scripts to memory_route's allow list — into the starter
+// exactly its four scripts to memory_route's allow list — into the starter
 // or into the project's own config, keeping what is there.
 func TestClineScriptsAllowedPastMemoryRoute(t *testing.T) {
 	root := t.TempDir()
@@ -317,7 +332,7 @@ func TestClineScriptsAllowedPastMemoryRoute(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(root, ConfigRel))
-	want := "{\n  \"gates\": {\n    \"memory_route\": {\"params\": {\"allow\": [\".clinerules/hooks/PostToolUse\", \"docs/rules.md\", \".clinerules/hooks/PreToolUse\"]}},\n    \"filesize\": {\"params\": {\"max_lines\": 400}}\n  }\n}\n"
+	want := "{\n  \"gates\": {\n    \"memory_route\": {\"params\": {\"allow\": [\".clinerules/hooks/PostToolUse\", \"docs/rules.md\", \".clinerules/hooks/PreToolUse\", \".clinerules/hooks/TaskStart\", \".clinerules/hooks/UserPromptSubmit\"]}},\n    \"filesize\": {\"params\": {\"max_lines\": 400}}\n  }\n}\n"
 	if string(b) != want {
 		t.Errorf("config:\n%s\nwant\n%s", b, want)
 	}

@@ -230,14 +230,14 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 		}
 		tc.Command = c.patch
 	case len(c.argv) > 0:
-		r = shellwrites.ArgvIn(c.argv, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile})
+		r = shellwrites.ArgvIn(c.argv, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile, GitAlias: gitAlias})
 		tc.Command = strings.Join(c.argv, " ")
 	case c.command != "":
-		r = shellwrites.ShellIn(c.command, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile})
+		r = shellwrites.ShellIn(c.command, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile, GitAlias: gitAlias})
 	}
 	targets = append(targets, r.Writes...)
 	for _, u := range r.Unknown {
-		tc.Unknown = append(tc.Unknown, facts.UnknownWrite{Text: u.Text, Reason: u.Reason})
+		tc.Unknown = append(tc.Unknown, facts.UnknownWrite{Text: u.Text, Reason: u.Reason, Runs: u.Runs})
 	}
 	for _, c := range r.Commands {
 		tc.Commands = append(tc.Commands, facts.ToolCommand{Argv: c.Argv, Dynamic: c.Dynamic})

@@ -90,6 +90,9 @@ type Env struct {
 	WD string
 	// Open opens the engine for the project the call comes from.
 	Open func(ctx context.Context, at Where) (*engine.Engine, error)
+	// AfterWrite, when set, gives after a write tool the warnings on the
+	// written files (absolute paths) for the model's context.
+	AfterWrite func(ctx context.Context, e *engine.Engine, session string, files []string) (string, error)
 }
 
 // maxPayload bounds what a hook reads from stdin.
@@ -199,6 +202,9 @@ func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {
 	}
 	if d != nil && d.Blocked {
 		return h.answer.postBlock(reason(tc, d), env)
+	}
+	if c.kind == engine.KindWrite && afterWrite(ctx, h, e, c, cwd, env) {
+		return 0
 	}
 	return h.answer.allow(Post, env)
 }

@@ -3,6 +3,8 @@ package hosts
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/tausik/tausik/internal/hookwire"
 )
 
 // Where is where a hook call comes from, for Env.Open: the host's own
@@ -16,17 +18,9 @@ type Where struct {
 }
 
 // projectEnv lists, per host, the environment variables in which the host
-// hands its hook commands the project directory, each its own (Gemini CLI
-// and Qwen Code also set Claude's, as an alias). Cursor and Cline send their
-// workspace roots in the payload, which wins. Codex, Copilot, Windsurf and
-// OpenCode/Kilo document none: their root is found from the call's cwd.
-var projectEnv = map[string][]string{
-	"claude":  {"CLAUDE_PROJECT_DIR"},
-	"gemini":  {"GEMINI_PROJECT_DIR"},
-	"qwen":    {"QWEN_PROJECT_DIR"},
-	"factory": {"FACTORY_PROJECT_DIR"},
-	"cursor":  {"CURSOR_PROJECT_DIR"},
-}
+// hands its hook commands the project directory (shared with the thin hook
+// client, which looks for the evaluator there too).
+var projectEnv = hookwire.ProjectEnv
 
 // where is the project and cwd of call c: the payload's workspace root,
 // else the host's project variable; the cwd as normalise resolved it.

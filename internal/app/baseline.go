@@ -52,6 +52,10 @@ type BaselineReport struct {
 	// Refused counts, for an update, the findings it did not add (new
 	// debt or growth: a person accepts it with BaselineForce).
 	Refused int `json:"refused"`
+	// Raised lists, for a rewrite over an existing file, the entries it
+	// added or raised (the debt a person accepted), sorted: "FINGERPRINT:
+	// N" for a new one, "FINGERPRINT: A to B" for a raised one.
+	Raised []string `json:"raised"`
 }
 
 // RecordBaseline evaluates the enabled blocking gates of the scoped phase
@@ -70,7 +74,7 @@ func RecordBaseline(ctx context.Context, e *engine.Engine, mode BaselineMode, re
 	case mode == BaselineUpdate && old == nil:
 		return nil, fmt.Errorf("%w: %s does not exist, so there is nothing to update; record one with `tausik baseline`", engine.ErrUsage, engine.BaselineFile)
 	}
-	rep := &BaselineReport{Path: engine.BaselineFile, NotRecorded: []string{}}
+	rep := &BaselineReport{Path: engine.BaselineFile, NotRecorded: []string{}, Raised: []string{}}
 	found := map[engine.Fingerprint]engine.BaselineEntry{}
 	ran := map[string]bool{}
 	for _, trig := range baselineTriggers {
@@ -109,7 +113,7 @@ func RecordBaseline(ctx context.Context, e *engine.Engine, mode BaselineMode, re
 		}
 		rep.Added = len(found)
 		if old != nil {
-			rep.Added, rep.Lowered, rep.Dropped = diff(old, found)
+			rep.Added, rep.Lowered, rep.Dropped, rep.Raised = diff(old, found)
 		}
 	}
 	rep.Entries = len(next.Entries)
@@ -145,9 +149,11 @@ func lower(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEnt
 	return out
 }
 
-// diff counts how a rewrite changes old.
-func diff(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEntry) (added, lowered, dropped int) {
+// diff counts how a rewrite changes old, and names the entries it adds or
+// raises.
+func diff(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEntry) (added, lowered, dropped int, raised []string) {
 	had := map[engine.Fingerprint]int{}
+	raised = []string{}
 	for _, en := range old.Entries {
 		had[en.Fingerprint()] = en.Quantity
 		now, ok := found[en.Fingerprint()]
@@ -156,14 +162,18 @@ func diff(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEntr
 			dropped++
 		case now.Quantity < en.Quantity:
 			lowered++
+		case now.Quantity > en.Quantity:
+			raised = append(raised, fmt.Sprintf("%s: %d to %d", en.Fingerprint(), en.Quantity, now.Quantity))
 		}
 	}
-	for fp := range found {
+	for fp, en := range found {
 		if _, ok := had[fp]; !ok {
 			added++
+			raised = append(raised, fmt.Sprintf("%s: %d", fp, en.Quantity))
 		}
 	}
-	return added, lowered, dropped
+	slices.Sort(raised)
+	return added, lowered, dropped, raised
 }
 
 // write stores bl as root's baseline file, atomically, unless its bytes

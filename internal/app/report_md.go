@@ -32,6 +32,20 @@ func WriteReportMarkdown(w io.Writer, r *Report) error {
 		p(" Generated %s.", r.Generated)
 	}
 	p("\n\n%s decisions, %s blocked, %s passed (task-state entries count as passed).\n\n", mdN(r.Total), mdN(r.Blocked), mdN(r.Passed))
+	for _, section := range []func(mdPrinter, *Report){mdVerification, mdOverTime, mdBlocks, mdTrails, mdAudits, mdQueries} {
+		section(p, r)
+	}
+	if err := b.Flush(); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// mdPrinter writes formatted Markdown to the report.
+type mdPrinter func(format string, a ...any)
+
+// mdVerification: the log's verification and each checkpoint's verdict.
+func mdVerification(p mdPrinter, r *Report) {
 	p("## Verification\n\n")
 	if v := r.Verify; v.Log.OK {
 		p("The whole log verifies: %d decisions, chain head `%s`.\n\n", v.Log.Size, v.Log.Head)
@@ -56,6 +70,10 @@ func WriteReportMarkdown(w io.Writer, r *Report) error {
 		p("**Unprotected:** %s.\n\n", r.Unprotected)
 	}
 	p("Reproduce: %s\n\n", codeSpan(r.VerifyLine))
+}
+
+// mdOverTime: decisions per day or hour, and verdicts by gate.
+func mdOverTime(p mdPrinter, r *Report) {
 	unit := "day"
 	if r.Hourly {
 		unit = "hour"
@@ -72,6 +90,10 @@ func WriteReportMarkdown(w io.Writer, r *Report) error {
 		}
 		p("| %s | %s | %s |\n", md(g.Name), strings.Join(cells, " | "), mdN(g.Blocks))
 	}
+}
+
+// mdBlocks: the blocks by gate, requester and task.
+func mdBlocks(p mdPrinter, r *Report) {
 	p("\n## Blocks\n")
 	for _, t := range []struct {
 		name, key string
@@ -87,6 +109,10 @@ func WriteReportMarkdown(w io.Writer, r *Report) error {
 			p("| %s | %s | %s |\n", md(k.Key), mdN(k.Blocked), mdN(k.Total))
 		}
 	}
+}
+
+// mdTrails: each task's trail of events.
+func mdTrails(p mdPrinter, r *Report) {
 	p("\n## Task trails\n")
 	for _, t := range r.Tasks {
 		p("\n### Task %s\n\n%s decisions, %s blocked, %s refused writes. Status %s, scope %s.", md(t.Slug), mdN(t.Total), mdN(t.Blocked),
@@ -100,6 +126,11 @@ func WriteReportMarkdown(w io.Writer, r *Report) error {
 			p("\n%d more events not listed.\n", t.Omitted)
 		}
 	}
+}
+
+// mdAudits: waivers, refused weakenings, scope and tier changes, gates
+// switched off.
+func mdAudits(p mdPrinter, r *Report) {
 	p("\n## Waivers\n\n")
 	mdEvents(p, r.Waivers)
 	p("\n## Refused weakenings and other warnings\n\n")
@@ -118,14 +149,14 @@ func WriteReportMarkdown(w io.Writer, r *Report) error {
 			p("| %s | %s | %s | %s | %s %s | %s %s |\n", md(s.Gate), md(s.Severity), md(s.Tier), md(s.File), s.First.Time, s.First.ID, s.Last.Time, s.Last.ID)
 		}
 	}
+}
+
+// mdQueries: the `log list` command behind each number.
+func mdQueries(p mdPrinter, r *Report) {
 	p("\n## Queries\n\nEach number above is the count of decisions the command of its link returns.\n\n")
 	for _, q := range r.Queries {
 		p("- <a id=\"%s\"></a>%s: %s\n", q.ID, q.ID, codeSpan(q.Line))
 	}
-	if err := b.Flush(); err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
 }
 
 // codeSpan is s as a Markdown code span, which shows its text as it is:

@@ -31,81 +31,126 @@ type body struct {
 
 // tally walks the entries once, oldest first, and fills every section.
 func (r *Report) tally(entries []store.Entry) error {
-	var blocked int
-	gates := map[string]*gateTally{}
-	requesters, tasks := map[string]*[2]int{}, map[string]*trailTally{}
-	notes, switched := map[string]*Note{}, map[string]*TierSwitch{}
-	lastState := map[string]store.TaskState{}
+	t := newTallies()
 	for _, e := range entries {
 		var b body
 		if err := json.Unmarshal(e.Body, &b); err != nil {
 			return fmt.Errorf("report: decision %d (%s): body: %w", e.Seq, e.ID, err)
 		}
-		ev := Event{Seq: e.Seq, Time: stampOf(e.Time), ID: e.ID, Requester: e.Requester, Blocked: e.Blocked}
-		if e.Blocked {
-			blocked++
-		}
-		for _, g := range e.Gates {
-			t := gates[g.Name]
-			if t == nil {
-				t = &gateTally{outcomes: map[store.Outcome]int{}}
-				gates[g.Name] = t
-			}
-			t.outcomes[g.Outcome]++
-			if g.Blocks {
-				t.blocks++
-			}
-		}
-		rq := requesters[e.Requester]
-		if rq == nil {
-			rq = &[2]int{}
-			requesters[e.Requester] = rq
-		}
-		rq[0]++
-		if e.Blocked {
-			rq[1]++
-		}
-		if e.Task != "" {
-			t := tasks[e.Task]
-			if t == nil {
-				t = &trailTally{}
-				tasks[e.Task] = t
-			}
-			t.add(e, b, ev, lastState)
-		}
-		if len(b.Request.Bypass) > 0 {
-			w := ev
-			w.Kind, w.Detail = "waiver", "waived "+strings.Join(b.Request.Bypass, ", ")+taskNote(e.Task)
-			r.listAdd(&r.Waivers, "waivers", w)
-		}
-		for _, w := range b.Warnings {
-			n := notes[w]
-			if n == nil {
-				n = &Note{Text: w, Refused: strings.Contains(w, "refused"), First: ev}
-				notes[w] = n
-			}
-			n.Last = ev
-		}
-		for _, ts := range b.Tiers {
-			if ts.Key != "enabled" || ts.Value != false {
-				continue
-			}
-			k := ts.Gate + "\x00" + ts.Tier + "\x00" + ts.File
-			s := switched[k]
-			if s == nil {
-				s = &TierSwitch{Gate: ts.Gate, Tier: ts.Tier, File: ts.File, Severity: ts.Severity, First: ev}
-				switched[k] = s
-			}
-			s.Last = ev
-		}
-		if b.TaskState != nil {
-			r.taskChange(e, b, ev, lastState)
-		}
+		t.add(r, e, b)
 	}
 	r.Total = r.count(len(entries))
-	r.Blocked = r.count(blocked, "--result", "blocked")
-	r.Passed = r.count(len(entries)-blocked, "--result", "passed")
+	r.Blocked = r.count(t.blocked, "--result", "blocked")
+	r.Passed = r.count(len(entries)-t.blocked, "--result", "passed")
 	r.buckets(entries)
+	r.fillGates(t.gates)
+	r.fillRequesters(t.requesters)
+	for _, slug := range sortedKeys(t.tasks) {
+		r.trail(slug, t.tasks[slug])
+	}
+	for _, k := range sortedKeys(t.notes) {
+		r.Notes = append(r.Notes, *t.notes[k])
+	}
+	slices.SortStableFunc(r.Notes, func(a, b Note) int { return cmpBool(b.Refused, a.Refused) })
+	for _, k := range sortedKeys(t.switched) {
+		r.Switched = append(r.Switched, *t.switched[k])
+	}
+	return nil
+}
+
+// tallies are the running counts of one walk over the entries.
+type tallies struct {
+	blocked    int
+	gates      map[string]*gateTally
+	requesters map[string]*[2]int // requester → decisions, blocked
+	tasks      map[string]*trailTally
+	notes      map[string]*Note
+	switched   map[string]*TierSwitch
+	lastState  map[string]store.TaskState
+}
+
+func newTallies() *tallies {
+	return &tallies{gates: map[string]*gateTally{}, requesters: map[string]*[2]int{}, tasks: map[string]*trailTally{},
+		notes: map[string]*Note{}, switched: map[string]*TierSwitch{}, lastState: map[string]store.TaskState{}}
+}
+
+// add counts one entry into every tally and the report's event lists.
+func (t *tallies) add(r *Report, e store.Entry, b body) {
+	ev := Event{Seq: e.Seq, Time: stampOf(e.Time), ID: e.ID, Requester: e.Requester, Blocked: e.Blocked}
+	if e.Blocked {
+		t.blocked++
+	}
+	t.addGates(e)
+	rq := t.requesters[e.Requester]
+	if rq == nil {
+		rq = &[2]int{}
+		t.requesters[e.Requester] = rq
+	}
+	rq[0]++
+	if e.Blocked {
+		rq[1]++
+	}
+	if e.Task != "" {
+		tt := t.tasks[e.Task]
+		if tt == nil {
+			tt = &trailTally{}
+			t.tasks[e.Task] = tt
+		}
+		tt.add(e, b, ev, t.lastState)
+	}
+	if len(b.Request.Bypass) > 0 {
+		w := ev
+		w.Kind, w.Detail = "waiver", "waived "+strings.Join(b.Request.Bypass, ", ")+taskNote(e.Task)
+		r.listAdd(&r.Waivers, "waivers", w)
+	}
+	t.addNotes(b, ev)
+	if b.TaskState != nil {
+		r.taskChange(e, b, ev, t.lastState)
+	}
+}
+
+// addGates counts each gate's outcome and block in e.
+func (t *tallies) addGates(e store.Entry) {
+	for _, g := range e.Gates {
+		gt := t.gates[g.Name]
+		if gt == nil {
+			gt = &gateTally{outcomes: map[store.Outcome]int{}}
+			t.gates[g.Name] = gt
+		}
+		gt.outcomes[g.Outcome]++
+		if g.Blocks {
+			gt.blocks++
+		}
+	}
+}
+
+// addNotes keeps the first and last decision of each warning and of each
+// gate a tier switched off.
+func (t *tallies) addNotes(b body, ev Event) {
+	for _, w := range b.Warnings {
+		n := t.notes[w]
+		if n == nil {
+			n = &Note{Text: w, Refused: strings.Contains(w, "refused"), First: ev}
+			t.notes[w] = n
+		}
+		n.Last = ev
+	}
+	for _, ts := range b.Tiers {
+		if ts.Key != "enabled" || ts.Value != false {
+			continue
+		}
+		k := ts.Gate + "\x00" + ts.Tier + "\x00" + ts.File
+		s := t.switched[k]
+		if s == nil {
+			s = &TierSwitch{Gate: ts.Gate, Tier: ts.Tier, File: ts.File, Severity: ts.Severity, First: ev}
+			t.switched[k] = s
+		}
+		s.Last = ev
+	}
+}
+
+// fillGates writes the verdicts-by-gate table and the blocks by gate.
+func (r *Report) fillGates(gates map[string]*gateTally) {
 	for _, name := range sortedKeys(gates) {
 		t := gates[name]
 		row := GateRow{Name: name, Blocks: r.count(t.blocks, "--gate", name, "--result", "blocked")}
@@ -118,23 +163,16 @@ func (r *Report) tally(entries []store.Entry) error {
 				Total: r.count(sum(t.outcomes), "--gate", name)})
 		}
 	}
+}
+
+// fillRequesters writes the blocks by requester.
+func (r *Report) fillRequesters(requesters map[string]*[2]int) {
 	for _, req := range sortedKeys(requesters) {
 		if n := requesters[req]; n[1] > 0 {
 			r.ByRequester = append(r.ByRequester, KeyCount{Key: req, Blocked: r.count(n[1], "--requester", req, "--result", "blocked"),
 				Total: r.count(n[0], "--requester", req)})
 		}
 	}
-	for _, slug := range sortedKeys(tasks) {
-		r.trail(slug, tasks[slug])
-	}
-	for _, k := range sortedKeys(notes) {
-		r.Notes = append(r.Notes, *notes[k])
-	}
-	slices.SortStableFunc(r.Notes, func(a, b Note) int { return cmpBool(b.Refused, a.Refused) })
-	for _, k := range sortedKeys(switched) {
-		r.Switched = append(r.Switched, *switched[k])
-	}
-	return nil
 }
 
 type gateTally struct {

@@ -8,13 +8,21 @@ package pathpat
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
 
 // ErrPattern is the error of a pattern that is not in the language.
 var ErrPattern = errors.New("invalid path pattern")
+
+// windowsAbs matches a Windows absolute path written as a pattern, drive
+// letter first ("C:/repo/src/", "c:"): it would never match a
+// repository-relative path, so it is refused rather than silently inert.
+// (UNC paths start with "//" and backslashes are refused anyway.)
+var windowsAbs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]:([/\\]|$)`) })
 
 // Pattern is one compiled pattern, matched against a file's whole
 // repo-relative path: "*" and "?" stay inside one path segment, "**" spans
@@ -41,6 +49,9 @@ func Compile(p string) (Pattern, error) {
 		e.dir, e.glob = true, strings.TrimSuffix(e.glob, "/")
 	}
 	e.glob = strings.TrimPrefix(e.glob, "/")
+	if windowsAbs().MatchString(p) {
+		return Pattern{}, fmt.Errorf("%w %q: a Windows absolute path; patterns are relative to the repository root, \"/\"-separated (src/gen/, not C:\\repo\\src\\gen)", ErrPattern, p)
+	}
 	if strings.TrimSpace(e.glob) == "" || strings.ContainsAny(e.glob, `\[]{}`) || strings.HasPrefix(e.glob, "/") ||
 		strings.HasSuffix(e.glob, "/") || strings.Contains(e.glob, "//") || !doublestar.ValidatePattern(e.glob) {
 		return Pattern{}, fmt.Errorf("%w %q (relative, \"/\"-separated; * and ? within a segment, ** across segments, dir/ for a directory; no [ ] { } \\)", ErrPattern, p)

@@ -34,6 +34,12 @@ func TestMatch(t *testing.T) {
 		{"?.py", "a/b.py", true},
 		{"?.py", "a/bb.py", false},
 		{"CHANGELOG.md", "docs/CHANGELOG.md", true},
+		// The repository-relative paths of a Windows checkout are
+		// "/"-separated (engine.Relative), compared as written.
+		{"src/", "src/a.py", true},
+		{"src/", `src\a.py`, false},
+		{"Src/", "src/a.py", false},
+		{"a:b.py", "d/a:b.py", true}, // a colon inside a name is no drive
 	}
 	for _, c := range cases {
 		p, err := Compile(c.pat)
@@ -47,7 +53,10 @@ func TestMatch(t *testing.T) {
 }
 
 func TestCompileRefuses(t *testing.T) {
-	for _, p := range []string{"", " ", "/", "a//b", `a\b`, "a/[b", "./", "{a,b}", "a]"} {
+	for _, p := range []string{"", " ", "/", "a//b", `a\b`, "a/[b", "./", "{a,b}", "a]",
+		// Windows paths: drive letters either case and either slash,
+		// backslashes, UNC shares.
+		"C:/repo/src/", "c:/x.py", "C:", `C:\repo\src\`, `src\gen\`, "//srv/share/x", `\\srv\share\x`} {
 		if _, err := Compile(p); err == nil {
 			t.Errorf("%q compiled", p)
 		}

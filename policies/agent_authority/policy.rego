@@ -151,6 +151,36 @@ violations contains v if {
 	}
 }
 
+# --- calls whose program is not known -------------------------------------
+#
+# What runs cannot be known before the call runs when the program's name is
+# a variable ($T baseline), or the engine marks a part of the call as
+# running unknown commands (request.unknown_writes[].runs: eval of a built
+# string, a shell fed its program through a pipe or a built -c string, an
+# alias definition, a git alias running a shell command). Any of them may
+# be tausik changing the guard, spelled so no parser sees it: refused to an
+# agent whatever the words.
+
+violations contains v if {
+	agent
+	some cmd in commands
+	dyn(cmd, 0)
+	v := {
+		"msg": sprintf("the program %s is named only when the call runs, so it may change the guard an agent runs under; %s", [cmd.argv[0], person_must]),
+		"rule": "hidden_command",
+	}
+}
+
+violations contains v if {
+	agent
+	some u in object.get(input.request, "unknown_writes", [])
+	object.get(u, "runs", false) == true
+	v := {
+		"msg": sprintf("what %s runs is not known before it runs (%s), so it may change the guard an agent runs under; %s", [u.text, u.reason, person_must]),
+		"rule": "hidden_command",
+	}
+}
+
 # --- a task started by an agent only narrows ------------------------------
 
 norm(p) := lower(regex.replace(regex.replace(p, `/{2,}`, "/"), `^(\./)+`, ""))

@@ -152,6 +152,38 @@ violations contains refuse(sprintf("a redirect writes the block device %s", [r.t
 	device(r.target)
 }
 
+violations contains refuse(sprintf("%s destroys the block device %s", [prog(cmd), w])) if {
+	some cmd in commands
+	prog(cmd) in {"shred", "wipefs", "blkdiscard"}
+	some w in cmd.argv
+	device(w)
+}
+
+# --- find deleting everything under a start point ------------------------------
+
+# find with -delete, or -exec rm -r…, from / ~ . or .git with no test that
+# picks files (-name, -path, -newer, -mtime…) deletes everything below it.
+find_selects(cmd) if {
+	some w in cmd.argv
+	regex.match(`^-(i?name|i?path|i?wholename|i?regex|i?lname|newer.*|[acm](time|min)|size|user|group|uid|gid|perm|empty|links|inum|samefile|maxdepth|prune)$`, w)
+}
+
+find_deletes(cmd) if "-delete" in cmd.argv
+
+find_deletes(cmd) if {
+	some i, w in cmd.argv
+	w in {"-exec", "-execdir", "-ok", "-okdir"}
+	regex.replace(cmd.argv[i + 1], `^.*/`, "") == "rm"
+}
+
+violations contains refuse(sprintf("find deletes everything under %s", [doomed[norm(w)]])) if {
+	some cmd in commands
+	prog(cmd) == "find"
+	find_deletes(cmd)
+	not find_selects(cmd)
+	some w in cmd.argv
+}
+
 # --- fork bomb ----------------------------------------------------------------
 
 bare(cmd) := cmd.argv[0] if count(cmd.argv) == 1
@@ -173,11 +205,59 @@ violations contains refuse(sprintf("a fork bomb: the function %s pipes itself in
 
 destructive_sql := `(?i)\b(drop\s+(table|database)|truncate\s+table)\b`
 
+db_client(cmd) if prog(cmd) in {"psql", "mysql", "mariadb", "sqlite3"}
+
 violations contains refuse(sprintf("%s is given SQL that drops data (DROP TABLE, DROP DATABASE or TRUNCATE TABLE)", [prog(cmd)])) if {
 	some cmd in commands
-	prog(cmd) in {"psql", "mysql", "mariadb", "sqlite3"}
+	db_client(cmd)
 	some text in array.concat(cmd.argv, object.get(cmd, "heredocs", []))
 	regex.match(destructive_sql, text)
+}
+
+# SQL fed to a client on its standard input (echo 'DROP TABLE x' | psql):
+# the commands of one call are not split into pipelines, so a client that
+# reads its input, beside a command whose words drop data, is refused.
+violations contains refuse(sprintf("%s reads SQL from its input, and the call's %s passes SQL that drops data", [prog(cmd), prog(other)])) if {
+	some cmd in commands
+	db_client(cmd)
+	some other in commands
+	not db_client(other)
+	some text in array.concat(other.argv, object.get(other, "heredocs", []))
+	regex.match(destructive_sql, text)
+}
+
+# SQL from a file the firewall does not read (psql -f x.sql, mysql < x.sql,
+# sqlite3 db ".read x.sql") is asked: it may drop anything.
+sql_file(cmd) if short(cmd, `^-[a-zA-Z]*f`)
+
+sql_file(cmd) if long(cmd, "--file")
+
+sql_file(cmd) if {
+	some w in opts(cmd)
+	startswith(w, "--file=")
+}
+
+sql_file(cmd) if {
+	some w in cmd.argv
+	regex.match(`^\s*\.read\s`, w)
+}
+
+sql_file(cmd) if {
+	some r in object.get(cmd, "redirects", [])
+	r.op == "<"
+}
+
+violations contains ask(sprintf("%s runs SQL from a file the firewall cannot read, which may drop data", [prog(cmd)])) if {
+	some cmd in commands
+	prog(cmd) in {"psql", "sqlite3"}
+	sql_file(cmd)
+}
+
+violations contains ask(sprintf("%s runs SQL from a file the firewall cannot read, which may drop data", [prog(cmd)])) if {
+	some cmd in commands
+	prog(cmd) in {"mysql", "mariadb"}
+	some r in object.get(cmd, "redirects", [])
+	r.op == "<"
 }
 
 # --- git: asked -------------------------------------------------------------

@@ -57,11 +57,11 @@ func (w *walker) run(args []arg, st *state) {
 	case name == "popd":
 		st.known = false
 	case name == "eval":
-		w.unknown(joinRaw(args), reasonEval)
+		w.eval(args, st)
 	case name == "alias":
 		for _, a := range rest {
 			if !a.ok || strings.Contains(a.lit, "=") {
-				w.unknown(joinRaw(args), reasonAlias)
+				w.hidden(joinRaw(args), reasonAlias)
 				return
 			}
 		}
@@ -219,7 +219,7 @@ func (w *walker) stringRunner(name string, rest []arg, st *state) bool {
 // standard input the way an interpreter is ($PY -c …, "$SHELL" <<EOF).
 func (w *walker) dynamicProgram(args []arg) {
 	if w.in != nil && w.in.kind != inFile {
-		w.unknown(joinRaw(args), reasonStdin)
+		w.hidden(joinRaw(args), reasonStdin)
 		return
 	}
 	for _, a := range args[1:] {
@@ -242,6 +242,12 @@ func (w *walker) record(args []arg) {
 	}
 	if len(w.job.wraps) > 0 {
 		c.Wrapped = append([]string(nil), w.job.wraps...)
+	}
+	if w.xargsIn {
+		// xargs appends the words it reads: one more word, known only when
+		// it runs (xargs tausik is tausik with a subcommand from stdin).
+		w.xargsIn = false
+		c.Argv, c.Dynamic = append(c.Argv, "{xargs input}"), append(c.Dynamic, true)
 	}
 	c.Redirects, c.Heredocs = slices.Clone(w.redirs), slices.Clone(w.hdocs)
 	w.job.res.Commands = append(w.job.res.Commands, c)

@@ -40,110 +40,123 @@ var (
 // as is a subcommand the analysis does not know (it may be an alias). -C DIR
 // and --work-tree move where the paths are read from.
 func (w *walker) git(rest []arg, st *state) {
-	opts, cmd := gitSpec.parse(rest)
-	for _, o := range opts {
-		switch o.name {
-		case "C", "work-tree":
-			st = cd(st, o.value)
-		case "c", "config-env", "exec-path":
-			k := strings.ToLower(o.value.lit)
-			for _, r := range gitRiskyConfig {
-				if !o.value.ok || strings.HasPrefix(k, r) || o.name == "exec-path" {
-					w.unknown("git "+joinRaw(rest), reasonOption+"-c "+o.value.raw)
-					return
-				}
-			}
-		}
-	}
-	if len(cmd) == 0 {
-		return
-	}
-	if !cmd[0].ok {
-		w.unknown("git "+joinRaw(rest), reasonDynamic)
+	cmd, st, defs, ok := w.gitGlobals(rest, st)
+	if !ok || len(cmd) == 0 {
 		return
 	}
 	text := "git " + joinRaw(rest)
-	sub, args := cmd[0].lit, cmd[1:]
-	if w.job.gitEnv && !gitReads[sub] {
-		w.unknown(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree")
+	if !cmd[0].ok {
+		w.unknown(text, reasonDynamic)
 		return
 	}
+	sub, args := cmd[0].lit, cmd[1:]
 	switch {
+	case w.job.gitEnv && !gitReads[sub]:
+		w.unknown(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree")
 	case sub == "update-index":
 		// --assume-unchanged and --skip-worktree hide later changes of the
 		// paths from git itself, which the backstop asks what changed.
 		w.unknown(text, "git update-index changes what git reports as changed (assume-unchanged, skip-worktree)")
 	case gitReads[sub]:
-		for _, a := range args { // --output=FILE, or a prefix of it (git takes those)
-			n, _, _ := strings.Cut(strings.TrimPrefix(a.lit, "--"), "=")
-			if a.ok && strings.HasPrefix(a.lit, "--") && len(n) > 1 && (strings.HasPrefix("output", n) || n == "output-directory") {
-				w.unknown(text, reasonOption+a.lit)
-				return
-			}
-		}
-		if sub == "init" {
-			_, ops := spec{long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}, short: "b:"}.parse(args)
-			if len(ops) == 0 {
-				ops = []arg{{lit: ".git", ok: true, raw: "git init"}}
-			}
-			w.write(ops[0], st, "")
-		}
+		w.gitRead(text, sub, args, st)
 	case gitRewrites[sub]:
 		if sub == "submodule" && len(args) > 0 && args[0].ok && (args[0].lit == "status" || args[0].lit == "summary") {
 			return
 		}
 		w.unknown(text, reasonHistory)
-	case sub == "checkout":
+	case !w.gitWorkTree(text, sub, args, st):
+		w.gitAlias(text, sub, args, st, defs)
+	}
+}
+
+// gitGlobals reads git's own options before the subcommand: -C and
+// --work-tree move the directory, -c alias.NAME=DEF is kept in defs, and
+// any other setting that runs commands or moves what git writes is Unknown
+// (ok false: nothing more is judged).
+func (w *walker) gitGlobals(rest []arg, st *state) (cmd []arg, _ *state, defs map[string]string, ok bool) {
+	opts, cmd := gitSpec.parse(rest)
+	defs = map[string]string{}
+	for _, o := range opts {
+		switch o.name {
+		case "C", "work-tree":
+			st = cd(st, o.value)
+		case "c", "config-env", "exec-path":
+			if o.name == "c" && w.gitConfigAlias(o, defs) {
+				continue
+			}
+			k := strings.ToLower(o.value.lit)
+			for _, r := range gitRiskyConfig {
+				if !o.value.ok || strings.HasPrefix(k, r) || o.name == "exec-path" {
+					w.unknown("git "+joinRaw(rest), reasonOption+"-c "+o.value.raw)
+					return nil, st, nil, false
+				}
+			}
+		}
+	}
+	return cmd, st, defs, true
+}
+
+// gitRead judges a subcommand that leaves the work tree alone, unless it
+// is told to write a file (--output) or creates a repository (init).
+func (w *walker) gitRead(text, sub string, args []arg, st *state) {
+	for _, a := range args { // --output=FILE, or a prefix of it (git takes those)
+		n, _, _ := strings.Cut(strings.TrimPrefix(a.lit, "--"), "=")
+		if a.ok && strings.HasPrefix(a.lit, "--") && len(n) > 1 && (strings.HasPrefix("output", n) || n == "output-directory") {
+			w.unknown(text, reasonOption+a.lit)
+			return
+		}
+	}
+	if sub == "init" {
+		_, ops := spec{long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}, short: "b:"}.parse(args)
+		if len(ops) == 0 {
+			ops = []arg{{lit: ".git", ok: true, raw: "git init"}}
+		}
+		w.write(ops[0], st, "")
+	}
+}
+
+// gitWorkTree judges the subcommands that write work-tree paths the
+// command line names, and reports whether sub was one.
+func (w *walker) gitWorkTree(text, sub string, args []arg, st *state) bool {
+	switch sub {
+	case "checkout":
 		w.gitCheckout(text, args, st)
-	case sub == "restore":
+	case "restore":
 		o, ops := restoreSpec.parse(args)
 		if has(o, "S", "staged") && !has(o, "W", "worktree") {
-			return
+			return true
 		}
 		if f, ok := value(o, "pathspec-from-file"); ok {
 			w.unknown("git restore --pathspec-from-file="+f.raw, reasonFromFile)
 		}
 		w.writeAll(ops, st)
-	case sub == "rm":
+	case "rm":
 		o, ops := gitRmSpec.parse(args)
 		if !has(o, "cached") {
 			w.writeAll(ops, st)
 		}
-	case sub == "mv":
+	case "mv":
 		o, ops := spec{}.parse(args)
 		w.copyLike("mv", o, ops, st)
-	case sub == "clean":
+	case "clean":
 		o, ops := cleanSpec.parse(args)
 		if has(o, "n", "dry-run") {
-			return
+			return true
 		}
 		if len(ops) == 0 {
 			ops = []arg{{lit: ".", ok: true, raw: "git clean"}}
 		}
 		w.writeAll(ops, st)
-	case sub == "reset":
+	case "reset":
 		o, _ := spec{}.parse(args)
 		if has(o, "hard", "merge", "keep") {
 			w.unknown(text, reasonHistory)
 		}
-	case sub == "stash":
+	case "stash":
 		w.gitStash(text, args, st)
-	case sub == "clone":
-		o, ops := cloneSpec.parse(args)
-		if has(o, "bare", "mirror") && len(ops) < 2 {
-			ops = append(ops, arg{lit: strings.TrimSuffix(path.Base(ops[0].lit), ".git") + ".git", ok: ops[0].ok, raw: ops[0].raw})
-		}
-		switch {
-		case len(ops) > 1:
-			w.write(ops[1], st, "")
-		case len(ops) == 1 && ops[0].ok:
-			name := strings.TrimSuffix(path.Base(strings.TrimRight(ops[0].lit, "/")), ".git")
-			name = name[strings.LastIndexAny(name, ":")+1:]
-			w.write(arg{lit: name, ok: true, raw: ops[0].raw}, st, "")
-		case len(ops) == 1:
-			w.unknown(text, reasonDynamic)
-		}
-	case sub == "worktree":
+	case "clone":
+		w.gitClone(text, args, st)
+	case "worktree":
 		if len(args) > 0 && args[0].ok && (args[0].lit == "add" || args[0].lit == "remove" || args[0].lit == "move") {
 			_, ops := worktreeSpec.parse(args[1:])
 			if args[0].lit == "add" && len(ops) > 1 {
@@ -151,17 +164,37 @@ func (w *walker) git(rest []arg, st *state) {
 			}
 			w.writeAll(ops, st)
 		}
-	case sub == "apply":
+	case "apply":
 		w.gitApply(text, args, st)
-	case sub == "config":
+	case "config":
 		for _, a := range args {
 			if a.ok && (a.lit == "-l" || a.lit == "--list" || a.lit == "--get" || a.lit == "--get-all" || a.lit == "get" || a.lit == "list" || a.lit == "--get-regexp") {
-				return
+				return true
 			}
 		}
 		w.unknown(text, "git config changes what later git commands run and write")
 	default:
-		w.unknown(text, "the analysis does not model git "+sub+" (it may be an alias)")
+		return false
+	}
+	return true
+}
+
+// gitClone writes the directory it clones into: the second operand, or
+// the repository's name (NAME.git for --bare and --mirror).
+func (w *walker) gitClone(text string, args []arg, st *state) {
+	o, ops := cloneSpec.parse(args)
+	if has(o, "bare", "mirror") && len(ops) < 2 {
+		ops = append(ops, arg{lit: strings.TrimSuffix(path.Base(ops[0].lit), ".git") + ".git", ok: ops[0].ok, raw: ops[0].raw})
+	}
+	switch {
+	case len(ops) > 1:
+		w.write(ops[1], st, "")
+	case len(ops) == 1 && ops[0].ok:
+		name := strings.TrimSuffix(path.Base(strings.TrimRight(ops[0].lit, "/")), ".git")
+		name = name[strings.LastIndexAny(name, ":")+1:]
+		w.write(arg{lit: name, ok: true, raw: ops[0].raw}, st, "")
+	case len(ops) == 1:
+		w.unknown(text, reasonDynamic)
 	}
 }
 

@@ -26,8 +26,9 @@ func (w *walker) xargs(rest []arg, st *state) {
 	}
 	in := w.in
 	w.in = nil // the command's input is not xargs' own
+	w.xargsIn = true
 	w.run(cmd, st)
-	w.in = in
+	w.in, w.xargsIn = in, false
 	name := ""
 	for c := cmd; len(c) > 0 && c[0].ok; {
 		name = path.Base(c[0].lit)
@@ -78,11 +79,30 @@ func cd(st *state, d arg) *state {
 // shellString parses a command string given to a shell (sh -c, env -S).
 func (w *walker) shellString(s arg, st *state) {
 	if !s.ok {
-		w.unknown(s.raw, reasonShellC)
+		w.hidden(s.raw, reasonShellC)
 		return
 	}
 	cp := *st
 	w.parse(s.lit, &cp)
+}
+
+// eval runs its words joined as a shell command: literal words are parsed
+// like sh -c (what they run is recorded), and the call stays Unknown; a word
+// built at run time hides what runs.
+func (w *walker) eval(args []arg, st *state) {
+	text := arg{ok: true, raw: joinRaw(args)}
+	for i, a := range args[1:] {
+		if !a.ok {
+			w.hidden(joinRaw(args), reasonEval)
+			return
+		}
+		if i > 0 {
+			text.lit += " "
+		}
+		text.lit += a.lit
+	}
+	w.unknown(joinRaw(args), reasonEval)
+	w.shellString(text, st)
 }
 
 // find with -delete, -exec / -execdir / -ok of a writer, or -fprint FILE:

@@ -129,7 +129,7 @@ loop:
 		w.shellString(*script, st)
 	case withC:
 	case script != nil && !script.ok && strings.HasPrefix(script.raw, "<("):
-		w.unknown(joinRaw(args), reasonStdin) // bash <(curl …): the program is another command's output
+		w.hidden(joinRaw(args), reasonStdin) // bash <(curl …): the program is another command's output
 	case script != nil && (script.lit == "/dev/stdin" || script.lit == "/dev/fd/0"):
 		w.stdinProgram(l, args, st, true)
 	case script == nil:
@@ -155,6 +155,10 @@ func (w *walker) stdinProgram(l lang, args []arg, st *state, explicit bool) {
 			w.parse(body, &cp, &input{kind: inScript})
 			return
 		}
+	}
+	if l.shell && in.kind != inFile {
+		w.hidden(joinRaw(args), reasonStdin) // a shell reading a pipe or a built text
+		return
 	}
 	w.unknown(joinRaw(args), reasonStdin)
 }

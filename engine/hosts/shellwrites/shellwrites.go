@@ -44,6 +44,12 @@ type Write struct {
 type Unknown struct {
 	Text   string `json:"text"`   // the part of the command, as written
 	Reason string `json:"reason"` // why it cannot be known
+	// Runs says the commands this part runs are not known either: eval, an
+	// alias definition, a shell given a command string built at run time or
+	// its program through a pipe, a program named by a variable fed its
+	// program on standard input. Not only its writes but what it executes
+	// is out of sight.
+	Runs bool `json:"runs,omitempty"`
 }
 
 // Command is one simple command as it would run, after the wrappers (sudo, doas, env, nohup, time,
@@ -87,6 +93,10 @@ type Options struct {
 	// ReadFile reads such a file; nil reads nothing, and what the file would
 	// have shown is Unknown.
 	ReadFile func(name string) ([]byte, error)
+	// GitAlias returns the definition of git alias name as git run in dir
+	// sees it; nil resolves none, and an unmodelled git subcommand is only
+	// Unknown.
+	GitAlias func(dir, name string) (string, bool)
 	now      func() time.Time // the clock of the deadline; tests set it
 }
 
@@ -142,6 +152,7 @@ type job struct {
 	// gitEnv and homeSet: the command sets GIT_DIR or GIT_WORK_TREE (git's
 	// work tree moves), or HOME (~ moves), somewhere.
 	gitEnv, homeSet bool
+	gitAliases      int // git aliases resolved so far
 }
 
 // setVar notes a variable the command sets that moves where writes land.

@@ -160,7 +160,7 @@ var shellCases = []struct {
 	{`echo x > "$DIR/file"`, "", []string{`"$DIR/file"`}},
 	{`cp a "$(pick)"`, "", []string{`"$(pick)"`}},
 	{`rm -rf $TMP/*`, "", []string{"$TMP/*"}},
-	{`eval "rm x"`, "", []string{`eval "rm x"`}},
+	{`eval "rm x"`, "x", []string{`eval "rm x"`}},
 	{`python3 -c 'open("f","w")'`, "", []string{`python3 -c 'open("f","w")'`}},
 	{`node -e 'require("fs").writeFileSync("x","")'`, "", []string{`node -e 'require("fs").writeFileSync("x","")'`}},
 	{`ruby -e 'File.write("x","")'`, "", []string{`ruby -e 'File.write("x","")'`}},

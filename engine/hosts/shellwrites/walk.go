@@ -45,6 +45,9 @@ type walker struct {
 	// statements being walked, which every command inside them receives.
 	redirs []Redirect
 	hdocs  []string
+	// xargsIn: the next command recorded runs under xargs, which appends
+	// words read from its input.
+	xargsIn bool
 }
 
 // parse parses src and walks it from st; nested (sh -c) strings come here
@@ -87,6 +90,11 @@ var errPastDeadline = errors.New(reasonTime)
 
 func (w *walker) unknown(text, reason string) {
 	w.job.res.Unknown = append(w.job.res.Unknown, Unknown{Text: clip(text), Reason: reason})
+}
+
+// hidden is an Unknown whose commands are not known either (Unknown.Runs).
+func (w *walker) hidden(text, reason string) {
+	w.job.res.Unknown = append(w.job.res.Unknown, Unknown{Text: clip(text), Reason: reason, Runs: true})
 }
 
 // write records a target named by a (relative to st), or an Unknown when it

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/project"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/hosts"
+	"github.com/tausik/tausik/internal/app/live"
+	"github.com/tausik/tausik/internal/hookd"
+	"github.com/tausik/tausik/internal/hookwire"
+)
+
+// newHookServeCmd is the resident evaluator the thin client (tausik-hook)
+// starts on demand; it is not for people, so it is hidden.
+func newHookServeCmd(g *globals) *cobra.Command {
+	var idle time.Duration
+	cmd := &cobra.Command{
+		Use:    "serve",
+		Short:  "Answer hook calls forwarded by tausik-hook from warm policies, until idle",
+		Hidden: true,
+		Args:   usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if g.root == "" || !filepath.IsAbs(g.root) {
+				return usageErr(errors.New("hook serve needs --root, an absolute project directory"))
+			}
+			err := serveHooks(cmd.Context(), g, filepath.Clean(g.root), idle)
+			if errors.Is(err, hookd.ErrRunning) {
+				return nil
+			}
+			return err
+		},
+	}
+	cmd.Flags().DurationVar(&idle, "idle", 10*time.Minute, "exit after this long without a call")
+	return cmd
+}
+
+// serveHooks runs the evaluator for root: one store, and per host one
+// live.Source (the engine for the configuration on disk now, as the MCP
+// server keeps it).
+func serveHooks(ctx context.Context, g *globals, root string, idle time.Duration) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	id, err := hookwire.Stat(self)
+	if err != nil {
+		return err
+	}
+	st, err := project.OpenExistingStore(ctx, root, g.getenv)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ev := &evaluator{g: g, root: root, store: st, sources: map[string]*live.Source{}}
+	return hookd.Serve(ctx, hookd.Config{Root: root, Idle: idle, Self: id, Env: os.Environ(), Handle: ev.handle, Log: g.stderr})
+}
+
+// errHandBack makes hosts.Run stop at Open: the call goes back to the
+// client, which judges it in process.
+var errHandBack = errors.New("handed back to the client")
+
+type evaluator struct {
+	g     *globals
+	root  string
+	store *app.Store
+
+	mu      sync.Mutex
+	sources map[string]*live.Source
+}
+
+// handle judges one forwarded call exactly as `tausik hook HOST EVENT`
+// would in the client's process (its stdin, environment and working
+// directory), or hands it back when it belongs to another project or the
+// configuration on disk does not load (the in-process path then reports it
+// in its own words).
+func (ev *evaluator) handle(ctx context.Context, req *hookwire.Request) (hookwire.Answer, bool) {
+	h, phase, ok := hookEvent(req.Host, req.Event)
+	if !ok {
+		return hookwire.Answer{Fallback: fmt.Sprintf("no hook %s %s", req.Host, req.Event)}, false
+	}
+	getenv := environ(req.Env)
+	var out, errw bytes.Buffer
+	back, stale := "", false
+	code := hosts.RunWithin(ctx, h, phase, hosts.Env{
+		Stdin: bytes.NewReader(req.Payload), Stdout: &out, Stderr: &errw, Getenv: getenv, WD: req.WD,
+		Open: func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
+			root, err := hookRoot("", at, req.WD, getenv)
+			if err != nil {
+				return nil, err
+			}
+			if root != ev.root {
+				back = "the call comes from another project"
+				return nil, errHandBack
+			}
+			e, notices, err := ev.engine(ctx, h.Name)
+			switch {
+			case len(notices) > 0:
+				back, stale = "the tausik binary was replaced", true
+				return nil, errHandBack
+			case err != nil:
+				back = err.Error()
+				return nil, errHandBack
+			}
+			return e, nil
+		},
+	}, hosts.Deadline)
+	if back != "" {
+		return hookwire.Answer{Fallback: back}, stale
+	}
+	return hookwire.Answer{Code: code, Stdout: out.Bytes(), Stderr: errw.Bytes()}, false
+}
+
+// engine is host's engine for the configuration on disk now.
+func (ev *evaluator) engine(ctx context.Context, host string) (*engine.Engine, []string, error) {
+	ev.mu.Lock()
+	src, ok := ev.sources[host]
+	if !ok {
+		setup := project.Setup{Root: ev.root, Getenv: ev.g.getenv, Requester: "hook:" + host, Store: ev.store}
+		var err error
+		if src, err = live.Open(ctx, setup, live.WithEngineOptions(engine.WithLazyTeam())); err != nil {
+			ev.mu.Unlock()
+			return nil, nil, err
+		}
+		ev.sources[host] = src
+	}
+	ev.mu.Unlock()
+	return src.Engine(ctx)
+}
+
+// environ is a getenv over an os.Environ list.
+func environ(env []string) func(string) string {
+	m := make(map[string]string, len(env))
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return func(k string) string { return m[k] }
+}

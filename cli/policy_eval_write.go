@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tausik/tausik/engine"
+)
+
+// checkWrites checks each --write value is FORMAT=FILE with a known
+// format and a file named.
+func checkWrites(writes []string) error {
+	for _, w := range writes {
+		format, file, ok := strings.Cut(w, "=")
+		if !ok || file == "" {
+			return usageErr(fmt.Errorf("--write %q: want FORMAT=FILE", w))
+		}
+		if !slices.Contains(decisionFormats, format) {
+			return usageErr(fmt.Errorf("--write %q: unknown format %q (want one of %s)", w, format, strings.Join(decisionFormats, ", ")))
+		}
+	}
+	return nil
+}
+
+// writeRenderings writes the decision in each --write format to its file;
+// a file that cannot be written is exit 3, whatever the decision.
+func writeRenderings(g *globals, e *engine.Engine, writes []string, d *engine.Decision) error {
+	for _, w := range writes {
+		format, file, _ := strings.Cut(w, "=")
+		var buf bytes.Buffer
+		if err := renderFormat(&buf, g, e, format, d); err != nil {
+			return err
+		}
+		if err := writeOut(g, file, buf.Bytes()); err != nil {
+			return fmt.Errorf("--write %s: %w", w, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tausik/tausik/internal/app"
+)
+
+type pushOKOptions struct {
+	remote, branch, format string
+}
+
+func newPushOKCmd(g *globals) *cobra.Command {
+	opts := &pushOKOptions{}
+	cmd := &cobra.Command{
+		Use:   "push-ok [REMOTE [BRANCH]]",
+		Short: "Let an agent push the current commit once (a person's command)",
+		Long: "Issues a push ticket: git_push_gate then lets one agent `git push` through while HEAD\n" +
+			"is at the commit it is now at (and, when given, to REMOTE and of BRANCH), for the gate's\n" +
+			"ttl_seconds (10 minutes by default). The push it allows uses it up; a new ticket retires\n" +
+			"the earlier ones. The issue and the use are both in the decision log.\n" +
+			"An agent's run is refused: a person lets a push through.\n" +
+			"Exit codes: 0 issued, 1 refused, 2 usage (no commit), 3 config/store error.",
+		Args: usageArgs(cobra.MaximumNArgs(2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(opts.format, "text", "json"); err != nil {
+				return err
+			}
+			if len(args) > 0 {
+				opts.remote = args[0]
+			}
+			if len(args) > 1 {
+				opts.branch = strings.TrimPrefix(args[1], "refs/heads/")
+			}
+			return runPushOK(cmd.Context(), g, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func runPushOK(ctx context.Context, g *globals, opts *pushOKOptions) error {
+	e, err := g.openEngine(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	if err := g.judgeGuardChange(ctx, e); err != nil {
+		return err
+	}
+	rep, err := app.IssuePushTicket(ctx, e, g.requester(), opts.remote, opts.branch)
+	if err != nil {
+		return err
+	}
+	if opts.format == "json" {
+		return writeJSON(g.stdout, rep)
+	}
+	what := "one git push of commit " + rep.Commit[:min(12, len(rep.Commit))]
+	if rep.Remote != "" {
+		what += " to " + rep.Remote
+	}
+	if rep.Branch != "" {
+		what += ", branch " + rep.Branch
+	}
+	fmt.Fprintf(g.stdout, "push ticket %s allows %s until %s (%d s)\n", rep.ID, what, rep.Until.UTC().Format(time.RFC3339), rep.TTLSeconds)
+	if !rep.GateEnabled {
+		fmt.Fprintln(g.stdout, "git_push_gate is off, so pushes do not need a ticket yet: switch it on in tausik/gates.json")
+	}
+	return nil
+}

@@ -1,0 +1,10 @@
+//go:build !linux && !darwin
+
+package main
+
+import "syscall"
+
+// evaluatorRuns: no evaluator here; every call takes the in-process path.
+func evaluatorRuns() bool { return false }
+
+func detached() *syscall.SysProcAttr { return nil }

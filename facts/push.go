@@ -1,0 +1,30 @@
+package facts
+
+// PushFacts is the "push" namespace, filled at the hook's pre-write trigger
+// from git and the project's store: where HEAD is, and the newest push
+// ticket a person issued (`tausik push-ok`). Whether the ticket allows the
+// call's push (same commit, unused, young enough, the remote and branch it
+// names) is git_push_gate's call.
+type PushFacts struct {
+	// Head is the full commit hash HEAD points at.
+	Head string `json:"head"`
+	// Branch is the branch HEAD is on, "" when it is detached.
+	Branch string `json:"branch"`
+	// Now is when the facts were gathered, in Unix seconds.
+	Now int64 `json:"now"`
+	// Ticket is the newest ticket ever issued, null when there is none.
+	Ticket *PushTicket `json:"ticket"`
+}
+
+// PushTicket is one push ticket as the push namespace shows it.
+type PushTicket struct {
+	ID     string `json:"id"`
+	Commit string `json:"commit"`
+	// Remote and Branch are "" when the ticket does not bind them.
+	Remote string `json:"remote"`
+	Branch string `json:"branch"`
+	// IssuedAt is when the person issued it, in Unix seconds.
+	IssuedAt int64 `json:"issued_at"`
+	// Used is true once a push used it.
+	Used bool `json:"used"`
+}

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/runners/push"
+	"github.com/tausik/tausik/store"
+)
+
+// PushTicketReport is the ticket IssuePushTicket recorded and what it
+// allows.
+type PushTicketReport struct {
+	ID     string `json:"id"`
+	Commit string `json:"commit"`
+	// Remote and Branch bind the push; "" allows any.
+	Remote string `json:"remote"`
+	Branch string `json:"branch"`
+	// IssuedAt and Until bound the ticket's life (git_push_gate's
+	// ttl_seconds as configured now).
+	IssuedAt   time.Time `json:"issued_at"`
+	Until      time.Time `json:"until"`
+	TTLSeconds int64     `json:"ttl_seconds"`
+	// GateEnabled is false while git_push_gate is off: the ticket then
+	// changes nothing until a person switches it on.
+	GateEnabled bool `json:"gate_enabled"`
+}
+
+// IssuePushTicket records a single-use push ticket for the commit HEAD of
+// e's project is at, bound to remote and branch when they are not empty,
+// and logs its issue as requester's. A person's command: the caller refuses
+// an agent requester first (agent_authority). Issuing a ticket retires
+// every earlier one.
+func IssuePushTicket(ctx context.Context, e *engine.Engine, requester, remote, branch string) (*PushTicketReport, error) {
+	st := e.Store()
+	if st == nil {
+		return nil, fmt.Errorf("%w: no store to record the push ticket in", engine.ErrStore)
+	}
+	head, _, err := push.Head(ctx, e.Root())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", engine.ErrUsage, err)
+	}
+	eff, ok := e.Effective(engine.GateGitPush)
+	if !ok {
+		return nil, fmt.Errorf("%w: the gate %s is not loaded", engine.ErrConfig, engine.GateGitPush)
+	}
+	ttl, ok := toSeconds(eff.Params["ttl_seconds"])
+	if !ok {
+		return nil, fmt.Errorf("%w: %s: params.ttl_seconds is %v, not a whole number of seconds", engine.ErrConfig, engine.GateGitPush, eff.Params["ttl_seconds"])
+	}
+	t, err := st.IssuePushTicket(store.WithRequester(ctx, requester), head, remote, branch)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
+	}
+	return &PushTicketReport{ID: t.ID, Commit: t.Commit, Remote: t.Remote, Branch: t.Branch, IssuedAt: t.IssuedAt,
+		Until: t.IssuedAt.Add(time.Duration(ttl) * time.Second), TTLSeconds: ttl, GateEnabled: eff.Enabled}, nil
+}
+
+// toSeconds reads an int param as the decoder leaves it.
+func toSeconds(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case float64:
+		return int64(n), float64(int64(n)) == n
+	}
+	return 0, false
+}
