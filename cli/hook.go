@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts"
+	"github.com/tausik/tausik/internal/hosts"
 )
 
 // hookEvents are the events every host's hook command answers.

@@ -16,10 +16,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts"
 	"github.com/tausik/tausik/internal/app/live"
 	"github.com/tausik/tausik/internal/hookd"
 	"github.com/tausik/tausik/internal/hookwire"
+	"github.com/tausik/tausik/internal/hosts"
 )
 
 // newHookServeCmd is the resident evaluator the thin client (tausik-hook)

@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/internal/hosts/formats"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
 	"github.com/tausik/tausik/runners/hosts"
-	"github.com/tausik/tausik/runners/hosts/formats"
 )
 
 // keyGenerators is the config section of host generators (docs/host-gates.md):

@@ -10,8 +10,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/hosts"
 	"github.com/tausik/tausik/internal/yamlread"
 )
 

@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/internal/hosts/formats"
 	"github.com/tausik/tausik/internal/sandbox"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/hosts/formats"
 )
 
 // tailBytes is how much of a generator's stderr is kept, and tailLines how

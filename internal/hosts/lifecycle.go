@@ -22,7 +22,7 @@ type TurnAnswer struct {
 // Turner judges one lifecycle event in the project's engine. The adapter
 // only reads the host's payload into rec and renders the answer; what
 // blocks a stop and what the context says are the caller's (internal/app),
-// which engine/hosts may not import.
+// which internal/hosts may not import.
 type Turner func(ctx context.Context, e *engine.Engine, rec engine.TurnRecord) (TurnAnswer, error)
 
 // lifecycle is one host's protocol for the events of a turn.

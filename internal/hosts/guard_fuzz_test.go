@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts/shellwrites"
+	"github.com/tausik/tausik/internal/hosts/shellwrites"
 	"github.com/tausik/tausik/store"
 )
 

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tausik/tausik/engine/hostinit"
-	"github.com/tausik/tausik/engine/hosts"
+	"github.com/tausik/tausik/internal/hosts"
+	"github.com/tausik/tausik/internal/hosts/hostinit"
 )
 
 // TestTurnWiringMatchesAdapters: what init wires for a grouped host's

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts/shellwrites"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/hosts/shellwrites"
 )
 
 // call is a tool call as an adapter read it, before paths are resolved and

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts/shellwrites"
+	"github.com/tausik/tausik/internal/hosts/shellwrites"
 )
 
 // The paths Windows hosts send: drive letters in either case, backslashes
