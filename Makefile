@@ -89,6 +89,3 @@ bench: build ## benchmarks (figures go to the README's performance section), the
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 	testdata/surface/bench.sh $(BIN)
 
-.PHONY: gotests
-gotests: ## refresh policies/gotests.txt, the Go test names excused.yaml may cite
-	$(GO) test ./policies -run TestGoTestsIndex -update

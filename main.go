@@ -12,7 +12,7 @@ import (
 
 func main() {
 	// A run is short: unless the user paces the collector, it collects only
-	// once its memory reaches gcpace.Free (docs/performance-warm.md).
+	// once its memory reaches gcpace.Free (internal/gcpace).
 	// `tausik mcp`, a server that lives as long as its host, goes back to
 	// Go's default.
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/runners/renar/artifacts"
+	"github.com/tausik/tausik/internal/artifacts"
 )
 
 type adaptNewOptions struct {

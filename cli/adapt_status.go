@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/runners/renar/artifacts"
+	"github.com/tausik/tausik/internal/artifacts"
 )
 
 type adaptStatusOptions struct {

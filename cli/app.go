@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"slices"
 
@@ -17,7 +18,7 @@ func (g *globals) openEngine(ctx context.Context, withStore bool) (*engine.Engin
 	if err != nil {
 		return nil, err
 	}
-	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: g.requester(), NoStore: !withStore})
+	return project.Open(ctx, project.Setup{Root: root, Getenv: g.getenv, Requester: g.requester(), NoStore: !withStore})
 }
 
 // projectRoot is --root, which must be an existing directory, or else the
@@ -28,7 +29,7 @@ func (g *globals) projectRoot() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return engine.FindRoot(wd), nil
+		return project.FindRoot(wd), nil
 	}
 	if info, err := os.Stat(g.root); err != nil || !info.IsDir() {
 		return "", usageErr(fmt.Errorf("--root %s is not a directory", g.root))

@@ -2,10 +2,11 @@ package cli
 
 import (
 	"errors"
+	"github.com/tausik/tausik/internal/app"
 	"strings"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/runners/renar/artifacts"
+	"github.com/tausik/tausik/internal/artifacts"
 )
 
 // errBlocked and errTestsFailed carry a verdict, already rendered, out of a
@@ -52,7 +53,7 @@ func exitCode(err error) int {
 	case errors.As(err, &he):
 		return he.code
 	case errors.Is(err, errBlocked), errors.Is(err, errCheckFailed), errors.Is(err, engine.ErrInvalidReceipt),
-		errors.Is(err, engine.ErrInvalidProof):
+		errors.Is(err, app.ErrInvalidProof):
 		return engine.ExitBlocked
 	case errors.Is(err, errTestsFailed):
 		return engine.ExitTestsFailed

@@ -10,7 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts"
+	"github.com/tausik/tausik/internal/hosts"
+	"github.com/tausik/tausik/internal/project"
 )
 
 // hookEvents are the events every host's hook command answers.
@@ -107,7 +108,7 @@ func hookEnv(h *hosts.Host, stdin io.Reader, stdout, stderr io.Writer, getenv fu
 }
 
 // hookEngine opens the engine for the project the call comes from, as
-// engine.HookRoot finds it: --root or $TAUSIK_ROOT, else the host's project
+// project.HookRoot finds it: --root or $TAUSIK_ROOT, else the host's project
 // directory, else the outermost store above the call's cwd (the hook's own
 // directory when the payload has none). The store must already exist: a
 // hook never creates one.
@@ -120,20 +121,20 @@ func (g *globals) hookEngine(ctx context.Context, at hosts.Where, host string) (
 	if err != nil {
 		return nil, err
 	}
-	return engine.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true}, engine.WithLazyTeam())
+	return project.Open(ctx, project.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true}, engine.WithLazyTeam())
 }
 
 // hookRoot is the project a hook call comes from: flag (--root), else
-// $TAUSIK_ROOT, else engine.HookRoot from the host's project directory and
+// $TAUSIK_ROOT, else project.HookRoot from the host's project directory and
 // the call's cwd (wd, the hook process's, when the payload has none).
 func hookRoot(flag string, at hosts.Where, wd string, getenv func(string) string) (string, error) {
 	root := flag
 	if root == "" {
-		root = getenv(engine.EnvRoot)
+		root = getenv(project.EnvRoot)
 	}
 	cwd := at.CWD
 	if cwd == "" {
 		cwd = wd
 	}
-	return engine.HookRoot(engine.HookPlace{Root: root, Project: at.Project, CWD: cwd}, getenv)
+	return project.HookRoot(project.HookPlace{Root: root, Project: at.Project, CWD: cwd}, getenv)
 }

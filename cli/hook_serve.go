@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,11 +16,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts"
-	"github.com/tausik/tausik/engine/live"
+	"github.com/tausik/tausik/internal/app/live"
 	"github.com/tausik/tausik/internal/hookd"
 	"github.com/tausik/tausik/internal/hookwire"
-	"github.com/tausik/tausik/store"
+	"github.com/tausik/tausik/internal/hosts"
 )
 
 // newHookServeCmd is the resident evaluator the thin client (tausik-hook)
@@ -57,7 +58,7 @@ func serveHooks(ctx context.Context, g *globals, root string, idle time.Duration
 	if err != nil {
 		return err
 	}
-	st, err := engine.OpenExistingStore(ctx, root, g.getenv)
+	st, err := project.OpenExistingStore(ctx, root, g.getenv)
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ var errHandBack = errors.New("handed back to the client")
 type evaluator struct {
 	g     *globals
 	root  string
-	store *store.Store
+	store *app.Store
 
 	mu      sync.Mutex
 	sources map[string]*live.Source
@@ -135,7 +136,7 @@ func (ev *evaluator) engine(ctx context.Context, host string) (*engine.Engine, [
 	ev.mu.Lock()
 	src, ok := ev.sources[host]
 	if !ok {
-		setup := engine.Setup{Root: ev.root, Getenv: ev.g.getenv, Requester: "hook:" + host, Store: ev.store}
+		setup := project.Setup{Root: ev.root, Getenv: ev.g.getenv, Requester: "hook:" + host, Store: ev.store}
 		var err error
 		if src, err = live.Open(ctx, setup, live.WithEngineOptions(engine.WithLazyTeam())); err != nil {
 			ev.mu.Unlock()

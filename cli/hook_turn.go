@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts"
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/hosts"
 )
 
 // turnShort describes each lifecycle event's command.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/hostinit"
+	"github.com/tausik/tausik/internal/hosts/hostinit"
 )
 
 type initOptions struct {

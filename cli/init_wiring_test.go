@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/cli"
-	"github.com/tausik/tausik/engine/hostinit"
+	"github.com/tausik/tausik/internal/hosts/hostinit"
 )
 
 // TestEveryWrittenHookIsACommand runs every hook command init writes, for

@@ -2,10 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type keyInitOptions struct {
@@ -37,7 +36,7 @@ func runKeyInit(g *globals, opts *keyInitOptions) error {
 	if err != nil {
 		return err
 	}
-	k, err := engine.InitKey(root, opts.force)
+	k, err := app.InitKey(root, opts.force)
 	if err != nil {
 		return err
 	}

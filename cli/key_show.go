@@ -3,10 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/base64"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type keyShowOptions struct {
@@ -35,14 +34,14 @@ func runKeyShow(ctx context.Context, g *globals, opts *keyShowOptions) error {
 	if err != nil {
 		return err
 	}
-	k, err := engine.ShowKey(root)
+	k, err := app.ShowKey(root)
 	if err != nil {
 		return err
 	}
 	pub := base64.StdEncoding.EncodeToString(k.Public)
 	// The note verifier key auditors pin to check checkpoints: the one
 	// checkpoints are signed with here ($TAUSIK_LOG_KEY… or this key).
-	ck, err := engine.LoadCheckpointKey(ctx, root, "", g.getenv)
+	ck, err := app.LoadCheckpointKey(ctx, root, "", g.getenv)
 	if err != nil {
 		return err
 	}

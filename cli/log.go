@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
+	"github.com/tausik/tausik/internal/app"
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store"
 )
 
 func newLogCmd(g *globals) *cobra.Command {
@@ -17,7 +15,7 @@ func newLogCmd(g *globals) *cobra.Command {
 }
 
 // logFilterFlags registers the filters list and export share.
-func logFilterFlags(cmd *cobra.Command, q *engine.LogQuery) {
+func logFilterFlags(cmd *cobra.Command, q *app.LogQuery) {
 	f := cmd.Flags()
 	f.StringVar(&q.Gate, "gate", "", "decisions with a verdict for this gate")
 	f.StringVar(&q.Outcome, "outcome", "", "with --gate: that gate's outcome; alone: any gate's (PASSED, FAILED, NOT_APPLICABLE, COULD_NOT_RUN)")
@@ -31,7 +29,7 @@ func logFilterFlags(cmd *cobra.Command, q *engine.LogQuery) {
 }
 
 // openLog opens the decision log read-only and turns q into a filter.
-func (g *globals) openLog(ctx context.Context, q engine.LogQuery) (*store.Store, store.Filter, error) {
+func (g *globals) openLog(ctx context.Context, q app.LogQuery) (*app.Store, app.LogFilter, error) {
 	f, err := q.Filter(time.Now())
 	if err != nil {
 		return nil, f, err
@@ -40,6 +38,6 @@ func (g *globals) openLog(ctx context.Context, q engine.LogQuery) (*store.Store,
 	if err != nil {
 		return nil, f, err
 	}
-	st, err := engine.OpenLogStore(ctx, root, g.getenv)
+	st, err := app.OpenLogStore(ctx, root, g.getenv)
 	return st, f, err
 }

@@ -25,8 +25,8 @@ func newLogCheckpointCmd(g *globals) *cobra.Command {
 		Long: "Prints (or writes to --out) a signed note: origin, size and root hash of the log's\n" +
 			"Merkle tree. Kept elsewhere (a CI log, an artifact, a commit), it lets `log verify\n" +
 			"--checkpoint` prove later that nothing before it was edited, dropped, inserted,\n" +
-			"reordered or truncated. Signing key: --key, else $" + engine.EnvLogKeyFile + ", else $" +
-			engine.EnvLogKey + ",\nelse the project key (.tausik/keys). Origin: $" + engine.EnvLogOrigin +
+			"reordered or truncated. Signing key: --key, else $" + app.EnvLogKeyFile + ", else $" +
+			app.EnvLogKey + ",\nelse the project key (.tausik/keys). Origin: $" + app.EnvLogOrigin +
 			", else the repository's remote.\n--git-ref REF (refs/tausik/checkpoints by convention) also commits it to that\n" +
 			"ref, beside every checkpoint kept there before: push the ref with the code\n" +
 			"(git push origin REF) and `log verify --git-ref REF` checks the log against them all.\n" +
@@ -43,7 +43,7 @@ func newLogCheckpointCmd(g *globals) *cobra.Command {
 }
 
 func runLogCheckpoint(ctx context.Context, g *globals, opts *logCheckpointOptions) error {
-	st, _, err := g.openLog(ctx, engine.LogQuery{})
+	st, _, err := g.openLog(ctx, app.LogQuery{})
 	if err != nil {
 		return err
 	}
@@ -52,11 +52,11 @@ func runLogCheckpoint(ctx context.Context, g *globals, opts *logCheckpointOption
 	if err != nil {
 		return err
 	}
-	key, err := engine.LoadCheckpointKey(ctx, root, opts.key, g.getenv)
+	key, err := app.LoadCheckpointKey(ctx, root, opts.key, g.getenv)
 	if err != nil {
 		return err
 	}
-	msg, err := engine.SignCheckpoint(ctx, st, root, key, g.getenv)
+	msg, err := app.SignCheckpoint(ctx, st, root, key, g.getenv)
 	if err != nil {
 		return err
 	}

@@ -3,15 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type logExportOptions struct {
-	query  engine.LogQuery
+	query  app.LogQuery
 	output string
 }
 
@@ -48,7 +47,7 @@ func runLogExport(ctx context.Context, g *globals, opts *logExportOptions) error
 		defer file.Close()
 		w = file
 	}
-	n, err := engine.ExportLog(ctx, st, f, w)
+	n, err := app.ExportLog(ctx, st, f, w)
 	if err != nil {
 		return err
 	}

@@ -3,17 +3,15 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store"
 )
 
 type logListOptions struct {
-	query  engine.LogQuery
+	query  app.LogQuery
 	format string
 }
 
@@ -58,7 +56,7 @@ type gateRowJSON struct {
 	Blocks   bool   `json:"blocks"`
 }
 
-func toEntryJSON(e store.Entry) entryJSON {
+func toEntryJSON(e app.LogEntry) entryJSON {
 	out := entryJSON{Seq: e.Seq, ID: e.ID, Time: e.Time.UTC().Format("2006-01-02T15:04:05.000000000Z"), Trigger: e.Trigger,
 		Task: e.Task, Requester: e.Requester, GitHead: e.GitHead, ExitCode: e.ExitCode, Blocked: e.Blocked,
 		Gates: make([]gateRowJSON, 0, len(e.Gates)), PrevHash: e.PrevHash, Hash: e.Hash}
@@ -74,7 +72,7 @@ func runLogList(ctx context.Context, g *globals, opts *logListOptions) error {
 		return err
 	}
 	defer st.Close()
-	entries, err := engine.ListLog(ctx, st, f)
+	entries, err := app.ListLog(ctx, st, f)
 	if err != nil {
 		return err
 	}
@@ -102,10 +100,10 @@ func runLogList(ctx context.Context, g *globals, opts *logListOptions) error {
 }
 
 // gateSummary names the gates that did not pass, or counts the passes.
-func gateSummary(gates []store.GateVerdict) string {
+func gateSummary(gates []app.GateVerdict) string {
 	var odd []string
 	for _, gv := range gates {
-		if gv.Outcome != store.OutcomePassed {
+		if gv.Outcome != app.OutcomePassed {
 			odd = append(odd, gv.Name+":"+string(gv.Outcome))
 		}
 	}

@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
+	"github.com/tausik/tausik/internal/app"
 	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store/merkle"
 )
 
 type logProveOptions struct {
@@ -43,22 +41,22 @@ func newLogProveCmd(g *globals) *cobra.Command {
 }
 
 func runLogProve(ctx context.Context, g *globals, opts *logProveOptions) error {
-	var trusted []merkle.Trusted
+	var trusted []app.TrustedKey
 	var err error
 	if opts.pub != "" {
-		if trusted, err = engine.ParseTrustedKeys(opts.pub); err != nil {
+		if trusted, err = app.ParseTrustedKeys(opts.pub); err != nil {
 			return err
 		}
 	}
-	var cp *engine.CheckpointFile
+	var cp *app.CheckpointFile
 	if opts.checkpoint != "" {
 		data, err := os.ReadFile(opts.checkpoint)
 		if err != nil {
 			return usageErr(err)
 		}
-		cp = &engine.CheckpointFile{Name: opts.checkpoint, Data: data}
+		cp = &app.CheckpointFile{Name: opts.checkpoint, Data: data}
 	}
-	st, _, err := g.openLog(ctx, engine.LogQuery{})
+	st, _, err := g.openLog(ctx, app.LogQuery{})
 	if err != nil {
 		return err
 	}
@@ -67,8 +65,8 @@ func runLogProve(ctx context.Context, g *globals, opts *logProveOptions) error {
 	if err != nil {
 		return err
 	}
-	key := func() (engine.CheckpointKey, error) { return engine.LoadCheckpointKey(ctx, root, opts.key, g.getenv) }
-	b, err := engine.ProveLog(ctx, st, root, opts.id, cp, trusted, key, g.getenv)
+	key := func() (app.CheckpointKey, error) { return app.LoadCheckpointKey(ctx, root, opts.key, g.getenv) }
+	b, err := app.ProveLog(ctx, st, root, opts.id, cp, trusted, key, g.getenv)
 	if err != nil {
 		return err
 	}

@@ -9,13 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/app"
-	"github.com/tausik/tausik/store/merkle"
 )
 
 type logReportOptions struct {
-	query  engine.LogQuery
+	query  app.LogQuery
 	verify logVerifyOptions
 	format string
 	out    string
@@ -76,7 +74,7 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 	if opts.stamp {
 		req.Generated = now
 	}
-	st, _, err := g.openLog(ctx, engine.LogQuery{})
+	st, _, err := g.openLog(ctx, app.LogQuery{})
 	if err != nil {
 		return err
 	}
@@ -106,21 +104,21 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 
 // loadCheckpoints reads the trusted keys and the checkpoints (files and the
 // git ref's) that log verify and log report check the log against.
-func loadCheckpoints(ctx context.Context, g *globals, opts *logVerifyOptions) ([]merkle.Trusted, []engine.CheckpointFile, error) {
-	var trusted []merkle.Trusted
+func loadCheckpoints(ctx context.Context, g *globals, opts *logVerifyOptions) ([]app.TrustedKey, []app.CheckpointFile, error) {
+	var trusted []app.TrustedKey
 	var err error
 	if opts.pub != "" {
-		if trusted, err = engine.ParseTrustedKeys(opts.pub); err != nil {
+		if trusted, err = app.ParseTrustedKeys(opts.pub); err != nil {
 			return nil, nil, err
 		}
 	}
-	var files []engine.CheckpointFile
+	var files []app.CheckpointFile
 	for _, name := range opts.checkpoints {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			return nil, nil, usageErr(fmt.Errorf("--checkpoint: %w", err))
 		}
-		files = append(files, engine.CheckpointFile{Name: name, Data: data})
+		files = append(files, app.CheckpointFile{Name: name, Data: data})
 	}
 	if opts.gitRef != "" {
 		root, err := g.projectRoot()

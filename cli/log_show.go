@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -35,12 +36,12 @@ func newLogShowCmd(g *globals) *cobra.Command {
 }
 
 func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
-	st, _, err := g.openLog(ctx, engine.LogQuery{})
+	st, _, err := g.openLog(ctx, app.LogQuery{})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	e, err := engine.ShowLog(ctx, st, opts.id)
+	e, err := app.ShowLog(ctx, st, opts.id)
 	if err != nil {
 		return err
 	}

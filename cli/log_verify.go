@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store/merkle"
 )
 
 type logVerifyOptions struct {
@@ -46,12 +44,12 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 	if err != nil {
 		return err
 	}
-	st, _, err := g.openLog(ctx, engine.LogQuery{})
+	st, _, err := g.openLog(ctx, app.LogQuery{})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	v, err := engine.VerifyLog(ctx, st, files, trusted)
+	v, err := app.VerifyLog(ctx, st, files, trusted)
 	if err != nil {
 		return err
 	}
@@ -66,7 +64,7 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 	for _, a := range v.Anchors {
 		line := fmt.Sprintf("checkpoint %s: %s (%s, size %d", a.Name, a.Kind, a.Origin, a.Size)
 		switch {
-		case a.Kind == merkle.AnchorBadSignature:
+		case a.Kind == app.AnchorBadSignature:
 		case v.Pinned:
 			line += ", signature checked"
 		default:

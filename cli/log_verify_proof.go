@@ -3,11 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store/merkle"
 )
 
 type logVerifyProofOptions struct {
@@ -36,10 +34,10 @@ func newLogVerifyProofCmd(g *globals) *cobra.Command {
 }
 
 func runLogVerifyProof(g *globals, opts *logVerifyProofOptions) error {
-	var trusted []merkle.Trusted
+	var trusted []app.TrustedKey
 	var err error
 	if opts.pub != "" {
-		if trusted, err = engine.ParseTrustedKeys(opts.pub); err != nil {
+		if trusted, err = app.ParseTrustedKeys(opts.pub); err != nil {
 			return err
 		}
 	}
@@ -47,8 +45,8 @@ func runLogVerifyProof(g *globals, opts *logVerifyProofOptions) error {
 	if err != nil {
 		return err
 	}
-	v, err := engine.VerifyProofBundle(data, trusted)
-	if errors.Is(err, engine.ErrInvalidProof) {
+	v, err := app.VerifyProofBundle(data, trusted)
+	if errors.Is(err, app.ErrInvalidProof) {
 		fmt.Fprintf(g.stdout, "INVALID: %s: %v\n", opts.file, err)
 		return errCheckFailed
 	}

@@ -2,11 +2,11 @@ package cli
 
 import (
 	"context"
+	"github.com/tausik/tausik/internal/project"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/live"
+	"github.com/tausik/tausik/internal/app/live"
 	"github.com/tausik/tausik/internal/buildinfo"
 	"github.com/tausik/tausik/internal/gcpace"
 	"github.com/tausik/tausik/mcp"
@@ -36,7 +36,7 @@ func runMCP(ctx context.Context, g *globals) error {
 	if err != nil {
 		return err
 	}
-	src, err := live.Open(ctx, engine.Setup{Root: root, Getenv: g.getenv, Requester: "mcp"})
+	src, err := live.Open(ctx, project.Setup{Root: root, Getenv: g.getenv, Requester: "mcp"})
 	if err != nil {
 		return err
 	}

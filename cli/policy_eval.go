@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -123,11 +124,11 @@ func writeEvalCheckpoint(ctx context.Context, g *globals, e *engine.Engine, dest
 	if e.Store() == nil {
 		return fmt.Errorf("%w: no decision log to checkpoint", engine.ErrStore)
 	}
-	key, err := engine.LoadCheckpointKey(ctx, e.Root(), "", g.getenv)
+	key, err := app.LoadCheckpointKey(ctx, e.Root(), "", g.getenv)
 	if err != nil {
 		return err
 	}
-	msg, err := engine.SignCheckpoint(ctx, e.Store(), e.Root(), key, g.getenv)
+	msg, err := app.SignCheckpoint(ctx, e.Store(), e.Root(), key, g.getenv)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine/policytest"
+	"github.com/tausik/tausik/internal/policytest"
 )
 
 type mutateOptions struct {

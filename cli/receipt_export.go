@@ -3,11 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"os"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type receiptExportOptions struct {
@@ -36,7 +35,7 @@ func runReceiptExport(ctx context.Context, g *globals, opts *receiptExportOption
 		return err
 	}
 	defer st.Close()
-	b, err := engine.ExportReceipt(ctx, st, root, opts.task)
+	b, err := app.ExportReceipt(ctx, st, root, opts.task)
 	if err != nil {
 		return err
 	}

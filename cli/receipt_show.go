@@ -4,10 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type receiptShowOptions struct {
@@ -39,7 +38,7 @@ func runReceiptShow(ctx context.Context, g *globals, opts *receiptShowOptions) e
 		return err
 	}
 	defer st.Close()
-	v, err := engine.LatestReceipt(ctx, st, root, opts.task)
+	v, err := app.LatestReceipt(ctx, st, root, opts.task)
 	if err != nil {
 		return err
 	}

@@ -4,13 +4,13 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store/receipt"
 )
 
 type receiptVerifyOptions struct {
@@ -45,7 +45,7 @@ func runReceiptVerify(g *globals, opts *receiptVerifyOptions) error {
 		if err != nil {
 			return usageErr(fmt.Errorf("--pub: %w", err))
 		}
-		if pinned, err = receipt.ParsePublicKey(b); err != nil {
+		if pinned, err = app.ParsePublicKey(b); err != nil {
 			return usageErr(fmt.Errorf("--pub %s: %w", opts.pub, err))
 		}
 	}
@@ -53,7 +53,7 @@ func runReceiptVerify(g *globals, opts *receiptVerifyOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := engine.VerifyReceiptExport(data, pinned)
+	r, err := app.VerifyReceiptExport(data, pinned)
 	if errors.Is(err, engine.ErrInvalidReceipt) {
 		fmt.Fprintf(g.stdout, "INVALID: %s: %v\n", opts.file, err)
 		return errCheckFailed

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/policytest"
+	"github.com/tausik/tausik/internal/policytest"
 )
 
 // The published schemas the outputs are checked against, committed with
@@ -157,7 +158,7 @@ func builtinEngine(t *testing.T) *engine.Engine {
 		}
 		return os.Getenv(k)
 	}
-	e, err := engine.Open(context.Background(), engine.Setup{Root: t.TempDir(), Getenv: getenv, Requester: "test", NoStore: true})
+	e, err := project.Open(context.Background(), project.Setup{Root: t.TempDir(), Getenv: getenv, Requester: "test", NoStore: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 func newSessionEndCmd(g *globals) *cobra.Command {
@@ -26,7 +25,7 @@ func runSessionEnd(ctx context.Context, g *globals) error {
 		return err
 	}
 	defer st.Close()
-	state, err := engine.EndSession(ctx, st)
+	state, err := app.EndSession(ctx, st)
 	if err != nil {
 		return err
 	}

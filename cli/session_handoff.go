@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type sessionHandoffOptions struct {
@@ -48,7 +47,7 @@ func runSessionHandoff(ctx context.Context, g *globals, opts *sessionHandoffOpti
 		return err
 	}
 	defer st.Close()
-	h, err := engine.WriteHandoff(ctx, st, opts.text)
+	h, err := app.WriteHandoff(ctx, st, opts.text)
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 func newSessionStartCmd(g *globals) *cobra.Command {
@@ -26,7 +25,7 @@ func runSessionStart(ctx context.Context, g *globals) error {
 		return err
 	}
 	defer st.Close()
-	s, err := engine.StartSession(ctx, st)
+	s, err := app.StartSession(ctx, st)
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,9 @@ package cli
 
 import (
 	"context"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type sessionStatusOptions struct {
@@ -35,12 +34,12 @@ func runSessionStatus(ctx context.Context, g *globals, opts *sessionStatusOption
 		return err
 	}
 	defer st.Close()
-	state, err := engine.SessionStatus(ctx, st)
+	state, err := app.SessionStatus(ctx, st)
 	if err != nil {
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, engine.SessionView(state))
+		return writeJSON(g.stdout, app.SessionView(state))
 	}
 	renderSession(g.stdout, state)
 	return nil

@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -47,14 +47,14 @@ func runTaskList(ctx context.Context, g *globals, opts *taskListOptions) error {
 		return err
 	}
 	defer st.Close()
-	tasks, err := engine.ListTasks(ctx, st, status)
+	tasks, err := app.ListTasks(ctx, st, status)
 	if err != nil {
 		return err
 	}
 	if opts.format == "json" {
 		rows := make([]facts.Task, 0, len(tasks))
 		for _, t := range tasks {
-			rows = append(rows, engine.TaskView(t))
+			rows = append(rows, app.TaskView(t))
 		}
 		return writeJSON(g.stdout, rows)
 	}

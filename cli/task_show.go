@@ -2,10 +2,9 @@ package cli
 
 import (
 	"context"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type taskShowOptions struct {
@@ -37,12 +36,12 @@ func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
 		return err
 	}
 	defer st.Close()
-	t, err := engine.GetTask(ctx, st, opts.slug)
+	t, err := app.GetTask(ctx, st, opts.slug)
 	if err != nil {
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, engine.TaskView(t))
+		return writeJSON(g.stdout, app.TaskView(t))
 	}
 	return renderTask(g.stdout, t)
 }

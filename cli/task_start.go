@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
-	"github.com/tausik/tausik/store"
 )
 
 type taskStartOptions struct {
@@ -76,7 +76,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 		return err
 	}
 	defer e.Close()
-	t := store.Task{Slug: opts.slug, Goal: opts.goal, Tier: store.Tier(opts.tier), Complexity: store.Complexity(opts.complexity),
+	t := app.Task{Slug: opts.slug, Goal: opts.goal, Tier: app.Tier(opts.tier), Complexity: app.Complexity(opts.complexity),
 		Delegated: opts.delegated, Specs: opts.specs, Adapts: opts.adapts, Files: files}
 	if opts.scopeSet {
 		t.Scope = []string{}
@@ -107,7 +107,7 @@ func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *engine.
 			Task     facts.Task       `json:"task"`
 			Changed  bool             `json:"changed"`
 			Decision *engine.Decision `json:"decision"`
-		}{engine.TaskView(out.Task), !out.Blocked, out.Decision})
+		}{app.TaskView(out.Task), !out.Blocked, out.Decision})
 	}
 	if err := renderDecision(g, e, "text", out.Decision); err != nil {
 		return err

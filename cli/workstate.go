@@ -3,23 +3,22 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/project"
 	"io"
 	"strings"
 	"time"
-
-	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store"
 )
 
 // openStore opens the project's store alone, for commands that read or
 // write workflow state without judging anything (task show, session…): they
 // work even while the gate configuration is broken. The caller closes it.
-func (g *globals) openStore(ctx context.Context) (*store.Store, string, error) {
+func (g *globals) openStore(ctx context.Context) (*app.Store, string, error) {
 	root, err := g.projectRoot()
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := engine.OpenStore(ctx, root, g.getenv)
+	st, err := project.OpenStore(ctx, root, g.getenv)
 	return st, root, err
 }
 
@@ -39,7 +38,7 @@ func orNone(list []string) string {
 }
 
 // renderTask prints a task as aligned "key  value" lines.
-func renderTask(w io.Writer, t store.Task) error {
+func renderTask(w io.Writer, t app.Task) error {
 	status := string(t.Status)
 	if status == "" {
 		status = "proposed"
@@ -69,7 +68,7 @@ func renderTask(w io.Writer, t store.Task) error {
 }
 
 // renderSession prints a session state.
-func renderSession(w io.Writer, st store.SessionState) {
+func renderSession(w io.Writer, st app.SessionState) {
 	switch {
 	case st.Session == nil:
 		fmt.Fprintln(w, "session   none started yet")

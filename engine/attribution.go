@@ -3,22 +3,9 @@ package engine
 import (
 	"slices"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
 )
-
-// What a gate's violations are attributed to (gate.yaml attribution:).
-const (
-	// AttributionNone: every violation of the gate is the request's, about
-	// a change or not (a workflow gate, a tool's verdict on the files it
-	// was given, a gate already scoped to the request's files).
-	AttributionNone = "none"
-	// AttributionFile: the gate measures the whole tree, and under a change
-	// a violation is the change's when its file or one of its sources is
-	// among the changed files; one without a file always is.
-	AttributionFile = "file"
-)
-
-var attributions = []string{AttributionNone, AttributionFile}
 
 // attribute marks StateElsewhere the violations of dec that the change req
 // is about did not cause (docs/new-code.md). A request is about a change
@@ -39,7 +26,7 @@ func (e *Engine) attribute(_ Request, scope *runners.Scope, dec *Decision) {
 	for i := range dec.Gates {
 		v := &dec.Gates[i]
 		g, ok := e.byName[v.Name]
-		if !ok || g.Attribution != AttributionFile {
+		if !ok || g.Attribution != gate.AttributionFile {
 			continue
 		}
 		for j := range v.Violations {

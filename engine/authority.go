@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tausik/tausik/engine/hostinit"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/hosts/hostinit"
 )
 
 // GateAgentAuthority is the built-in gate that keeps an agent from changing

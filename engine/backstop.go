@@ -4,16 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/treestate"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/store"
 )
-
-// TriggerPostWrite is the moment right after an agent's write or shell call
-// ran: scope_write compares the work tree with the state each active scoped
-// task recorded at its start (the backstop), since no parser knows
-// everything a program writes.
-const TriggerPostWrite = "post-write"
 
 // recordTree takes the work tree's state for a task that declares a scope
 // ("" for one that does not: it has nothing to be judged against). A tree
@@ -60,5 +55,5 @@ func (e *Engine) CheckToolCall(ctx context.Context, c ToolCall) (*Decision, erro
 	if rec.Event == "" {
 		rec.Event = EventPostToolUse
 	}
-	return e.Evaluate(ctx, Request{Trigger: TriggerPostWrite, Tool: &rec})
+	return e.Evaluate(ctx, Request{Trigger: gate.TriggerPostWrite, Tool: &rec})
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // Baseline rules (docs/baseline.md): a violation is named by its
@@ -52,7 +54,7 @@ func baseMsg(msg string) string {
 }
 
 // fingerprintOf names violation v of gate.
-func fingerprintOf(gate string, v Violation) Fingerprint {
+func fingerprintOf(gate string, v policy.Violation) Fingerprint {
 	key := v.Key
 	if key == "" {
 		key = numberRE().ReplaceAllString(baseMsg(v.Msg), "#")
@@ -176,7 +178,7 @@ func holdBaseline(bl *Baseline, dec *Decision, staleMode func(string) string) []
 	ran := map[string]int{}
 	for i := range dec.Gates {
 		v := &dec.Gates[i]
-		v.Violations = slices.DeleteFunc(v.Violations, func(x Violation) bool { return x.Rule == RuleBaselineStale })
+		v.Violations = slices.DeleteFunc(v.Violations, func(x policy.Violation) bool { return x.Rule == RuleBaselineStale })
 		if v.Outcome != Passed && v.Outcome != Failed {
 			continue
 		}
@@ -217,7 +219,7 @@ func holdBaseline(bl *Baseline, dec *Decision, staleMode func(string) string) []
 			continue
 		}
 		v := &dec.Gates[i]
-		v.Violations = append(v.Violations, Violation{Msg: msg, File: en.File, Rule: RuleBaselineStale, Key: en.Key})
+		v.Violations = append(v.Violations, policy.Violation{Msg: msg, File: en.File, Rule: RuleBaselineStale, Key: en.Key})
 		v.Outcome = Failed
 	}
 	return warnings

@@ -153,7 +153,7 @@ func ParseBaseline(b []byte) (*Baseline, error) {
 		}
 		seen[en.Fingerprint()] = i
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	return &bl, nil

@@ -5,12 +5,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tausik/tausik/engine/hosts"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/hosts"
 )
 
 // hostToolDoc is the facts document of a Claude Bash call running text in
-// fakeRoot, normalised by the real host adapter (engine/hosts), so the
+// fakeRoot, normalised by the real host adapter (internal/hosts), so the
 // firewall's table holds for what the hook hands the gates.
 func hostToolDoc(t *testing.T, text string) *facts.Document {
 	t.Helper()

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/hosts/shellwrites"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/hosts/shellwrites"
 	"github.com/tausik/tausik/policies"
 )
 

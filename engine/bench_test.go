@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 )
@@ -68,8 +69,8 @@ func BenchmarkGates10k(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(c.name, func(b *testing.B) {
-			base := NewInput(plain, nil)
-			if _, err := base.regoTerms(); err != nil { // conversion is per evaluation, measured below
+			base := policy.NewInput(plain, nil)
+			if _, err := base.RegoTerms(); err != nil { // conversion is per evaluation, measured below
 				b.Fatal(err)
 			}
 			cpu0, runs := benchCPU(b), 0
@@ -97,7 +98,7 @@ func BenchmarkFactsPrep10k(b *testing.B) {
 		if _, _, err := doc.DigestParts(); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := NewDocumentInput(doc, nil).regoTerms(); err != nil {
+		if _, err := policy.NewDocumentInput(doc, nil).RegoTerms(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/gate"
 )
 
 // exemptConfig is a project config exempting n paths from filesize.
@@ -43,8 +45,8 @@ func TestConfigIndexLinear(t *testing.T) {
 // BenchmarkConfigExemptPaths loads and resolves a config with 4,000 and
 // 40,000 exempt paths: the cost per key stays flat.
 func BenchmarkConfigExemptPaths(b *testing.B) {
-	gates := []*Gate{{Meta: Meta{Name: "filesize", Enabled: true, Severity: SeverityBlock, Triggers: []string{"commit"},
-		Params: []Param{{Name: "exempt_paths", Type: TypeObject, Default: map[string]any{}, ProjectMay: MayAdd}}}}}
+	gates := []*Gate{{Meta: gate.Meta{Name: "filesize", Enabled: true, Severity: SeverityBlock, Triggers: []string{"commit"},
+		Params: []gate.Param{{Name: "exempt_paths", Type: gate.TypeObject, Default: map[string]any{}, ProjectMay: gate.MayAdd}}}}}
 	for _, n := range []int{4000, 40000} {
 		raw := exemptConfig(b, n)
 		b.Run(fmt.Sprint(n), func(b *testing.B) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -93,23 +94,20 @@ func FuzzBoundedPolicy(f *testing.F) {
 	f.Add(false, uint8(40), uint16(2), uint8(3))
 	f.Fuzz(func(t *testing.T, rego bool, depth uint8, width uint16, op uint8) {
 		depth = depth%12 + 1
-		lim := Limits{EvalTimeout: 20 * time.Millisecond, EvalMemory: 32 << 20, CELCost: 100_000}
-		var p Policy
+		lim := policy.Limits{EvalTimeout: 20 * time.Millisecond, EvalMemory: 32 << 20, CELCost: 100_000}
+		var p policy.Policy
 		d := &Diagnostics{Kind: ErrBundle}
 		if rego {
-			p = compileRego(context.Background(), "fz", "policy.rego", []byte(regoComprehension(int(depth), int(width), op)), d)
+			p = policy.CompileRego(context.Background(), "fz", "policy.rego", []byte(regoComprehension(int(depth), int(width), op)), d)
 		} else {
-			if cp := compileCEL("policy.cel.yaml", []byte(celComprehension(int(depth), int(width), op)), d); cp != nil {
-				cp.costed = true // as a team policy
-				p = cp
-			}
+			p = policy.CompileCEL("policy.cel.yaml", []byte(celComprehension(int(depth), int(width), op)), true, d) // costed, as a team policy
 		}
 		if p == nil {
 			t.Fatalf("the generated policy does not compile: %v", d)
 		}
 		done := make(chan error, 1)
 		go func() {
-			_, err := evalBounded(withLimits(context.Background(), lim), p, NewInput(map[string]any{"schema": facts.Schema}, map[string]any{}))
+			_, err := policy.EvalBounded(policy.WithLimits(context.Background(), lim), p, policy.NewInput(map[string]any{"schema": facts.Schema}, map[string]any{}))
 			done <- err
 		}()
 		select {

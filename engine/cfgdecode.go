@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/tausik/tausik/engine/diag"
 )
 
 // cfgObject decodes one object of a tier's config file into a Go struct,
@@ -49,7 +51,7 @@ func (c cfgObject) bad(k, format string, args ...any) {
 func (c cfgObject) decode(v any, dst any, want string) (present map[string]bool, ok bool) {
 	o, isObj := v.(map[string]any)
 	if !isObj {
-		c.bad("", "want %s, got %s", want, describe(v))
+		c.bad("", "want %s, got %s", want, diag.Describe(v))
 		return nil, false
 	}
 	rv := reflect.ValueOf(dst).Elem()
@@ -92,21 +94,21 @@ func (c cfgObject) field(k string, v any, f reflect.Value, tag reflect.StructTag
 	case string:
 		s, ok := v.(string)
 		if !ok {
-			c.bad(k, "want %s, got %s", want("a string"), describe(v))
+			c.bad(k, "want %s, got %s", want("a string"), diag.Describe(v))
 			return
 		}
 		f.SetString(s)
 	case int64:
 		n, ok := v.(int64)
 		if !ok {
-			c.bad(k, "want %s, got %s", want("an integer"), describe(v))
+			c.bad(k, "want %s, got %s", want("an integer"), diag.Describe(v))
 			return
 		}
 		f.SetInt(n)
 	case bool:
 		b, ok := v.(bool)
 		if !ok {
-			c.bad(k, "want %s, got %s", want("true or false"), describe(v))
+			c.bad(k, "want %s, got %s", want("true or false"), diag.Describe(v))
 			return
 		}
 		f.SetBool(b)
@@ -119,7 +121,7 @@ func (c cfgObject) field(k string, v any, f reflect.Value, tag reflect.StructTag
 			out = append(out, s)
 		}
 		if !ok {
-			c.bad(k, "want %s, got %s", want("a list of strings"), describe(v))
+			c.bad(k, "want %s, got %s", want("a list of strings"), diag.Describe(v))
 			return
 		}
 		f.Set(reflect.ValueOf(out))
@@ -128,7 +130,7 @@ func (c cfgObject) field(k string, v any, f reflect.Value, tag reflect.StructTag
 	case map[string]any:
 		m, ok := v.(map[string]any)
 		if !ok {
-			c.bad(k, "want %s, got %s", want("an object"), describe(v))
+			c.bad(k, "want %s, got %s", want("an object"), diag.Describe(v))
 			return
 		}
 		f.Set(reflect.ValueOf(m))
@@ -141,7 +143,7 @@ func (c cfgObject) field(k string, v any, f reflect.Value, tag reflect.StructTag
 func (c cfgObject) strMap(k string, v any, f reflect.Value, want, elem string) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		c.bad(k, "want %s, got %s", want, describe(v))
+		c.bad(k, "want %s, got %s", want, diag.Describe(v))
 		return
 	}
 	if elem == "" {
@@ -151,7 +153,7 @@ func (c cfgObject) strMap(k string, v any, f reflect.Value, want, elem string) {
 	for _, name := range sortedKeys(m) {
 		s, isStr := m[name].(string)
 		if !isStr {
-			c.bad(k, "%s: want %s, got %s", name, elem, describe(m[name]))
+			c.bad(k, "%s: want %s, got %s", name, elem, diag.Describe(m[name]))
 			continue
 		}
 		out[name] = s

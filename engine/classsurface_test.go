@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners/surface"
 )
@@ -314,13 +316,13 @@ func (r *refSurface) candidates(id int, b string) []int {
 
 // classSurfaceInput is the surface runner's resolution of py and gof under
 // class_surface's params overridden by params, converted once.
-func classSurfaceInput(t testing.TB, e *Engine, py facts.Python, gof facts.Go, params map[string]any) (*Input, *facts.Document) {
+func classSurfaceInput(t testing.TB, e *Engine, py facts.Python, gof facts.Go, params map[string]any) (*policy.Input, *facts.Document) {
 	t.Helper()
 	doc := facts.NewDocument()
 	doc.Set(NamespaceSurface, facts.OK(surface.Compute(surface.ParamsOf(classSurfaceParams(e, params)), py.Files, nil, gof.Files)))
 	doc.Set(NamespaceRequest, facts.OK(facts.Request{Trigger: "commit"}))
-	in := NewDocumentInput(doc, nil)
-	if _, err := in.ForGate([]string{NamespaceSurface}, nil).regoTerms(); err != nil {
+	in := policy.NewDocumentInput(doc, nil)
+	if _, err := in.ForGate([]string{NamespaceSurface}, nil).RegoTerms(); err != nil {
 		t.Fatal(err)
 	}
 	return in, doc
@@ -329,7 +331,7 @@ func classSurfaceInput(t testing.TB, e *Engine, py facts.Python, gof facts.Go, p
 // classSurfaceParams is class_surface's default params overridden by params.
 func classSurfaceParams(e *Engine, params map[string]any) map[string]any {
 	eff, _ := e.Effective(classSurface)
-	p := cloneValue(eff.Params).(map[string]any)
+	p := gate.CloneValue(eff.Params).(map[string]any)
 	for k, v := range params {
 		p[k] = v
 	}
@@ -337,7 +339,7 @@ func classSurfaceParams(e *Engine, params map[string]any) map[string]any {
 }
 
 // evalClassSurface runs the gate with its default params overridden by params.
-func evalClassSurface(t testing.TB, e *Engine, in *Input, doc *facts.Document, params map[string]any) Verdict {
+func evalClassSurface(t testing.TB, e *Engine, in *policy.Input, doc *facts.Document, params map[string]any) Verdict {
 	t.Helper()
 	g, _ := e.Gate(classSurface)
 	v, _ := evalGate(context.Background(), g, g.Severity, classSurfaceParams(e, params), in, doc)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners"
@@ -43,7 +45,7 @@ const (
 
 // genericCommand is the compiled generic command policy.
 type genericCommand struct {
-	policy   Policy
+	policy   policy.Policy
 	digest   string
 	fsys     fs.FS
 	fixtures []string
@@ -63,19 +65,19 @@ func loadGenericCommand(ctx context.Context) (genericCommand, error) {
 			generic.err = err
 			return
 		}
-		src, err := fs.ReadFile(sub, fileRego)
+		src, err := fs.ReadFile(sub, gate.FileRego)
 		if err != nil {
 			generic.err = err
 			return
 		}
 		d := &Diagnostics{Kind: ErrBundle}
-		p := compileRego(ctx, commandFixtureNS, path.Join(CommandPolicyDir, fileRego), src, d)
+		p := policy.CompileRego(ctx, commandFixtureNS, path.Join(CommandPolicyDir, gate.FileRego), src, d)
 		if p == nil {
 			generic.err = d
 			return
 		}
 		generic.policy, generic.digest, generic.fsys = p, facts.DigestBytes(src), sub
-		entries, _ := fs.ReadDir(sub, DirFixtures)
+		entries, _ := fs.ReadDir(sub, gate.DirFixtures)
 		for _, e := range entries {
 			if e.IsDir() {
 				generic.fixtures = append(generic.fixtures, e.Name())
@@ -88,7 +90,7 @@ func loadGenericCommand(ctx context.Context) (genericCommand, error) {
 
 // gate synthesises the gate of a config-defined command: the generic policy
 // reading the command's namespace, listed with the config file as its source.
-func (c *commandGate) gate(gc genericCommand) *Gate {
+func (c *commandGate) gate(gc genericCommand) *gate.Gate {
 	desc := c.description
 	if desc == "" {
 		desc = "Team command gate: runs `" + strings.Join(c.spec.Argv, " ") + "`; a non-zero exit fails it."
@@ -98,34 +100,34 @@ func (c *commandGate) gate(gc genericCommand) *Gate {
 		exclude[x] = "listed in " + c.tier.display + " " + keyCommands + "." + c.spec.Name + ".exclude"
 	}
 	name := c.spec.Name
-	return &Gate{
-		Meta: Meta{
+	return &gate.Gate{
+		Meta: gate.Meta{
 			Name: name, Description: desc,
 			Prevents: fmt.Sprintf("A change for which `%s` exits non-zero (or cannot run) passing the %s gate.",
 				strings.Join(c.spec.Argv, " "), name),
-			Phase: "scoped", Triggers: c.triggers, Severity: c.severity, Enabled: true, Language: LangRego,
+			Phase: "scoped", Triggers: c.triggers, Severity: c.severity, Enabled: true, Language: gate.LangRego,
 			Facts: []string{name},
-			Params: []Param{
-				{Name: ParamExclude, Type: TypePaths, Legacy: pathpat.LegacyGitignore, Default: exclude, ProjectMay: MayAdd,
+			Params: []gate.Param{
+				{Name: ParamExclude, Type: gate.TypePaths, Legacy: pathpat.LegacyGitignore, Default: exclude, ProjectMay: gate.MayAdd,
 					Description: "Paths the command is not given (path patterns, docs/paths.md), each mapped to the reason why."},
-				{Name: ParamNamespace, Type: TypeString, Default: name, ProjectMay: MayNone,
+				{Name: ParamNamespace, Type: gate.TypeString, Default: name, ProjectMay: gate.MayNone,
 					Description: "The namespace holding this gate's command facts."},
 			},
 		},
 		Source:       c.tier.display,
 		Dir:          CommandPolicyDir,
-		PolicyFile:   path.Join(CommandPolicyDir, fileRego),
+		PolicyFile:   path.Join(CommandPolicyDir, gate.FileRego),
 		PolicyDigest: gc.digest,
 		Fixtures:     slices.Clone(gc.fixtures),
-		policy:       gc.policy,
-		fsys:         gc.fsys,
-		factsAlias:   map[string]string{commandFixtureNS: name},
+		Policy:       gc.policy,
+		BundleFS:     gc.fsys,
+		FactsAlias:   map[string]string{commandFixtureNS: name},
 	}
 }
 
 // commandSpecFor returns the spec of the command gate g, with the exclusions
 // params give it; ok is false when g is not a command gate.
-func (e *Engine) commandSpecFor(g *Gate, params map[string]any) (command.Spec, bool) {
+func (e *Engine) commandSpecFor(g *gate.Gate, params map[string]any) (command.Spec, bool) {
 	spec, found := e.builtinSpec(g.Name)
 	if tc := e.teamCommand(g.Name); tc != nil {
 		spec, found = tc.spec, true
@@ -167,7 +169,7 @@ func (e *Engine) registerCommands(tiers []*tierFile) error {
 		}
 		rs = append(rs, r)
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return err
 	}
 	e.runners = e.runners.With(rs...)
@@ -223,7 +225,7 @@ func (e *Engine) isCommand(ns string) bool {
 // sandbox where nothing outside dir can be written (internal/sandbox). A fixture
 // never runs a config-defined command; a gate reading the hosts namespace
 // gets the generators of the fixture's own tree (see fixtureHosts).
-func (e *Engine) fixtureCommands(g *Gate, params map[string]any, dir string) ([]runners.Runner, error) {
+func (e *Engine) fixtureCommands(g *gate.Gate, params map[string]any, dir string) ([]runners.Runner, error) {
 	var rs []runners.Runner
 	for _, ns := range g.Facts {
 		s, ok := e.builtinSpec(ns)
@@ -287,7 +289,7 @@ func (e *Engine) addCommandGates(ctx context.Context, tiers []*tierFile) error {
 		e.gates = append(e.gates, g)
 		e.byName[g.Name] = g
 	}
-	sortGates(e.gates)
+	gate.SortGates(e.gates)
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners/command"
 )
@@ -65,7 +67,7 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 		}
 		if t.has[keyPython] {
 			if strings.TrimSpace(t.cfg.Python) == "" {
-				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, describe(t.cfg.Python))
+				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, diag.Describe(t.cfg.Python))
 			} else {
 				cs.python, cs.pythonTier = t.cfg.Python, t
 			}
@@ -92,7 +94,7 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 		}
 		cs.team = append(cs.team, c)
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	return cs, nil
@@ -119,7 +121,7 @@ func (cs *commandSetup) readAllowlist(t *tierFile, k string, v any, d *Diagnosti
 	}
 	list, ok := v.([]any)
 	if !ok {
-		d.Add(t.display, line, "%s: want a list, got %s", k, describe(v))
+		d.Add(t.display, line, "%s: want a list, got %s", k, diag.Describe(v))
 		return
 	}
 	word := func(e any) (string, bool) {
@@ -142,9 +144,9 @@ func (cs *commandSetup) readAllowlist(t *tierFile, k string, v any, d *Diagnosti
 		}
 		switch {
 		case len(prefix) == 0 && k == keyAllowlist:
-			d.Add(t.display, line, "%s[%d]: want an executable name or path, got %s", k, i, describe(e))
+			d.Add(t.display, line, "%s[%d]: want an executable name or path, got %s", k, i, diag.Describe(e))
 		case len(prefix) == 0:
-			d.Add(t.display, line, "%s[%d]: want an argv prefix, a non-empty list of strings ([\"python3\", \"tools/lint.py\"]), got %s", k, i, describe(e))
+			d.Add(t.display, line, "%s[%d]: want an argv prefix, a non-empty list of strings ([\"python3\", \"tools/lint.py\"]), got %s", k, i, diag.Describe(e))
 		case !slices.ContainsFunc(cs.allow, func(p []string) bool { return slices.Equal(p, prefix) }):
 			cs.allow = append(cs.allow, prefix)
 		}
@@ -184,8 +186,8 @@ type commandEntry struct {
 func parseCommand(t *tierFile, name string, v any, taken func(string) (string, bool), d *Diagnostics) *commandGate {
 	obj := cfgObject{t: t, path: []string{keyCommands, name}, d: d}
 	n0 := len(d.Items)
-	if !gateNameRE().MatchString(name) {
-		obj.bad("", "a command gate's name must match %s", gateNameRE())
+	if !gate.NameRE().MatchString(name) {
+		obj.bad("", "a command gate's name must match %s", gate.NameRE())
 	} else if by, ok := taken(name); ok {
 		obj.bad("", "the name is taken by %s; pick another", by)
 	}
@@ -200,32 +202,32 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 		if _, seen := has[k]; !seen {
 			obj.bad("", "%s is required", k)
 		} else if has[k] && len(list) == 0 {
-			obj.bad(k, "want a non-empty list of strings, got %s", describe(o[k]))
+			obj.bad(k, "want a non-empty list of strings, got %s", diag.Describe(o[k]))
 		}
 	}
-	c := &commandGate{tier: t, severity: SeverityBlock, triggers: canonicalTriggers(e.Triggers),
+	c := &commandGate{tier: t, severity: gate.SeverityBlock, triggers: canonicalTriggers(e.Triggers),
 		spec: command.Spec{Name: name, Argv: e.Argv, Extensions: e.Extensions, Parser: command.Parser(e.Parser)}}
 	for _, x := range e.Exclude { // gitignore's reading, as before paths became patterns
 		c.spec.Exclude = append(c.spec.Exclude, pathpat.FromLegacy(pathpat.LegacyGitignore, x)...)
 	}
 	for _, tr := range e.Triggers {
-		if !slices.Contains(Triggers, tr) {
-			obj.bad("triggers", "unknown trigger %q (known: %s)", tr, strings.Join(Triggers, ", "))
+		if !slices.Contains(gate.Triggers, tr) {
+			obj.bad("triggers", "unknown trigger %q (known: %s)", tr, strings.Join(gate.Triggers, ", "))
 		}
 	}
 	switch {
 	case !has["severity"]:
-	case e.Severity == SeverityBlock || e.Severity == SeverityWarn:
+	case e.Severity == gate.SeverityBlock || e.Severity == gate.SeverityWarn:
 		c.severity = e.Severity
 	default:
-		obj.bad("severity", "want \"block\" or \"warn\", got %s", describe(o["severity"]))
+		obj.bad("severity", "want \"block\" or \"warn\", got %s", diag.Describe(o["severity"]))
 	}
 	if has["description"] && len(strings.TrimSpace(e.Description)) < 10 {
-		obj.bad("description", "want a sentence (at least 10 characters), got %s", describe(o["description"]))
+		obj.bad("description", "want a sentence (at least 10 characters), got %s", diag.Describe(o["description"]))
 	}
 	c.description = strings.TrimSpace(e.Description)
 	if has["parser"] && e.Parser == "" {
-		obj.bad("parser", "want one of ruff, pytest, mypy, bandit, lines, got %s", describe(o["parser"]))
+		obj.bad("parser", "want one of ruff, pytest, mypy, bandit, lines, got %s", diag.Describe(o["parser"]))
 	}
 	if has["timeout"] {
 		c.spec.Timeout = parseTimeout(obj, "timeout", e.Timeout, o["timeout"])
@@ -243,7 +245,7 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 func parseTimeout(obj cfgObject, k, s string, raw any) time.Duration {
 	dur, err := time.ParseDuration(s)
 	if err != nil || dur <= 0 || dur > maxCommandTimeout {
-		obj.bad(k, "want a positive duration up to %s (\"90s\", \"5m\"), got %s", maxCommandTimeout, describe(raw))
+		obj.bad(k, "want a positive duration up to %s (\"90s\", \"5m\"), got %s", maxCommandTimeout, diag.Describe(raw))
 	}
 	return dur
 }

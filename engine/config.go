@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/boundedread"
 )
 
@@ -61,7 +63,7 @@ type tierSections struct {
 	Store         any            `cfg:"store"`
 }
 
-// keyLimits is the config section of evaluation limits (limits.go).
+// keyLimits is the config section of evaluation limits (limitsconf.go).
 const keyLimits = "limits"
 
 // gateOverride is one tier's "gates.<gate>" object. A param's value is
@@ -155,7 +157,7 @@ func parseTier(tier, display string, b []byte) (*tierFile, error) {
 			t.gates[name] = o
 		}
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -179,16 +181,16 @@ type Effective struct {
 // as warnings; malformed values as an ErrConfig Diagnostics. unused (nil:
 // none) names the command gates whose tool the project does not use, which
 // the project tier may switch off (switchOffUnused).
-func resolveConfig(gates []*Gate, tiers []*tierFile, unused toolUse) (map[string]*Effective, []string, error) {
+func resolveConfig(gates []*gate.Gate, tiers []*tierFile, unused toolUse) (map[string]*Effective, []string, error) {
 	d := &Diagnostics{Kind: ErrConfig}
-	byName := map[string]*Gate{}
+	byName := map[string]*gate.Gate{}
 	out := map[string]*Effective{}
 	for _, g := range gates {
 		byName[g.Name] = g
 		eff := &Effective{Enabled: g.Enabled, Severity: g.Severity, Triggers: canonicalTriggers(g.Triggers),
 			Params: map[string]any{}, SetBy: map[string]string{}}
 		for _, p := range g.Params {
-			eff.Params[p.Name] = cloneValue(p.Default)
+			eff.Params[p.Name] = gate.CloneValue(p.Default)
 		}
 		out[g.Name] = eff
 	}
@@ -210,7 +212,7 @@ func resolveConfig(gates []*Gate, tiers []*tierFile, unused toolUse) (map[string
 			warnings = append(warnings, a.warnings...)
 		}
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, nil, err
 	}
 	return out, warnings, nil
@@ -219,7 +221,7 @@ func resolveConfig(gates []*Gate, tiers []*tierFile, unused toolUse) (map[string
 // applier applies one tier's override of one gate.
 type applier struct {
 	t        *tierFile
-	g        *Gate
+	g        *gate.Gate
 	eff      *Effective
 	d        *Diagnostics
 	warnings []string
@@ -256,9 +258,9 @@ func (a *applier) apply(o *gateOverride) {
 	}
 	if s := o.Severity; o.has["severity"] {
 		switch {
-		case !validSeverity(s):
-			a.bad([]string{"severity"}, "want \"block\", \"ask\" or \"warn\", got %s", describe(s))
-		case a.project() && severityRank(s) < severityRank(a.eff.Severity):
+		case !gate.ValidSeverity(s):
+			a.bad([]string{"severity"}, "want \"block\", \"ask\" or \"warn\", got %s", diag.Describe(s))
+		case a.project() && gate.SeverityRank(s) < gate.SeverityRank(a.eff.Severity):
 			a.refuse([]string{"severity"}, fmt.Sprintf("it would lower the severity from %s to %s", a.eff.Severity, s))
 		default:
 			a.eff.Severity = s
@@ -275,8 +277,8 @@ func (a *applier) apply(o *gateOverride) {
 
 func (a *applier) triggers(ts []string) {
 	for _, s := range ts {
-		if !slices.Contains(Triggers, s) {
-			a.bad([]string{"triggers"}, "unknown trigger %s (known: %s)", describe(s), strings.Join(Triggers, ", "))
+		if !slices.Contains(gate.Triggers, s) {
+			a.bad([]string{"triggers"}, "unknown trigger %s (known: %s)", diag.Describe(s), strings.Join(gate.Triggers, ", "))
 			return
 		}
 	}
@@ -308,33 +310,33 @@ func (a *applier) param(name string, v any) {
 		a.bad(path, "no such param (known: %s)", strings.Join(known, ", "))
 		return
 	}
-	if p.Type == TypePaths {
+	if p.Type == gate.TypePaths {
 		m, ok := a.paths(p, v)
 		if !ok {
 			return
 		}
 		v = m
 	}
-	nv, err := CoerceParam(p.Type, v)
+	nv, err := gate.CoerceParam(p.Type, v)
 	if err != nil {
 		a.bad(path, "%v", err)
 		return
 	}
 	cur := a.eff.Params[name]
-	if p.Type == TypePaths {
+	if p.Type == gate.TypePaths {
 		defer a.notePaths(p, v.(map[string]any))
 	}
 	if a.project() {
 		switch p.ProjectMay {
-		case MayNone:
+		case gate.MayNone:
 			a.refuse(path, "the project tier may not change this param")
 			return
-		case MayLower, MayRaise:
+		case gate.MayLower, gate.MayRaise:
 			if weaker(p.ProjectMay, cur, nv) {
 				a.refuse(path, fmt.Sprintf("%v would loosen the limit %v (the project may only %s it)", nv, cur, p.ProjectMay))
 				return
 			}
-		case MayAdd:
+		case gate.MayAdd:
 			nv = union(cur, nv)
 		}
 	}
@@ -362,7 +364,7 @@ func paramSetter(tiers []*tierFile, gate string, eff *Effective, param string) (
 // (a maximum) or raised (a minimum).
 func weaker(may string, cur, next any) bool {
 	c, n := toFloat(cur), toFloat(next)
-	if may == MayLower {
+	if may == gate.MayLower {
 		return n > c
 	}
 	return n < c
@@ -403,24 +405,6 @@ func union(cur, next any) any {
 	return next
 }
 
-func cloneValue(v any) any {
-	switch x := v.(type) {
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = cloneValue(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = cloneValue(e)
-		}
-		return out
-	}
-	return v
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -433,6 +417,6 @@ func sortedKeys[V any](m map[string]V) []string {
 // canonicalTriggers returns ts deduplicated, in workflow order.
 func canonicalTriggers(ts []string) []string {
 	out := slices.Clone(ts)
-	sort.Slice(out, func(i, j int) bool { return slices.Index(Triggers, out[i]) < slices.Index(Triggers, out[j]) })
+	sort.Slice(out, func(i, j int) bool { return slices.Index(gate.Triggers, out[i]) < slices.Index(gate.Triggers, out[j]) })
 	return slices.Compact(out)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 )
@@ -179,7 +180,7 @@ func TestConfigSeverityAskRanks(t *testing.T) {
 	if eff, _ := e.Effective("big"); eff.Severity != SeverityBlock || !strings.Contains(w, "it would lower the severity from block to ask") {
 		t.Errorf("block lowered to ask: severity %s, warnings %s", eff.Severity, w)
 	}
-	if !(severityRank(SeverityWarn) < severityRank(SeverityAsk) && severityRank(SeverityAsk) < severityRank(SeverityBlock)) {
-		t.Errorf("ranks warn %d, ask %d, block %d", severityRank(SeverityWarn), severityRank(SeverityAsk), severityRank(SeverityBlock))
+	if !(gate.SeverityRank(SeverityWarn) < gate.SeverityRank(SeverityAsk) && gate.SeverityRank(SeverityAsk) < gate.SeverityRank(SeverityBlock)) {
+		t.Errorf("ranks warn %d, ask %d, block %d", gate.SeverityRank(SeverityWarn), gate.SeverityRank(SeverityAsk), gate.SeverityRank(SeverityBlock))
 	}
 }

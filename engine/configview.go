@@ -4,6 +4,8 @@ import (
 	"encoding/hex"
 	"slices"
 	"strings"
+
+	"github.com/tausik/tausik/engine/gate"
 )
 
 // ConfigFile is one configuration tier's file as the engine read it, for
@@ -45,7 +47,7 @@ type configView struct {
 
 // newConfigView records the tiers' files and where each effective key of
 // every gate was set.
-func newConfigView(tiers []*tierFile, gates []*Gate, eff map[string]*Effective) configView {
+func newConfigView(tiers []*tierFile, gates []*gate.Gate, eff map[string]*Effective) configView {
 	v := configView{origins: map[string]map[string]Origin{}}
 	byTier := map[string]*tierFile{}
 	for _, t := range tiers {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"slices"
 	"time"
+
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // Outcomes of one gate (the README's "Outcomes and exit codes").
@@ -94,16 +97,16 @@ type Verdict struct {
 	// the host can ask one (a gate of severity "ask", or a blocking gate
 	// whose every violation is marked "ask"). Severity then records
 	// "block": that is what it does wherever nobody can be asked.
-	Ask          bool        `json:"ask,omitempty"`
-	Reasons      []Reason    `json:"reasons"`
-	Violations   []Violation `json:"violations"`
-	PolicyDigest string      `json:"policy_digest"`
-	EvalNS       int64       `json:"eval_ns"`
+	Ask          bool               `json:"ask,omitempty"`
+	Reasons      []policy.Reason    `json:"reasons"`
+	Violations   []policy.Violation `json:"violations"`
+	PolicyDigest string             `json:"policy_digest"`
+	EvalNS       int64              `json:"eval_ns"`
 	// InputDigest covers everything the policy's result is a function of:
 	// its source, the gate's params and the digests of its namespaces. Two
 	// verdicts with the same InputDigest had the same input. It is set only
 	// for a policy that reads nothing else of its input (not the request,
-	// see inputUse) and evaluated without error, and never without a store
+	// see policy.InputUse) and evaluated without error, and never without a store
 	// (fixture runs).
 	InputDigest string `json:"input_digest,omitempty"`
 	// Reused names the earlier decision whose verdict, evaluated from the
@@ -133,13 +136,13 @@ type DecisionLog interface {
 // reasons. Precedence: a policy error or a could-not-run reason beats
 // violations, which beat not-applicable; and a PASSED over a namespace that was
 // not read is COULD_NOT_RUN, so a missing fact is never a pass.
-func outcome(res Result, err error, unread []Reason) (string, []Reason) {
+func outcome(res policy.Result, err error, unread []policy.Reason) (string, []policy.Reason) {
 	switch {
 	case err != nil:
-		if r, ok := boundReason(err); ok {
-			return CouldNotRun, []Reason{r}
+		if r, ok := policy.BoundReason(err); ok {
+			return CouldNotRun, []policy.Reason{r}
 		}
-		return CouldNotRun, []Reason{{Code: "policy_error", Msg: err.Error()}}
+		return CouldNotRun, []policy.Reason{{Code: "policy_error", Msg: err.Error()}}
 	case len(res.CouldNotRun) > 0:
 		return CouldNotRun, res.CouldNotRun
 	case len(res.Violations) > 0:
@@ -155,21 +158,21 @@ func outcome(res Result, err error, unread []Reason) (string, []Reason) {
 // blocks is the blocking rule: severity block or ask, and FAILED or
 // COULD_NOT_RUN.
 func blocks(severity, outcome string) bool {
-	return (severity == SeverityBlock || severity == SeverityAsk) && (outcome == Failed || outcome == CouldNotRun)
+	return (severity == gate.SeverityBlock || severity == gate.SeverityAsk) && (outcome == Failed || outcome == CouldNotRun)
 }
 
 // asks reports whether a verdict that blocks may be let through by a
 // person: it FAILED (a gate that could not run never asks: fail closed),
 // and the gate's severity is ask or every violation is marked ask.
-func asks(severity, outcome string, vs []Violation) bool {
+func asks(severity, outcome string, vs []policy.Violation) bool {
 	if outcome != Failed || !blocks(severity, outcome) {
 		return false
 	}
-	if severity == SeverityAsk {
+	if severity == gate.SeverityAsk {
 		return true
 	}
 	for _, v := range vs {
-		if v.Severity != SeverityAsk {
+		if v.Severity != gate.SeverityAsk {
 			return false
 		}
 	}
@@ -180,13 +183,13 @@ func asks(severity, outcome string, vs []Violation) bool {
 // severity it records (ask records block, see Verdict.Ask). A violation of
 // severity block raises the verdict's severity to block.
 func settleSeverity(v *Verdict, severity string) {
-	if v.Outcome == Failed && slices.ContainsFunc(v.Violations, func(x Violation) bool { return x.Severity == SeverityBlock }) {
-		severity = SeverityBlock
+	if v.Outcome == Failed && slices.ContainsFunc(v.Violations, func(x policy.Violation) bool { return x.Severity == gate.SeverityBlock }) {
+		severity = gate.SeverityBlock
 	}
 	v.Blocks = blocks(severity, v.Outcome)
 	v.Ask = asks(severity, v.Outcome, v.Violations)
 	v.Severity = severity
-	if severity == SeverityAsk {
-		v.Severity = SeverityBlock
+	if severity == gate.SeverityAsk {
+		v.Severity = gate.SeverityBlock
 	}
 }

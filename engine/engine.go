@@ -17,6 +17,8 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/internal/boundedread"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
@@ -63,7 +65,7 @@ type Option func(*Engine)
 func WithClock(now func() time.Time) Option { return func(e *Engine) { e.now = now } }
 
 // WithLazyBuiltins defers compiling each built-in policy to its first
-// evaluation (see lazyPolicy): for processes that evaluate a few gates and
+// evaluation (see LazyPolicy): for processes that evaluate a few gates and
 // exit. Team policies are always compiled at load.
 func WithLazyBuiltins() Option { return func(e *Engine) { e.lazyBuiltins = true } }
 
@@ -78,8 +80,8 @@ func WithLazyTeam() Option { return func(e *Engine) { e.lazyTeam = true } }
 // Engine evaluates gates. It is immutable after New and safe for concurrent use.
 type Engine struct {
 	root     string
-	gates    []*Gate
-	byName   map[string]*Gate
+	gates    []*gate.Gate
+	byName   map[string]*gate.Gate
 	eff      map[string]*Effective
 	warnings []string
 	runners  *runners.Registry
@@ -108,8 +110,8 @@ type Engine struct {
 	// verdicts reuses policy results across evaluations; nil without a store.
 	verdicts *verdictCache
 
-	// limits bound each gate's evaluation, by limits class (limits.go).
-	limits map[string]Limits
+	// limits bound each gate's evaluation, by limits class (limitsconf.go, package policy).
+	limits map[string]policy.Limits
 
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.
@@ -141,7 +143,25 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*Gate{},
+	e := newEngine(root, deps, opts)
+	if err := e.loadGates(ctx, deps.Builtin); err != nil {
+		return nil, err
+	}
+	tiers, err := loadTiers(root, deps.Config)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.resolve(ctx, tiers); err != nil {
+		return nil, err
+	}
+	e.record(deps, tiers)
+	return e, nil
+}
+
+// newEngine is an engine over root with deps and opts applied, before any
+// gate is loaded.
+func newEngine(root string, deps Deps, opts []Option) *Engine {
+	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*gate.Gate{},
 		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners, store: deps.Store, requester: deps.Requester,
 		builtinCommands: command.Defaults()}
 	for _, o := range opts {
@@ -162,18 +182,24 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 			return reg, func() {}, nil
 		}
 	}
+	return e
+}
+
+// loadGates loads the built-in bundles and the project's team bundles, each
+// name once, in evaluation order.
+func (e *Engine) loadGates(ctx context.Context, builtin fs.FS) error {
 	known := func(ns string) bool {
 		_, ok := e.runners.Get(ns)
 		return ok || ns == NamespaceRequest || e.isCommand(ns)
 	}
 	d := &Diagnostics{Kind: ErrBundle}
-	gates := loadBundles(ctx, deps.Builtin, "policies", SourceBuiltin, known, e.lazyBuiltins, d)
-	teamDir := filepath.Join(root, filepath.FromSlash(TeamDir))
+	gates := gate.LoadBundles(ctx, builtin, "policies", gate.SourceBuiltin, known, e.lazyBuiltins, d)
+	teamDir := filepath.Join(e.root, filepath.FromSlash(gate.TeamDir))
 	if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
 		// Every file of a team bundle is read inside the root, regular and
 		// capped (boundedread), fixtures included.
-		team, _ := fs.Sub(boundedread.FS(root, boundedread.MaxBundle), TeamDir) // TeamDir is a valid path
-		gates = append(gates, loadBundles(ctx, team, TeamDir, TeamDir, known, e.lazyTeam, d)...)
+		team, _ := fs.Sub(boundedread.FS(e.root, boundedread.MaxBundle), gate.TeamDir) // TeamDir is a valid path
+		gates = append(gates, gate.LoadBundles(ctx, team, gate.TeamDir, gate.TeamDir, known, e.lazyTeam, d)...)
 	}
 	for _, g := range gates {
 		if prev := e.byName[g.Name]; prev != nil {
@@ -182,17 +208,23 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		}
 		e.byName[g.Name] = g
 	}
-	if err := d.err(); err != nil {
-		return nil, err
+	if err := d.Err(); err != nil {
+		return err
 	}
-	sortGates(gates)
+	gate.SortGates(gates)
 	e.gates = gates
+	return nil
+}
 
+// loadTiers reads the project, user and managed configuration files, each
+// shown relative to root when it lies under it; only the managed one must
+// exist.
+func loadTiers(root string, paths ConfigPaths) ([]*tierFile, error) {
 	var tiers []*tierFile
 	for _, t := range []struct {
 		tier, path string
 		required   bool
-	}{{TierProject, deps.Config.Project, false}, {TierUser, deps.Config.User, false}, {TierManaged, deps.Config.Managed, true}} {
+	}{{TierProject, paths.Project, false}, {TierUser, paths.User, false}, {TierManaged, paths.Managed, true}} {
 		display := t.path
 		if rel, err := filepath.Rel(root, t.path); err == nil && filepath.IsLocal(rel) {
 			display = filepath.ToSlash(rel)
@@ -203,30 +235,41 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 		}
 		tiers = append(tiers, tf)
 	}
+	return tiers, nil
+}
+
+// resolve applies the tiers to the loaded gates: command gates, effective
+// settings, limits, and the commands, MCP surface and hosts they register,
+// refusing what would weaken a gate.
+func (e *Engine) resolve(ctx context.Context, tiers []*tierFile) error {
 	if err := e.addCommandGates(ctx, tiers); err != nil {
-		return nil, err
+		return err
 	}
+	var err error
 	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers, e.projectToolUse(ctx)); err != nil {
-		return nil, err
+		return err
 	}
 	limits, refused := resolveLimits(tiers)
 	e.limits, e.warnings = limits, append(e.warnings, refused...)
 	if err := e.refuseLoopholes(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	cd := &Diagnostics{Kind: ErrBundle}
-	if checkCELCosts(e.gates, e.limits, cd); cd.err() != nil {
-		return nil, cd
+	if checkCELCosts(e.gates, e.limits, cd); cd.Err() != nil {
+		return cd
 	}
 	if err := e.registerCommands(tiers); err != nil {
-		return nil, err
+		return err
 	}
 	if err := e.registerMCPSurface(tiers); err != nil {
-		return nil, err
+		return err
 	}
-	if err := e.registerHosts(tiers); err != nil {
-		return nil, err
-	}
+	return e.registerHosts(tiers)
+}
+
+// record fixes what every decision records of the configuration (its
+// digest, tiers, programs, guarded paths, verify gate set).
+func (e *Engine) record(deps Deps, tiers []*tierFile) {
 	e.configDigest = configDigest(tiers)
 	e.tiers = tierSettings(e.gates, e.eff, tiers)
 	e.config = newConfigView(tiers, e.gates, e.eff)
@@ -234,11 +277,10 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if e.home != "" {
 		e.home = resolvePath(filepath.Clean(e.home), 0)
 	}
-	e.guard = guardPaths(root, deps.Home, deps.Config)
+	e.guard = guardPaths(e.root, deps.Home, deps.Config)
 	e.programs = e.programsRecord(deps.Config)
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)
-	return e, nil
 }
 
 // Close releases the store, unless it was lent (Setup.Store), which its
@@ -257,10 +299,10 @@ func (e *Engine) Store() *store.Store { return e.store }
 func (e *Engine) Root() string { return e.root }
 
 // Gates returns every loaded gate in evaluation order.
-func (e *Engine) Gates() []*Gate { return slices.Clone(e.gates) }
+func (e *Engine) Gates() []*gate.Gate { return slices.Clone(e.gates) }
 
 // Gate returns the gate called name.
-func (e *Engine) Gate(name string) (*Gate, bool) {
+func (e *Engine) Gate(name string) (*gate.Gate, bool) {
 	g, ok := e.byName[name]
 	return g, ok
 }

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/store"
@@ -65,29 +66,9 @@ type Request struct {
 // returns it together with an ErrStore error.
 func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	start := time.Now()
-	if req.Requester == "" {
-		req.Requester = e.requester
-	}
-	req = e.taskDefaults(ctx, req)
-	selected, err := e.selectGates(req)
+	req, selected, err := e.prepare(ctx, req)
 	if err != nil {
 		return nil, err
-	}
-	// Each selected gate's policy is compiled by the time its verdict key is
-	// made (reuse asks the compiled policy what it reads), and built-ins
-	// compile lazily: start them now, beside the gathering, not after it.
-	for _, g := range selected {
-		if l, ok := g.policy.(*lazyPolicy); ok {
-			go l.inputUse()
-		}
-	}
-	if req.ChangedFiles {
-		if len(req.Files) > 0 {
-			return nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", ErrUsage)
-		}
-		if req.Files, err = e.changedFiles(ctx, req.ChangedSince); err != nil {
-			return nil, err
-		}
 	}
 	now := e.now().UTC()
 	scope := e.scope(req, now)
@@ -98,20 +79,71 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		scope.Request.Tasks = active
 	}
 	setGlobs(scope, selected)
-	setParams(scope, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params })
+	setParams(scope, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
 	}
 	doc, gatherNS := e.gather(ctx, scope, needs)
 	factsDone := time.Now()
-	base := NewDocumentInput(doc, nil)
+	base := policy.NewDocumentInput(doc, nil)
 	prefetchTerms(base, selected)
 	digest, parts, err := doc.DigestParts()
 	if err != nil {
 		return nil, fmt.Errorf("facts digest: %w", err)
 	}
-	dec := &Decision{
+	dec := e.newDecision(req, scope, now, digest, active)
+	computed := e.evalGates(policy.WithLimits(ctx, e.Limits(req.Trigger)), selected, scope, base, doc, parts, dec)
+	if err := e.judge(ctx, req, scope, dec); err != nil {
+		return nil, err
+	}
+	settleDecision(dec, active)
+	end := time.Now()
+	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), GatherNS: gatherNS, EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
+	if e.log != nil {
+		if err := e.log.Append(ctx, dec); err != nil {
+			return dec, fmt.Errorf("%w: record decision %s: %v", ErrStore, dec.ID, err)
+		}
+		e.verdicts.index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
+	}
+	return dec, nil
+}
+
+// prepare completes req (its requester, its task's defaults, the changed
+// files it asks for) and selects its gates, starting the compilation of
+// the lazy ones.
+func (e *Engine) prepare(ctx context.Context, req Request) (Request, []*gate.Gate, error) {
+	if req.Requester == "" {
+		req.Requester = e.requester
+	}
+	req = e.taskDefaults(ctx, req)
+	selected, err := e.selectGates(req)
+	if err != nil {
+		return req, nil, err
+	}
+	// Each selected gate's policy is compiled by the time its verdict key is
+	// made (reuse asks the compiled policy what it reads), and built-ins
+	// compile lazily: start them now, beside the gathering, not after it.
+	for _, g := range selected {
+		if l, ok := g.Policy.(*gate.LazyPolicy); ok {
+			go l.InputUse()
+		}
+	}
+	if req.ChangedFiles {
+		if len(req.Files) > 0 {
+			return req, nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", ErrUsage)
+		}
+		if req.Files, err = e.changedFiles(ctx, req.ChangedSince); err != nil {
+			return req, nil, err
+		}
+	}
+	return req, selected, nil
+}
+
+// newDecision is the decision on req before any gate is judged: what it
+// was asked, over which facts and configuration.
+func (e *Engine) newDecision(req Request, scope *runners.Scope, now time.Time, digest string, active []string) *Decision {
+	return &Decision{
 		Schema:    DecisionSchema,
 		ID:        newID(now),
 		Time:      now,
@@ -127,21 +159,26 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		Gates:        []Verdict{},
 		Warnings:     nonNil(e.ConfigWarnings()),
 	}
-	ectx := withLimits(ctx, e.Limits(req.Trigger)) // each gate's bounds (limits.go)
-	keys, hits := e.verdicts.reuse(ctx, selected, func(g *Gate) map[string]any { return e.eff[g.Name].Params }, parts)
+}
+
+// evalGates appends to dec each selected gate's verdict: reused when the
+// verdict cache has one for the same input, else evaluated under the
+// limits ctx carries. It returns the verdict keys computed anew.
+func (e *Engine) evalGates(ctx context.Context, selected []*gate.Gate, scope *runners.Scope, base *policy.Input, doc *facts.Document, parts map[string]string, dec *Decision) []string {
+	keys, hits := e.verdicts.reuse(ctx, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, parts)
 	var computed []string
 	for _, g := range selected {
 		eff := e.eff[g.Name]
 		v, ok := hits[g.Name]
 		if r := paramsConflict(scope, g, eff.Params); r != nil {
-			v = verdictOf(g, eff.Severity, Result{CouldNotRun: []Reason{*r}}, nil, doc)
+			v = verdictOf(g, eff.Severity, policy.Result{CouldNotRun: []policy.Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
 			settleSeverity(&v, eff.Severity)
 			v.EvalNS = 0
 		} else {
 			var perr error
-			v, perr = evalGate(ectx, g, eff.Severity, eff.Params, base, doc)
+			v, perr = evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
 			// Only a policy that read nothing the digest leaves out has its
 			// result named by it, and reusable by a later evaluation.
 			if k := keys[g.Name]; k != "" && perr == nil && reusable(g) {
@@ -151,9 +188,13 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		}
 		dec.Gates = append(dec.Gates, v)
 	}
-	if err := e.judge(ctx, req, scope, dec); err != nil {
-		return nil, err
-	}
+	return computed
+}
+
+// settleDecision sets what follows from the judged verdicts: whether a
+// person may be asked, the exit code, and the one active task a hook's
+// decision names.
+func settleDecision(dec *Decision, active []string) {
 	dec.Ask = dec.Blocked
 	for _, v := range dec.Gates {
 		dec.Ask = dec.Ask && (!v.Blocks || v.Ask)
@@ -164,15 +205,6 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	if dec.Request.Task == "" && len(active) == 1 {
 		dec.Request.Task = active[0]
 	}
-	end := time.Now()
-	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), GatherNS: gatherNS, EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
-	if e.log != nil {
-		if err := e.log.Append(ctx, dec); err != nil {
-			return dec, fmt.Errorf("%w: record decision %s: %v", ErrStore, dec.ID, err)
-		}
-		e.verdicts.index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
-	}
-	return dec, nil
 }
 
 // prefetchTerms converts the namespaces the selected Rego gates read to
@@ -182,14 +214,14 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 // of terms beside 9 ms of digest). A gate whose verdict is then reused
 // leaves its terms unread, work done on an otherwise idle core; nothing
 // waits for it.
-func prefetchTerms(base *Input, selected []*Gate) {
+func prefetchTerms(base *policy.Input, selected []*gate.Gate) {
 	names := prefetchNames(selected)
 	if len(names) == 0 {
 		return
 	}
 	go func() {
 		for _, ns := range names {
-			_, _ = base.facts.term(ns) // an error comes back to the policy that reads ns
+			base.Prefetch(ns)
 		}
 	}()
 }
@@ -197,10 +229,10 @@ func prefetchTerms(base *Input, selected []*Gate) {
 // prefetchNames lists the namespaces prefetchTerms converts: those the
 // selected Rego gates declare, each once, but the glob namespaces, which a
 // gate with globs sees through a view of its own made at evaluation.
-func prefetchNames(selected []*Gate) []string {
+func prefetchNames(selected []*gate.Gate) []string {
 	var names []string
 	for _, g := range selected {
-		if g.Language != LangRego {
+		if g.Language != gate.LangRego {
 			continue
 		}
 		for _, ns := range g.Facts {
@@ -214,9 +246,9 @@ func prefetchNames(selected []*Gate) []string {
 
 // evalGate evaluates one gate with severity and params against the shared
 // input, and returns its verdict and the policy's error, if any.
-func evalGate(ctx context.Context, g *Gate, severity string, params map[string]any, base *Input, doc *facts.Document) (Verdict, error) {
+func evalGate(ctx context.Context, g *gate.Gate, severity string, params map[string]any, base *policy.Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
-	res, err := evalBounded(ctx, g.policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
+	res, err := policy.EvalBounded(ctx, g.Policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v, err
@@ -224,18 +256,18 @@ func evalGate(ctx context.Context, g *Gate, severity string, params map[string]a
 
 // verdictOf is g's verdict given its policy's result or error and the
 // status of the namespaces it read.
-func verdictOf(g *Gate, severity string, res Result, err error, doc *facts.Document) Verdict {
-	var unread []Reason
+func verdictOf(g *gate.Gate, severity string, res policy.Result, err error, doc *facts.Document) Verdict {
+	var unread []policy.Reason
 	for _, ns := range g.Facts {
 		if st := doc.Namespaces[ns]; st.Status != facts.StatusOK {
-			unread = append(unread, Reason{Code: "fact_" + string(st.Status) + ":" + ns, Msg: st.Reason})
+			unread = append(unread, policy.Reason{Code: "fact_" + string(st.Status) + ":" + ns, Msg: st.Reason})
 		}
 	}
 	out, reasons := outcome(res, err, unread)
 	v := Verdict{
 		Name: g.Name, Source: g.Source, Language: g.Language,
 		Outcome: out, Reasons: nonNil(reasons),
-		Violations: []Violation{}, PolicyDigest: g.PolicyDigest,
+		Violations: []policy.Violation{}, PolicyDigest: g.PolicyDigest,
 	}
 	if out == Failed {
 		v.Violations = res.Violations
@@ -244,23 +276,12 @@ func verdictOf(g *Gate, severity string, res Result, err error, doc *facts.Docum
 	return v
 }
 
-// evalSafely turns a panic inside a policy library into an error, so one bad
-// policy cannot take down an MCP server or pass by crashing.
-func evalSafely(ctx context.Context, p Policy, in *Input) (res Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("policy panicked: %v\n%s", r, debug.Stack())
-		}
-	}()
-	return p.Eval(ctx, in)
-}
-
 // selectGates picks the gates for req in evaluation order.
-func (e *Engine) selectGates(req Request) ([]*Gate, error) {
+func (e *Engine) selectGates(req Request) ([]*gate.Gate, error) {
 	if err := checkTrigger(req.Trigger); err != nil {
 		return nil, err
 	}
-	var out []*Gate
+	var out []*gate.Gate
 	if len(req.Gates) > 0 {
 		for _, name := range req.Gates {
 			if _, ok := e.byName[name]; !ok {
@@ -285,8 +306,8 @@ func (e *Engine) selectGates(req Request) ([]*Gate, error) {
 
 // checkTrigger refuses a trigger that is not one of Triggers (ErrUsage).
 func checkTrigger(trigger string) error {
-	if !slices.Contains(Triggers, trigger) {
-		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(Triggers, ", "))
+	if !slices.Contains(gate.Triggers, trigger) {
+		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(gate.Triggers, ", "))
 	}
 	return nil
 }
@@ -444,7 +465,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 	}
 	scope := e.scope(req, e.now().UTC())
 	setGlobs(scope, e.gates) // every gate's files: what any of them would read
-	setParams(scope, e.gates, func(g *Gate) map[string]any { return e.eff[g.Name].Params })
+	setParams(scope, e.gates, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	doc, _ := e.gather(ctx, scope, names)
 	return doc, nil
 }

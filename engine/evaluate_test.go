@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
@@ -237,7 +239,7 @@ func TestTDDOrderTestForms(t *testing.T) {
 			t.Fatal(err)
 		}
 		eff, _ := e.Effective("tdd_order")
-		v, _ := evalGate(context.Background(), g, g.Severity, eff.Params, NewInput(plain, nil), doc)
+		v, _ := evalGate(context.Background(), g, g.Severity, eff.Params, policy.NewInput(plain, nil), doc)
 		if got := v.Outcome == Passed; got != isTest {
 			t.Errorf("%s: outcome %s, want a test file = %v", path, v.Outcome, isTest)
 		}
@@ -268,7 +270,7 @@ func TestPolicySeesOnlyDeclaredFacts(t *testing.T) {
 	}
 }
 
-// TestBuiltinsCompileEagerly backs lazyPolicy's promise: every built-in
+// TestBuiltinsCompileEagerly backs LazyPolicy's promise: every built-in
 // bundle compiles when loaded eagerly, so deferring it in Open hides nothing.
 func TestBuiltinsCompileEagerly(t *testing.T) {
 	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)})
@@ -276,7 +278,7 @@ func TestBuiltinsCompileEagerly(t *testing.T) {
 		t.Fatalf("a built-in bundle does not compile: %v", err)
 	}
 	for _, g := range e.Gates() {
-		if _, lazy := g.policy.(*lazyPolicy); lazy && g.Source == SourceBuiltin {
+		if _, lazy := g.Policy.(*gate.LazyPolicy); lazy && g.Source == SourceBuiltin {
 			t.Errorf("%s was not compiled eagerly", g.Name)
 		}
 	}

@@ -287,27 +287,6 @@ func latestRunID(run store.VerifyRun, err error) (int64, error) {
 	return run.ID, err
 }
 
-// GetTask returns one task. ErrUsage when it does not exist.
-func GetTask(ctx context.Context, st *store.Store, slug string) (store.Task, error) {
-	if st == nil {
-		return store.Task{}, fmt.Errorf("%w: no store", ErrStore)
-	}
-	t, err := st.GetTask(ctx, slug)
-	return t, storeErr(err)
-}
-
-// ListTasks returns the tasks with status ("" for all), oldest first.
-func ListTasks(ctx context.Context, st *store.Store, status string) ([]store.Task, error) {
-	if st == nil {
-		return nil, fmt.Errorf("%w: no store", ErrStore)
-	}
-	if status != "" && !store.TaskStatus(status).Valid() {
-		return nil, fmt.Errorf("%w: status %q is not one of active, done, abandoned", ErrUsage, status)
-	}
-	ts, err := st.ListTasks(ctx, store.TaskStatus(status))
-	return ts, storeErr(err)
-}
-
 // AddTaskFiles declares more files (absolute or relative to the root) for an
 // active task: what verify certifies and verify_first compares. A file
 // already declared is not repeated. ErrUsage for an unknown or closed task.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -78,7 +79,15 @@ func newFlowProject(t *testing.T, config string) *flowProject {
 		"tausik/gates.json": config, "src/app.py": "print('app')\n", "src/auth/login.py": "print('login')\n", "README.md": "# x\n",
 	})
 	p := &flowProject{root: root, db: filepath.Join(root, StateDir, "tausik.db"), clock: &testClock{t: time.Now().UTC()}}
-	st, err := OpenStore(context.Background(), root, func(string) string { return "" })
+	// The state directory as the application layer makes it (with the
+	// .gitignore that keeps the database out of the judged files).
+	if err := os.MkdirAll(filepath.Dir(p.db), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(filepath.Dir(p.db), ".gitignore"), []byte("*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(context.Background(), p.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +107,7 @@ func newFlowProject(t *testing.T, config string) *flowProject {
 
 func (p *flowProject) initKey(t *testing.T) {
 	t.Helper()
-	if _, err := InitKey(p.root, false); err != nil {
+	if _, err := receipt.InitKey(receipt.KeyDir(p.root), false); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,10 +10,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/internal/hosts/formats"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
 	"github.com/tausik/tausik/runners/hosts"
-	"github.com/tausik/tausik/runners/hosts/formats"
 )
 
 // keyGenerators is the config section of host generators (docs/host-gates.md):
@@ -44,7 +45,7 @@ func resolveGenerators(tiers []*tierFile, cs *commandSetup) ([]hosts.Generator, 
 			}
 		}
 	}
-	if err := d.err(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, err
 	}
 	out := make([]hosts.Generator, 0, len(byHost))
@@ -81,16 +82,16 @@ func parseGenerator(t *tierFile, host string, v any, cs *commandSetup, d *Diagno
 	}
 	o := v.(map[string]any)
 	if _, seen := has["argv"]; !seen || has["argv"] && len(e.Argv) == 0 {
-		obj.bad("argv", "want a non-empty list of strings, got %s", describe(o["argv"]))
+		obj.bad("argv", "want a non-empty list of strings, got %s", diag.Describe(o["argv"]))
 	}
 	g.Argv, g.Format, g.Profile = e.Argv, e.Format, e.Profile
 	if _, known := hosts.Known[host]; !has["format"] && !known {
 		obj.bad("format", "required for a host tausik does not know (one of %s)", strings.Join(formats.Names, ", "))
 	} else if has["format"] && !slices.Contains(formats.Names, g.Format) {
-		obj.bad("format", "want one of %s, got %s", strings.Join(formats.Names, ", "), describe(o["format"]))
+		obj.bad("format", "want one of %s, got %s", strings.Join(formats.Names, ", "), diag.Describe(o["format"]))
 	}
 	if has["profile"] && (!filepath.IsLocal(g.Profile) || strings.Contains(g.Profile, `\`)) {
-		obj.bad("profile", "want a project-relative directory (\".claude\"), got %s", describe(o["profile"]))
+		obj.bad("profile", "want a project-relative directory (\".claude\"), got %s", diag.Describe(o["profile"]))
 	}
 	if has["timeout"] {
 		g.Timeout = parseTimeout(obj, "timeout", e.Timeout, o["timeout"])
@@ -169,7 +170,7 @@ func copiesParam(v any) ([]hosts.Copy, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("want an object of source directory → deployed directories, got %s", describe(v))
+		return nil, fmt.Errorf("want an object of source directory → deployed directories, got %s", diag.Describe(v))
 	}
 	var out []hosts.Copy
 	for _, src := range sortedKeys(m) {

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/content"
@@ -13,11 +15,11 @@ import (
 )
 
 // globNamespaces are the namespaces whose files a gate names by glob.
-var globNamespaces = []string{NamespaceContent, NamespaceDocuments}
+var globNamespaces = []string{gate.NamespaceContent, gate.NamespaceDocuments}
 
 // setGlobs tells the runners of the glob namespaces which files the gates
 // want: the union of their globs, and the largest size cap they ask for.
-func setGlobs(s *runners.Scope, gates []*Gate) {
+func setGlobs(s *runners.Scope, gates []*gate.Gate) {
 	s.Globs, s.ToolGlobs, s.MaxBytes = map[string][]string{}, map[string][]string{}, map[string]int64{}
 	for _, g := range gates {
 		for _, ns := range globNamespaces {
@@ -28,9 +30,9 @@ func setGlobs(s *runners.Scope, gates []*Gate) {
 			s.Globs[ns] = append(s.Globs[ns], g.Globs(ns)...)
 		}
 		if len(g.Content) > 0 {
-			s.MaxBytes[NamespaceContent] = max(s.MaxBytes[NamespaceContent], g.ContentMaxBytes)
+			s.MaxBytes[gate.NamespaceContent] = max(s.MaxBytes[gate.NamespaceContent], g.ContentMaxBytes)
 			if g.ContentMaxBytes == 0 {
-				s.MaxBytes[NamespaceContent] = max(s.MaxBytes[NamespaceContent], content.DefaultMaxBytes)
+				s.MaxBytes[gate.NamespaceContent] = max(s.MaxBytes[gate.NamespaceContent], content.DefaultMaxBytes)
 			}
 		}
 	}
@@ -45,7 +47,7 @@ func setGlobs(s *runners.Scope, gates []*Gate) {
 // gateViews returns g's own part of each glob namespace it reads: the files
 // its globs match, so that a gate never judges files another gate asked
 // for. A namespace that is not ok is shared as it is.
-func gateViews(g *Gate, doc *facts.Document) map[string]facts.Namespace {
+func gateViews(g *gate.Gate, doc *facts.Document) map[string]facts.Namespace {
 	var views map[string]facts.Namespace
 	for _, ns := range globNamespaces {
 		globs := g.Globs(ns)
@@ -58,7 +60,7 @@ func gateViews(g *Gate, doc *facts.Document) map[string]facts.Namespace {
 			continue
 		}
 		limit := int64(0)
-		if ns == NamespaceContent {
+		if ns == gate.NamespaceContent {
 			// Another gate may have raised the runner's cap: this one keeps its own.
 			limit = g.ContentMaxBytes
 			if limit == 0 {
@@ -82,7 +84,7 @@ const NamespaceSurface = "surface"
 // first gate of gates that reads it (gates are in evaluation order). A later
 // gate reading it under other params is not judged on those facts: see
 // paramsConflict.
-func setParams(s *runners.Scope, gates []*Gate, params func(*Gate) map[string]any) {
+func setParams(s *runners.Scope, gates []*gate.Gate, params func(*gate.Gate) map[string]any) {
 	s.Params = map[string]map[string]any{}
 	for _, g := range gates {
 		if _, done := s.Params[NamespaceSurface]; !done && slices.Contains(g.Facts, NamespaceSurface) {
@@ -98,12 +100,12 @@ func setParams(s *runners.Scope, gates []*Gate, params func(*Gate) map[string]an
 // other gate's facts would be judging the wrong classes, so it does not run
 // and its verdict is never reused: evaluated alone (--gate) it is gathered
 // for its own params.
-func paramsConflict(s *runners.Scope, g *Gate, params map[string]any) *Reason {
+func paramsConflict(s *runners.Scope, g *gate.Gate, params map[string]any) *policy.Reason {
 	given, ok := s.Params[NamespaceSurface]
 	if !ok || !slices.Contains(g.Facts, NamespaceSurface) || reflect.DeepEqual(surface.ParamsOf(given), surface.ParamsOf(params)) {
 		return nil
 	}
-	return &Reason{Code: "surface_params_conflict", Msg: fmt.Sprintf(
+	return &policy.Reason{Code: "surface_params_conflict", Msg: fmt.Sprintf(
 		"the %s facts of this evaluation follow another gate's roots, exclude, baseline or max_public_members; evaluate %s on its own (--gate %s)",
 		NamespaceSurface, g.Name, g.Name)}
 }

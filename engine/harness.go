@@ -3,11 +3,11 @@ package engine
 import (
 	"context"
 	"fmt"
-	"io/fs"
-	"path"
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
@@ -17,31 +17,6 @@ import (
 // This file is the engine's surface for its policy harness
 // (engine/policytest): what fixture runs need from a loaded gate, and a way
 // to gather and evaluate a fixture without the decision log.
-
-// FS returns the gate's bundle directory (gate.yaml, the policy, fixtures/).
-func (g *Gate) FS() fs.FS { return g.fsys }
-
-// AliasFacts renames the namespaces of a facts.json fixture to the ones the
-// gate reads: a config-defined command gate runs the generic command
-// policy's fixtures, which give their facts under one shared namespace.
-func (g *Gate) AliasFacts(doc *facts.Document) {
-	for from, to := range g.factsAlias {
-		if ns, ok := doc.Namespaces[from]; ok {
-			delete(doc.Namespaces, from)
-			doc.Namespaces[to] = ns
-		}
-	}
-}
-
-// DefaultParams returns a fresh copy of the gate's param defaults, which a
-// caller may change without touching the gate.
-func (g *Gate) DefaultParams() map[string]any {
-	out := make(map[string]any, len(g.Params))
-	for _, p := range g.Params {
-		out[p.Name] = cloneValue(p.Default)
-	}
-	return out
-}
 
 // BuiltinTests returns the names of the Go test functions in tausik's own
 // sources (Deps.BuiltinTests), which a built-in gate's excuse may name.
@@ -65,7 +40,7 @@ func (e *Engine) Python() string {
 // and an environment kept inside dir. A runner's failure becomes a namespace
 // with an error status, as in any evaluation; the error is for runners that
 // could not be built, or whose store seed failed.
-func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed) (*facts.Document, error) {
+func (e *Engine) GatherFixture(ctx context.Context, g *gate.Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed) (*facts.Document, error) {
 	return e.gatherFixture(ctx, g, params, runners.NewScope(dir, req), seed)
 }
 
@@ -73,7 +48,7 @@ func (e *Engine) GatherFixture(ctx context.Context, g *Gate, params map[string]a
 // tool call: either c (a host payload normalised against dir) or t (the
 // tool namespace as given, its writes' texts the files' texts after the
 // call). The request names the call's targets as a hook's would.
-func (e *Engine) GatherFixtureCall(ctx context.Context, g *Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed, c *ToolCall, t *facts.Tool) (*facts.Document, error) {
+func (e *Engine) GatherFixtureCall(ctx context.Context, g *gate.Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed, c *ToolCall, t *facts.Tool) (*facts.Document, error) {
 	scope := runners.NewScope(dir, req)
 	sub := &Engine{root: dir}
 	if c != nil {
@@ -91,7 +66,7 @@ func (e *Engine) GatherFixtureCall(ctx context.Context, g *Gate, params map[stri
 	return e.gatherFixture(ctx, g, params, scope, seed)
 }
 
-func (e *Engine) gatherFixture(ctx context.Context, g *Gate, params map[string]any, scope *runners.Scope, seed FixtureSeed) (*facts.Document, error) {
+func (e *Engine) gatherFixture(ctx context.Context, g *gate.Gate, params map[string]any, scope *runners.Scope, seed FixtureSeed) (*facts.Document, error) {
 	dir := scope.Root
 	reg, done, err := e.fixtureRunners(ctx, dir, seed)
 	if err != nil {
@@ -103,8 +78,8 @@ func (e *Engine) gatherFixture(ctx context.Context, g *Gate, params map[string]a
 		return nil, fmt.Errorf("fixture runners: %w", err)
 	}
 	sub := &Engine{root: dir, runners: reg.With(cmds...)}
-	setGlobs(scope, []*Gate{g})
-	setParams(scope, []*Gate{g}, func(*Gate) map[string]any { return params })
+	setGlobs(scope, []*gate.Gate{g})
+	setParams(scope, []*gate.Gate{g}, func(*gate.Gate) map[string]any { return params })
 	doc, _ := sub.gather(ctx, scope, g.Facts)
 	return doc, nil
 }
@@ -115,34 +90,12 @@ func (e *Engine) gatherFixture(ctx context.Context, g *Gate, params map[string]a
 // with the error as a reason, and the error is returned too (errors.Is
 // ErrShape for a result of the wrong shape). A document that cannot be read
 // is an error with a zero Verdict.
-func EvalGate(ctx context.Context, g *Gate, params map[string]any, doc *facts.Document) (Verdict, error) {
+func EvalGate(ctx context.Context, g *gate.Gate, params map[string]any, doc *facts.Document) (Verdict, error) {
 	plain, err := doc.Generic()
 	if err != nil {
 		return Verdict{}, fmt.Errorf("facts: %w", err)
 	}
-	return evalGate(ctx, g, g.Severity, params, NewInput(plain, nil), doc)
-}
-
-// PolicySource returns the bytes of g's policy file.
-func (g *Gate) PolicySource() ([]byte, error) {
-	return fs.ReadFile(g.fsys, path.Base(g.PolicyFile))
-}
-
-// WithPolicySource returns a copy of g whose policy is compiled from src
-// instead of its bundle's file (a mutant, in mutation testing); g itself is
-// not changed. A source that does not compile, or whose rules return the
-// wrong shape, is refused as ErrBundle diagnostics.
-func (g *Gate) WithPolicySource(ctx context.Context, src []byte) (*Gate, error) {
-	cp := *g
-	cp.PolicyDigest = facts.DigestBytes(src)
-	d := &Diagnostics{Kind: ErrBundle}
-	if cp.policy = compilePolicy(ctx, &cp, src, d); cp.policy == nil {
-		if len(d.Items) == 0 {
-			d.Add(g.PolicyFile, 0, "the policy did not compile")
-		}
-		return nil, d
-	}
-	return &cp, nil
+	return evalGate(ctx, g, g.Severity, params, policy.NewInput(plain, nil), doc)
 }
 
 // FixtureSeed fills a tree fixture's in-memory store before its runners

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/runners"
 )
 
@@ -61,8 +62,8 @@ func (v *Verdict) settle() {
 }
 
 // Judged returns the violations of v that are judged here (no state).
-func (v *Verdict) Judged() []Violation {
-	var out []Violation
+func (v *Verdict) Judged() []policy.Violation {
+	var out []policy.Violation
 	for _, x := range v.Violations {
 		if x.State == "" {
 			out = append(out, x)

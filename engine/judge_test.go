@@ -22,14 +22,3 @@ func TestSettleCountsOnlyJudgedViolations(t *testing.T) {
 		t.Fatalf("one judged violation: %s blocks=%v judged=%d, want FAILED blocking 1", v.Outcome, v.Blocks, len(v.Judged()))
 	}
 }
-
-// A policy may not set a violation's state: the engine does.
-func TestPolicyCannotSetState(t *testing.T) {
-	if _, err := toViolation(map[string]any{"msg": "m", "state": StateBaselined}); err == nil {
-		t.Fatal("a violation with a state was accepted")
-	}
-	v, err := toViolation(map[string]any{"msg": "m", "key": "a.py:C", "quantity": int64(70), "sources": []any{"b.py"}})
-	if err != nil || v.Key != "a.py:C" || v.Quantity != 70 || len(v.Sources) != 1 {
-		t.Fatalf("toViolation = %+v, %v", v, err)
-	}
-}

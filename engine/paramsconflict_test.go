@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
 )
 
@@ -13,8 +14,8 @@ import (
 func TestParamsConflict(t *testing.T) {
 	first := map[string]any{"roots": []any{"."}, "max_public_members": int64(60), "exclude": map[string]any{"testdata/**": "data"}, "ambiguous": "report"}
 	s := &runners.Scope{}
-	reader := &Gate{Meta: Meta{Name: "strict_surface", Facts: []string{NamespaceSurface}}}
-	setParams(s, []*Gate{{Meta: Meta{Name: "class_surface", Facts: []string{NamespaceSurface}}}, reader}, func(g *Gate) map[string]any {
+	reader := &Gate{Meta: gate.Meta{Name: "strict_surface", Facts: []string{NamespaceSurface}}}
+	setParams(s, []*Gate{{Meta: gate.Meta{Name: "class_surface", Facts: []string{NamespaceSurface}}}, reader}, func(g *Gate) map[string]any {
 		return first
 	})
 	with := func(k string, v any) map[string]any {
@@ -36,7 +37,7 @@ func TestParamsConflict(t *testing.T) {
 		"other roots":            {reader, with("roots", []any{"src"}), true},
 		"another exclusion":      {reader, with("exclude", map[string]any{"vendor/**": "third party"}), true},
 		"a baseline":             {reader, with("baseline", map[string]any{"Legacy": int64(70)}), true},
-		"a gate without surface": {&Gate{Meta: Meta{Name: "filesize", Facts: []string{"files"}}}, with("max_public_members", int64(2)), false},
+		"a gate without surface": {&Gate{Meta: gate.Meta{Name: "filesize", Facts: []string{"files"}}}, with("max_public_members", int64(2)), false},
 	} {
 		r := paramsConflict(s, c.g, c.params)
 		if (r != nil) != c.conflict || (r != nil && r.Code != "surface_params_conflict") {

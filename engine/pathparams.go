@@ -9,36 +9,18 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners"
 )
-
-// legacyShapes are the values of a paths param's legacy_list in gate.yaml.
-var legacyShapes = []string{pathpat.LegacyGitignore, pathpat.LegacyDirs, pathpat.LegacyWholePath}
-
-// coercePaths checks the shape of a paths param: an object of pattern →
-// reason, every reason a string. The patterns and the reasons' text are
-// the config decoder's to check (applier.paths), or the policy's when a
-// fixture hands it a bad one on purpose.
-func coercePaths(v any) (any, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("want an object of path pattern → reason, got %s", describe(v))
-	}
-	for _, k := range sortedKeys(m) {
-		if _, isStr := m[k].(string); !isStr {
-			return nil, fmt.Errorf("%s: want the written reason (a string), got %s", k, describe(m[k]))
-		}
-	}
-	return m, nil
-}
 
 // paths decodes a tier's value of the paths param p: an object of pattern
 // → reason, each pattern in the language of docs/paths.md and each reason
 // written; or, read with a warning, the list of strings the param was
 // before, turned into the patterns that mean what its items meant. ok is
 // false when the value is malformed (reported).
-func (a *applier) paths(p Param, v any) (map[string]any, bool) {
+func (a *applier) paths(p gate.Param, v any) (map[string]any, bool) {
 	at := []string{"params", p.Name}
 	if list, isList := v.([]any); isList && p.Legacy != "" {
 		out := map[string]any{}
@@ -46,7 +28,7 @@ func (a *applier) paths(p Param, v any) (map[string]any, bool) {
 		for i, e := range list {
 			s, isStr := e.(string)
 			if !isStr {
-				a.bad(at, "item %d: want a string, got %s", i, describe(e))
+				a.bad(at, "item %d: want a string, got %s", i, diag.Describe(e))
 				return nil, false
 			}
 			for _, pat := range pathpat.FromLegacy(p.Legacy, s) {
@@ -58,7 +40,7 @@ func (a *applier) paths(p Param, v any) (map[string]any, bool) {
 			a.t.display, a.t.doc.line(append([]string{"gates", a.g.Name}, at...)...), a.key(at...), strings.Join(shown, ", ")))
 		v = out
 	}
-	m, err := coercePaths(v)
+	m, err := gate.CoercePaths(v)
 	if err != nil {
 		a.bad(at, "%v", err)
 		return nil, false
@@ -80,7 +62,7 @@ func (a *applier) paths(p Param, v any) (map[string]any, bool) {
 
 // notePaths records where each pattern a tier added to a paths param was
 // written, for the loophole check (checkLoopholes) and its messages.
-func (a *applier) notePaths(p Param, added map[string]any) {
+func (a *applier) notePaths(p gate.Param, added map[string]any) {
 	if a.eff.from == nil {
 		a.eff.from = map[string]map[string]string{}
 	}
@@ -100,10 +82,10 @@ func (a *applier) notePaths(p Param, added map[string]any) {
 // params before any runner or policy sees them, and reported like a refused
 // weakening; one that matches no file at all is reported as a likely
 // mistake. judged tells which files the gate judges (its extensions).
-func checkLoopholes(g *Gate, eff *Effective, files []string, judged func(string) bool) []string {
+func checkLoopholes(g *gate.Gate, eff *Effective, files []string, judged func(string) bool) []string {
 	var out []string
 	for _, p := range g.Params {
-		if p.Type != TypePaths || len(eff.from[p.Name]) == 0 {
+		if p.Type != gate.TypePaths || len(eff.from[p.Name]) == 0 {
 			continue
 		}
 		cur, _ := eff.Params[p.Name].(map[string]any)
@@ -193,7 +175,7 @@ func didYouMean(k string) string {
 // command gate's and a gate with an extensions param judge their
 // extensions, a gate reading the surface namespace Python and Go, any other
 // gate every file.
-func (e *Engine) judgedBy(g *Gate, params map[string]any) func(string) bool {
+func (e *Engine) judgedBy(g *gate.Gate, params map[string]any) func(string) bool {
 	var exts []string
 	if spec, ok := e.commandSpecFor(g, params); ok {
 		exts = spec.Extensions

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/gate"
 )
 
 // TestCheckLoopholes: a tier's pattern that, with the gate's own, leaves out
@@ -12,7 +14,7 @@ import (
 // gate's own patterns are never judged, and a pattern that leaves some
 // judged file in is kept quietly.
 func TestCheckLoopholes(t *testing.T) {
-	g := &Gate{Meta: Meta{Name: "g", Params: []Param{{Name: "exclude", Type: TypePaths,
+	g := &Gate{Meta: gate.Meta{Name: "g", Params: []gate.Param{{Name: "exclude", Type: gate.TypePaths,
 		Default: map[string]any{"**/testdata/": "test data"}}}}}
 	files := []string{"src/a.py", "pkg/tests/test_a.py", "testdata/x.py", "README.md"}
 	py := func(f string) bool { return strings.HasSuffix(f, ".py") }

@@ -7,14 +7,16 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 )
 
 func TestPrefetchNamesAreTheRegoGatesOwn(t *testing.T) {
 	gates := []*Gate{
-		{Meta: Meta{Name: "a", Language: LangRego, Facts: []string{"surface", NamespaceContent, "git"}}},
-		{Meta: Meta{Name: "b", Language: LangCEL, Facts: []string{"files"}}},
-		{Meta: Meta{Name: "c", Language: LangRego, Facts: []string{"git", NamespaceDocuments, "python"}}},
+		{Meta: gate.Meta{Name: "a", Language: LangRego, Facts: []string{"surface", gate.NamespaceContent, "git"}}},
+		{Meta: gate.Meta{Name: "b", Language: LangCEL, Facts: []string{"files"}}},
+		{Meta: gate.Meta{Name: "c", Language: LangRego, Facts: []string{"git", gate.NamespaceDocuments, "python"}}},
 	}
 	if got, want := prefetchNames(gates), []string{"surface", "git", "python"}; !slices.Equal(got, want) {
 		t.Errorf("prefetchNames = %q, want %q", got, want)
@@ -29,14 +31,14 @@ func TestTermsConvertOnceAcrossGoroutines(t *testing.T) {
 	doc := facts.NewDocument()
 	doc.Set("surface", facts.OK(facts.Surface{Classes: []facts.SurfaceClass{{Name: "C", Lang: "python", Path: "c.py", Line: 3, Count: 70}}}))
 	doc.Set("files", facts.OK(facts.Files{Files: []facts.File{{Path: "a.py", Exists: true, Lines: 3}}}))
-	base := NewDocumentInput(doc, nil)
-	prefetchTerms(base, []*Gate{{Meta: Meta{Language: LangRego, Facts: []string{"surface", "files"}}}})
+	base := policy.NewDocumentInput(doc, nil)
+	prefetchTerms(base, []*Gate{{Meta: gate.Meta{Language: LangRego, Facts: []string{"surface", "files"}}}})
 	const readers = 8
 	got := make([][][2]*ast.Term, readers)
 	var wg sync.WaitGroup
 	for i := range readers {
 		wg.Go(func() {
-			terms, err := base.ForGate([]string{"surface", "files"}, nil).regoTerms()
+			terms, err := base.ForGate([]string{"surface", "files"}, nil).RegoTerms()
 			if err != nil {
 				t.Error(err)
 			}
@@ -63,4 +65,18 @@ func TestTermsConvertOnceAcrossGoroutines(t *testing.T) {
 			t.Errorf("%s: term %v, want the plain form's %v", ns, kv[1], want)
 		}
 	}
+}
+
+// genericTerm is ns converted through its plain (generic) form.
+func genericTerm(t *testing.T, ns facts.Namespace) *ast.Term {
+	t.Helper()
+	g, err := ns.Generic()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ast.InterfaceToValue(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ast.NewTerm(v)
 }

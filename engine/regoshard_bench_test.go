@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 )
@@ -17,14 +18,14 @@ import (
 // surface` (the stdlib tree of docs/performance.md), on those facts too.
 // "compile" is what the split adds to the policy's compilation.
 func BenchmarkRegoShards(b *testing.B) {
-	b.Setenv(EnvShardMin, "0")
+	b.Setenv(policy.EnvShardMin, "0")
 	e := builtinEngine(b, b.TempDir())
 	src, err := policies.FS.ReadFile("class_surface/policy.rego")
 	if err != nil {
 		b.Fatal(err)
 	}
 	params := classSurfaceParams(e, nil)
-	inputs := map[string]*Input{}
+	inputs := map[string]*policy.Input{}
 	py, gof := syntheticPython(1, 20_000, 7), facts.Go{Files: []facts.GoFile{}}
 	syn, _ := classSurfaceInput(b, e, py, gof, nil)
 	inputs["adversarial20k"] = syn.ForGate([]string{NamespaceSurface}, params)
@@ -37,14 +38,14 @@ func BenchmarkRegoShards(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		inputs["facts"] = NewDocumentInput(doc, nil).ForGate([]string{NamespaceSurface}, params)
+		inputs["facts"] = policy.NewDocumentInput(doc, nil).ForGate([]string{NamespaceSurface}, params)
 	}
 	for name, in := range inputs {
 		for _, mode := range []struct {
 			name  string
 			procs int
 		}{{"whole", 1}, {"split", runtime.GOMAXPROCS(0)}} {
-			p := compileAt(b, mode.procs, classSurface, string(src))
+			p := compileOn(b, mode.procs, classSurface, string(src))
 			b.Run(name+"/"+mode.name, func(b *testing.B) {
 				cpu0 := processCPU(b)
 				for b.Loop() {
@@ -62,8 +63,21 @@ func BenchmarkRegoShards(b *testing.B) {
 	}{{"whole", 1}, {"split", runtime.GOMAXPROCS(0)}} {
 		b.Run("compile/"+mode.name, func(b *testing.B) {
 			for b.Loop() {
-				compileAt(b, mode.procs, classSurface, string(src))
+				compileOn(b, mode.procs, classSurface, string(src))
 			}
 		})
 	}
+}
+
+// compileOn compiles a Rego policy with procs cores, which sets how many
+// shards its evaluations run on.
+func compileOn(b *testing.B, procs int, gate, src string) policy.Policy {
+	b.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	d := &Diagnostics{}
+	p := policy.CompileRego(context.Background(), gate, "policy.rego", []byte(src), d)
+	if err := d.Err(); err != nil || p == nil {
+		b.Fatalf("compile with %d cores: %v", procs, err)
+	}
+	return p
 }

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/artifacts"
 	renarrunner "github.com/tausik/tausik/runners"
 	runner "github.com/tausik/tausik/runners/renar"
-	"github.com/tausik/tausik/runners/renar/artifacts"
 	"github.com/tausik/tausik/store"
 )
 
@@ -113,7 +114,7 @@ func BenchmarkRenar1k(b *testing.B) {
 	b.Run("runner+gates", func(b *testing.B) {
 		for b.Loop() {
 			doc := gather()
-			in := NewDocumentInput(doc, nil)
+			in := policy.NewDocumentInput(doc, nil)
 			for _, n := range renarGates {
 				g, _ := e.Gate(n)
 				eff, _ := e.Effective(n)

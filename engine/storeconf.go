@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/store"
-	"github.com/tausik/tausik/store/merkle"
 )
 
 // EnvStore names the store for one process or CI job: a postgres:// URL (it
@@ -39,7 +39,7 @@ func checkStoreKey(tier string, v any) string {
 	s, ok := v.(string)
 	switch {
 	case !ok:
-		return fmt.Sprintf("want a postgres:// URL or %q, got %s", storeSQLite, describe(v))
+		return fmt.Sprintf("want a postgres:// URL or %q, got %s", storeSQLite, diag.Describe(v))
 	case s == storeSQLite:
 		return ""
 	case !store.IsPostgresURL(s):
@@ -67,7 +67,7 @@ func LocateStore(root string, getenv func(string) string) (StoreLocation, error)
 	}{
 		{TierProject, filepath.Join(root, "tausik", "gates.json"), false},
 		{TierManaged, getenv(EnvManagedConfig), true},
-		{TierUser, userConfigPath(getenv), false},
+		{TierUser, UserConfigPath(getenv), false},
 	}
 	chosen := map[string]StoreLocation{}
 	for _, t := range tiers {
@@ -110,9 +110,9 @@ func LocateStore(root string, getenv func(string) string) (StoreLocation, error)
 	return loc, nil
 }
 
-// userConfigPath is the user tier's file: $TAUSIK_USER_CONFIG, else
+// UserConfigPath is the user tier's file: $TAUSIK_USER_CONFIG, else
 // ~/.tausik/config.json, else none.
-func userConfigPath(getenv func(string) string) string {
+func UserConfigPath(getenv func(string) string) string {
 	if p := getenv(EnvUserConfig); p != "" {
 		return p
 	}
@@ -120,19 +120,4 @@ func userConfigPath(getenv func(string) string) string {
 		return filepath.Join(home, ".tausik", "config.json")
 	}
 	return ""
-}
-
-// postgresOrigin is a shared log's checkpoint origin: host:port/database,
-// plus /schema when the URL picks one, with what the URL leaves out filled
-// in from the PG* environment as the connection does. Never the user or
-// password.
-func postgresOrigin(rawURL string) (string, error) {
-	origin, err := store.PostgresOrigin(rawURL)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrConfig, err)
-	}
-	if !merkle.ValidOrigin(origin) {
-		return "", fmt.Errorf("%w: the store's origin %q is not a valid checkpoint origin; set %s", ErrConfig, origin, EnvLogOrigin)
-	}
-	return origin, nil
 }

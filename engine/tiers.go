@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/tausik/tausik/engine/gate"
 )
 
 // TierSetting is one key of one gate's configuration that a tier above the
@@ -23,7 +25,7 @@ type TierSetting struct {
 
 // tierSettings lists what the tiers set on every gate, sorted by gate and
 // key: computed once in New, copied into each decision.
-func tierSettings(gates []*Gate, eff map[string]*Effective, tiers []*tierFile) []TierSetting {
+func tierSettings(gates []*gate.Gate, eff map[string]*Effective, tiers []*tierFile) []TierSetting {
 	files := map[string]string{}
 	for _, t := range tiers {
 		if t != nil {
@@ -75,7 +77,7 @@ func settingValue(e *Effective, key string) any {
 func DisabledNotes(d *Decision) []string {
 	var out []string
 	for _, s := range d.Tiers {
-		if s.Key != "enabled" || s.Value != false || s.Severity != SeverityBlock {
+		if s.Key != "enabled" || s.Value != false || s.Severity != gate.SeverityBlock {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s (block) is disabled by the %s tier (%s)", s.Gate, s.Tier, s.File))

@@ -9,7 +9,7 @@ import (
 	"github.com/tausik/tausik/store"
 )
 
-// Kinds of tool call, as a host adapter (engine/hosts) classifies them: what
+// Kinds of tool call, as a host adapter (internal/hosts) classifies them: what
 // a tool does decides whether the pre-write gates judge it.
 const (
 	KindWrite = "write" // edits or creates the files in Writes

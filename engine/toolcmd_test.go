@@ -8,7 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/tausik/tausik/engine/hosts/shellwrites"
+	"github.com/tausik/tausik/internal/hosts/shellwrites"
 )
 
 // toolCommands turns shell text into the `tool` namespace's commands, by

@@ -10,6 +10,8 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/store"
 )
@@ -26,7 +28,7 @@ import (
 // input digest, and an entry that does not check out is a miss.
 //
 // Only verdicts of policies that read nothing but their declared namespaces,
-// params and schema are indexed (see inputUse): a policy reading the request
+// params and schema are indexed (see policy.InputUse): a policy reading the request
 // (its time, task or files) is evaluated every time. Cache I/O errors only
 // cost the evaluation.
 type verdictCache struct {
@@ -79,13 +81,13 @@ type verdictEntry struct {
 
 // reusable reports whether g's verdicts may be indexed: its policy reads
 // only what the key covers.
-func reusable(g *Gate) bool {
-	return useOf(g.policy).onlyReads(append([]string{"params", "schema"}, g.Facts...))
+func reusable(g *gate.Gate) bool {
+	return policy.UseOf(g.Policy).OnlyReads(append([]string{"params", "schema"}, g.Facts...))
 }
 
 // key returns the input digest of g's verdict with params over the
 // namespaces whose digests are parts.
-func (c *verdictCache) key(g *Gate, params map[string]any, parts map[string]string) (string, error) {
+func (c *verdictCache) key(g *gate.Gate, params map[string]any, parts map[string]string) (string, error) {
 	seen := map[string]string{}
 	for _, ns := range g.Facts {
 		seen[ns] = parts[ns]
@@ -115,7 +117,7 @@ func (c *verdictCache) key(g *Gate, params map[string]any, parts map[string]stri
 // the cache knows, with Reused naming their decision. A gate's reusability
 // is not asked here, which would compile a lazy policy: only reusable
 // verdicts are ever indexed, under a digest that covers the policy's source.
-func (c *verdictCache) reuse(ctx context.Context, selected []*Gate, params func(*Gate) map[string]any, parts map[string]string) (map[string]string, map[string]Verdict) {
+func (c *verdictCache) reuse(ctx context.Context, selected []*gate.Gate, params func(*gate.Gate) map[string]any, parts map[string]string) (map[string]string, map[string]Verdict) {
 	keys := map[string]string{}
 	hits := map[string]Verdict{}
 	if c == nil {
@@ -173,7 +175,7 @@ func (c *verdictCache) decision(ctx context.Context, id string) *Decision {
 
 // recorded returns d's verdict for g when it was evaluated (not itself
 // reused) from the input digest key with g's policy.
-func recorded(d *Decision, g *Gate, key string) (Verdict, bool) {
+func recorded(d *Decision, g *gate.Gate, key string) (Verdict, bool) {
 	if d == nil {
 		return Verdict{}, false
 	}

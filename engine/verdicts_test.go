@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/store"
@@ -37,13 +39,13 @@ func TestInputUse(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := &Diagnostics{Kind: ErrBundle}
-			g := &Gate{Meta: Meta{Name: "u", Language: c.lang}, PolicyFile: "u/policy"}
-			p := compilePolicy(context.Background(), g, []byte(c.src), d)
+			g := &Gate{Meta: gate.Meta{Name: "u", Language: c.lang}, PolicyFile: "u/policy"}
+			p := gate.CompilePolicy(context.Background(), g, []byte(c.src), d)
 			if p == nil {
 				t.Fatalf("does not compile: %v", d)
 			}
-			u := useOf(p)
-			if u.any != c.any || (!c.any && !slices.Equal(u.keys, c.keys)) {
+			u := policy.UseOf(p)
+			if u.Any != c.any || (!c.any && !slices.Equal(u.Keys, c.keys)) {
 				t.Errorf("use = %+v, want keys %v any %v", u, c.keys, c.any)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
@@ -45,7 +46,7 @@ func (e *Engine) verifyGateSet() []receipt.VerifyGate {
 // its argv, then one "exclude=PATTERN" entry per path it leaves out, so a
 // receipt from a weaker command (other flags, more files skipped) does not
 // certify the configured one. A gate that runs no command has none.
-func (e *Engine) gateCommand(g *Gate, eff *Effective) []string {
+func (e *Engine) gateCommand(g *gate.Gate, eff *Effective) []string {
 	spec, ok := e.commandSpecFor(g, eff.Params)
 	if !ok {
 		return nil
@@ -113,3 +114,11 @@ func storeErr(err error) error {
 	}
 	return fmt.Errorf("%w: %w", ErrStore, err)
 }
+
+// StoreErr is storeErr for the application layer's workflows, which map
+// store failures to the same sentinels.
+func StoreErr(err error) error { return storeErr(err) }
+
+// WithLentStore marks Deps.Store as lent by the caller, who closes it: the
+// engine's Close leaves it open.
+func WithLentStore() Option { return func(e *Engine) { e.sharedStore = true } }

@@ -16,84 +16,67 @@ type namespaceAppender interface {
 // surface namespace's digest only, and building its plain form for it was
 // half of that digest's cost on the stdlib tree.
 func (s Surface) appendNamespace(b []byte, status, reason string, withReason bool) []byte {
-	b = append(b, `{"ambiguous_bases":`...)
-	if s.AmbiguousBases == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, a := range s.AmbiguousBases {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"base":`...)
-			b = appendString(b, jsonText(a.Base))
-			b = append(b, `,"candidates":`...)
-			b = appendTexts(b, a.Candidates)
-			b = appendKeyText(b, "writer", a.Writer)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendList(append(b, `{"ambiguous_bases":`...), s.AmbiguousBases, appendAmbiguity)
 	b = append(b, `,"cap":`...)
 	b = strconv.AppendInt(b, int64(s.Cap), 10)
-	b = append(b, `,"classes":`...)
-	if s.Classes == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, c := range s.Classes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendSurfaceClass(b, c)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(append(b, `,"classes":`...), s.Classes, appendSurfaceClass)
 	b = append(b, `,"exclude":`...)
 	b = appendTexts(b, s.Exclude)
 	if withReason {
 		b = appendString(append(b, `,"reason":`...), reason) // as Canonical writes it: invalid UTF-8 as \ufffd
 	}
-	b = append(b, `,"roots":`...)
-	if s.Roots == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, r := range s.Roots {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"files":`...)
-			b = strconv.AppendInt(b, int64(r.Files), 10)
-			b = appendKeyText(b, "root", r.Root)
-			b = append(b, `,"whole":`...)
-			b = strconv.AppendBool(b, r.Whole)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendList(append(b, `,"roots":`...), s.Roots, appendSurfaceRoot)
 	b = append(b, `,"scanned":`...)
 	b = strconv.AppendInt(b, int64(s.Scanned), 10)
 	b = appendString(append(b, `,"status":`...), status)
 	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, int64(s.Total), 10)
-	b = append(b, `,"unparsed":`...)
-	if s.Unparsed == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, u := range s.Unparsed {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"line":`...)
-			b = strconv.AppendInt(b, int64(u.Line), 10)
-			b = appendKeyText(b, "msg", u.Msg)
-			b = appendKeyText(b, "path", u.Path)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+	b = appendList(append(b, `,"unparsed":`...), s.Unparsed, appendSurfaceError)
+	return append(b, '}')
+}
+
+// appendList appends xs as a JSON array of each's encodings, null for a
+// nil slice (as the plain form has it).
+func appendList[T any](b []byte, xs []T, each func([]byte, T) []byte) []byte {
+	if xs == nil {
+		return append(b, "null"...)
 	}
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = each(b, x)
+	}
+	return append(b, ']')
+}
+
+// appendAmbiguity appends one ambiguous base's canonical object.
+func appendAmbiguity(b []byte, a SurfaceAmbiguity) []byte {
+	b = append(b, `{"base":`...)
+	b = appendString(b, jsonText(a.Base))
+	b = append(b, `,"candidates":`...)
+	b = appendTexts(b, a.Candidates)
+	b = appendKeyText(b, "writer", a.Writer)
+	return append(b, '}')
+}
+
+// appendSurfaceRoot appends one root's canonical object.
+func appendSurfaceRoot(b []byte, r SurfaceRoot) []byte {
+	b = append(b, `{"files":`...)
+	b = strconv.AppendInt(b, int64(r.Files), 10)
+	b = appendKeyText(b, "root", r.Root)
+	b = append(b, `,"whole":`...)
+	b = strconv.AppendBool(b, r.Whole)
+	return append(b, '}')
+}
+
+// appendSurfaceError appends one unparsed file's canonical object.
+func appendSurfaceError(b []byte, u SurfaceError) []byte {
+	b = append(b, `{"line":`...)
+	b = strconv.AppendInt(b, int64(u.Line), 10)
+	b = appendKeyText(b, "msg", u.Msg)
+	b = appendKeyText(b, "path", u.Path)
 	return append(b, '}')
 }
 

@@ -3,13 +3,13 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/live"
+	"github.com/tausik/tausik/internal/app/live"
 )
 
 // TestLiveServerAnswersFromTheConfigOnDisk drives the server in-process
@@ -17,7 +17,7 @@ import (
 // next policy_eval, and a broken config is a tool error with file:line.
 func TestLiveServerAnswersFromTheConfigOnDisk(t *testing.T) {
 	root := testProject(t, map[string]string{"big.py": strings.Repeat("x = 1\n", 300)})
-	src, err := live.Open(context.Background(), engine.Setup{Root: root, Getenv: func(k string) string {
+	src, err := live.Open(context.Background(), project.Setup{Root: root, Getenv: func(k string) string {
 		if k == "HOME" {
 			return root
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/tausik/tausik/internal/project"
 	"io"
 	"os"
 	"os/exec"
@@ -54,7 +55,7 @@ func testProject(t testing.TB, files map[string]string) string {
 }
 
 func openEngine(t testing.TB, root string) *engine.Engine {
-	e, err := engine.Open(context.Background(), engine.Setup{Root: root, Getenv: func(k string) string {
+	e, err := project.Open(context.Background(), project.Setup{Root: root, Getenv: func(k string) string {
 		if k == "HOME" {
 			return root
 		}
@@ -135,7 +136,7 @@ func toolsListBytes(ctx context.Context, root string) ([]byte, error) {
 		}
 		defer os.RemoveAll(root)
 	}
-	e, err = engine.Open(ctx, engine.Setup{Root: root, Getenv: func(string) string { return "" }, NoStore: true})
+	e, err = project.Open(ctx, project.Setup{Root: root, Getenv: func(string) string { return "" }, NoStore: true})
 	if err != nil {
 		return nil, err
 	}

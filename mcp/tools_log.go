@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/tausik/tausik/internal/app"
 	"time"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store"
 )
 
 // logEntry is one decision in decision_log_query.
@@ -51,12 +51,12 @@ func decisionLogQueryTool() tool {
 		idempotent: true,
 		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
 			limit, _ := a.integer("limit") // required: parseArgs has checked it is there
-			q := engine.LogQuery{Gate: a.str("gate"), Outcome: a.str("outcome"), Task: a.str("task"), Since: a.str("since"), Tail: limit}
+			q := app.LogQuery{Gate: a.str("gate"), Outcome: a.str("outcome"), Task: a.str("task"), Since: a.str("since"), Tail: limit}
 			f, err := q.Filter(time.Now())
 			if err != nil {
 				return nil, flowError(err)
 			}
-			entries, err := engine.ListLog(ctx, eng.Store(), f)
+			entries, err := app.ListLog(ctx, eng.Store(), f)
 			if err != nil {
 				return nil, flowError(err)
 			}
@@ -86,8 +86,8 @@ func decisionShowTool() tool {
 		readOnly:   true,
 		idempotent: true,
 		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
-			e, err := engine.ShowLog(ctx, eng.Store(), a.str("id"))
-			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrAmbiguousID) {
+			e, err := app.ShowLog(ctx, eng.Store(), a.str("id"))
+			if errors.Is(err, app.ErrNotFound) || errors.Is(err, app.ErrAmbiguousID) {
 				return nil, &refusal{msg: err.Error() + "; list decisions with decision_log_query"}
 			}
 			if err != nil {

@@ -3,12 +3,12 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"github.com/tausik/tausik/internal/project"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tausik/tausik/internal/app"
-	"github.com/tausik/tausik/store"
 )
 
 func bigProject(t *testing.T) string {
@@ -35,7 +35,7 @@ func TestPolicyEvalBlocksAndIsLogged(t *testing.T) {
 	if err := json.Unmarshal([]byte(text(res)), &fromText); err != nil || fromText.DecisionID != got.DecisionID {
 		t.Errorf("text content must carry the same JSON: %v %q", err, text(res))
 	}
-	st, err := store.Open(context.Background(), root+"/.tausik/tausik.db")
+	st, err := project.OpenExistingStore(context.Background(), root, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}

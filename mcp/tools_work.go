@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tausik/tausik/internal/app"
 	"time"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store"
 )
 
 const (
@@ -53,7 +53,7 @@ func taskResult(out *engine.TaskOutcome, err error, what string) (any, error) {
 	if err != nil {
 		return nil, flowError(err)
 	}
-	res := map[string]any{"task": engine.TaskView(out.Task), "decision": toEvalResult(out.Decision)}
+	res := map[string]any{"task": app.TaskView(out.Task), "decision": toEvalResult(out.Decision)}
 	if out.Blocked {
 		return nil, &refusal{msg: blockedMessage(what, out.Decision), result: res}
 	}
@@ -79,8 +79,8 @@ func taskStartTool() tool {
 		},
 		output: raw(schemaTaskResult),
 		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
-			t := store.Task{Slug: a.str("slug"), Goal: a.str("goal"), Scope: a.strs("scope"), Files: a.strs("files"),
-				Tier: store.Tier(a.str("tier")), Complexity: store.Complexity(a.str("complexity")), Delegated: a.boolean("delegated")}
+			t := app.Task{Slug: a.str("slug"), Goal: a.str("goal"), Scope: a.strs("scope"), Files: a.strs("files"),
+				Tier: app.Tier(a.str("tier")), Complexity: app.Complexity(a.str("complexity")), Delegated: a.boolean("delegated")}
 			if n, ok := a.integer("budget"); ok {
 				t.CallBudget = &n
 			}
@@ -154,7 +154,7 @@ func sessionStatusTool() tool {
 		readOnly:   true,
 		idempotent: true,
 		handle: func(ctx context.Context, eng *engine.Engine, _ args) (any, error) {
-			st, err := engine.SessionStatus(ctx, eng.Store())
+			st, err := app.SessionStatus(ctx, eng.Store())
 			if err != nil {
 				return nil, flowError(err)
 			}

@@ -2,12 +2,12 @@ package mcp
 
 import (
 	"encoding/json"
+	"github.com/tausik/tausik/internal/app"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -26,7 +26,7 @@ func structured(t *testing.T, v any, into any) {
 // (no verify), verify, a close that passes; then the log tools find it all.
 func TestWorkflowTools(t *testing.T) {
 	root := testProject(t, map[string]string{"notes/plan.txt": "step one\n"})
-	if _, err := engine.InitKey(root, false); err != nil {
+	if _, err := app.InitKey(root, false); err != nil {
 		t.Fatal(err)
 	}
 	c := inProcess(t, root)

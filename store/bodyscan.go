@@ -75,54 +75,7 @@ func scanFields(b []byte, i, depth, obj int, f *bodyFields, g *bodyGate) int {
 		if j = scanKey(b, i, &p); j < 0 {
 			return -1
 		}
-		known := true // a mirrored field, read: keys are sorted, so each is read once
-		switch obj {
-		case objTop:
-			switch {
-			case p.w == kwBlocked:
-				j, f.blocked = scanBool(b, j)
-			case p.w == kwDecisionID && string(b[p.s:p.e]) == "decision_id":
-				j, f.id = mirrorString(b, j)
-			case p.w == kwExitCode && string(b[p.s:p.e]) == "exit_code":
-				j, f.exitCode = scanInt(b, j)
-			case p.w == kwGates:
-				j = skipArray(b, j, 2, f)
-			case p.w == kwGitHead && string(b[p.s:p.e]) == "git_head":
-				j, f.gitHead = mirrorString(b, j)
-			case p.w == kwRequest:
-				j = scanFields(b, j, 2, objRequest, f, nil)
-			case p.w == kwRequester && string(b[p.s:p.e]) == "requester":
-				j, f.requester = mirrorString(b, j)
-			case p.w == kwTime:
-				j, f.time = mirrorString(b, j)
-			default:
-				known = false
-			}
-		case objRequest:
-			switch p.w {
-			case kwTask:
-				j, f.task = mirrorString(b, j)
-			case kwTrigger:
-				j, f.trigger = mirrorString(b, j)
-			default:
-				known = false
-			}
-		case objGate:
-			switch {
-			case p.w == kwBlocks:
-				j, g.blocks = scanBool(b, j)
-			case p.w == kwName:
-				j, g.name = mirrorString(b, j)
-			case p.w == kwOutcome:
-				j, g.outcome = mirrorString(b, j)
-			case p.w == kwSeverity && string(b[p.s:p.e]) == "severity":
-				j, g.severity = mirrorString(b, j)
-			default:
-				known = false
-			}
-		default:
-			known = false
-		}
+		j, known := readMirrored(b, j, obj, p, f, g) // keys are sorted, so each is read once
 		switch {
 		case known:
 			seen++

@@ -119,87 +119,116 @@ func quickPass(ctx context.Context, readers []quickReader, chunk int64) (LogRepo
 		return LogReport{}, false
 	}
 	chunks := (tot.size + chunk - 1) / chunk
-	treeRuns := (tot.treeRows + quickTreeChunk - 1) / quickTreeChunk
-	leaves := make([]tlog.Hash, tot.size)
-	links := make([]chunkLinks, chunks)
-	stored := make([]tlog.Hash, tot.treeRows)
-	finished := make(chan int64, chunks) // room for all: a worker never waits on it
-	// The workers take tasks in turn from one counter: the chunks of
-	// decisions first, then the runs of the tree table and its count, so
-	// both stay busy to the end.
-	var task, treeCount atomic.Int64
-	var failed atomic.Bool
+	q := &quickPlan{
+		tot: tot, chunk: chunk, chunks: chunks, treeRuns: (tot.treeRows + quickTreeChunk - 1) / quickTreeChunk,
+		leaves: make([]tlog.Hash, tot.size), links: make([]chunkLinks, chunks), stored: make([]tlog.Hash, tot.treeRows),
+		finished: make(chan int64, chunks), // room for all: a worker never waits on it
+	}
 	var wg sync.WaitGroup
 	for _, r := range readers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var k quickWorker
-			for !failed.Load() {
-				i := task.Add(1) - 1
-				switch {
-				case i < chunks:
-					if !k.chunk(ctx, r, i*chunk, min(chunk, tot.size-i*chunk), leaves, &links[i]) {
-						failed.Store(true)
-						return
-					}
-					finished <- i
-				case i < chunks+treeRuns:
-					lo := (i - chunks) * quickTreeChunk
-					hi := min(lo+quickTreeChunk, tot.treeRows)
-					if !r.tree(ctx, lo, hi, stored[lo:hi]) {
-						failed.Store(true)
-					}
-				case i == chunks+treeRuns:
-					n, ok := r.treeCount(ctx)
-					if !ok {
-						failed.Store(true)
-					}
-					treeCount.Store(n)
-				default:
-					return
-				}
-			}
+			q.work(ctx, r)
 		}()
 	}
 	go func() {
 		wg.Wait()
-		close(finished)
+		close(q.finished)
 	}()
-	// The tree grows here from the leaves of each run of chunks done in
-	// order, while the workers read on.
+	b, ok := q.grow()
+	if !ok {
+		return LogReport{}, false
+	}
+	return q.report(b)
+}
+
+// quickPlan is one quick pass: its totals, its chunks of decisions and runs
+// of the tree table, and what the workers share.
+type quickPlan struct {
+	tot                     quickTotals
+	chunk, chunks, treeRuns int64
+	leaves                  []tlog.Hash
+	links                   []chunkLinks
+	stored                  []tlog.Hash
+	finished                chan int64 // the chunks read, in any order
+	// The workers take tasks in turn from one counter: the chunks of
+	// decisions first, then the runs of the tree table and its count, so
+	// both stay busy to the end.
+	task, treeCount atomic.Int64
+	failed          atomic.Bool
+}
+
+// work is one worker: it takes tasks until none is left or one failed.
+func (q *quickPlan) work(ctx context.Context, r quickReader) {
+	var k quickWorker
+	for !q.failed.Load() {
+		i := q.task.Add(1) - 1
+		switch {
+		case i < q.chunks:
+			if !k.chunk(ctx, r, i*q.chunk, min(q.chunk, q.tot.size-i*q.chunk), q.leaves, &q.links[i]) {
+				q.failed.Store(true)
+				return
+			}
+			q.finished <- i
+		case i < q.chunks+q.treeRuns:
+			lo := (i - q.chunks) * quickTreeChunk
+			hi := min(lo+quickTreeChunk, q.tot.treeRows)
+			if !r.tree(ctx, lo, hi, q.stored[lo:hi]) {
+				q.failed.Store(true)
+			}
+		case i == q.chunks+q.treeRuns:
+			n, ok := r.treeCount(ctx)
+			if !ok {
+				q.failed.Store(true)
+			}
+			q.treeCount.Store(n)
+		default:
+			return
+		}
+	}
+}
+
+// grow builds the tree from the leaves of each run of chunks done in
+// order, while the workers read on; false when a worker failed or a chunk
+// was never read.
+func (q *quickPlan) grow() (*merkle.Builder, bool) {
 	b := &merkle.Builder{}
-	b.Grow(tot.size)
-	done := make([]bool, chunks)
+	b.Grow(q.tot.size)
+	done := make([]bool, q.chunks)
 	next := int64(0)
-	for i := range finished {
+	for i := range q.finished {
 		done[i] = true
-		for ; next < chunks && done[next]; next++ {
-			for _, leaf := range leaves[next*chunk : min((next+1)*chunk, tot.size)] {
+		for ; next < q.chunks && done[next]; next++ {
+			for _, leaf := range q.leaves[next*q.chunk : min((next+1)*q.chunk, q.tot.size)] {
 				if err := b.AddHash(leaf); err != nil {
-					failed.Store(true)
+					q.failed.Store(true)
 				}
 			}
 		}
 	}
-	if failed.Load() || next != chunks {
-		return LogReport{}, false
-	}
+	return b, !q.failed.Load() && next == q.chunks
+}
+
+// report checks that the chunks link into one chain ending at the head, and
+// that the tree table holds what the leaves make: the report of an intact
+// log and true, else false.
+func (q *quickPlan) report(b *merkle.Builder) (LogReport, bool) {
 	head := GenesisHash
-	for _, l := range links {
+	for _, l := range q.links {
 		if l.firstPrev != head {
 			return LogReport{}, false
 		}
 		head = l.lastHash
 	}
-	if head != tot.head || treeCount.Load() != tot.treeRows || !slices.Equal(b.Stored, stored) {
+	if head != q.tot.head || q.treeCount.Load() != q.tot.treeRows || !slices.Equal(b.Stored, q.stored) {
 		return LogReport{}, false
 	}
-	root, err := b.Root(tot.size)
+	root, err := b.Root(q.tot.size)
 	if err != nil {
 		return LogReport{}, false
 	}
-	return LogReport{OK: true, Size: tot.size, Verified: tot.size, Root: root, Head: head, tree: b}, true
+	return LogReport{OK: true, Size: q.tot.size, Verified: q.tot.size, Root: root, Head: head, tree: b}, true
 }
 
 // checkCounts makes the totals of the chain head's count and hash (each

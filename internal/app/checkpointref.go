@@ -94,7 +94,7 @@ func KeepCheckpoint(ctx context.Context, root, ref string, data []byte) (string,
 
 // KeptCheckpoints reads every checkpoint the ref holds, named ref:path, in
 // the order of the sizes they sign.
-func KeptCheckpoints(ctx context.Context, root, ref string) ([]engine.CheckpointFile, error) {
+func KeptCheckpoints(ctx context.Context, root, ref string) ([]CheckpointFile, error) {
 	if err := checkRef(ref); err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func KeptCheckpoints(ctx context.Context, root, ref string) ([]engine.Checkpoint
 	if err != nil {
 		return nil, err
 	}
-	var out []engine.CheckpointFile
+	var out []CheckpointFile
 	for _, name := range strings.Split(strings.TrimRight(list, "\x00"), "\x00") {
 		if name == "" {
 			continue
@@ -118,7 +118,7 @@ func KeptCheckpoints(ctx context.Context, root, ref string) ([]engine.Checkpoint
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, engine.CheckpointFile{Name: path, Data: data})
+		out = append(out, CheckpointFile{Name: path, Data: data})
 	}
 	return out, nil
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/engine/policytest"
+	"github.com/tausik/tausik/internal/policytest"
 )
 
 // Explanation is everything a person or an agent needs to understand one

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/store"
 	"github.com/tausik/tausik/store/merkle"
 )
@@ -27,7 +26,7 @@ type ReportRequest struct {
 	Since, Until time.Time
 	// Checkpoints and Trusted are checked as `log verify` checks them;
 	// VerifyArgs are the flags that name them, for the Queries section.
-	Checkpoints []engine.CheckpointFile
+	Checkpoints []CheckpointFile
 	Trusted     []merkle.Trusted
 	VerifyArgs  []string
 	// Generated, when not zero, is printed as the report's time: the page
@@ -115,7 +114,7 @@ type Report struct {
 	Total       Count
 	Blocked     Count
 	Passed      Count
-	Verify      engine.LogVerification
+	Verify      LogVerification
 	VerifyLine  string
 	Unprotected string
 	// ReadError says why the decisions of a broken log could not be read.
@@ -150,11 +149,11 @@ const (
 // BuildReport reads the decisions of req's range from st, verifies the log
 // against req's checkpoints, and returns the report.
 func BuildReport(ctx context.Context, st *store.Store, req ReportRequest) (*Report, error) {
-	v, err := engine.VerifyLog(ctx, st, req.Checkpoints, req.Trusted)
+	v, err := VerifyLog(ctx, st, req.Checkpoints, req.Trusted)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	entries, err := engine.ListLog(ctx, st, store.Filter{Since: req.Since, Until: req.Until})
+	entries, err := ListLog(ctx, st, store.Filter{Since: req.Since, Until: req.Until})
 	if err != nil && v.Log.OK {
 		return nil, fmt.Errorf("report: %w", err)
 	}

@@ -14,7 +14,7 @@ import (
 // Free is the memory limit under which a short run does not collect: all
 // of Go's memory, the heap with stacks and the runtime's own. An evaluation
 // on the Python standard library peaks at ~130 MB of RSS and one on
-// GOROOT/src cold at ~150 MB (docs/performance-warm.md); a run that needs
+// GOROOT/src cold at ~150 MB (CHANGELOG.md, the warm path of class_surface); a run that needs
 // more is collected at Free until Short's switch to Percent has run.
 const Free = 256 << 20
 

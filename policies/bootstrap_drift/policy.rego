@@ -1,5 +1,5 @@
 # bootstrap_drift: source → deployed copy, and generator → installed host
-# wiring (GATES.md "Host-layer gates", links 1 and 2). Link 3, a running
+# wiring (docs/host-gates.md, links 1 and 2). Link 3, a running
 # tausik mcp never answering from an old binary, config or policy, is
 # enforced by the MCP server itself.
 package tausik.gates.bootstrap_drift

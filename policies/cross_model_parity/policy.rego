@@ -1,6 +1,6 @@
 # cross_model_parity: every capability in the union of a kind's hosts is on
 # every host of that kind with the same canonical matcher, or the difference
-# is declared with a reason (GATES.md "Host-layer gates").
+# is declared with a reason (docs/host-gates.md).
 package tausik.gates.cross_model_parity
 
 where := "in tausik/gates.json under gates.cross_model_parity.params.declared"

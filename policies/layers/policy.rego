@@ -13,10 +13,12 @@ could_not_run contains {"code": "imports_error", "msg": sprintf("the import grap
 	imports.status != "ok"
 }
 
-not_applicable contains {"code": "no_contracts", "msg": "params layers, forbidden and independent are all empty: nothing to enforce"} if {
+not_applicable contains {"code": "no_contracts", "msg": "params layers, forbidden, independent, containers and no_parent are all empty: nothing to enforce"} if {
 	count(params.layers) == 0
 	count(params.forbidden) == 0
 	count(params.independent) == 0
+	count(params.containers) == 0
+	count(params.no_parent) == 0
 }
 
 # --- configuration -----------------------------------------------------------
@@ -239,5 +241,60 @@ violations contains v if {
 	v := {
 		"msg": sprintf("%s:%d: %s imports %s: %q and %q are independent (%q) and must not import each other", [e.file, e.line, e.from, e.to, a, b, name]),
 		"file": e.file, "line": e.line, "rule": concat("", ["independent:", name]),
+	}
+}
+
+# --- sub-package contracts ------------------------------------------------------
+
+bad_config contains sprintf("containers[%q]: want a module pattern and the reason its children are independent", [c]) if {
+	some c, reason in params.containers
+	not good_contract(c, reason)
+}
+
+bad_config contains sprintf("no_parent[%q]: want a module pattern and the reason nothing below it imports its parents", [p]) if {
+	some p, reason in params.no_parent
+	not good_contract(p, reason)
+}
+
+good_contract(p, reason) if {
+	trim_space(p) != ""
+	is_string(reason)
+	trim_space(reason) != ""
+}
+
+# The child of container c that name lies in (c/x for c/x/y), if any.
+child_of(c, name, lang) := concat(sep[lang], [c, split(rest, sep[lang])[0]]) if {
+	startswith(name, concat("", [c, sep[lang]]))
+	rest := substring(name, count(c) + 1, -1)
+}
+
+# A container's children are independent: a module below one child imports
+# nothing below another. The container itself (their shared base) may be
+# imported by all of them.
+violations contains v if {
+	some c, reason in params.containers
+	good_contract(c, reason)
+	some e in edges
+	a := child_of(c, e.from, e.lang)
+	b := child_of(c, e.to, e.lang)
+	a != b
+	v := {
+		"msg": sprintf("%s:%d: %s imports %s: %s and %s are children of %q, which must not import each other: %s", [e.file, e.line, e.from, e.to, a, b, c, reason]),
+		"file": e.file, "line": e.line, "rule": concat("", ["container:", c]),
+	}
+}
+
+# Below a no_parent pattern, no module imports one of its own parents (a
+# package under a folder never imports the folder's package).
+violations contains v if {
+	some p, reason in params.no_parent
+	good_contract(p, reason)
+	some e in edges
+	covers(p, e.from, e.lang)
+	e.to != e.from
+	covers(e.to, e.from, e.lang)
+	v := {
+		"msg": sprintf("%s:%d: %s imports %s, a package it lies under (%q): %s", [e.file, e.line, e.from, e.to, p, reason]),
+		"file": e.file, "line": e.line, "rule": concat("", ["no_parent:", p]),
 	}
 }

@@ -1,5 +1,5 @@
 # renar_adapt_supersession: deltas extend living readings, supersessions say
-# why (GATES.md "RENAR advisories").
+# why (docs/renar.md, "What each advisory tells you").
 package tausik.gates.renar_adapt_supersession
 
 could_not_run contains {"code": "renar_unavailable", "msg": msg} if {

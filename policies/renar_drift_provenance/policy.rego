@@ -1,5 +1,5 @@
 # renar_drift_provenance: for each (task, SPEC) link, was the task proven
-# against the SPEC as it stands (GATES.md "RENAR advisories")?
+# against the SPEC as it stands (docs/renar.md, "What each advisory tells you")?
 package tausik.gates.renar_drift_provenance
 
 could_not_run contains {"code": "renar_unavailable", "msg": msg} if {

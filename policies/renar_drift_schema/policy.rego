@@ -1,5 +1,5 @@
 # renar_drift_schema: every SPEC and ADAPT field within its closed list, the
-# delta chain and the signatures intact (GATES.md "RENAR advisories").
+# delta chain and the signatures intact (docs/renar.md, "What each advisory tells you").
 package tausik.gates.renar_drift_schema
 
 could_not_run contains {"code": "renar_unavailable", "msg": msg} if {

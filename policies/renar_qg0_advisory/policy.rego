@@ -1,5 +1,5 @@
 # renar_qg0_advisory: a high-stakes task starts with its reasoning written
-# down (GATES.md "RENAR advisories"). Advisory: it warns, the task starts.
+# down (docs/renar.md, "What each advisory tells you"). Advisory: it warns, the task starts.
 package tausik.gates.renar_qg0_advisory
 
 could_not_run contains {"code": "task_unavailable", "msg": msg} if {

@@ -21,7 +21,6 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
-	fsrunner "github.com/tausik/tausik/runners/fs"
 )
 
 // Namespace is the key of the facts this runner gathers.
@@ -128,7 +127,7 @@ func (r *Runner) gather(ctx context.Context, s *runners.Scope) (facts.Content, e
 func Scan(path string, src []byte) facts.ContentFile {
 	f := facts.ContentFile{Path: path, Status: facts.ContentText, Size: int64(len(src)), Lines: []facts.ContentLine{}}
 	head := src[:min(len(src), sniffLen)]
-	if fsrunner.IsBinary(head, len(src) > len(head)) {
+	if runners.IsBinary(head, len(src) > len(head)) {
 		f.Status = facts.ContentBinary
 		return f
 	}

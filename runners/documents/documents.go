@@ -24,7 +24,6 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
-	fsrunner "github.com/tausik/tausik/runners/fs"
 )
 
 // Namespace is the key of the facts this runner gathers.
@@ -131,7 +130,7 @@ func unparsed(p, why string) facts.DocumentFile {
 // Scan returns the facts of one file from its bytes.
 func Scan(p string, src []byte) facts.DocumentFile {
 	f := facts.DocumentFile{Path: p, Format: FormatOf(p), Docs: []any{}}
-	if fsrunner.IsBinary(src[:min(len(src), 8<<10)], len(src) > 8<<10) {
+	if runners.IsBinary(src[:min(len(src), 8<<10)], len(src) > 8<<10) {
 		f.Error = &facts.DocumentError{Msg: "binary file"}
 		return f
 	}

@@ -202,72 +202,83 @@ func yamlValue(n *yaml.Node, budget *int, depth int) (any, error) {
 		}
 		return out, nil
 	case yaml.MappingNode:
-		out := map[string]any{}
-		var merges []*yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := n.Content[i], n.Content[i+1]
-			if k.Tag == "!!merge" {
-				merges = append(merges, val)
-				continue
-			}
-			v, err := yamlValue(val, budget, depth+1)
+		return yamlMapping(n, budget, depth)
+	case yaml.ScalarNode:
+		return yamlScalar(n)
+	}
+	return nil, nil
+}
+
+// yamlMapping converts a mapping node, merge keys (<<) included: explicit
+// keys win over merged ones.
+func yamlMapping(n *yaml.Node, budget *int, depth int) (any, error) {
+	out := map[string]any{}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		if k.Tag == "!!merge" {
+			merges = append(merges, val)
+			continue
+		}
+		v, err := yamlValue(val, budget, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[k.Value] = v
+	}
+	for _, m := range merges { // explicit keys win over merged ones
+		sources := []*yaml.Node{m}
+		if m.Kind == yaml.SequenceNode {
+			sources = m.Content
+		}
+		for _, src := range sources {
+			v, err := yamlValue(src, budget, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			out[k.Value] = v
-		}
-		for _, m := range merges { // explicit keys win over merged ones
-			sources := []*yaml.Node{m}
-			if m.Kind == yaml.SequenceNode {
-				sources = m.Content
+			mm, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("line %d: a merge key needs a mapping", src.Line)
 			}
-			for _, src := range sources {
-				v, err := yamlValue(src, budget, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				mm, ok := v.(map[string]any)
-				if !ok {
-					return nil, fmt.Errorf("line %d: a merge key needs a mapping", src.Line)
-				}
-				for k, x := range mm {
-					if _, set := out[k]; !set {
-						out[k] = x
-					}
+			for k, x := range mm {
+				if _, set := out[k]; !set {
+					out[k] = x
 				}
 			}
 		}
-		return out, nil
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return nil, nil
-		case "!!bool":
-			var b bool
-			if err := n.Decode(&b); err != nil {
-				return nil, err
-			}
-			return b, nil
-		case "!!int":
-			var i int64
-			if err := n.Decode(&i); err == nil {
-				return i, nil
-			}
-			var f float64
-			if err := n.Decode(&f); err != nil {
-				return nil, err
-			}
-			return f, nil
-		case "!!float":
-			var f float64
-			if err := n.Decode(&f); err != nil {
-				return nil, err
-			}
-			return finite(f), nil
-		}
-		return n.Value, nil // strings, timestamps and binary as written, custom tags' text
 	}
-	return nil, nil
+	return out, nil
+}
+
+// yamlScalar converts a scalar node by its resolved tag.
+func yamlScalar(n *yaml.Node) (any, error) {
+	switch n.Tag {
+	case "!!null":
+		return nil, nil
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	case "!!int":
+		var i int64
+		if err := n.Decode(&i); err == nil {
+			return i, nil
+		}
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			return nil, err
+		}
+		return f, nil
+	case "!!float":
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			return nil, err
+		}
+		return finite(f), nil
+	}
+	return n.Value, nil // strings, timestamps and binary as written, custom tags' text
 }
 
 // finite is f, or its name when it is not finite (JSON, Rego and CEL

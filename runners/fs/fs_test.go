@@ -385,8 +385,8 @@ func TestIsBinary(t *testing.T) {
 		{"\xc3\xa9\xc3", true, false},
 		{"\xc3x", true, true}, // cut, but not at the end
 	} {
-		if got := IsBinary([]byte(tc.head), tc.truncated); got != tc.want {
-			t.Errorf("IsBinary(%q, %v) = %v, want %v", tc.head, tc.truncated, got, tc.want)
+		if got := runners.IsBinary([]byte(tc.head), tc.truncated); got != tc.want {
+			t.Errorf("runners.IsBinary(%q, %v) = %v, want %v", tc.head, tc.truncated, got, tc.want)
 		}
 		if ref := refIsBinary([]byte(tc.head), tc.truncated); ref != tc.want {
 			t.Errorf("refIsBinary(%q, %v) = %v, want %v (the reference is wrong)", tc.head, tc.truncated, ref, tc.want)
@@ -401,8 +401,8 @@ func FuzzIsBinary(f *testing.F) {
 		f.Add([]byte(s), true)
 	}
 	f.Fuzz(func(t *testing.T, head []byte, truncated bool) {
-		if got, want := IsBinary(head, truncated), refIsBinary(head, truncated); got != want {
-			t.Errorf("IsBinary(%q, %v) = %v, reference says %v", head, truncated, got, want)
+		if got, want := runners.IsBinary(head, truncated), refIsBinary(head, truncated); got != want {
+			t.Errorf("runners.IsBinary(%q, %v) = %v, reference says %v", head, truncated, got, want)
 		}
 	})
 }

@@ -177,22 +177,8 @@ func (r *Runner) collect(ctx context.Context, g *gitCmd, h head, res []result, s
 		return nil, fmt.Errorf("read status: %w", err)
 	}
 	data.Head, data.Unborn = status.Head, status.Unborn
-	switch h.branch {
-	case "HEAD":
-		data.Detached = true
-	case "":
-		// No answer in the first round; ask symbolic-ref itself.
-		out, err := g.run(ctx, "symbolic-ref", "-q", "--short", "HEAD")
-		switch {
-		case err == nil:
-			data.Branch = strings.TrimSpace(string(out))
-		case exitCode(err) == 1:
-			data.Detached = true
-		default:
-			return nil, err
-		}
-	default:
-		data.Branch = h.branch
+	if err := branchOf(ctx, g, h, data); err != nil {
+		return nil, err
 	}
 	if data.Unborn && data.Detached {
 		return nil, errors.New("HEAD is detached but names no commit")
@@ -233,27 +219,59 @@ func (r *Runner) collect(ctx context.Context, g *gitCmd, h head, res []result, s
 	if since.IsZero() {
 		return data, nil
 	}
-	base, err := resolveBase(ctx, g, since, data.Unborn, res[2])
+	if data.Since, err = sinceFacts(ctx, g, since, data.Head, data.Unborn, status.Entries, h.view, res[2]); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// branchOf sets data's branch, or marks it detached, from the first round's
+// answer in h, asking symbolic-ref itself when that round had none.
+func branchOf(ctx context.Context, g *gitCmd, h head, data *facts.Git) error {
+	switch h.branch {
+	case "HEAD":
+		data.Detached = true
+	case "":
+		// No answer in the first round; ask symbolic-ref itself.
+		out, err := g.run(ctx, "symbolic-ref", "-q", "--short", "HEAD")
+		switch {
+		case err == nil:
+			data.Branch = strings.TrimSpace(string(out))
+		case exitCode(err) == 1:
+			data.Detached = true
+		default:
+			return err
+		}
+	default:
+		data.Branch = h.branch
+	}
+	return nil
+}
+
+// sinceFacts resolves since to its base (answer holds the first round's
+// reply for it) and lists the files changed from there to the work tree.
+func sinceFacts(ctx context.Context, g *gitCmd, since Since, headOID string, unborn bool, entries []facts.GitStatusEntry, view pathView, answer result) (*facts.GitSince, error) {
+	base, err := resolveBase(ctx, g, since, unborn, answer)
 	if err != nil {
 		return nil, fmt.Errorf("resolve since %q: %w", since.Spec, err)
 	}
 	from := base
 	if from == "" {
-		if from, err = emptyTree(ctx, g, objectFormat(data.Head)); err != nil {
+		if from, err = emptyTree(ctx, g, objectFormat(headOID)); err != nil {
 			return nil, fmt.Errorf("changes since %q: %w", since.Spec, err)
 		}
 	}
-	files, err := changes(ctx, g, from, status.Entries, h.view)
+	files, err := changes(ctx, g, from, entries, view)
 	if err != nil {
 		return nil, fmt.Errorf("changes since %q: %w", since.Spec, err)
 	}
-	data.Since = &facts.GitSince{Spec: since.Spec, Kind: "ref", Base: base, Files: files}
+	out := &facts.GitSince{Spec: since.Spec, Kind: "ref", Base: base, Files: files}
 	if since.Ref == "" {
-		data.Since.Kind = "time"
-		data.Since.Time = since.Time.UTC().Format(time.RFC3339Nano)
+		out.Kind = "time"
+		out.Time = since.Time.UTC().Format(time.RFC3339Nano)
 	}
-	if data.Since.Files == nil {
-		data.Since.Files = []facts.GitChange{}
+	if out.Files == nil {
+		out.Files = []facts.GitChange{}
 	}
-	return data, nil
+	return out, nil
 }

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"github.com/tausik/tausik/runners/golang/internal/fastscan"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ func TestFastScanMatchesGoParserOnGoroot(t *testing.T) {
 		if !want.Parsed {
 			broken++
 		}
-		got, ok := fastScan(p, srcs[i])
+		got, ok := fastscan.Scan(p, srcs[i])
 		if !ok {
 			if testing.Verbose() && want.Parsed {
 				t.Logf("slow path: %s", p)
@@ -70,7 +71,7 @@ func TestFastScanMatchesGoParserOnGoroot(t *testing.T) {
 // gives other facts.
 func agree(t *testing.T, name string, src []byte) bool {
 	t.Helper()
-	got, ok := fastScan(name, src)
+	got, ok := fastscan.Scan(name, src)
 	if !ok {
 		return false
 	}

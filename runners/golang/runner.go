@@ -1,7 +1,7 @@
 // Package golang is the runner for the "go" namespace: the struct types and
 // exported methods of every Go file in the repository, as the standard
 // library's go/parser reads them. Most files are read by a recognizer of
-// Go's syntax that builds no tree (fastScan), which hands go/parser every
+// Go's syntax that builds no tree (fastscan.Scan), which hands go/parser every
 // file it is not sure of, a syntax error above all, so "parsed" is always
 // go/parser's verdict. The go tool is never run and nothing is
 // built or type-checked, so the facts are what the source says: an embedded

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"errors"
+	"github.com/tausik/tausik/runners/golang/internal/fastscan"
 	"go/ast"
 	"go/parser"
 	"go/scanner"
@@ -13,8 +14,8 @@ import (
 	"github.com/tausik/tausik/facts"
 )
 
-// parseScan is Scan with go/parser: the reference fastScan is held to,
-// and what reads every file fastScan gives up on.
+// parseScan is Scan with go/parser: the reference fastscan.Scan is held to,
+// and what reads every file fastscan.Scan gives up on.
 func parseScan(path string, src []byte) facts.GoFile {
 	f := facts.GoFile{Path: path, Imports: map[string]string{}, Structs: []facts.GoStruct{}, Methods: []facts.GoMethod{}}
 	fset := token.NewFileSet()
@@ -159,10 +160,10 @@ func parseError(fset *token.FileSet, err error) *facts.GoError {
 // error's line and message, and no imports, structs or methods. path is
 // only copied into the result (and into go/parser's positions). src is not
 // retained. Lines are the file's own: a //line directive does not move
-// them. Most files are read by fastScan, which builds no syntax tree; what
+// them. Most files are read by fastscan.Scan, which builds no syntax tree; what
 // it is not sure of, a syntax error above all, goes to go/parser.
 func Scan(path string, src []byte) facts.GoFile {
-	if f, ok := fastScan(path, src); ok {
+	if f, ok := fastscan.Scan(path, src); ok {
 		return f
 	}
 	return parseScan(path, src)

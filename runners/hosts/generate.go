@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/internal/hosts/formats"
 	"github.com/tausik/tausik/internal/sandbox"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/hosts/formats"
 )
 
 // tailBytes is how much of a generator's stderr is kept, and tailLines how
@@ -33,25 +33,56 @@ func (r *Runner) generate(ctx context.Context, ws *workspace, g Generator) Host 
 		h.Reason = "copy the project for the generator: " + err.Error()
 		return h
 	}
-	tmp, err := os.MkdirTemp(ws.dir, "gen-")
+	tmp, dirs, err := generatorDirs(ws)
 	if err != nil {
-		h.Reason = "make the generator's temp dir: " + err.Error()
+		h.Reason = err.Error()
 		return h
 	}
 	defer removeAll(tmp)
-	dirs := map[string]string{"repo": ws.repo}
-	for _, d := range []string{"home", "out", "tmp"} {
-		dirs[d] = filepath.Join(tmp, d)
-		if err := os.MkdirAll(dirs[d], 0o755); err != nil {
-			h.Reason = err.Error()
-			return h
-		}
-	}
 	argv, err := r.expand(g.Argv, dirs["out"])
 	if err != nil {
 		h.Reason = err.Error()
 		return h
 	}
+	if !r.runGenerator(ctx, ws, g, argv, tmp, dirs, &h) {
+		return h
+	}
+	rd, err := formats.Read(hi.Format, dirs["out"], hi.Profile, hi.MCPFiles, formats.BuiltinTable(g.Host).Extend(g.Table))
+	if err != nil {
+		h.Reason = fmt.Sprintf("generator for %s wrote a file that does not read as %s: %v", g.Host, hi.Format, err)
+		return h
+	}
+	if len(rd.Files) == 0 {
+		h.Reason = fmt.Sprintf("generator for %s wrote nothing readable as %s under {out}/%s", g.Host, hi.Format, hi.Profile)
+		return h
+	}
+	h.Status, h.Generated = StatusOK, &rd
+	return h
+}
+
+// generatorDirs makes the generator's temp dir under ws and in it the
+// home, out and tmp directories it runs with; dirs maps those names, and
+// "repo", to their paths.
+func generatorDirs(ws *workspace) (tmp string, dirs map[string]string, err error) {
+	tmp, err = os.MkdirTemp(ws.dir, "gen-")
+	if err != nil {
+		return "", nil, fmt.Errorf("make the generator's temp dir: %w", err)
+	}
+	dirs = map[string]string{"repo": ws.repo}
+	for _, d := range []string{"home", "out", "tmp"} {
+		dirs[d] = filepath.Join(tmp, d)
+		if err := os.MkdirAll(dirs[d], 0o755); err != nil {
+			removeAll(tmp)
+			return "", nil, err
+		}
+	}
+	return tmp, dirs, nil
+}
+
+// runGenerator runs the generator's expanded argv in the project's copy, confined
+// and within its timeout, and records its exit and stderr in h. False when
+// it did not exit 0, with h.Reason saying why.
+func (r *Runner) runGenerator(ctx context.Context, ws *workspace, g Generator, argv []string, tmp string, dirs map[string]string, h *Host) bool {
 	timeout := g.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -65,7 +96,7 @@ func (r *Runner) generate(ctx context.Context, ws *workspace, g Generator) Host 
 	path, err := exec.LookPath(exe)
 	if err != nil {
 		h.Reason = fmt.Sprintf("generator %s: %v", g.Argv[0], err)
-		return h
+		return false
 	}
 	cmd := exec.CommandContext(tctx, path, argv[1:]...)
 	cmd.Dir = dirs["repo"]
@@ -82,13 +113,13 @@ func (r *Runner) generate(ctx context.Context, ws *workspace, g Generator) Host 
 	switch {
 	case errors.Is(tctx.Err(), context.DeadlineExceeded):
 		h.Reason = fmt.Sprintf("generator for %s: no exit within %s", g.Host, timeout)
-		return h
+		return false
 	case ctx.Err() != nil:
 		h.Reason = "canceled: " + ctx.Err().Error()
-		return h
+		return false
 	case cmd.ProcessState == nil:
 		h.Reason = fmt.Sprintf("generator for %s did not start: %v", g.Host, err)
-		return h
+		return false
 	}
 	h.ExitCode = cmd.ProcessState.ExitCode()
 	if h.ExitCode != 0 {
@@ -96,19 +127,9 @@ func (r *Runner) generate(ctx context.Context, ws *workspace, g Generator) Host 
 		if h.ExitCode < 0 {
 			h.Reason = fmt.Sprintf("generator for %s was killed: %v", g.Host, err)
 		}
-		return h
+		return false
 	}
-	rd, err := formats.Read(hi.Format, dirs["out"], hi.Profile, hi.MCPFiles, formats.BuiltinTable(g.Host).Extend(g.Table))
-	if err != nil {
-		h.Reason = fmt.Sprintf("generator for %s wrote a file that does not read as %s: %v", g.Host, hi.Format, err)
-		return h
-	}
-	if len(rd.Files) == 0 {
-		h.Reason = fmt.Sprintf("generator for %s wrote nothing readable as %s under {out}/%s", g.Host, hi.Format, hi.Profile)
-		return h
-	}
-	h.Status, h.Generated = StatusOK, &rd
-	return h
+	return true
 }
 
 // expand replaces the placeholders of argv.

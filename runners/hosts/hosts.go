@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/hosts/formats"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/hosts/formats"
 )
 
 // Namespace is the key of the facts this runner gathers.

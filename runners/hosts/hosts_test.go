@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/hosts/formats"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/hosts/formats"
 	"github.com/tausik/tausik/store"
 )
 

@@ -22,9 +22,8 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/artifacts"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/renar/artifacts"
-	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
 
@@ -230,7 +229,7 @@ func (r *Runner) tasks(ctx context.Context, out *Facts) error {
 			out.Tasks = append(out.Tasks, Task{Task: facts.Task{Slug: slug, ScopePaths: nil, Specs: []string{}, Adapts: []string{}, Files: []string{}}})
 			continue
 		}
-		t := Task{Task: work.FactsTask(st), Found: true}
+		t := Task{Task: runners.FactsTask(st), Found: true}
 		t.DoneNS = artifacts.UnixNS(t.DoneAt)
 		runs, err := r.st.VerifyRuns(ctx, slug)
 		if err != nil {

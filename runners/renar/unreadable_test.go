@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/artifacts"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/renar/artifacts"
 )
 
 const okSpec = "---\nartifact: spec\nslug: s1\nstatus: active\n---\n# s1\n"

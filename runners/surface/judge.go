@@ -55,6 +55,36 @@ type judgement struct {
 // (surfaces only grow along bases), so they take no work.
 func (r *resolver) judge(p Params, comps []*component, of []int) judgement {
 	j := judgement{exempt: make([]string, len(r.cls)), beyond: make([]int, len(comps)), inherited: make([]int, len(r.cls))}
+	root := r.markExempt(p, comps, r.enumComponents(comps, of), &j)
+	reaches, causes := r.rootCauses(p, comps, of, root, &j)
+	for ci, c := range comps {
+		if j.beyond[ci] > p.Cap || !reaches[ci] {
+			continue
+		}
+		n := 0
+		for _, m := range c.members {
+			n += b2i(j.judged(p, m))
+		}
+		for _, x := range causes[ci] {
+			for _, m := range comps[x].members {
+				if j.judged(p, m) {
+					j.inherited[m] += n
+				}
+			}
+		}
+	}
+	return j
+}
+
+// judged reports whether class id is judged: not exempt, or a test class
+// when p includes tests.
+func (j *judgement) judged(p Params, id int) bool {
+	return j.exempt[id] == "" || j.exempt[id] == ExemptTest && p.IncludeTests
+}
+
+// enumComponents marks the components that are Python enums: a member with
+// an enum base, or a base component that is one.
+func (r *resolver) enumComponents(comps []*component, of []int) []bool {
 	enum := make([]bool, len(comps))
 	for ci, c := range comps {
 		for _, m := range c.members {
@@ -65,10 +95,13 @@ func (r *resolver) judge(p Params, comps []*component, of []int) judgement {
 			}
 		}
 	}
-	judged := func(id int) bool {
-		return j.exempt[id] == "" || j.exempt[id] == ExemptTest && p.IncludeTests
-	}
-	root := make([]bool, len(comps)) // over the cap, with a judged member
+	return enum
+}
+
+// markExempt records each class's exemption in j and returns the roots:
+// the components over the cap with a judged member.
+func (r *resolver) markExempt(p Params, comps []*component, enum []bool, j *judgement) []bool {
+	root := make([]bool, len(comps))
 	for ci, c := range comps {
 		for _, m := range c.members {
 			k := r.cls[m]
@@ -82,18 +115,22 @@ func (r *resolver) judge(p Params, comps []*component, of []int) judgement {
 			case k.test:
 				j.exempt[m] = ExemptTest
 			}
-			root[ci] = root[ci] || len(c.surface) > p.Cap && judged(m)
+			root[ci] = root[ci] || len(c.surface) > p.Cap && j.judged(p, m)
 		}
 	}
-	// Per component over the cap: whether it reaches a root cause, the union
-	// of the surfaces of those it reaches (cover), and those whose own beyond
-	// is over the cap (causes). A root's surface holds every surface below
-	// it (surfaces only grow along bases), so the direct over-cap bases'
-	// covers are enough, and a deep chain costs a union per link, not one
-	// over the whole chain.
-	reaches := make([]bool, len(comps))
+	return root
+}
+
+// rootCauses works out, per component over the cap, whether it reaches a
+// root cause, the union of the surfaces of those it reaches (cover), and
+// those whose own beyond is over the cap (causes); it sets j.beyond. A
+// root's surface holds every surface below it (surfaces only grow along
+// bases), so the direct over-cap bases' covers are enough, and a deep chain
+// costs a union per link, not one over the whole chain.
+func (r *resolver) rootCauses(p Params, comps []*component, of []int, root []bool, j *judgement) (reaches []bool, causes [][]int) {
+	reaches = make([]bool, len(comps))
 	cover := make([][]int32, len(comps)) // kept for components that are not roots
-	causes := make([][]int, len(comps))
+	causes = make([][]int, len(comps))
 	base, cause := make([]int, len(comps)), make([]int, len(comps)) // dedupe marks, ci+1
 	var sets [][]int32
 	for ci, c := range comps {
@@ -143,21 +180,5 @@ func (r *resolver) judge(p Params, comps []*component, of []int) judgement {
 		j.beyond[ci] = len(c.surface) - len(u)
 		causes[ci] = cs
 	}
-	for ci, c := range comps {
-		if j.beyond[ci] > p.Cap || !reaches[ci] {
-			continue
-		}
-		n := 0
-		for _, m := range c.members {
-			n += b2i(judged(m))
-		}
-		for _, x := range causes[ci] {
-			for _, m := range comps[x].members {
-				if judged(m) {
-					j.inherited[m] += n
-				}
-			}
-		}
-	}
-	return j
+	return reaches, causes
 }

@@ -33,10 +33,10 @@ func (r *SessionRunner) Gather(ctx context.Context, _ *runners.Scope) facts.Name
 func SessionFacts(st store.SessionState) facts.SessionFacts {
 	out := facts.SessionFacts{Open: st.Open, ActiveMinutes: st.ActiveMinutes()}
 	if s := st.Session; s != nil {
-		out.ID, out.StartedAt, out.EndedAt, out.ToolCalls = s.ID, formatTime(s.StartedAt), formatTime(s.EndedAt), s.ToolCalls
+		out.ID, out.StartedAt, out.EndedAt, out.ToolCalls = s.ID, runners.FormatTime(s.StartedAt), runners.FormatTime(s.EndedAt), s.ToolCalls
 	}
 	if h := st.Handoff; h != nil {
-		out.Handoff = &facts.Handoff{Text: h.Text, WrittenAt: formatTime(h.WrittenAt), SessionID: h.SessionID}
+		out.Handoff = &facts.Handoff{Text: h.Text, WrittenAt: runners.FormatTime(h.WrittenAt), SessionID: h.SessionID}
 	}
 	return out
 }

@@ -37,7 +37,7 @@ func (r *TaskRunner) Gather(ctx context.Context, s *runners.Scope) facts.Namespa
 	}
 	out := facts.TaskFacts{Slug: s.Request.Task, Active: make([]facts.Task, 0, len(active))}
 	for _, t := range active {
-		out.Active = append(out.Active, FactsTask(t))
+		out.Active = append(out.Active, runners.FactsTask(t))
 	}
 	if slices.Contains(BackstopTriggers, s.Request.Trigger) {
 		out.Backstop = backstop(ctx, r.st, s.Root, active)
@@ -53,7 +53,7 @@ func (r *TaskRunner) Gather(ctx context.Context, s *runners.Scope) facts.Namespa
 		case err != nil:
 			return facts.Error(fmt.Sprintf("read task %s: %v", out.Slug, err))
 		default:
-			ft := FactsTask(t)
+			ft := runners.FactsTask(t)
 			out.Found, out.Task = true, &ft
 		}
 	}

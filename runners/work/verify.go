@@ -32,7 +32,7 @@ func (r *VerifyRunner) Gather(ctx context.Context, s *runners.Scope) facts.Names
 		return facts.Error(noStore)
 	}
 	out := facts.VerifyFacts{
-		Task: s.Request.Task, DeclaredFiles: []string{}, VerifyGates: nonNil(s.Work.VerifyGates),
+		Task: s.Request.Task, DeclaredFiles: []string{}, VerifyGates: runners.NonNil(s.Work.VerifyGates),
 		GateSignature: s.Work.GateSignature, Sensitive: []facts.SensitiveFile{},
 	}
 	var declared []string
@@ -92,7 +92,7 @@ func NormalizeFiles(files []string) []string {
 // then says why).
 func RunFacts(run store.VerifyRun, pub ed25519.PublicKey, keyErr error) facts.VerifyRun {
 	out := facts.VerifyRun{
-		ID: run.ID, RanAt: formatTime(run.RanAt), Passed: run.Passed, ExitCode: int64(run.ExitCode),
+		ID: run.ID, RanAt: runners.FormatTime(run.RanAt), Passed: run.Passed, ExitCode: int64(run.ExitCode),
 		Gates: make([]facts.VerifyRunGate, 0, len(run.Gates)), FilesHash: run.FilesHash,
 		GateSignature: run.GateSignature, GitSHA: run.GitSHA,
 	}
@@ -136,7 +136,7 @@ func CheckReceipt(run store.VerifyRun, pub ed25519.PublicKey, keyErr error) fact
 		what string
 	}{
 		{c.TaskMatches, fmt.Sprintf("receipt task %q is not the run's task %q", r.Task, run.Task)},
-		{c.TimeMatches, fmt.Sprintf("receipt time %s is not the run's time %s", formatTime(r.RanAt), formatTime(run.RanAt))},
+		{c.TimeMatches, fmt.Sprintf("receipt time %s is not the run's time %s", runners.FormatTime(r.RanAt), runners.FormatTime(run.RanAt))},
 		{c.FilesHashMatches, "receipt files hash is not the run's"},
 		{c.GateSignatureMatches, "receipt gate signature is not the run's"},
 		{c.PassedMatches, fmt.Sprintf("receipt says passed=%v, the run says passed=%v", r.Passed, run.Passed)},

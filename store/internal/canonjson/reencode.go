@@ -19,7 +19,7 @@ const maxDepth = 200
 // ambiguous (duplicate keys, a string that is not UTF-8), or nested deeper
 // than maxDepth — so the caller decodes and marshals instead; whatever it
 // accepts, it encodes exactly as that would (TestReencodeMatchesMarshal,
-// FuzzReencode); docs/performance-warm.md has what it saves.
+// FuzzReencode); CHANGELOG.md (the warm path of class_surface) has what it saves.
 func Reencode(raw []byte) (out []byte, ok bool) {
 	r := reencoder{in: raw, out: make([]byte, 0, len(raw))}
 	r.space()
