@@ -75,6 +75,12 @@ func ParseJUnit(data []byte, root string) (*facts.TestReport, error) {
 // parseJUnitWith reads a JUnit XML report, locating each failure in its
 // body with locate (a Python traceback, a JavaScript stack).
 func parseJUnitWith(data []byte, root string, locate func(body, root string) (string, int64)) (*facts.TestReport, error) {
+	return decodeJUnit(data, func(c *junitCase) facts.TestCase { return testCase(c, root, locate) })
+}
+
+// decodeJUnit reads a JUnit XML report, each case turned into a fact by
+// conv, with totals counted from the cases.
+func decodeJUnit(data []byte, conv func(*junitCase) facts.TestCase) (*facts.TestReport, error) {
 	var top junitNode
 	if err := xml.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("read JUnit XML: %w", err)
@@ -86,26 +92,14 @@ func parseJUnitWith(data []byte, root string, locate func(body, root string) (st
 	var walk func(n *junitNode)
 	walk = func(n *junitNode) {
 		for i := range n.Cases {
-			rep.Cases = append(rep.Cases, testCase(&n.Cases[i], root, locate))
+			rep.Cases = append(rep.Cases, conv(&n.Cases[i]))
 		}
 		for i := range n.Suites {
 			walk(&n.Suites[i])
 		}
 	}
 	walk(&top)
-	for _, c := range rep.Cases {
-		rep.Tests++
-		switch c.Outcome {
-		case "passed":
-			rep.Passed++
-		case "failed":
-			rep.Failures++
-		case "error":
-			rep.Errors++
-		case "skipped":
-			rep.Skipped++
-		}
-	}
+	countCases(rep)
 	return rep, nil
 }
 

@@ -3,7 +3,6 @@ package command
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"math"
@@ -135,38 +134,7 @@ var phpunitWhere = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // the message, and the trace, innermost frame first, whose first line
 // inside the project locates the failure.
 func ParsePHPUnit(data []byte, root string) (*facts.TestReport, error) {
-	var top junitNode
-	if err := xml.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("read JUnit XML: %w", err)
-	}
-	if n := top.XMLName.Local; n != "testsuites" && n != "testsuite" {
-		return nil, fmt.Errorf("read JUnit XML: root element is <%s>, want <testsuites> or <testsuite>", n)
-	}
-	rep := &facts.TestReport{Cases: []facts.TestCase{}}
-	var walk func(n *junitNode)
-	walk = func(n *junitNode) {
-		for i := range n.Cases {
-			rep.Cases = append(rep.Cases, phpunitCase(&n.Cases[i], root))
-		}
-		for i := range n.Suites {
-			walk(&n.Suites[i])
-		}
-	}
-	walk(&top)
-	for _, c := range rep.Cases {
-		rep.Tests++
-		switch c.Outcome {
-		case "passed":
-			rep.Passed++
-		case "failed":
-			rep.Failures++
-		case "error":
-			rep.Errors++
-		case "skipped":
-			rep.Skipped++
-		}
-	}
-	return rep, nil
+	return decodeJUnit(data, func(c *junitCase) facts.TestCase { return phpunitCase(c, root) })
 }
 
 func phpunitCase(c *junitCase, root string) facts.TestCase {
