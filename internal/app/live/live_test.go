@@ -215,3 +215,36 @@ func TestDigestDoesNotBlockOnAFIFO(t *testing.T) {
 		t.Fatalf("a FIFO digests as %q", got)
 	}
 }
+
+// An edit that keeps the size and puts the mtime back (touch -r, cp -p,
+// rsync -a, tar x) is still seen: the file's ctime moved.
+func TestEditKeepingSizeAndMtimeIsSeen(t *testing.T) {
+	root := projectTree(t)
+	write(t, root, "tausik/gates.json", `{"gates": {"filesize": {"params": {"max_lines": 400}}}}`)
+	s := open(t, root)
+	if got, _ := outcome(t, s, "filesize"); got != engine.Passed {
+		t.Fatalf("300 lines under 400: %s", got)
+	}
+	path := filepath.Join(root, "tausik", "gates.json")
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"gates": {"filesize": {"params": {"max_lines": 100}}}}`); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chtimes(path, before.ModTime(), before.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.Stat(path); after.Size() != before.Size() || !after.ModTime().Equal(before.ModTime()) {
+		t.Fatalf("the edit changed the size or mtime: %v", after)
+	}
+	if got, _ := outcome(t, s, "filesize"); got != engine.Failed {
+		t.Fatalf("tightened to 100 lines in place, mtime restored: %s", got)
+	}
+}

@@ -19,12 +19,13 @@ type stamp struct {
 	size  int64
 	mtime int64 // UnixNano
 	ino   uint64
+	ctime int64 // UnixNano; changes on every write, whatever the mtime says
 	dir   bool
 	gone  bool
 }
 
 func stampOf(path string, info fs.FileInfo) stamp {
-	return stamp{path: path, size: info.Size(), mtime: info.ModTime().UnixNano(), ino: inode(info), dir: info.IsDir()}
+	return stamp{path: path, size: info.Size(), mtime: info.ModTime().UnixNano(), ino: inode(info), ctime: ctime(info), dir: info.IsDir()}
 }
 
 // snapshot stamps the configuration files of every tier and every file and

@@ -1,0 +1,15 @@
+package live
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// ctime is the file's status-change time, which no user can set: an edit
+// that keeps the size and puts the mtime back still changes it.
+func ctime(info fs.FileInfo) int64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return st.Ctimespec.Nano()
+	}
+	return 0
+}
