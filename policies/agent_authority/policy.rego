@@ -47,7 +47,7 @@ dyn(cmd, i) if object.get(cmd, "dynamic", [])[i] == true
 # program, or after the package of `go run` (tausik's own repository).
 start(cmd) := 1 if {
 	not dyn(cmd, 0)
-	lower(regex.replace(cmd.argv[0], `^.*[/\\]`, "")) in {"tausik", "tausik.exe"}
+	lower(regex.replace(cmd.argv[0], `^.*[/\\]`, "")) in {"tausik", "tausik.exe", "tausik-hook", "tausik-hook.exe"}
 }
 
 start(cmd) := j + 1 if {
@@ -87,6 +87,7 @@ guard_subcommands := {
 	"config": "the configuration tiers",
 	"push-ok": "a push ticket",
 	"baseline": "the ratchet baseline",
+	"hook": "the host's hook events, which only the host may send (a stop the agent sends itself uses up the bound that makes it continue)",
 }
 
 # change(cmd) describes the guard change cmd asks for.
