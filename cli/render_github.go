@@ -2,6 +2,8 @@ package cli
 
 import (
 	"cmp"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
@@ -61,10 +63,35 @@ func renderGitHub(w io.Writer, d *engine.Decision) error {
 	if total > 0 {
 		fmt.Fprintf(&b, "::notice title=tausik::%d finding(s) in %d gate(s), %d annotated; decision %s\n", total, len(d.Gates), shown, ghEscape(d.ID, false))
 	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	var text strings.Builder
+	if err := renderDecisionText(&text, d); err != nil {
 		return err
 	}
-	return renderDecisionText(w, d)
+	b.WriteString(ghInert(text.String()))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ghInert keeps text from being read as workflow commands: a line that
+// would start one (a file named with a newline and "::error::", a tool's
+// message) is printed between ::stop-commands:: and a random resume token,
+// as GitHub documents for untrusted output. Text with no such line is
+// printed as it is.
+func ghInert(text string) string {
+	risky := false
+	for line := range strings.Lines(text) {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			risky = true
+			break
+		}
+	}
+	if !risky {
+		return text
+	}
+	raw := make([]byte, 16)
+	_, _ = rand.Read(raw)
+	token := hex.EncodeToString(raw)
+	return "::stop-commands::" + token + "\n" + text + "::" + token + "::\n"
 }
 
 // ghRank orders gates: blocking, then warning, then the rest.

@@ -113,6 +113,34 @@ func TestRenderJUnit(t *testing.T) {
 	}
 }
 
+// A file name or message that would start a workflow command in the text
+// summary is printed with GitHub's commands stopped around it.
+func TestRenderGitHubStopsCommandsInText(t *testing.T) {
+	d := sampleDecision()
+	d.Gates[0].Violations[0].File = "src/we|ird\n::error::pwn.go"
+	var buf bytes.Buffer
+	if err := renderGitHub(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	stop := strings.Index(out, "::stop-commands::")
+	pwn := strings.Index(out, "\n::error::pwn.go")
+	if stop < 0 || pwn < stop {
+		t.Fatalf("a forged command is not inside stop-commands:\n%s", out)
+	}
+	token := strings.TrimSpace(out[stop+len("::stop-commands::"):][:32])
+	if len(token) != 32 || !strings.HasSuffix(out, "::"+token+"::\n") {
+		t.Fatalf("no resume token after the text:\n%s", out)
+	}
+	var plain bytes.Buffer
+	if err := renderGitHub(&plain, sampleDecision()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "stop-commands") {
+		t.Errorf("commands stopped around a harmless summary:\n%s", plain.String())
+	}
+}
+
 func TestRenderGitHub(t *testing.T) {
 	var buf bytes.Buffer
 	if err := renderGitHub(&buf, sampleDecision()); err != nil {
