@@ -15,7 +15,7 @@ import (
 )
 
 // This file is the engine's surface for its policy harness
-// (engine/policytest): what fixture runs need from a loaded gate, and a way
+// (internal/policytest): what fixture runs need from a loaded gate, and a way
 // to gather and evaluate a fixture without the decision log.
 
 // BuiltinTests returns the names of the Go test functions in tausik's own

@@ -38,7 +38,7 @@ const (
 	// DirFixtures holds one directory per fixture case.
 	DirFixtures = "fixtures"
 	// FileMutants declares the policy's equivalent mutants (see
-	// engine/policytest's mutation testing).
+	// internal/policytest's mutation testing).
 	FileMutants = "mutants.yaml"
 )
 

@@ -225,7 +225,7 @@ func postCommand(c call) string {
 // Normalise reads payload, a pre-tool-use hook payload of host name, into
 // the normalised call the engine judges, with paths resolved against env's
 // working directory where the payload names no cwd: a fixture's tool call
-// (engine/policytest) goes through the adapter a hook would.
+// (internal/policytest) goes through the adapter a hook would.
 func Normalise(name string, payload []byte, env Env) (engine.ToolCall, error) {
 	h, ok := Lookup(name)
 	if !ok {
