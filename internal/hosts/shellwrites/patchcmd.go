@@ -74,7 +74,10 @@ func (w *walker) patch(args []arg, st *state) {
 	}
 	files := diffFiles(text)
 	if !ok || len(files) == 0 {
+		// GNU patch refuses names that climb out of its directory: an
+		// unread patch may write anywhere below it.
 		w.unknown(joinRaw(args), reasonUnread)
+		w.write(arg{lit: ".", ok: true, raw: joinRaw(args)}, st, "")
 		return
 	}
 	for _, f := range files {
@@ -121,7 +124,8 @@ func stripPath(p string, n int) string {
 
 // gitApply writes the files its patches name (stripped of -p N, default 1,
 // under --directory); --cached, --check and the summaries without --apply
-// change no work-tree file. An unreadable patch is Unknown.
+// change no work-tree file. An unreadable patch is Unknown and a write of
+// the whole work tree.
 func (w *walker) gitApply(text string, args []arg, st *state) {
 	o, ops := applySpec.parse(args)
 	if has(o, "cached") || has(o, "check", "stat", "numstat", "summary") && !has(o, "apply") {
@@ -141,7 +145,7 @@ func (w *walker) gitApply(text string, args []arg, st *state) {
 	for _, f := range ops {
 		t, ok := w.readFile(f, st)
 		if !ok {
-			w.unknown(text, reasonUnread)
+			w.treeRewrite(text, reasonUnread, st)
 			return
 		}
 		texts = append(texts, t)
@@ -149,7 +153,7 @@ func (w *walker) gitApply(text string, args []arg, st *state) {
 	if len(ops) == 0 {
 		t, ok := w.stdinText(st)
 		if !ok {
-			w.unknown(text, reasonUnread)
+			w.treeRewrite(text, reasonUnread, st)
 			return
 		}
 		texts = append(texts, t)
@@ -166,6 +170,6 @@ func (w *walker) gitApply(text string, args []arg, st *state) {
 		}
 	}
 	if n == 0 {
-		w.unknown(text, reasonUnread)
+		w.treeRewrite(text, reasonUnread, st)
 	}
 }

@@ -38,6 +38,11 @@ type Write struct {
 	// Into, when set, is the name the write lands under if Path turns out to
 	// be an existing directory (cp a.py dir: dir/a.py).
 	Into string `json:"into,omitempty"`
+	// WorkTree: the write may land anywhere in the git work tree holding
+	// Path (a checkout of another commit, a reset, a merge, a stash, a
+	// patch read only when it runs), so it is a write of that work tree's
+	// top directory, which the caller finds on disk.
+	WorkTree bool `json:"work_tree,omitempty"`
 }
 
 // Unknown is a write whose target cannot be known before the command runs.
