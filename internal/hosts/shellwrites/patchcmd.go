@@ -4,6 +4,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/tausik/tausik/internal/hosts/shellwrites/scripts"
 )
 
 var patchSpec = spec{strict: true, short: "bcEefhlnNRstTuvZB:d:D:F:g:i:o:p:r:V:Y:z:",
@@ -72,7 +74,7 @@ func (w *walker) patch(args []arg, st *state) {
 		}
 		strip = n
 	}
-	files := diffFiles(text)
+	files := scripts.DiffFiles(text)
 	if !ok || len(files) == 0 {
 		// GNU patch refuses names that climb out of its directory: an
 		// unread patch may write anywhere below it.
@@ -81,7 +83,7 @@ func (w *walker) patch(args []arg, st *state) {
 		return
 	}
 	for _, f := range files {
-		p := arg{lit: stripPath(f.name, strip), ok: true, raw: f.name}
+		p := arg{lit: stripPath(f.Name, strip), ok: true, raw: f.Name}
 		w.write(p, st, "")
 		backup(p)
 	}
@@ -160,12 +162,12 @@ func (w *walker) gitApply(text string, args []arg, st *state) {
 	}
 	n := 0
 	for _, t := range texts {
-		for _, f := range diffFiles(t) {
-			p := f.name
-			if !f.bare {
+		for _, f := range scripts.DiffFiles(t) {
+			p := f.Name
+			if !f.Bare {
 				p = stripPath(p, strip)
 			}
-			w.write(arg{lit: path.Join(dir.lit, p), ok: true, raw: f.name}, st, "")
+			w.write(arg{lit: path.Join(dir.lit, p), ok: true, raw: f.Name}, st, "")
 			n++
 		}
 	}

@@ -20,6 +20,14 @@
 // the analysis does not model, a git command that rewrites the work tree
 // from history, an archive's members, a command that does not parse, and a
 // command past the analysis' bounds (words, brace expansion, nesting, time).
+// A write whose files are unknown but whose place is not stays a write of
+// that place too: an archive extracted, a tree copied or found and deleted
+// write their directory, and a git command that rewrites the work tree from
+// history, a stash or an unread patch writes the whole work tree
+// (Write.WorkTree), so a guard below them is seen as written.
+//
+// Brace expansion lives in the subpackage braces, and the readers of sed
+// scripts and diffs in scripts.
 // What stays out of reach on purpose is a program that writes files itself
 // (make, a script, a compiler, a test run): its writes are not in the
 // command line, and are judged after it ran.
