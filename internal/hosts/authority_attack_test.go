@@ -146,6 +146,7 @@ var treeWriteCases = []struct {
 	{`git am p.mbox`, true, false},
 	{`patch -p1 < p.diff`, true, false},
 	{`tar xf a.tar -C ~`, true, false},
+	{`GIT_WORK_TREE=. git checkout HEAD~1`, true, false},
 	{`cp a.txt src/`, false, false},
 	{`cp src/a.py .`, false, true},
 	{`git checkout -b feat`, false, false},

@@ -308,8 +308,8 @@ var rows = []row{
 	{cmd: `$(command -v python3) -c "open('other/x','w')"`, unknown: true, run: true},
 	{cmd: `echo 'touch other/x' | "$(command -v bash)"`, unknown: true, run: true},
 	{cmd: `"$VENV/bin/pytest" -q`},
-	{cmd: `GIT_WORK_TREE=other git checkout -- b`, unknown: true},
-	{cmd: `export GIT_DIR=.git GIT_WORK_TREE=other; git checkout HEAD -- src/a`, unknown: true, run: true}, // writes other/src/a
+	{cmd: `GIT_WORK_TREE=other git checkout -- b`, writes: ".(work tree)", unknown: true},
+	{cmd: `export GIT_DIR=.git GIT_WORK_TREE=other; git checkout HEAD -- src/a`, writes: ".(work tree)", unknown: true, run: true}, // writes other/src/a
 	{cmd: `HOME=other; touch ~/x`, unknown: true},
 	{cmd: `git init -q other/repo`, writes: "other/repo", run: true},
 	{cmd: `git diff --outp=other/x`, unknown: true}, // git diff itself refuses the abbreviation; reported all the same

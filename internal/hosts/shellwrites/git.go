@@ -58,7 +58,8 @@ func (w *walker) git(rest []arg, st *state) {
 	sub, args := cmd[0].lit, cmd[1:]
 	switch {
 	case w.job.gitEnv && !gitReads[sub]:
-		w.unknown(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree")
+		// The tree it moves to is unknown: it may be the start directory's.
+		w.treeRewrite(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree", &state{})
 	case sub == "update-index":
 		// --assume-unchanged and --skip-worktree hide later changes of the
 		// paths from git itself, which the backstop asks what changed.

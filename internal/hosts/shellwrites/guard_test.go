@@ -61,6 +61,8 @@ var guardRows = []guardRow{
 	{cmd: `git am p.mbox`, attack: true},
 	{cmd: `cd src && git checkout HEAD~1`, attack: true},
 	{cmd: `git -C src reset --hard HEAD~1`, attack: true},
+	{cmd: `GIT_WORK_TREE=. git checkout HEAD~1`, attack: true},
+	{cmd: `export GIT_DIR=.git; git reset -q --hard HEAD~1`, attack: true},
 	// the same programs leaving the guard alone
 	{cmd: `cp a.txt src/`},
 	{cmd: `cp src/a .`},
