@@ -147,6 +147,9 @@ var treeWriteCases = []struct {
 	{`patch -p1 < p.diff`, true, false},
 	{`tar xf a.tar -C ~`, true, false},
 	{`GIT_WORK_TREE=. git checkout HEAD~1`, true, false},
+	{`ln -s ../tausik src/l && cp /tmp/x src/l/gates.json`, true, false},
+	{`ln -sr tausik src/l`, true, false},
+	{`ln -s a.py src/b.py`, false, false},
 	{`cp a.txt src/`, false, false},
 	{`cp src/a.py .`, false, true},
 	{`git checkout -b feat`, false, false},
@@ -198,5 +201,55 @@ func TestAuthorityAgainstTreeWrites(t *testing.T) {
 		if denied, why := judge(scoped, scoped, c.cmd, getenv); denied != (c.deny || c.outOfScope) {
 			t.Errorf("scoped to src/: %q: denied=%v (%q), want %v", c.cmd, denied, why, c.deny || c.outOfScope)
 		}
+	}
+}
+
+// TestTreeWriteThroughALink: a directory that holds no guard path but a
+// symbolic link to one (vendor/l -> ../tausik, left by an earlier call) is
+// the guard's way in for a tree write: the real tar writes
+// tausik/gates.json through it, and the hook refuses that tar (and a copy
+// into the directory) to an agent, while the same tar into src/ passes.
+func TestTreeWriteThroughALink(t *testing.T) {
+	root, getenv := openProject(t)
+	staged := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(staged, "l"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(staged, "l", "gates.json"), []byte("evil\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(t.TempDir(), "a.tar")
+	if out, err := exec.Command("tar", "cf", archive, "-C", staged, "l/gates.json").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v %s", err, out)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "vendor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../tausik", filepath.Join(root, "vendor", "l")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cmd  string
+		deny bool
+	}{
+		{"tar -C vendor -xf " + archive, true},
+		{"cp -r " + staged + "/. vendor/", true},
+		{"rsync -a " + staged + "/ vendor", true},
+		{"tar -C src -xf " + archive, false},
+	} {
+		payload := `{"session_id":"s","cwd":"$ROOT","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":` + quoteJSON(c.cmd) + `}}`
+		code, stdout, stderr := runHook(t, "claude", root, getenv, Pre, payload)
+		denied, why := byExit2(t, code, stdout, stderr)
+		if denied != c.deny || c.deny && !strings.Contains(why, "agent_authority") {
+			t.Errorf("%q: denied=%v (%q), want %v by agent_authority", c.cmd, denied, why, c.deny)
+		}
+	}
+	run := exec.Command("tar", "-C", "vendor", "-xf", archive)
+	run.Dir = root
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v %s", err, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "tausik", "gates.json")); string(b) != "evil\n" {
+		t.Fatalf("the attack did not reach tausik/gates.json (%q): the test proves nothing", b)
 	}
 }

@@ -250,6 +250,7 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 		}
 		tc.Writes = append(tc.Writes, p)
 	}
+	linkWrites(&tc)
 	c.cwd = tc.CWD
 	tc.Texts = afterTexts(c, tc.Writes[:min(len(c.paths), len(tc.Writes))])
 	return tc, nil

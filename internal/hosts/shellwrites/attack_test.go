@@ -138,7 +138,7 @@ var rows = []row{
 	{cmd: `mv -t other src/a`, writes: "src/a, other/a", run: true},
 	{cmd: `mv --target-dir=other src/b`, writes: "src/b, other/b", run: true},
 	{cmd: `ln -t other src/a`, writes: "other/a", run: true},
-	{cmd: `ln -sf ../src/a other/b`, writes: "other/b(+a)", run: true},
+	{cmd: `ln -sf ../src/a other/b`, writes: "other/b(+a), src/a, other/src/a", run: true},
 	{cmd: `install -D src/a other/i`, writes: "other/i(+a)", run: true},
 	{cmd: `install -m 644 -t other src/a`, writes: "other/a", run: true},
 	{cmd: `sort -o other/x src/a`, writes: "other/x", run: true},

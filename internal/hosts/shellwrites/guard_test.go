@@ -37,6 +37,11 @@ var guardRows = []guardRow{
 	{cmd: `find . -name gates.json -delete`, attack: true},
 	{cmd: `find . -exec rm {} +`, attack: true},
 	{cmd: `rm -rf t*/`, attack: true},
+	// a symbolic link to the guard, then a write through it
+	{cmd: `ln -s ../tausik src/l && cp {X}/opencode.json src/l/gates.json`, attack: true},
+	{cmd: `ln -s ../../tausik/gates.json src/lib/g && echo x > src/lib/g`, setup: `mkdir src/lib`, attack: true},
+	{cmd: `ln -sr tausik src/l && echo x > src/l/gates.json`, attack: true},
+	{cmd: `ln -s -t src ../opencode.json && echo x > src/opencode.json`, attack: true},
 	// git commands that rewrite the tree
 	{cmd: `git checkout HEAD~1`, attack: true},
 	{cmd: `git checkout HEAD~1 -- .`, attack: true},
@@ -76,6 +81,7 @@ var guardRows = []guardRow{
 	{cmd: `git apply s.diff`},
 	{cmd: `rsync -a {X}/ src/`},
 	{cmd: `tar -C src -xf a.tar`},
+	{cmd: `ln -s a src/b && echo x > src/b`},
 }
 
 // TestTreeWritesCoverTheGuard runs each row with the real bash, git, tar,
@@ -92,12 +98,19 @@ func TestTreeWritesCoverTheGuard(t *testing.T) {
 			t.Fatalf("%s is needed to run the attacks: %v", tool, err)
 		}
 	}
-	template, x := guardTree(t)
+	template, xTemplate := guardTree(t)
+	rows := t.TempDir()
 	for _, r := range guardRows {
 		t.Run(strings.ReplaceAll(r.cmd, "/", "|"), func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "p")
-			if out, err := exec.Command("cp", "-a", template, dir).CombinedOutput(); err != nil {
-				t.Fatalf("copy the tree: %v %s", err, out)
+			tmp, err := os.MkdirTemp(rows, "row") // a subtest's own TempDir is named after its command
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir, x := filepath.Join(tmp, "p"), filepath.Join(tmp, "x")
+			for from, to := range map[string]string{template: dir, xTemplate: x} {
+				if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
+					t.Fatalf("copy the tree: %v %s", err, out)
+				}
 			}
 			// The copy's files are new to the index: refresh it, as a
 			// checkout made in place would be.

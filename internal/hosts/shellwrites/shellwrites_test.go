@@ -88,8 +88,8 @@ var shellCases = []struct {
 	{`mv -f a b dir/`, "a, b, dir/a, dir/b", nil},
 	{`install -m 0755 tool bin/`, "bin/tool", nil},
 	{`install -d out/x out/y`, "out/x, out/y", nil},
-	{`ln -sf ../target link`, "link(+target)", nil},
-	{`ln -s /usr/bin/python3`, "python3", nil},
+	{`ln -sf ../target link`, "link(+target), ../target, target", nil},
+	{`ln -s /usr/bin/python3`, "python3, /usr/bin/python3", nil},
 	// rm, rmdir, touch, mkdir, truncate, dd
 	{`rm -rf build dist`, "build, dist", nil},
 	{`rm -- -weird`, "-weird", nil},
