@@ -108,7 +108,8 @@ func (e *Engine) guardOf(abs string) (guardPath, bool) { return e.guardHit(abs, 
 // directory, or a directory above a guard path. A leaf guard path's
 // directories, the project root and the home directory are hit only when
 // written (checkout, restore or rm of tausik/ rewrites the baseline), not
-// when named: every tausik command line names tausik, and many name ".". A glob (tausik/*.json, .taus?k) hits what it may match.
+// when named: every tausik command line names tausik, and many name ".".
+// A glob (tausik/*.json, .taus?k) hits what it may match.
 func (e *Engine) guardHit(abs string, written bool) (guardPath, bool) {
 	for _, g := range e.guard {
 		switch {
