@@ -69,8 +69,8 @@ func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
 // protectedTargets lists the paths of req (its files and its tool call's
 // targets) that hit the guard. A target hits a guard path when it is that
 // path, lies below a guarded directory, or is a directory above a guard
-// path other than the project root or the home directory themselves (whose
-// removal scope_write and the backstop judge).
+// path: a write into the project root or the home directory (tar x, cp -r
+// SRC/. ., a checkout of another commit) may land on the guard below it.
 func (e *Engine) protectedTargets(req Request) []facts.ProtectedTarget {
 	if req.Trigger != TriggerPreWrite || len(e.guard) == 0 {
 		return nil
@@ -106,15 +106,16 @@ func (e *Engine) guardOf(abs string) (guardPath, bool) { return e.guardHit(abs, 
 
 // guardHit is the guard path abs hits: that path, one below a guarded
 // directory, or a directory above a guard path. A leaf guard path's
-// directories are hit only when written (checkout, restore or rm of
-// tausik/ rewrites the baseline), not when named: every tausik command line
-// names tausik. A glob (tausik/*.json, .taus?k) hits what it may match.
+// directories, the project root and the home directory are hit only when
+// written (checkout, restore or rm of tausik/ rewrites the baseline), not
+// when named: every tausik command line names tausik, and many name ".".
+// A glob (tausik/*.json, .taus?k) hits what it may match.
 func (e *Engine) guardHit(abs string, written bool) (guardPath, bool) {
 	for _, g := range e.guard {
 		switch {
 		case abs == g.path, g.dir && under(abs, g.path), globBelow(abs, g):
 			return g, true
-		case (under(g.path, abs) || globAbove(abs, g.path)) && abs != e.root && abs != e.home && (written || !g.leaf):
+		case (under(g.path, abs) || globAbove(abs, g.path)) && (written || abs != e.root && abs != e.home && !g.leaf):
 			g.reason = "a directory holding " + g.reason
 			return g, true
 		}

@@ -37,7 +37,7 @@ func TestJudgedCalls(t *testing.T) {
 
 // TestProtectedTargets: a target is protected when it is a guard file, lies
 // below a guarded directory, or is a directory above a guard path (said so),
-// but the project root and the home directory are not. tausik/ itself is,
+// the project root and the home directory included. tausik/ itself is,
 // when written (git checkout HEAD~1 -- tausik rewrites the baseline); a
 // glob is protected when it may match a guard path, a dot file only when it
 // says the dot.
@@ -73,8 +73,8 @@ func TestProtectedTargets(t *testing.T) {
 		{root + "/src/*.json", ""},
 		{root + "/*.py", ""},
 		{root + "/.claude/notes.md", ""},
-		{root, ""},
-		{home, ""},
+		{root, "a directory holding the project's tausik state (decision log, keys)"},
+		{home, "a directory holding the user configuration tier"},
 		{"/etc/other.json", ""},
 	} {
 		got := e.protectedTargets(Request{Trigger: TriggerPreWrite, Tool: &ToolCall{Writes: []string{c.path}}})

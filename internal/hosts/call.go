@@ -250,6 +250,7 @@ func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
 		}
 		tc.Writes = append(tc.Writes, p)
 	}
+	linkWrites(&tc)
 	c.cwd = tc.CWD
 	tc.Texts = afterTexts(c, tc.Writes[:min(len(c.paths), len(tc.Writes))])
 	return tc, nil
@@ -271,8 +272,9 @@ func shellCommand(c shellwrites.Command) facts.ToolShellCommand {
 	return out
 }
 
-// resolve makes t absolute: ~ is $HOME, a relative path is read from cwd, and
-// a destination that is an existing directory receives t.Into inside it.
+// resolve makes t absolute: ~ is $HOME, a relative path is read from cwd, a
+// destination that is an existing directory receives t.Into inside it, and
+// a write of a whole work tree is one of its top directory.
 func resolve(t shellwrites.Write, cwd string, env Env) (string, error) {
 	p := t.Path
 	if p == "~" || strings.HasPrefix(p, "~/") {
@@ -296,5 +298,23 @@ func resolve(t shellwrites.Write, cwd string, env Env) (string, error) {
 			p = filepath.Join(p, t.Into)
 		}
 	}
+	if t.WorkTree {
+		p = workTreeTop(filepath.Clean(p))
+	}
 	return p, nil
+}
+
+// workTreeTop is the top of the git work tree holding dir: the nearest
+// directory at or above it with a .git entry (a directory, or a worktree's
+// or submodule's file). Without one, git has no tree there to rewrite, and
+// dir itself is what is written.
+func workTreeTop(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
 }

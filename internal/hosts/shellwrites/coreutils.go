@@ -91,6 +91,9 @@ func (w *walker) fileOps(name string, opts []opt, ops []arg, st *state) {
 	case "cp", "mv", "ln":
 		w.copyLike(name, opts, ops, st)
 		w.backups(name, opts, ops, st)
+		if name == "ln" && has(opts, "s", "symbolic") {
+			w.linkTargets(opts, ops, st)
+		}
 	case "install":
 		if has(opts, "d", "directory") {
 			w.writeAll(ops, st)
@@ -200,5 +203,40 @@ func (w *walker) backups(name string, opts []opt, ops []arg, st *state) {
 	}
 	for _, s := range dests {
 		w.write(arg{lit: path.Join(dir.lit, path.Base(s.lit)) + "*", ok: dir.ok && s.ok, raw: dir.raw}, st, "")
+	}
+}
+
+// linkTargets: a symbolic link is a write of what it points to, since every
+// later write through it lands there (ln -s ../tausik src/l, then a write
+// of src/l/gates.json). A relative target is read from the link's
+// directory (from the current one with -r); when the destination may be a
+// directory (one source, no -T) both readings are writes.
+func (w *walker) linkTargets(opts []opt, ops []arg, st *state) {
+	dir, toDir := value(opts, "t", "target-directory")
+	srcs := ops
+	switch {
+	case toDir:
+	case len(ops) == 1:
+		dir, toDir = arg{lit: ".", ok: true, raw: "."}, true
+	case len(ops) > 1:
+		dir, srcs = ops[len(ops)-1], ops[:len(ops)-1]
+		toDir = len(srcs) > 1 || strings.HasSuffix(dir.lit, "/")
+	default:
+		return
+	}
+	for _, s := range srcs {
+		switch {
+		case !s.ok || path.IsAbs(s.lit) || has(opts, "r", "relative"):
+			w.write(s, st, "")
+		case !dir.ok:
+			w.write(arg{raw: dir.raw + " " + s.raw}, st, "")
+		case toDir:
+			w.write(arg{lit: path.Join(dir.lit, s.lit), ok: true, raw: s.raw}, st, "")
+		default: // DEST is the link, or a directory the link goes into
+			w.write(arg{lit: path.Join(path.Dir(dir.lit), s.lit), ok: true, raw: s.raw}, st, "")
+			if !has(opts, "T", "no-target-directory") {
+				w.write(arg{lit: path.Join(dir.lit, s.lit), ok: true, raw: s.raw}, st, "")
+			}
+		}
 	}
 }

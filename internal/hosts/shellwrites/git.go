@@ -28,6 +28,11 @@ var (
 	gitRewrites = map[string]bool{"am": true, "merge": true, "rebase": true, "pull": true, "switch": true, "cherry-pick": true,
 		"revert": true, "bisect": true, "read-tree": true, "checkout-index": true, "filter-branch": true, "filter-repo": true,
 		"sparse-checkout": true, "stage": false, "submodule": true, "subtree": true, "merge-file": true, "mergetool": true, "difftool": true}
+	// gitRewriteReads are the first words that make a gitRewrites
+	// subcommand leave the work tree alone.
+	gitRewriteReads = map[string][]string{"submodule": {"status", "summary"}, "bisect": {"log", "view", "visualize", "terms"},
+		"sparse-checkout": {"list"}, "am": {"--show-current-patch"}}
+	switchSpec = spec{short: "c:C:", long: []string{"create", "force-create", "orphan", "conflict"}}
 	// gitRiskyConfig are -c settings that run commands or change what git
 	// writes.
 	gitRiskyConfig = []string{"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath",
@@ -36,9 +41,10 @@ var (
 
 // git: the subcommands that change work-tree files write their paths
 // (checkout, restore, rm, mv, clean, stash push -- PATHS, clone, worktree
-// add, apply); those that rewrite it from history or a branch are Unknown,
-// as is a subcommand the analysis does not know (it may be an alias). -C DIR
-// and --work-tree move where the paths are read from.
+// add, apply); those that rewrite it from history or a branch are Unknown
+// and a write of the whole work tree; a subcommand the analysis does not
+// know is Unknown (it may be an alias). -C DIR and --work-tree move where
+// the paths are read from.
 func (w *walker) git(rest []arg, st *state) {
 	cmd, st, defs, ok := w.gitGlobals(rest, st)
 	if !ok || len(cmd) == 0 {
@@ -52,7 +58,8 @@ func (w *walker) git(rest []arg, st *state) {
 	sub, args := cmd[0].lit, cmd[1:]
 	switch {
 	case w.job.gitEnv && !gitReads[sub]:
-		w.unknown(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree")
+		// The tree it moves to is unknown: it may be the start directory's.
+		w.treeRewrite(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree", &state{})
 	case sub == "update-index":
 		// --assume-unchanged and --skip-worktree hide later changes of the
 		// paths from git itself, which the backstop asks what changed.
@@ -60,10 +67,13 @@ func (w *walker) git(rest []arg, st *state) {
 	case gitReads[sub]:
 		w.gitRead(text, sub, args, st)
 	case gitRewrites[sub]:
-		if sub == "submodule" && len(args) > 0 && args[0].ok && (args[0].lit == "status" || args[0].lit == "summary") {
+		if len(args) > 0 && args[0].ok && contains(gitRewriteReads[sub], args[0].lit) {
 			return
 		}
-		w.unknown(text, reasonHistory)
+		if sub == "switch" && !gitSwitchMoves(args) {
+			return
+		}
+		w.treeRewrite(text, reasonHistory, st)
 	case !w.gitWorkTree(text, sub, args, st):
 		w.gitAlias(text, sub, args, st, defs)
 	}
@@ -150,7 +160,7 @@ func (w *walker) gitWorkTree(text, sub string, args []arg, st *state) bool {
 	case "reset":
 		o, _ := spec{}.parse(args)
 		if has(o, "hard", "merge", "keep") {
-			w.unknown(text, reasonHistory)
+			w.treeRewrite(text, reasonHistory, st)
 		}
 	case "stash":
 		w.gitStash(text, args, st)
@@ -199,8 +209,8 @@ func (w *walker) gitClone(text string, args []arg, st *state) {
 }
 
 // gitCheckout: checkout [TREE] -- PATHS and checkout TREE PATHS write the
-// paths; checkout BRANCH rewrites the tree from that branch; checkout -b NEW
-// (from HEAD) changes no file.
+// paths; checkout BRANCH (or -b NEW START, or -f) rewrites the whole tree;
+// checkout -b NEW (from HEAD) changes no file.
 func (w *walker) gitCheckout(text string, args []arg, st *state) {
 	for i, a := range args {
 		if a.ok && a.lit == "--" {
@@ -214,11 +224,11 @@ func (w *walker) gitCheckout(text string, args []arg, st *state) {
 		return
 	}
 	switch {
+	case len(ops) == 0 && has(o, "f", "force"):
+		w.treeRewrite(text, reasonHistory, st) // checkout -f: HEAD's files over the tree's
 	case len(ops) == 0:
-	case len(ops) == 1 && (has(o, "b", "B", "orphan")):
-		w.unknown(text, reasonHistory) // a new branch from a start point
-	case len(ops) == 1:
-		w.unknown(text, reasonHistory)
+	case len(ops) == 1: // a branch, a commit, or a new branch's start point
+		w.treeRewrite(text, reasonHistory, st)
 	default:
 		w.writeAll(ops[1:], st)
 	}
@@ -226,7 +236,7 @@ func (w *walker) gitCheckout(text string, args []arg, st *state) {
 
 // gitStash: list, show, drop, clear, create and store leave the tree alone;
 // push -- PATHS writes the paths; the rest (push, save, pop, apply, branch)
-// rewrite it.
+// rewrite the whole tree.
 func (w *walker) gitStash(text string, args []arg, st *state) {
 	if len(args) > 0 && args[0].ok && contains([]string{"list", "show", "drop", "clear", "create", "store"}, args[0].lit) {
 		return
@@ -237,5 +247,26 @@ func (w *walker) gitStash(text string, args []arg, st *state) {
 			return
 		}
 	}
-	w.unknown(text, reasonHistory)
+	w.treeRewrite(text, reasonHistory, st)
+}
+
+// gitSwitchMoves reports whether git switch ARGS changes the work tree: all
+// but a new branch at HEAD (-c NEW, -C NEW) do; --orphan empties it.
+func gitSwitchMoves(args []arg) bool {
+	o, ops := switchSpec.parse(args)
+	return len(ops) > 0 || !has(o, "c", "C", "create", "force-create")
+}
+
+// treeRewrite records a git command that rewrites work-tree files from
+// history, another branch, a stash or a patch: an Unknown (which files is
+// not known) and a write of the whole work tree around the directory it
+// runs in (of the start directory's when that one is known only at run
+// time: it may be the same).
+func (w *walker) treeRewrite(text, reason string, st *state) {
+	w.unknown(text, reason)
+	p := "."
+	if st.known && st.dir != "" {
+		p = st.dir
+	}
+	w.job.res.Writes = append(w.job.res.Writes, Write{Path: p, WorkTree: true})
 }

@@ -4,6 +4,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/tausik/tausik/internal/hosts/shellwrites/scripts"
 )
 
 var patchSpec = spec{strict: true, short: "bcEefhlnNRstTuvZB:d:D:F:g:i:o:p:r:V:Y:z:",
@@ -72,13 +74,16 @@ func (w *walker) patch(args []arg, st *state) {
 		}
 		strip = n
 	}
-	files := diffFiles(text)
+	files := scripts.DiffFiles(text)
 	if !ok || len(files) == 0 {
+		// GNU patch refuses names that climb out of its directory: an
+		// unread patch may write anywhere below it.
 		w.unknown(joinRaw(args), reasonUnread)
+		w.write(arg{lit: ".", ok: true, raw: joinRaw(args)}, st, "")
 		return
 	}
 	for _, f := range files {
-		p := arg{lit: stripPath(f.name, strip), ok: true, raw: f.name}
+		p := arg{lit: stripPath(f.Name, strip), ok: true, raw: f.Name}
 		w.write(p, st, "")
 		backup(p)
 	}
@@ -121,7 +126,8 @@ func stripPath(p string, n int) string {
 
 // gitApply writes the files its patches name (stripped of -p N, default 1,
 // under --directory); --cached, --check and the summaries without --apply
-// change no work-tree file. An unreadable patch is Unknown.
+// change no work-tree file. An unreadable patch is Unknown and a write of
+// the whole work tree.
 func (w *walker) gitApply(text string, args []arg, st *state) {
 	o, ops := applySpec.parse(args)
 	if has(o, "cached") || has(o, "check", "stat", "numstat", "summary") && !has(o, "apply") {
@@ -141,7 +147,7 @@ func (w *walker) gitApply(text string, args []arg, st *state) {
 	for _, f := range ops {
 		t, ok := w.readFile(f, st)
 		if !ok {
-			w.unknown(text, reasonUnread)
+			w.treeRewrite(text, reasonUnread, st)
 			return
 		}
 		texts = append(texts, t)
@@ -149,23 +155,23 @@ func (w *walker) gitApply(text string, args []arg, st *state) {
 	if len(ops) == 0 {
 		t, ok := w.stdinText(st)
 		if !ok {
-			w.unknown(text, reasonUnread)
+			w.treeRewrite(text, reasonUnread, st)
 			return
 		}
 		texts = append(texts, t)
 	}
 	n := 0
 	for _, t := range texts {
-		for _, f := range diffFiles(t) {
-			p := f.name
-			if !f.bare {
+		for _, f := range scripts.DiffFiles(t) {
+			p := f.Name
+			if !f.Bare {
 				p = stripPath(p, strip)
 			}
-			w.write(arg{lit: path.Join(dir.lit, p), ok: true, raw: f.name}, st, "")
+			w.write(arg{lit: path.Join(dir.lit, p), ok: true, raw: f.Name}, st, "")
 			n++
 		}
 	}
 	if n == 0 {
-		w.unknown(text, reasonUnread)
+		w.treeRewrite(text, reasonUnread, st)
 	}
 }

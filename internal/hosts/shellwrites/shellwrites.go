@@ -20,6 +20,14 @@
 // the analysis does not model, a git command that rewrites the work tree
 // from history, an archive's members, a command that does not parse, and a
 // command past the analysis' bounds (words, brace expansion, nesting, time).
+// A write whose files are unknown but whose place is not stays a write of
+// that place too: an archive extracted, a tree copied or found and deleted
+// write their directory, and a git command that rewrites the work tree from
+// history, a stash or an unread patch writes the whole work tree
+// (Write.WorkTree), so a guard below them is seen as written.
+//
+// Brace expansion lives in the subpackage braces, and the readers of sed
+// scripts and diffs in scripts.
 // What stays out of reach on purpose is a program that writes files itself
 // (make, a script, a compiler, a test run): its writes are not in the
 // command line, and are judged after it ran.
@@ -38,6 +46,11 @@ type Write struct {
 	// Into, when set, is the name the write lands under if Path turns out to
 	// be an existing directory (cp a.py dir: dir/a.py).
 	Into string `json:"into,omitempty"`
+	// WorkTree: the write may land anywhere in the git work tree holding
+	// Path (a checkout of another commit, a reset, a merge, a stash, a
+	// patch read only when it runs), so it is a write of that work tree's
+	// top directory, which the caller finds on disk.
+	WorkTree bool `json:"work_tree,omitempty"`
 }
 
 // Unknown is a write whose target cannot be known before the command runs.

@@ -11,9 +11,12 @@ import (
 func show(r Result) (string, []string) {
 	var ws []string
 	for _, w := range r.Writes {
-		if w.Into != "" {
+		switch {
+		case w.Into != "":
 			ws = append(ws, w.Path+"(+"+w.Into+")")
-		} else {
+		case w.WorkTree:
+			ws = append(ws, w.Path+"(work tree)")
+		default:
 			ws = append(ws, w.Path)
 		}
 	}
@@ -85,8 +88,8 @@ var shellCases = []struct {
 	{`mv -f a b dir/`, "a, b, dir/a, dir/b", nil},
 	{`install -m 0755 tool bin/`, "bin/tool", nil},
 	{`install -d out/x out/y`, "out/x, out/y", nil},
-	{`ln -sf ../target link`, "link(+target)", nil},
-	{`ln -s /usr/bin/python3`, "python3", nil},
+	{`ln -sf ../target link`, "link(+target), ../target, target", nil},
+	{`ln -s /usr/bin/python3`, "python3, /usr/bin/python3", nil},
 	// rm, rmdir, touch, mkdir, truncate, dd
 	{`rm -rf build dist`, "build, dist", nil},
 	{`rm -- -weird`, "-weird", nil},
@@ -114,7 +117,7 @@ var shellCases = []struct {
 	// git
 	{`git checkout -- a.py b.py`, "a.py, b.py", nil},
 	{`git checkout HEAD~1 -- lib/x.go`, "lib/x.go", nil},
-	{`git checkout main`, "", []string{"git checkout main"}}, // switching branch rewrites the tree
+	{`git checkout main`, ".(work tree)", []string{"git checkout main"}}, // switching branch rewrites the tree
 	{`git restore src/a.py`, "src/a.py", nil},
 	{`git restore --staged src/a.py`, "", nil},
 	{`git restore -s HEAD --staged --worktree c.py`, "c.py", nil},
