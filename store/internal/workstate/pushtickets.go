@@ -1,9 +1,6 @@
 package workstate
 
 import (
-	"github.com/tausik/tausik/store/internal/decisionlog"
-	"github.com/tausik/tausik/store/internal/sqldb"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -87,10 +84,10 @@ type ticketState struct {
 }
 
 func stateOfTicket(t PushTicket) ticketState {
-	s := ticketState{Branch: t.Branch, Commit: t.Commit, ID: t.ID, IssuedAt: sqldb.FormatTime(t.IssuedAt), IssuedBy: t.IssuedBy,
+	s := ticketState{Branch: t.Branch, Commit: t.Commit, ID: t.ID, IssuedAt: formatTime(t.IssuedAt), IssuedBy: t.IssuedBy,
 		Remote: t.Remote, UsedBy: t.UsedBy}
 	if !t.UsedAt.IsZero() {
-		s.UsedAt = sqldb.FormatTime(t.UsedAt)
+		s.UsedAt = formatTime(t.UsedAt)
 	}
 	return s
 }
@@ -101,11 +98,11 @@ func (s *Work) IssuePushTicket(ctx context.Context, commit, remote, branch strin
 	if commit == "" {
 		return PushTicket{}, errors.New("issue push ticket: no commit")
 	}
-	at := s.db.Clock().UTC()
-	t := PushTicket{ID: sqldb.NewID(at), Commit: commit, Remote: remote, Branch: branch, IssuedAt: at, IssuedBy: requesterOf(ctx)}
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	at := s.clock().UTC()
+	t := PushTicket{ID: NewID(at), Commit: commit, Remote: remote, Branch: branch, IssuedAt: at, IssuedBy: requesterOf(ctx)}
+	err := s.write(ctx, func(q querier) error {
 		if _, err := q.ExecContext(ctx, `INSERT INTO push_tickets (id, commit_sha, remote, branch, issued_at, issued_by)
-			VALUES (?, ?, ?, ?, ?, ?)`, t.ID, t.Commit, t.Remote, t.Branch, sqldb.FormatTime(t.IssuedAt), t.IssuedBy); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?)`, t.ID, t.Commit, t.Remote, t.Branch, formatTime(t.IssuedAt), t.IssuedBy); err != nil {
 			return err
 		}
 		return appendTicketEntry(ctx, q, t.ID, at, t, PushIssued, commit)
@@ -117,10 +114,10 @@ func (s *Work) IssuePushTicket(ctx context.Context, commit, remote, branch strin
 }
 
 // LatestPushTicket returns the newest ticket, checked against its log
-// entries, or sqldb.ErrNotFound when none was ever issued.
+// entries, or ErrNotFound when none was ever issued.
 func (s *Work) LatestPushTicket(ctx context.Context) (PushTicket, error) {
 	var t PushTicket
-	err := s.db.Read(ctx, func(q sqldb.Querier) error {
+	err := s.read(ctx, func(q querier) error {
 		var err error
 		t, err = latestTicket(ctx, q)
 		return err
@@ -134,27 +131,27 @@ func (s *Work) LatestPushTicket(ctx context.Context) (PushTicket, error) {
 // UsePushTicket marks ticket id used by the decision usedBy and logs the
 // use, if id is still the newest ticket and unused; else ErrTicketGone.
 func (s *Work) UsePushTicket(ctx context.Context, id, usedBy string) error {
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	err := s.write(ctx, func(q querier) error {
 		t, err := latestTicket(ctx, q)
 		switch {
-		case errors.Is(err, sqldb.ErrNotFound):
+		case errors.Is(err, ErrNotFound):
 			return ErrTicketGone
 		case err != nil:
 			return err
 		case t.ID != id || !t.UsedAt.IsZero():
 			return ErrTicketGone
 		}
-		at := s.db.Clock().UTC()
+		at := s.clock().UTC()
 		t.UsedAt, t.UsedBy = at, usedBy
 		res, err := q.ExecContext(ctx, "UPDATE push_tickets SET used_at = ?, used_by = ? WHERE id = ? AND used_at = ''",
-			sqldb.FormatTime(at), usedBy, id)
+			formatTime(at), usedBy, id)
 		if err != nil {
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil || n != 1 {
 			return ErrTicketGone
 		}
-		return appendTicketEntry(ctx, q, sqldb.NewID(at), at, t, PushUsed, t.Commit)
+		return appendTicketEntry(ctx, q, NewID(at), at, t, PushUsed, t.Commit)
 	})
 	if err != nil {
 		return fmt.Errorf("use push ticket %s: %w", id, err)
@@ -162,43 +159,43 @@ func (s *Work) UsePushTicket(ctx context.Context, id, usedBy string) error {
 	return nil
 }
 
-func appendTicketEntry(ctx context.Context, q sqldb.Querier, entryID string, at time.Time, t PushTicket, change, gitHead string) error {
+func appendTicketEntry(ctx context.Context, q querier, entryID string, at time.Time, t PushTicket, change, gitHead string) error {
 	b := pushTicketBody{Change: change, DecisionID: entryID, Gates: []json.RawMessage{}, GitHead: gitHead,
-		Requester: requesterOf(ctx), Schema: "tausik-push-ticket/v1", Ticket: stateOfTicket(t), Time: sqldb.FormatTime(at)}
+		Requester: requesterOf(ctx), Schema: "tausik-push-ticket/v1", Ticket: stateOfTicket(t), Time: formatTime(at)}
 	b.Request.Task, b.Request.Trigger = t.ID, TriggerPushTicket
 	body, err := canonjson.Marshal(b)
 	if err != nil {
 		return err
 	}
-	rec, err := decisionlog.PrepareDecision(decisionlog.Decision{ID: entryID, Time: at, Trigger: TriggerPushTicket, Task: t.ID, GitHead: gitHead,
-		Requester: b.Requester, Gates: []decisionlog.GateVerdict{}, Body: body}, func() time.Time { return at })
+	rec, err := prepareDecision(Decision{ID: entryID, Time: at, Trigger: TriggerPushTicket, Task: t.ID, GitHead: gitHead,
+		Requester: b.Requester, Gates: []GateVerdict{}, Body: body}, func() time.Time { return at })
 	if err != nil {
 		return err
 	}
-	_, err = decisionlog.AppendRecord(ctx, q, rec)
+	_, err = appendRecord(ctx, q, rec)
 	return err
 }
 
 // latestTicket reads the newest ticket row and holds it to its log entries:
 // an issue entry recording exactly the row, and a use entry exactly when the
 // row says it was used.
-func latestTicket(ctx context.Context, q sqldb.Querier) (PushTicket, error) {
+func latestTicket(ctx context.Context, q querier) (PushTicket, error) {
 	var t PushTicket
 	var issued, used string
 	err := q.QueryRowContext(ctx, `SELECT id, commit_sha, remote, branch, issued_at, issued_by, used_at, used_by
 		FROM push_tickets ORDER BY issued_at DESC, id DESC LIMIT 1`).
 		Scan(&t.ID, &t.Commit, &t.Remote, &t.Branch, &issued, &t.IssuedBy, &used, &t.UsedBy)
-	if sqldb.IsNoRows(err) {
-		return t, sqldb.ErrNotFound
+	if isNoRows(err) {
+		return t, ErrNotFound
 	}
 	if err != nil {
 		return t, err
 	}
-	if t.IssuedAt, err = sqldb.ParseTime(issued); err != nil {
+	if t.IssuedAt, err = parseTime(issued); err != nil {
 		return t, fmt.Errorf("ticket %s: issued_at %q: %w", t.ID, issued, err)
 	}
 	if used != "" {
-		if t.UsedAt, err = sqldb.ParseTime(used); err != nil {
+		if t.UsedAt, err = parseTime(used); err != nil {
 			return t, fmt.Errorf("ticket %s: used_at %q: %w", t.ID, used, err)
 		}
 	}

@@ -1,8 +1,6 @@
 package workstate
 
 import (
-	"github.com/tausik/tausik/store/internal/sqldb"
-
 	"context"
 	"database/sql"
 	"errors"
@@ -50,19 +48,19 @@ func (st SessionState) ActiveMinutes() int64 { return int64(st.Active / time.Min
 
 // StartSession opens a new session now. Only one session may be open: the
 // unique index makes two racing starts yield one session and one
-// sqldb.ErrSessionOpen.
+// ErrSessionOpen.
 func (s *Work) StartSession(ctx context.Context) (Session, error) {
 	var out Session
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	err := s.write(ctx, func(q querier) error {
 		if _, err := openSession(ctx, q); err == nil {
-			return sqldb.ErrSessionOpen
-		} else if !errors.Is(err, sqldb.ErrNoOpenSession) {
+			return ErrSessionOpen
+		} else if !errors.Is(err, ErrNoOpenSession) {
 			return err
 		}
-		now := s.db.Clock()
-		out = Session{ID: sqldb.NewID(now), StartedAt: now.UTC()}
+		now := s.clock()
+		out = Session{ID: NewID(now), StartedAt: now.UTC()}
 		_, err := q.ExecContext(ctx, "INSERT INTO sessions (id, started_at, tool_calls) VALUES (?, ?, 0)",
-			out.ID, sqldb.FormatTime(now))
+			out.ID, formatTime(now))
 		return err
 	})
 	if err != nil {
@@ -71,17 +69,17 @@ func (s *Work) StartSession(ctx context.Context) (Session, error) {
 	return out, nil
 }
 
-// EndSession closes the open session now and returns it. sqldb.ErrNoOpenSession if
+// EndSession closes the open session now and returns it. ErrNoOpenSession if
 // none is open. Counters and the handoff are kept.
 func (s *Work) EndSession(ctx context.Context) (Session, error) {
 	var out Session
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	err := s.write(ctx, func(q querier) error {
 		sess, err := openSession(ctx, q)
 		if err != nil {
 			return err
 		}
-		now := s.db.Clock()
-		if _, err := q.ExecContext(ctx, "UPDATE sessions SET ended_at = ? WHERE id = ?", sqldb.FormatTime(now), sess.ID); err != nil {
+		now := s.clock()
+		if _, err := q.ExecContext(ctx, "UPDATE sessions SET ended_at = ? WHERE id = ?", formatTime(now), sess.ID); err != nil {
 			return err
 		}
 		out, err = getSession(ctx, q, sess.ID)
@@ -93,25 +91,25 @@ func (s *Work) EndSession(ctx context.Context) (Session, error) {
 	return out, nil
 }
 
-// OpenSession returns the open session, or sqldb.ErrNoOpenSession.
+// OpenSession returns the open session, or ErrNoOpenSession.
 func (s *Work) OpenSession(ctx context.Context) (Session, error) {
 	sess, err := openSession(ctx, s.db.Conn())
-	return sess, sqldb.Classify(err)
+	return sess, classify(err)
 }
 
 // OpenSession returns the open session as the transaction sees it.
 func (tx *Tx) OpenSession(ctx context.Context) (Session, error) {
 	sess, err := openSession(ctx, tx.q)
-	return sess, sqldb.Classify(err)
+	return sess, classify(err)
 }
 
 const sessionColumns = "id, started_at, ended_at, tool_calls"
 
-func openSession(ctx context.Context, q sqldb.Querier) (Session, error) {
+func openSession(ctx context.Context, q querier) (Session, error) {
 	return scanSession(q.QueryRowContext(ctx, "SELECT "+sessionColumns+" FROM sessions WHERE ended_at IS NULL"))
 }
 
-func getSession(ctx context.Context, q sqldb.Querier, id string) (Session, error) {
+func getSession(ctx context.Context, q querier, id string) (Session, error) {
 	return scanSession(q.QueryRowContext(ctx, "SELECT "+sessionColumns+" FROM sessions WHERE id = ?", id))
 }
 
@@ -121,16 +119,16 @@ func scanSession(row *sql.Row) (Session, error) {
 	var ended sql.NullString
 	err := row.Scan(&out.ID, &started, &ended, &out.ToolCalls)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Session{}, sqldb.ErrNoOpenSession
+		return Session{}, ErrNoOpenSession
 	}
 	if err != nil {
 		return Session{}, fmt.Errorf("read session: %w", err)
 	}
-	if out.StartedAt, err = sqldb.ParseTime(started); err != nil {
+	if out.StartedAt, err = parseTime(started); err != nil {
 		return Session{}, fmt.Errorf("session %s: started_at: %w", out.ID, err)
 	}
 	if ended.Valid {
-		if out.EndedAt, err = sqldb.ParseTime(ended.String); err != nil {
+		if out.EndedAt, err = parseTime(ended.String); err != nil {
 			return Session{}, fmt.Errorf("session %s: ended_at: %w", out.ID, err)
 		}
 	}
@@ -140,11 +138,11 @@ func scanSession(row *sql.Row) (Session, error) {
 // RecordToolCall counts one tool call (tool may be "") into the open session
 // and returns the session's new total. Hook processes call this concurrently:
 // the increment and the call's timestamp row are one write transaction, so
-// no count is lost. sqldb.ErrNoOpenSession when no session is open; hooks should
+// no count is lost. ErrNoOpenSession when no session is open; hooks should
 // treat that as "nothing to count", not as a failure.
 func (s *Work) RecordToolCall(ctx context.Context, tool string) (int64, error) {
 	var n int64
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	err := s.write(ctx, func(q querier) error {
 		sess, err := openSession(ctx, q)
 		if err != nil {
 			return err
@@ -154,7 +152,7 @@ func (s *Work) RecordToolCall(ctx context.Context, tool string) (int64, error) {
 		}
 		n = sess.ToolCalls + 1
 		_, err = q.ExecContext(ctx, "INSERT INTO session_calls (session_id, n, at_ms, tool) VALUES (?, ?, ?, ?)",
-			sess.ID, n, s.db.Clock().UnixMilli(), tool)
+			sess.ID, n, s.clock().UnixMilli(), tool)
 		return err
 	})
 	if err != nil {
@@ -168,17 +166,17 @@ func (s *Work) RecordToolCall(ctx context.Context, tool string) (int64, error) {
 // window and passing the baton are separate acts.
 func (s *Work) WriteHandoff(ctx context.Context, text string) (Handoff, error) {
 	var out Handoff
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	err := s.write(ctx, func(q querier) error {
 		var sid any
 		if sess, err := openSession(ctx, q); err == nil {
 			sid, out.SessionID = sess.ID, sess.ID
-		} else if !errors.Is(err, sqldb.ErrNoOpenSession) {
+		} else if !errors.Is(err, ErrNoOpenSession) {
 			return err
 		}
-		now := s.db.Clock()
+		now := s.clock()
 		out.Text, out.WrittenAt = text, now.UTC()
 		_, err := q.ExecContext(ctx, "INSERT INTO handoffs (written_at, session_id, text) VALUES (?, ?, ?)",
-			sqldb.FormatTime(now), sid, text)
+			formatTime(now), sid, text)
 		return err
 	})
 	if err != nil {
@@ -191,7 +189,7 @@ func (s *Work) WriteHandoff(ctx context.Context, text string) (Handoff, error) {
 // its active time, plus the latest handoff.
 func (s *Work) SessionStatus(ctx context.Context) (SessionState, error) {
 	var st SessionState
-	err := s.db.Read(ctx, func(q sqldb.Querier) error {
+	err := s.read(ctx, func(q querier) error {
 		var err error
 		st, err = sessionStatus(ctx, q)
 		return err
@@ -206,12 +204,12 @@ func (s *Work) SessionStatus(ctx context.Context) (SessionState, error) {
 func (tx *Tx) SessionStatus(ctx context.Context) (SessionState, error) {
 	st, err := sessionStatus(ctx, tx.q)
 	if err != nil {
-		return SessionState{}, fmt.Errorf("session status: %w", sqldb.Classify(err))
+		return SessionState{}, fmt.Errorf("session status: %w", classify(err))
 	}
 	return st, nil
 }
 
-func sessionStatus(ctx context.Context, q sqldb.Querier) (SessionState, error) {
+func sessionStatus(ctx context.Context, q querier) (SessionState, error) {
 	var st SessionState
 	sess, err := scanSession(q.QueryRowContext(ctx, "SELECT "+sessionColumns+
 		" FROM sessions ORDER BY ended_at IS NULL DESC, started_at DESC, id DESC LIMIT 1"))
@@ -221,7 +219,7 @@ func sessionStatus(ctx context.Context, q sqldb.Querier) (SessionState, error) {
 		if st.Active, err = activeTime(ctx, q, sess); err != nil {
 			return st, err
 		}
-	case !errors.Is(err, sqldb.ErrNoOpenSession):
+	case !errors.Is(err, ErrNoOpenSession):
 		return st, err
 	}
 	var h Handoff
@@ -234,7 +232,7 @@ func sessionStatus(ctx context.Context, q sqldb.Querier) (SessionState, error) {
 	case err != nil:
 		return st, fmt.Errorf("read handoff: %w", err)
 	default:
-		if h.WrittenAt, err = sqldb.ParseTime(written); err != nil {
+		if h.WrittenAt, err = parseTime(written); err != nil {
 			return st, fmt.Errorf("handoff written_at: %w", err)
 		}
 		h.SessionID = sid.String
@@ -243,7 +241,7 @@ func sessionStatus(ctx context.Context, q sqldb.Querier) (SessionState, error) {
 	return st, nil
 }
 
-func activeTime(ctx context.Context, q sqldb.Querier, sess Session) (time.Duration, error) {
+func activeTime(ctx context.Context, q querier, sess Session) (time.Duration, error) {
 	rows, err := q.QueryContext(ctx, "SELECT at_ms FROM session_calls WHERE session_id = ?", sess.ID)
 	if err != nil {
 		return 0, err

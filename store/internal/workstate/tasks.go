@@ -1,8 +1,6 @@
 package workstate
 
 import (
-	"github.com/tausik/tausik/store/internal/sqldb"
-
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -88,7 +86,7 @@ type Task struct {
 
 func validateTask(t *Task) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", sqldb.ErrInvalidTask, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: %s", ErrInvalidTask, fmt.Sprintf(format, args...))
 	}
 	if !ValidSlug(t.Slug) {
 		return bad("slug %q must match %s", t.Slug, slugPattern())
@@ -113,12 +111,12 @@ func validateTask(t *Task) error {
 }
 
 // CreateTask records a new active task started now (by the store clock) and
-// returns it as stored. Errors: sqldb.ErrInvalidTask, sqldb.ErrTaskExists.
+// returns it as stored. Errors: ErrInvalidTask, ErrTaskExists.
 func (s *Work) CreateTask(ctx context.Context, t Task) (Task, error) {
 	var out Task
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	err := s.write(ctx, func(q querier) error {
 		var err error
-		out, err = createTask(ctx, q, s.db.Clock, t)
+		out, err = createTask(ctx, q, s.clock, t)
 		return err
 	})
 	return out, err
@@ -127,10 +125,10 @@ func (s *Work) CreateTask(ctx context.Context, t Task) (Task, error) {
 // CreateTask creates the task inside the transaction (see WithTx).
 func (tx *Tx) CreateTask(ctx context.Context, t Task) (Task, error) {
 	out, err := createTask(ctx, tx.q, tx.clock, t)
-	return out, sqldb.Classify(err)
+	return out, classify(err)
 }
 
-func createTask(ctx context.Context, q sqldb.Querier, clock func() time.Time, t Task) (Task, error) {
+func createTask(ctx context.Context, q querier, clock func() time.Time, t Task) (Task, error) {
 	t.Status, t.StartedAt, t.DoneAt = TaskActive, clock().UTC(), time.Time{}
 	if err := validateTask(&t); err != nil {
 		return Task{}, fmt.Errorf("create task: %w", err)
@@ -138,7 +136,7 @@ func createTask(ctx context.Context, q sqldb.Querier, clock func() time.Time, t 
 	var one int
 	err := q.QueryRowContext(ctx, "SELECT 1 FROM tasks WHERE slug = ?", t.Slug).Scan(&one)
 	if err == nil {
-		return Task{}, fmt.Errorf("create task %s: %w", t.Slug, sqldb.ErrTaskExists)
+		return Task{}, fmt.Errorf("create task %s: %w", t.Slug, ErrTaskExists)
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return Task{}, fmt.Errorf("create task %s: %w", t.Slug, err)
@@ -154,7 +152,7 @@ func createTask(ctx context.Context, q sqldb.Querier, clock func() time.Time, t 
 
 // recordTask reads the task back as stored and appends the task-state entry
 // recording it after change, in the caller's transaction.
-func recordTask(ctx context.Context, q sqldb.Querier, clock func() time.Time, slug, change string) (Task, error) {
+func recordTask(ctx context.Context, q querier, clock func() time.Time, slug, change string) (Task, error) {
 	t, err := getTask(ctx, q, slug)
 	if err != nil {
 		return Task{}, err
@@ -173,8 +171,8 @@ func taskArgs(t *Task) []any {
 	if t.CallBudget != nil {
 		budget = int64(*t.CallBudget)
 	}
-	return []any{t.Slug, t.Goal, scope, string(t.Tier), string(t.Complexity), sqldb.BoolInt(t.Delegated),
-		budget, jsonList(t.Specs), jsonList(t.Adapts), jsonList(t.Files), string(t.Status), sqldb.FormatTime(t.StartedAt)}
+	return []any{t.Slug, t.Goal, scope, string(t.Tier), string(t.Complexity), boolInt(t.Delegated),
+		budget, jsonList(t.Specs), jsonList(t.Adapts), jsonList(t.Files), string(t.Status), formatTime(t.StartedAt)}
 }
 
 func jsonList(l []string) string {
@@ -185,7 +183,7 @@ func jsonList(l []string) string {
 	return string(b)
 }
 
-// GetTask returns the task with this slug, or sqldb.ErrNotFound.
+// GetTask returns the task with this slug, or ErrNotFound.
 func (s *Work) GetTask(ctx context.Context, slug string) (Task, error) {
 	return getTask(ctx, s.db.Conn(), slug)
 }
@@ -198,17 +196,17 @@ func (tx *Tx) GetTask(ctx context.Context, slug string) (Task, error) {
 const taskColumns = `slug, goal, scope_paths, tier, complexity, delegated, call_budget,
 	specs, adapts, files, status, started_at, done_at`
 
-func getTask(ctx context.Context, q sqldb.Querier, slug string) (Task, error) {
+func getTask(ctx context.Context, q querier, slug string) (Task, error) {
 	rows, err := q.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks WHERE slug = ?", slug)
 	if err != nil {
-		return Task{}, fmt.Errorf("get task %s: %w", slug, sqldb.Classify(err))
+		return Task{}, fmt.Errorf("get task %s: %w", slug, classify(err))
 	}
 	ts, err := scanTasks(rows)
 	if err != nil {
 		return Task{}, fmt.Errorf("get task %s: %w", slug, err)
 	}
 	if len(ts) == 0 {
-		return Task{}, fmt.Errorf("task %s: %w", slug, sqldb.ErrNotFound)
+		return Task{}, fmt.Errorf("task %s: %w", slug, ErrNotFound)
 	}
 	return ts[0], nil
 }
@@ -229,14 +227,14 @@ func (tx *Tx) ActiveTasks(ctx context.Context) ([]Task, error) {
 	return listTasks(ctx, tx.q, TaskActive)
 }
 
-func listTasks(ctx context.Context, q sqldb.Querier, st TaskStatus) ([]Task, error) {
+func listTasks(ctx context.Context, q querier, st TaskStatus) ([]Task, error) {
 	if st != "" && !st.Valid() {
-		return nil, fmt.Errorf("list tasks: %w: unknown status %q", sqldb.ErrInvalidTask, st)
+		return nil, fmt.Errorf("list tasks: %w: unknown status %q", ErrInvalidTask, st)
 	}
 	rows, err := q.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks WHERE ? = '' OR status = ? ORDER BY started_at, slug",
 		string(st), string(st))
 	if err != nil {
-		return nil, fmt.Errorf("list tasks: %w", sqldb.Classify(err))
+		return nil, fmt.Errorf("list tasks: %w", classify(err))
 	}
 	ts, err := scanTasks(rows)
 	if err != nil {
@@ -277,11 +275,11 @@ func scanTasks(rows *sql.Rows) ([]Task, error) {
 				return nil, fmt.Errorf("task %s: %w", t.Slug, err)
 			}
 		}
-		if t.StartedAt, err = sqldb.ParseTime(startedAt); err != nil {
+		if t.StartedAt, err = parseTime(startedAt); err != nil {
 			return nil, fmt.Errorf("task %s: started_at: %w", t.Slug, err)
 		}
 		if doneAt.Valid {
-			if t.DoneAt, err = sqldb.ParseTime(doneAt.String); err != nil {
+			if t.DoneAt, err = parseTime(doneAt.String); err != nil {
 				return nil, fmt.Errorf("task %s: done_at: %w", t.Slug, err)
 			}
 		}
@@ -303,8 +301,8 @@ func parseList(s string) ([]string, error) {
 }
 
 // MarkTaskDone closes an active task now. Whether it may close is the gates'
-// call (verify_first); the store only records it. Errors: sqldb.ErrNotFound,
-// sqldb.ErrTaskNotActive.
+// call (verify_first); the store only records it. Errors: ErrNotFound,
+// ErrTaskNotActive.
 func (s *Work) MarkTaskDone(ctx context.Context, slug string) (Task, error) {
 	return s.finishTask(ctx, slug, TaskDone)
 }
@@ -318,29 +316,29 @@ func (s *Work) AbandonTask(ctx context.Context, slug string) (Task, error) {
 // MarkTaskDone closes the task inside the transaction.
 func (tx *Tx) MarkTaskDone(ctx context.Context, slug string) (Task, error) {
 	out, err := finishTask(ctx, tx.q, tx.clock, slug, TaskDone)
-	return out, sqldb.Classify(err)
+	return out, classify(err)
 }
 
 func (s *Work) finishTask(ctx context.Context, slug string, st TaskStatus) (Task, error) {
 	var out Task
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	err := s.write(ctx, func(q querier) error {
 		var err error
-		out, err = finishTask(ctx, q, s.db.Clock, slug, st)
+		out, err = finishTask(ctx, q, s.clock, slug, st)
 		return err
 	})
 	return out, err
 }
 
-func finishTask(ctx context.Context, q sqldb.Querier, clock func() time.Time, slug string, st TaskStatus) (Task, error) {
+func finishTask(ctx context.Context, q querier, clock func() time.Time, slug string, st TaskStatus) (Task, error) {
 	t, err := getTask(ctx, q, slug)
 	if err != nil {
 		return Task{}, err
 	}
 	if t.Status != TaskActive {
-		return Task{}, fmt.Errorf("task %s is %s: %w", slug, t.Status, sqldb.ErrTaskNotActive)
+		return Task{}, fmt.Errorf("task %s is %s: %w", slug, t.Status, ErrTaskNotActive)
 	}
 	_, err = q.ExecContext(ctx, "UPDATE tasks SET status = ?, done_at = ? WHERE slug = ? AND status = 'active'",
-		string(st), sqldb.FormatTime(clock()), slug)
+		string(st), formatTime(clock()), slug)
 	if err != nil {
 		return Task{}, fmt.Errorf("close task %s: %w", slug, err)
 	}
@@ -355,23 +353,23 @@ func finishTask(ctx context.Context, q sqldb.Querier, clock func() time.Time, sl
 // one transaction, so `task scope add` and `task files add` are read-modify-
 // write without lost updates. edit may change the goal, scope, tier,
 // complexity, delegation, budget, links and files; changing the slug, status
-// or times is sqldb.ErrInvalidTask. Errors from edit are returned unchanged.
+// or times is ErrInvalidTask. Errors from edit are returned unchanged.
 func (s *Work) UpdateTask(ctx context.Context, slug string, edit func(*Task) error) (Task, error) {
 	var out Task
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	err := s.write(ctx, func(q querier) error {
 		t, err := getTask(ctx, q, slug)
 		if err != nil {
 			return err
 		}
 		if t.Status != TaskActive {
-			return fmt.Errorf("task %s is %s: %w", slug, t.Status, sqldb.ErrTaskNotActive)
+			return fmt.Errorf("task %s is %s: %w", slug, t.Status, ErrTaskNotActive)
 		}
 		before := t
 		if err := edit(&t); err != nil {
 			return err
 		}
 		if t.Slug != before.Slug || t.Status != before.Status || !t.StartedAt.Equal(before.StartedAt) || !t.DoneAt.Equal(before.DoneAt) {
-			return fmt.Errorf("update task %s: %w: slug, status and times cannot be edited", slug, sqldb.ErrInvalidTask)
+			return fmt.Errorf("update task %s: %w: slug, status and times cannot be edited", slug, ErrInvalidTask)
 		}
 		if err := validateTask(&t); err != nil {
 			return fmt.Errorf("update task %s: %w", slug, err)
@@ -383,7 +381,7 @@ func (s *Work) UpdateTask(ctx context.Context, slug string, edit func(*Task) err
 		if err != nil {
 			return fmt.Errorf("update task %s: %w", slug, err)
 		}
-		out, err = recordTask(ctx, q, s.db.Clock, slug, ChangeUpdate)
+		out, err = recordTask(ctx, q, s.clock, slug, ChangeUpdate)
 		return err
 	})
 	return out, err

@@ -1,9 +1,6 @@
 package workstate
 
 import (
-	"github.com/tausik/tausik/store/internal/decisionlog"
-	"github.com/tausik/tausik/store/internal/sqldb"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,7 +24,7 @@ const TriggerTaskState = "task-state"
 
 // BreakTask: a task row differs from the state its latest log entry records,
 // has no entry, or is gone while its entries remain.
-const BreakTask decisionlog.BreakKind = "task_changed"
+const BreakTask BreakKind = "task_changed"
 
 // Task changes, as a task-state entry names them.
 const (
@@ -66,14 +63,14 @@ func stateOf(t Task) TaskState {
 		return l
 	}
 	s := TaskState{Adapts: list(t.Adapts), CallBudget: t.CallBudget, Complexity: string(t.Complexity), Delegated: t.Delegated,
-		Files: list(t.Files), Goal: t.Goal, Slug: t.Slug, Specs: list(t.Specs), StartedAt: sqldb.FormatTime(t.StartedAt),
+		Files: list(t.Files), Goal: t.Goal, Slug: t.Slug, Specs: list(t.Specs), StartedAt: formatTime(t.StartedAt),
 		Status: string(t.Status), Tier: string(t.Tier)}
 	if t.Scope != nil {
 		scope := list(t.Scope)
 		s.Scope = &scope
 	}
 	if !t.DoneAt.IsZero() {
-		s.DoneAt = sqldb.FormatTime(t.DoneAt)
+		s.DoneAt = formatTime(t.DoneAt)
 	}
 	return s
 }
@@ -116,21 +113,21 @@ func requesterOf(ctx context.Context) string {
 
 // appendTaskState appends the task-state entry recording t after change,
 // inside the caller's write transaction.
-func appendTaskState(ctx context.Context, q sqldb.Querier, clock func() time.Time, t Task, change string) error {
+func appendTaskState(ctx context.Context, q querier, clock func() time.Time, t Task, change string) error {
 	at := clock().UTC()
-	b := taskStateBody{Change: change, DecisionID: sqldb.NewID(at), Gates: []json.RawMessage{}, Requester: requesterOf(ctx),
-		Schema: "tausik-task-state/v1", TaskState: stateOf(t), Time: sqldb.FormatTime(at)}
+	b := taskStateBody{Change: change, DecisionID: NewID(at), Gates: []json.RawMessage{}, Requester: requesterOf(ctx),
+		Schema: "tausik-task-state/v1", TaskState: stateOf(t), Time: formatTime(at)}
 	b.Request.Task, b.Request.Trigger = t.Slug, TriggerTaskState
 	body, err := canonjson.Marshal(b)
 	if err != nil {
 		return fmt.Errorf("record task %s: %w", t.Slug, err)
 	}
-	rec, err := decisionlog.PrepareDecision(decisionlog.Decision{ID: b.DecisionID, Time: at, Trigger: TriggerTaskState, Task: t.Slug,
-		Requester: b.Requester, Gates: []decisionlog.GateVerdict{}, Body: body}, clock)
+	rec, err := prepareDecision(Decision{ID: b.DecisionID, Time: at, Trigger: TriggerTaskState, Task: t.Slug,
+		Requester: b.Requester, Gates: []GateVerdict{}, Body: body}, clock)
 	if err != nil {
 		return fmt.Errorf("record task %s: %w", t.Slug, err)
 	}
-	if _, err := decisionlog.AppendRecord(ctx, q, rec); err != nil {
+	if _, err := appendRecord(ctx, q, rec); err != nil {
 		return fmt.Errorf("record task %s: %w", t.Slug, err)
 	}
 	return nil
@@ -138,7 +135,7 @@ func appendTaskState(ctx context.Context, q sqldb.Querier, clock func() time.Tim
 
 // backfillTaskStates records the state of every task of a log that did not
 // record task states yet (schema version 5).
-func backfillTaskStates(ctx context.Context, q sqldb.Querier) error {
+func backfillTaskStates(ctx context.Context, q querier) error {
 	tasks, err := listTasks(ctx, q, "")
 	if err != nil {
 		return err
@@ -155,9 +152,9 @@ func backfillTaskStates(ctx context.Context, q sqldb.Querier) error {
 // entry records, in one read snapshot, and returns the first difference as
 // a BreakTask (nil when every row agrees). Run it on a log that verified
 // intact: the entries are only as good as the log.
-func (s *Work) VerifyTasks(ctx context.Context) (*decisionlog.ChainBreak, error) {
-	var b *decisionlog.ChainBreak
-	err := s.db.Read(ctx, func(q sqldb.Querier) error {
+func (s *Work) VerifyTasks(ctx context.Context) (*ChainBreak, error) {
+	var b *ChainBreak
+	err := s.read(ctx, func(q querier) error {
 		var err error
 		b, err = verifyTasks(ctx, q)
 		return err
@@ -175,7 +172,7 @@ type recordedState struct {
 	state TaskState
 }
 
-func verifyTasks(ctx context.Context, q sqldb.Querier) (*decisionlog.ChainBreak, error) {
+func verifyTasks(ctx context.Context, q querier) (*ChainBreak, error) {
 	rows, err := q.QueryContext(ctx, "SELECT seq, id, task, body FROM decisions WHERE trigger = ? ORDER BY seq", TriggerTaskState)
 	if err != nil {
 		return nil, err
@@ -192,7 +189,7 @@ func verifyTasks(ctx context.Context, q sqldb.Querier) (*decisionlog.ChainBreak,
 		var b taskStateBody
 		if err := json.Unmarshal([]byte(body), &b); err != nil || b.TaskState.Slug != task {
 			rows.Close()
-			return &decisionlog.ChainBreak{Kind: BreakTask, Seq: r.seq, ID: r.id, Detail: fmt.Sprintf("task %s: the entry records no task state", task)}, nil
+			return &ChainBreak{Kind: BreakTask, Seq: r.seq, ID: r.id, Detail: fmt.Sprintf("task %s: the entry records no task state", task)}, nil
 		}
 		r.state = b.TaskState
 		if _, seen := latest[task]; !seen {
@@ -208,24 +205,24 @@ func verifyTasks(ctx context.Context, q sqldb.Querier) (*decisionlog.ChainBreak,
 	}
 	tasks, err := listTasks(ctx, q, "")
 	if err != nil {
-		return &decisionlog.ChainBreak{Kind: BreakTask, Detail: fmt.Sprintf("a task row cannot be read: %v", err)}, nil
+		return &ChainBreak{Kind: BreakTask, Detail: fmt.Sprintf("a task row cannot be read: %v", err)}, nil
 	}
 	present := map[string]bool{}
 	for _, t := range tasks {
 		present[t.Slug] = true
 		r, ok := latest[t.Slug]
 		if !ok {
-			return &decisionlog.ChainBreak{Kind: BreakTask, Detail: fmt.Sprintf("task %s is in the tasks table but no log entry records it: it was inserted by hand", t.Slug)}, nil
+			return &ChainBreak{Kind: BreakTask, Detail: fmt.Sprintf("task %s is in the tasks table but no log entry records it: it was inserted by hand", t.Slug)}, nil
 		}
 		if field := stateDiff(stateOf(t), r.state); field != "" {
-			return &decisionlog.ChainBreak{Kind: BreakTask, Seq: r.seq, ID: r.id, Column: field,
+			return &ChainBreak{Kind: BreakTask, Seq: r.seq, ID: r.id, Column: field,
 				Detail: fmt.Sprintf("task %s: its row differs from the state the log records at seq %d: edited by hand", t.Slug, r.seq)}, nil
 		}
 	}
 	for _, slug := range order {
 		if !present[slug] {
 			r := latest[slug]
-			return &decisionlog.ChainBreak{Kind: BreakTask, Seq: r.seq, ID: r.id,
+			return &ChainBreak{Kind: BreakTask, Seq: r.seq, ID: r.id,
 				Detail: fmt.Sprintf("task %s is recorded in the log but its row is gone: deleted by hand", slug)}, nil
 		}
 	}

@@ -1,9 +1,6 @@
 package workstate
 
 import (
-	"github.com/tausik/tausik/store/internal/decisionlog"
-	"github.com/tausik/tausik/store/internal/sqldb"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,7 +12,7 @@ import (
 type VerifyGateResult struct {
 	Name     string
 	Passed   bool
-	Severity decisionlog.Severity
+	Severity Severity
 }
 
 // VerifyRun is one `tausik verify --task` execution: what ran, over which
@@ -37,31 +34,31 @@ type VerifyRun struct {
 	KeyFingerprint string          // receipt.Fingerprint of the signing key
 }
 
-// RecordVerifyRun stores r for its task (which must exist: sqldb.ErrNotFound) and
+// RecordVerifyRun stores r for its task (which must exist: ErrNotFound) and
 // returns it with its ID. A zero RanAt means now.
 func (s *Work) RecordVerifyRun(ctx context.Context, r VerifyRun) (VerifyRun, error) {
 	if err := validateVerifyRun(&r); err != nil {
 		return VerifyRun{}, fmt.Errorf("record verify run: %w", err)
 	}
 	if r.RanAt.IsZero() {
-		r.RanAt = s.db.Clock()
+		r.RanAt = s.clock()
 	}
 	r.RanAt = r.RanAt.UTC()
-	err := s.db.Write(ctx, func(q sqldb.Querier) error {
+	err := s.write(ctx, func(q querier) error {
 		if _, err := getTask(ctx, q, r.Task); err != nil {
 			return err
 		}
 		// RETURNING, not LastInsertId: both backends have it, pgx has no LastInsertId.
 		err := q.QueryRowContext(ctx, `INSERT INTO verify_runs (task, ran_at, git_sha, files_hash, gate_signature,
 			exit_code, passed, receipt, signature, key_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			r.Task, sqldb.FormatTime(r.RanAt), r.GitSHA, r.FilesHash, r.GateSignature, int64(r.ExitCode),
-			sqldb.BoolInt(r.Passed), string(r.Receipt), nonNil(r.Signature), r.KeyFingerprint).Scan(&r.ID)
+			r.Task, formatTime(r.RanAt), r.GitSHA, r.FilesHash, r.GateSignature, int64(r.ExitCode),
+			boolInt(r.Passed), string(r.Receipt), nonNil(r.Signature), r.KeyFingerprint).Scan(&r.ID)
 		if err != nil {
 			return err
 		}
 		for i, g := range r.Gates {
 			if _, err := q.ExecContext(ctx, `INSERT INTO verify_run_gates (run_id, idx, name, passed, severity)
-				VALUES (?, ?, ?, ?, ?)`, r.ID, i, g.Name, sqldb.BoolInt(g.Passed), string(g.Severity)); err != nil {
+				VALUES (?, ?, ?, ?, ?)`, r.ID, i, g.Name, boolInt(g.Passed), string(g.Severity)); err != nil {
 				return err
 			}
 		}
@@ -75,7 +72,7 @@ func (s *Work) RecordVerifyRun(ctx context.Context, r VerifyRun) (VerifyRun, err
 
 func validateVerifyRun(r *VerifyRun) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", sqldb.ErrInvalidVerifyRun, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: %s", ErrInvalidVerifyRun, fmt.Sprintf(format, args...))
 	}
 	if !ValidSlug(r.Task) {
 		return bad("task %q is not a valid slug", r.Task)
@@ -107,11 +104,11 @@ func nonNil(b []byte) []byte {
 	return b
 }
 
-// LatestVerifyRun returns the newest run for task, or sqldb.ErrNotFound. "Newest"
+// LatestVerifyRun returns the newest run for task, or ErrNotFound. "Newest"
 // is insertion order, not RanAt, so a skewed clock cannot resurrect an old run.
 func (s *Work) LatestVerifyRun(ctx context.Context, task string) (VerifyRun, error) {
 	var run VerifyRun
-	err := s.db.Read(ctx, func(q sqldb.Querier) error {
+	err := s.read(ctx, func(q querier) error {
 		var err error
 		run, err = latestVerifyRun(ctx, q, task)
 		return err
@@ -123,16 +120,16 @@ func (s *Work) LatestVerifyRun(ctx context.Context, task string) (VerifyRun, err
 // the verify_first check and the close it allows see the same state.
 func (tx *Tx) LatestVerifyRun(ctx context.Context, task string) (VerifyRun, error) {
 	run, err := latestVerifyRun(ctx, tx.q, task)
-	return run, sqldb.Classify(err)
+	return run, classify(err)
 }
 
-func latestVerifyRun(ctx context.Context, q sqldb.Querier, task string) (VerifyRun, error) {
+func latestVerifyRun(ctx context.Context, q querier, task string) (VerifyRun, error) {
 	runs, err := verifyRuns(ctx, q, task, true)
 	if err != nil {
 		return VerifyRun{}, err
 	}
 	if len(runs) == 0 {
-		return VerifyRun{}, fmt.Errorf("verify run for %s: %w", task, sqldb.ErrNotFound)
+		return VerifyRun{}, fmt.Errorf("verify run for %s: %w", task, ErrNotFound)
 	}
 	return runs[0], nil
 }
@@ -140,7 +137,7 @@ func latestVerifyRun(ctx context.Context, q sqldb.Querier, task string) (VerifyR
 // VerifyRuns returns every run for task, oldest first.
 func (s *Work) VerifyRuns(ctx context.Context, task string) ([]VerifyRun, error) {
 	var runs []VerifyRun
-	err := s.db.Read(ctx, func(q sqldb.Querier) error {
+	err := s.read(ctx, func(q querier) error {
 		var err error
 		runs, err = verifyRuns(ctx, q, task, false)
 		return err
@@ -148,7 +145,7 @@ func (s *Work) VerifyRuns(ctx context.Context, task string) ([]VerifyRun, error)
 	return runs, err
 }
 
-func verifyRuns(ctx context.Context, qr sqldb.Querier, task string, latest bool) ([]VerifyRun, error) {
+func verifyRuns(ctx context.Context, qr querier, task string, latest bool) ([]VerifyRun, error) {
 	q := `SELECT id, task, ran_at, git_sha, files_hash, gate_signature, exit_code, passed, receipt,
 		signature, key_fingerprint FROM verify_runs WHERE task = ? ORDER BY id`
 	if latest {
@@ -172,7 +169,7 @@ func verifyRuns(ctx context.Context, qr sqldb.Querier, task string, latest bool)
 		if receipt != "" {
 			r.Receipt = json.RawMessage(receipt)
 		}
-		if r.RanAt, err = sqldb.ParseTime(ranAt); err != nil {
+		if r.RanAt, err = parseTime(ranAt); err != nil {
 			return nil, fmt.Errorf("verify run %d: ran_at: %w", r.ID, err)
 		}
 		out = append(out, r)
@@ -189,7 +186,7 @@ func verifyRuns(ctx context.Context, qr sqldb.Querier, task string, latest bool)
 	return out, nil
 }
 
-func verifyRunGates(ctx context.Context, q sqldb.Querier, id int64) ([]VerifyGateResult, error) {
+func verifyRunGates(ctx context.Context, q querier, id int64) ([]VerifyGateResult, error) {
 	rows, err := q.QueryContext(ctx, "SELECT name, passed, severity FROM verify_run_gates WHERE run_id = ? ORDER BY idx", id)
 	if err != nil {
 		return nil, err
