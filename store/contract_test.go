@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tausik/tausik/store/internal/canonjson"
+	"github.com/tausik/tausik/internal/canonjson"
 	"github.com/tausik/tausik/store/internal/quickverify"
 	"github.com/tausik/tausik/store/internal/sqldb"
 	"github.com/tausik/tausik/store/internal/storetest"

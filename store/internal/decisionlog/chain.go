@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tausik/tausik/store/internal/canonjson"
+	"github.com/tausik/tausik/internal/canonjson"
 )
 
 // GenesisHash is the prev_hash of the first row (seq 1): 64 zeros, the same

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/tausik/tausik/store/internal/canonjson"
+	"github.com/tausik/tausik/internal/canonjson"
 )
 
 // ExportApp is the "app" label of every exported event, telling tausik events

@@ -6,7 +6,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tausik/tausik/store/internal/canonjson"
+	"github.com/tausik/tausik/internal/canonjson"
 )
 
 // gateRow is one row of the version 2 decision_gates table, as stored:

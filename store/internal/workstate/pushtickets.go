@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tausik/tausik/store/internal/canonjson"
+	"github.com/tausik/tausik/internal/canonjson"
 )
 
 // A push ticket is a person's leave for one agent `git push`: bound to a

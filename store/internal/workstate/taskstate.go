@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tausik/tausik/store/internal/canonjson"
+	"github.com/tausik/tausik/internal/canonjson"
 )
 
 // Tasks, their scopes and files are what the write guard judges an agent
