@@ -1,3 +1,9 @@
+// Package quickverify is `log verify`'s quick pass, the fast path beside
+// the decision log's full pass (store/internal/decisionlog), which is its
+// reference: it reads the log's tables below database/sql, knows none of
+// the log's types, and only ever vouches for an intact log (Verify); on
+// anything else the log's VerifyLog runs the full pass, which decides and
+// names the break. The log's tests hold the two to the same reports.
 package quickverify
 
 import (

@@ -56,6 +56,7 @@ func (c *Clock) Advance(d time.Duration) {
 // it never goes back to the pool.
 func MarkAltered(schema string) { altered.Store(schema, true) }
 
+// PostgresEnv names the variable holding the test server's URL.
 const PostgresEnv = "TAUSIK_TEST_POSTGRES"
 
 // PostgresURL returns the server's URL. Without one the test fails in CI
