@@ -1,6 +1,10 @@
 package store
 
 import (
+	"context"
+	"io"
+	"time"
+
 	"github.com/tausik/tausik/store/internal/decisionlog"
 	"github.com/tausik/tausik/store/internal/workstate"
 )
@@ -54,8 +58,9 @@ const (
 	BreakTree            = decisionlog.BreakTree
 )
 
-// VerifyExport checks an NDJSON export with no database (decisionlog).
-var VerifyExport = decisionlog.VerifyExport
+// VerifyExport checks an NDJSON export (ExportDecisions') with no database:
+// every line's hash, the links between them, the chain's order.
+func VerifyExport(r io.Reader) (ChainReport, error) { return decisionlog.VerifyExport(r) }
 
 // The work state's types (store/internal/workstate).
 type (
@@ -110,12 +115,19 @@ const (
 	PushUsed          = workstate.PushUsed
 )
 
-// The work state's functions.
-var (
-	// ValidSlug reports whether s is a valid task slug.
-	ValidSlug = workstate.ValidSlug
-	// ActiveDuration is the active time of a session's tool calls.
-	ActiveDuration = workstate.ActiveDuration
-	// WithRequester names who asks, for the task-state entries a change appends.
-	WithRequester = workstate.WithRequester
-)
+// ValidSlug reports whether s is a valid task slug.
+func ValidSlug(s string) bool { return workstate.ValidSlug(s) }
+
+// ActiveDuration sums the gaps between consecutive events — the start, each
+// call (in time order; a call stamped before the start counts as at the
+// start) and the end if non-zero — counting each gap as at most ActiveGapCap
+// and a negative gap (clock skew between processes) as zero.
+func ActiveDuration(start time.Time, calls []time.Time, end time.Time) time.Duration {
+	return workstate.ActiveDuration(start, calls, end)
+}
+
+// WithRequester returns ctx naming requester as who asks, for the
+// task-state entries a change appends.
+func WithRequester(ctx context.Context, requester string) context.Context {
+	return workstate.WithRequester(ctx, requester)
+}
