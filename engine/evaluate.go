@@ -79,7 +79,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		scope.Request.Tasks = active
 	}
 	setGlobs(scope, selected)
-	setParams(scope, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
+	setOptions(scope, e.runners, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
@@ -170,7 +170,7 @@ func (e *Engine) evalGates(ctx context.Context, selected []*gate.Gate, scope *ru
 	for _, g := range selected {
 		eff := e.eff[g.Name]
 		v, ok := hits[g.Name]
-		if r := paramsConflict(scope, g, eff.Params); r != nil {
+		if r := paramsConflict(scope, e.runners, g, eff.Params); r != nil {
 			v = verdictOf(g, eff.Severity, policy.Result{CouldNotRun: []policy.Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
@@ -465,7 +465,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 	}
 	scope := e.scope(req, e.now().UTC())
 	setGlobs(scope, e.gates) // every gate's files: what any of them would read
-	setParams(scope, e.gates, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
+	setOptions(scope, e.runners, e.gates, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	doc, _ := e.gather(ctx, scope, names)
 	return doc, nil
 }

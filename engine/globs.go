@@ -10,7 +10,6 @@ import (
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/content"
-	"github.com/tausik/tausik/runners/surface"
 	"github.com/tausik/tausik/runners/toolcall"
 )
 
@@ -80,32 +79,50 @@ func gateViews(g *gate.Gate, doc *facts.Document) map[string]facts.Namespace {
 // what a base resolves to (runners/surface).
 const NamespaceSurface = "surface"
 
-// setParams hands each such namespace's runner the resolved params of the
-// first gate of gates that reads it (gates are in evaluation order). A later
-// gate reading it under other params is not judged on those facts: see
-// paramsConflict.
-func setParams(s *runners.Scope, gates []*gate.Gate, params func(*gate.Gate) map[string]any) {
-	s.Params = map[string]map[string]any{}
+// setOptions hands each Configurable runner of reg the options it reads from
+// the resolved params of the first gate of gates that reads its namespace
+// (gates are in evaluation order). A later gate reading it under other
+// options is not judged on those facts: see paramsConflict.
+func setOptions(s *runners.Scope, reg *runners.Registry, gates []*gate.Gate, params func(*gate.Gate) map[string]any) {
+	s.Options = map[string]any{}
 	for _, g := range gates {
-		if _, done := s.Params[NamespaceSurface]; !done && slices.Contains(g.Facts, NamespaceSurface) {
-			s.Params[NamespaceSurface] = params(g)
+		for _, ns := range g.Facts {
+			if _, done := s.Options[ns]; done {
+				continue
+			}
+			if r, ok := configurable(reg, ns); ok {
+				s.Options[ns] = r.Options(params(g))
+			}
 		}
 	}
 }
 
-// paramsConflict returns, for a gate reading the surface namespace with
-// params that give other facts than those it was gathered with (a team's
-// copy of class_surface with its own roots or cap, say), the reason it
-// cannot be judged in this evaluation; nil when it can. Judging it on the
-// other gate's facts would be judging the wrong classes, so it does not run
-// and its verdict is never reused: evaluated alone (--gate) it is gathered
-// for its own params.
-func paramsConflict(s *runners.Scope, g *gate.Gate, params map[string]any) *policy.Reason {
-	given, ok := s.Params[NamespaceSurface]
-	if !ok || !slices.Contains(g.Facts, NamespaceSurface) || reflect.DeepEqual(surface.ParamsOf(given), surface.ParamsOf(params)) {
-		return nil
+func configurable(reg *runners.Registry, ns string) (runners.Configurable, bool) {
+	r, ok := reg.Get(ns)
+	if !ok {
+		return nil, false
 	}
-	return &policy.Reason{Code: "surface_params_conflict", Msg: fmt.Sprintf(
-		"the %s facts of this evaluation follow another gate's roots, exclude, baseline or max_public_members; evaluate %s on its own (--gate %s)",
-		NamespaceSurface, g.Name, g.Name)}
+	c, ok := r.(runners.Configurable)
+	return c, ok
+}
+
+// paramsConflict returns, for a gate reading a Configurable runner's
+// namespace with params that give other options than those its facts were
+// gathered with (a team's copy of class_surface with its own roots or cap,
+// say), the reason it cannot be judged in this evaluation; nil when it can.
+// Judging it on the other gate's facts would be judging the wrong classes,
+// so it does not run and its verdict is never reused: evaluated alone
+// (--gate) it is gathered for its own params.
+func paramsConflict(s *runners.Scope, reg *runners.Registry, g *gate.Gate, params map[string]any) *policy.Reason {
+	for _, ns := range g.Facts {
+		given, ok := s.Options[ns]
+		r, conf := configurable(reg, ns)
+		if !ok || !conf || reflect.DeepEqual(given, r.Options(params)) {
+			continue
+		}
+		return &policy.Reason{Code: ns + "_params_conflict", Msg: fmt.Sprintf(
+			"the %s facts of this evaluation follow another gate's params (its %s runner reads them otherwise); evaluate %s on its own (--gate %s)",
+			ns, ns, g.Name, g.Name)}
+	}
+	return nil
 }

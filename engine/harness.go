@@ -79,7 +79,7 @@ func (e *Engine) gatherFixture(ctx context.Context, g *gate.Gate, params map[str
 	}
 	sub := &Engine{root: dir, runners: reg.With(cmds...)}
 	setGlobs(scope, []*gate.Gate{g})
-	setParams(scope, []*gate.Gate{g}, func(*gate.Gate) map[string]any { return params })
+	setOptions(scope, sub.runners, []*gate.Gate{g}, func(*gate.Gate) map[string]any { return params })
 	doc, _ := sub.gather(ctx, scope, g.Facts)
 	return doc, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/surface"
 )
 
 // TestParamsConflict: a second gate reading the surface namespace under
@@ -14,8 +15,9 @@ import (
 func TestParamsConflict(t *testing.T) {
 	first := map[string]any{"roots": []any{"."}, "max_public_members": int64(60), "exclude": map[string]any{"testdata/**": "data"}, "ambiguous": "report"}
 	s := &runners.Scope{}
+	reg := runners.NewRegistry(surface.New())
 	reader := &Gate{Meta: gate.Meta{Name: "strict_surface", Facts: []string{NamespaceSurface}}}
-	setParams(s, []*Gate{{Meta: gate.Meta{Name: "class_surface", Facts: []string{NamespaceSurface}}}, reader}, func(g *Gate) map[string]any {
+	setOptions(s, reg, []*Gate{{Meta: gate.Meta{Name: "class_surface", Facts: []string{NamespaceSurface}}}, reader}, func(g *Gate) map[string]any {
 		return first
 	})
 	with := func(k string, v any) map[string]any {
@@ -39,7 +41,7 @@ func TestParamsConflict(t *testing.T) {
 		"a baseline":             {reader, with("baseline", map[string]any{"Legacy": int64(70)}), true},
 		"a gate without surface": {&Gate{Meta: gate.Meta{Name: "filesize", Facts: []string{"files"}}}, with("max_public_members", int64(2)), false},
 	} {
-		r := paramsConflict(s, c.g, c.params)
+		r := paramsConflict(s, reg, c.g, c.params)
 		if (r != nil) != c.conflict || (r != nil && r.Code != "surface_params_conflict") {
 			t.Errorf("%s: %+v, want conflict %v", name, r, c.conflict)
 		}

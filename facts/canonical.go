@@ -1,29 +1,54 @@
 package facts
 
 import (
+	"bytes"
 	"math"
 	"sort"
 	"strconv"
 	"unicode/utf8"
 )
 
+// This file is the facts' canonical JSON encoder, the one every encoding of
+// facts goes through (Canonical, Document's digests, a runner's cache
+// payloads: AppendTyped). The bytes tausik hashes and keeps (the decision
+// log, receipts, signed artifacts) have an encoder of their own,
+// internal/canonjson, pinned apart from this faster one.
+
 // appendPlain appends the canonical JSON encoding of a plain value (see
 // Document.Generic) to b. It writes exactly what encoding/json writes for the
 // same value with HTML escaping off (a fuzz test holds it to that), without
 // reflection: a facts document of 10,000 files is encoded once per evaluation
 // for its digest. ok is false for a value that is not plain.
-func appendPlain(b []byte, v any) ([]byte, bool) {
+func appendPlain(b []byte, v any) ([]byte, bool) { return appendValue(b, v, false) }
+
+// AppendTyped appends the canonical encoding of the plain value v, typed:
+// a float always carries a "." or an exponent (1.0 is written 1.0, not 1),
+// so a reader that takes any other number for an integer reads back the
+// same values, and a string that is not UTF-8 (which JSON would replace)
+// is refused with ok false, as any value that is not plain is. It is the
+// encoding of a runner's cache payload of plain values.
+func AppendTyped(b []byte, v any) ([]byte, bool) { return appendValue(b, v, true) }
+
+func appendValue(b []byte, v any, typed bool) ([]byte, bool) {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), true
 	case bool:
 		return strconv.AppendBool(b, x), true
 	case string:
+		if typed && !utf8.ValidString(x) {
+			return b, false
+		}
 		return appendString(b, x), true
 	case int64:
 		return strconv.AppendInt(b, x, 10), true
 	case float64:
-		return appendFloat(b, x)
+		start := len(b)
+		b, ok := appendFloat(b, x)
+		if ok && typed && !bytes.ContainsAny(b[start:], ".eE") {
+			b = append(b, ".0"...)
+		}
+		return b, ok
 	case []any:
 		b = append(b, '[')
 		for i, e := range x {
@@ -31,7 +56,7 @@ func appendPlain(b []byte, v any) ([]byte, bool) {
 				b = append(b, ',')
 			}
 			var ok bool
-			if b, ok = appendPlain(b, e); !ok {
+			if b, ok = appendValue(b, e, typed); !ok {
 				return b, false
 			}
 		}
@@ -39,6 +64,9 @@ func appendPlain(b []byte, v any) ([]byte, bool) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
+			if typed && !utf8.ValidString(k) {
+				return b, false
+			}
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
@@ -50,7 +78,7 @@ func appendPlain(b []byte, v any) ([]byte, bool) {
 			b = appendString(b, k)
 			b = append(b, ':')
 			var ok bool
-			if b, ok = appendPlain(b, x[k]); !ok {
+			if b, ok = appendValue(b, x[k], typed); !ok {
 				return b, false
 			}
 		}

@@ -21,6 +21,17 @@ type Runner interface {
 	Gather(ctx context.Context, s *Scope) facts.Namespace
 }
 
+// Configurable is a runner whose facts follow the params of the gate
+// reading them (which files it scans, which findings it lists). Options
+// reads the options it needs from a gate's resolved params; the engine
+// hands the first reading gate's options to Gather in Scope.Options, and
+// judges a later gate on those facts only when its options are equal
+// (reflect.DeepEqual).
+type Configurable interface {
+	Runner
+	Options(params map[string]any) any
+}
+
 // Scope is what a runner is asked to look at. It is shared by the runners of
 // one evaluation, which may run concurrently; the repo listing is computed
 // once, on first use.
@@ -46,10 +57,10 @@ type Scope struct {
 	// MaxBytes holds, for such a namespace, the largest size cap those
 	// gates ask for; 0 or absent is the runner's default.
 	MaxBytes map[string]int64
-	// Params holds, for each namespace whose facts follow the params of the
-	// gate reading it (surface: which files its roots and exclusions scan),
-	// that gate's resolved params.
-	Params map[string]map[string]any
+	// Options holds, for each namespace whose runner is Configurable, the
+	// options that runner read from the params of the gate it gathers for.
+	// The engine fills it; the runner contract knows no gate.
+	Options map[string]any
 	// Tool is the agent tool call a hook judges (the tool namespace), nil
 	// at a trigger that judges none.
 	Tool *facts.Tool

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/tausik/tausik/store/internal/sqldb"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -92,9 +94,9 @@ func (s *Store) cacheGet(ctx context.Context, runner, version string, shas []str
 		keys = keys[n:]
 		q := `SELECT content_sha256, runner_version, value FROM fact_cache WHERE runner = ? AND content_sha256 IN (?` +
 			strings.Repeat(",?", len(part)-1) + ")"
-		rows, err := s.conn().QueryContext(ctx, q, append([]any{runner}, part...)...)
+		rows, err := s.db.Conn().QueryContext(ctx, q, append([]any{runner}, part...)...)
 		if err != nil {
-			return nil, fmt.Errorf("cache get: %w", classify(err))
+			return nil, fmt.Errorf("cache get: %w", sqldb.Classify(err))
 		}
 		for rows.Next() {
 			var sha, v string
@@ -169,8 +171,8 @@ func (s *Store) cachePut(ctx context.Context, entries []CacheText) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	now := formatTime(s.clock())
-	err := s.write(ctx, func(q querier) error {
+	now := sqldb.FormatTime(s.db.Clock())
+	err := s.db.Write(ctx, func(q sqldb.Querier) error {
 		for _, e := range entries {
 			_, err := q.ExecContext(ctx, `INSERT INTO fact_cache (runner, content_sha256, runner_version, value, stored_at)
 				VALUES (?, ?, ?, ?, ?)

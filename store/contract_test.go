@@ -9,6 +9,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tausik/tausik/internal/canonjson"
+	"github.com/tausik/tausik/store/internal/quickverify"
+	"github.com/tausik/tausik/store/internal/sqldb"
+	"github.com/tausik/tausik/store/internal/storetest"
 )
 
 // The contract suite: every case runs against a fresh in-memory store and a
@@ -205,7 +210,7 @@ var _ = contract("append_and_get", func(t *testing.T, open opener) {
 		len(e.Gates) != 1 || e.Gates[0] != d.Gates[0] || e.Requester != "cli" || e.GitHead != "0123abcd" {
 		t.Fatalf("got %+v", e)
 	}
-	canon, err := canonicalBody(d.Body)
+	canon, err := canonjson.Object(d.Body)
 	if err != nil || string(e.Body) != string(canon) {
 		t.Fatalf("body not stored canonically:\n%s\n%s", e.Body, canon)
 	}
@@ -316,4 +321,26 @@ func toLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// tamper edits s's database as an attacker would (storetest.Tamper).
+func tamper(t *testing.T, s *Store, stmts ...string) {
+	t.Helper()
+	storetest.Tamper(t, s.db.SQL, s.db.Dialect == sqldb.Postgres, stmts...)
+}
+
+// quickOnly runs the log's quick pass alone (quickverify.Verify), failing
+// the test unless it vouches for the log, and checks that VerifyLog agrees.
+func quickOnly(t *testing.T, s *Store) LogReport {
+	t.Helper()
+	ctx := context.Background()
+	q, ok := quickverify.Verify(ctx, s.db)
+	if !ok {
+		t.Fatal("the quick pass did not vouch for an intact log: VerifyLog would run the full pass")
+	}
+	rep, err := s.VerifyLog(ctx)
+	if err != nil || !rep.OK || rep.Size != q.Size || rep.Root != q.Root || rep.Head != q.Head {
+		t.Fatalf("quick report %+v differs from VerifyLog's %+v (%v)", q, rep, err)
+	}
+	return rep
 }

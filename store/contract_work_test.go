@@ -294,7 +294,7 @@ var _ = contract("verify_runs", func(t *testing.T, open opener) {
 	ctx := context.Background()
 	clock := newClock()
 	s := open(t, WithClock(clock.Now))
-	run := VerifyRun{Task: "t", Gates: []VerifyGateResult{{"pytest", true, SeverityBlock}, {"mypy", false, SeverityWarn}},
+	run := VerifyRun{Task: "t", Gates: []VerifyGateResult{{Name: "pytest", Passed: true, Severity: SeverityBlock}, {Name: "mypy", Passed: false, Severity: SeverityWarn}},
 		FilesHash: "sha256:aa", GateSignature: "sha256:bb", ExitCode: 0, Passed: true, GitSHA: "abc",
 		Receipt: json.RawMessage(`{"schema":"tausik-receipt/v1"}`), Signature: []byte{1, 2, 3}, KeyFingerprint: "sha256:cc"}
 	if _, err := s.RecordVerifyRun(ctx, run); !errors.Is(err, ErrNotFound) {
@@ -333,7 +333,7 @@ var _ = contract("verify_runs", func(t *testing.T, open opener) {
 	for name, mutate := range map[string]func(*VerifyRun){
 		"bad task":            func(r *VerifyRun) { r.Task = "Bad" },
 		"no files hash":       func(r *VerifyRun) { r.FilesHash = "" },
-		"bad severity":        func(r *VerifyRun) { r.Gates = []VerifyGateResult{{"x", true, "fatal"}} },
+		"bad severity":        func(r *VerifyRun) { r.Gates = []VerifyGateResult{{Name: "x", Passed: true, Severity: "fatal"}} },
 		"receipt not json":    func(r *VerifyRun) { r.Receipt = json.RawMessage("{") },
 		"sig without receipt": func(r *VerifyRun) { r.Receipt = nil },
 	} {
@@ -419,7 +419,7 @@ func itoa(i int) string {
 // SQLite one of a server-backed store.
 func factCacheDB(s *Store) *sql.DB {
 	if s.cache != nil {
-		return s.cache.db
+		return s.cache.db.SQL
 	}
-	return s.db
+	return s.db.SQL
 }

@@ -42,7 +42,7 @@ var _ = contract("verify_run_receipt_round_trip", func(t *testing.T, open opener
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RecordVerifyRun(ctx, VerifyRun{Task: "ship", Gates: []VerifyGateResult{{"pytest", true, SeverityBlock}},
+	if _, err := s.RecordVerifyRun(ctx, VerifyRun{Task: "ship", Gates: []VerifyGateResult{{Name: "pytest", Passed: true, Severity: SeverityBlock}},
 		FilesHash: filesHash, GateSignature: gateSig, Passed: true, RanAt: ranAt, GitSHA: "abc",
 		Receipt: payload, Signature: sig, KeyFingerprint: key.Fingerprint()}); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tausik/tausik/store/internal/sqldb"
 )
 
 // TestBusyRetryOutlastsBusyTimeout: with a busy timeout far shorter than the
@@ -90,7 +92,7 @@ func TestBusyRetryStopsOnCancel(t *testing.T) {
 		cancel()
 	}()
 	_, err = waiter.AppendDecision(cctx, mkDecision(time.Now(), "commit", ""))
-	if !errors.Is(err, context.Canceled) && !isBusy(err) {
+	if !errors.Is(err, context.Canceled) && !sqldb.IsBusy(err) {
 		t.Fatalf("append behind a held lock: %v", err)
 	}
 }

@@ -12,10 +12,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tausik/tausik/store/internal/sqldb"
 )
 
 func TestMigrationsWellFormed(t *testing.T) {
-	ms, err := migrations()
+	ms, err := sqldb.MigrationsIn("migrations")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,13 +52,13 @@ func TestOpenCreatesPrivateFileAndMigrates(t *testing.T) {
 	}
 	var mode string
 	var sync_, fk int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+	if err := s.db.SQL.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Fatalf("journal mode %q %v", mode, err)
 	}
 	// Per-connection pragmas reach every pooled connection, not only the first.
 	var conns []*sql.Conn
 	for range 3 {
-		c, err := s.db.Conn(ctx)
+		c, err := s.db.SQL.Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +73,7 @@ func TestOpenCreatesPrivateFileAndMigrates(t *testing.T) {
 	for _, c := range conns {
 		c.Close()
 	}
-	v, _ := s.d.readVersion(ctx, s.conn())
+	v, _ := s.db.Dialect.ReadVersion(ctx, s.db.Conn())
 	if v != SchemaVersion() {
 		t.Fatalf("user_version %d", v)
 	}
@@ -254,7 +256,7 @@ func TestBrokenDatabase(t *testing.T) {
 		}
 		mustAppend(t, s, mkDecision(time.Now(), "commit", ""))
 		var root int
-		if err := s.db.QueryRowContext(ctx, "SELECT rootpage FROM sqlite_master WHERE name = 'chain_head'").Scan(&root); err != nil {
+		if err := s.db.SQL.QueryRowContext(ctx, "SELECT rootpage FROM sqlite_master WHERE name = 'chain_head'").Scan(&root); err != nil {
 			t.Fatal(err)
 		}
 		s.Close()
@@ -324,7 +326,7 @@ func TestMemoryStoresAreIsolated(t *testing.T) {
 		t.Fatalf("path %q", a.Path())
 	}
 	// The pool may drop idle connections; the pinned one keeps the data alive.
-	a.db.SetMaxIdleConns(0)
+	a.db.SQL.SetMaxIdleConns(0)
 	mustAppend(t, a, mkDecision(time.Now(), "commit", ""))
 	if rep := mustVerify(t, a); rep.Rows != 2 {
 		t.Fatalf("memory store lost data: %d rows", rep.Rows)
@@ -334,27 +336,27 @@ func TestMemoryStoresAreIsolated(t *testing.T) {
 func TestFailedMigrationRollsBack(t *testing.T) {
 	ctx := context.Background()
 	s := openFile(t)
-	ms, err := migrations()
+	ms, err := sqldb.MigrationsIn("migrations")
 	if err != nil {
 		t.Fatal(err)
 	}
 	next := len(ms) + 1
-	broken := append(ms, migration{version: next, name: "x_ok.sql", sql: "CREATE TABLE added (x)"},
-		migration{version: next + 1, name: "y_broken.sql", sql: "CREATE TABLE nope (x); SELECT * FROM missing_table"})
-	if err := s.applyMigrations(ctx, broken); err == nil || !strings.Contains(err.Error(), "y_broken.sql") {
+	broken := append(ms, sqldb.Migration{Version: next, Name: "x_ok.sql", SQL: "CREATE TABLE added (x)"},
+		sqldb.Migration{Version: next + 1, Name: "y_broken.sql", SQL: "CREATE TABLE nope (x); SELECT * FROM missing_table"})
+	if err := s.db.ApplyMigrations(ctx, broken, nil); err == nil || !strings.Contains(err.Error(), "y_broken.sql") {
 		t.Fatalf("broken migration: %v", err)
 	}
-	if v, _ := s.d.readVersion(ctx, s.conn()); v != len(ms) {
+	if v, _ := s.db.Dialect.ReadVersion(ctx, s.db.Conn()); v != len(ms) {
 		t.Fatalf("user_version %d after a failed migration, want %d", v, len(ms))
 	}
 	var n int
-	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('added', 'nope')").Scan(&n); err != nil || n != 0 {
+	if err := s.db.SQL.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_master WHERE name IN ('added', 'nope')").Scan(&n); err != nil || n != 0 {
 		t.Fatalf("tables of a failed migration run survived: %d %v", n, err)
 	}
-	if err := s.applyMigrations(ctx, broken[:next]); err != nil {
+	if err := s.db.ApplyMigrations(ctx, broken[:next], nil); err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := s.d.readVersion(ctx, s.conn()); v != next {
+	if v, _ := s.db.Dialect.ReadVersion(ctx, s.db.Conn()); v != next {
 		t.Fatalf("user_version %d, want %d", v, next)
 	}
 }

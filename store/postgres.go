@@ -2,15 +2,14 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/tausik/tausik/store/internal/sqldb"
 )
 
 // DefaultConnectTimeout bounds the connection to a PostgreSQL server whose
@@ -53,16 +52,11 @@ func OpenPostgres(ctx context.Context, rawURL string, opts ...Option) (*Store, e
 	if pc.ConnectTimeout == 0 {
 		pc.ConnectTimeout = DefaultConnectTimeout
 	}
-	if cfg.readOnly {
-		// The server itself refuses writes (SQLSTATE 25006, ErrReadOnly).
-		pc.RuntimeParams["default_transaction_read_only"] = "on"
+	db, err := sqldb.OpenPostgres(ctx, pc, shown, cfg.base())
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", shown, err)
 	}
-	db := stdlib.OpenDB(*pc)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open store %s: %w: %w", shown, ErrUnreachable, err)
-	}
-	s := &Store{db: db, d: postgresDialect, clock: cfg.clock, path: shown, readOnly: cfg.readOnly}
+	s := newStore(db)
 	if cfg.factCache != "" {
 		s.cache, err = Open(ctx, cfg.factCache, WithClock(cfg.clock))
 	} else {
@@ -71,10 +65,6 @@ func OpenPostgres(ctx context.Context, rawURL string, opts ...Option) (*Store, e
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: fact cache: %w", shown, err)
-	}
-	if err := s.init(ctx, false); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("open store %s: %w", shown, err)
 	}
 	return s, nil
 }
@@ -131,56 +121,4 @@ func URLHasPassword(rawURL string) bool {
 	}
 	_, has := u.User.Password()
 	return has || u.Query().Has("password")
-}
-
-// PostgreSQL keeps the schema version in a one-row table of the schema.
-// Whether it exists is asked of pg_class with a query, not to_regclass: a
-// name lookup that misses is cached by the backend, and the migration, which
-// reads the version again after waiting for another process's migration to
-// commit, would then still see no table (TestOpenConcurrentFirstOpen).
-func postgresReadVersion(ctx context.Context, q querier) (int, error) {
-	var exists bool
-	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
-		JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-		WHERE n.nspname = current_schema() AND c.relname = 'tausik_schema')`).Scan(&exists)
-	if err != nil || !exists {
-		return 0, err
-	}
-	var v int
-	err = q.QueryRowContext(ctx, "SELECT version FROM tausik_schema WHERE id = 1").Scan(&v)
-	if isNoRows(err) {
-		return 0, nil
-	}
-	return v, err
-}
-
-func postgresSetVersion(ctx context.Context, q querier, v int) error {
-	if _, err := q.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS tausik_schema (
-		id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	_, err := q.ExecContext(ctx, `INSERT INTO tausik_schema (id, version) VALUES (1, ?)
-		ON CONFLICT (id) DO UPDATE SET version = excluded.version`, v)
-	return err
-}
-
-func pgCode(err error) string {
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		return pe.Code
-	}
-	return ""
-}
-
-// pgBusy: a serialization failure or deadlock, which a retry resolves.
-func pgBusy(err error) bool {
-	c := pgCode(err)
-	return c == "40001" || c == "40P01"
-}
-
-func classifyPostgres(err error) error {
-	if pgCode(err) == "25006" && !errors.Is(err, ErrReadOnly) { // read_only_sql_transaction
-		return fmt.Errorf("%w: %w", ErrReadOnly, err)
-	}
-	return err
 }

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/tausik/tausik/store/internal/storetest"
+
 	"bufio"
 	"context"
 	"fmt"
@@ -24,7 +26,7 @@ func TestMain(m *testing.M) {
 		os.Exit(runHelper(mode, os.Getenv("TAUSIK_STORE_DB"), os.Getenv("TAUSIK_STORE_N"), os.Getenv("TAUSIK_STORE_TAG")))
 	}
 	code := m.Run()
-	dropMigrated()
+	storetest.DropMigrated()
 	os.Exit(code)
 }
 
@@ -231,7 +233,7 @@ func testConcurrentToolCallsLoseNothing(t *testing.T, p string) {
 		t.Fatalf("tool calls %d, want %d (%v)", sess.ToolCalls, want, err)
 	}
 	var rows int64
-	if err := s.conn().QueryRowContext(ctx, "SELECT COUNT(*) FROM session_calls WHERE session_id = ?", sess.ID).Scan(&rows); err != nil || rows != want {
+	if err := s.db.Conn().QueryRowContext(ctx, "SELECT COUNT(*) FROM session_calls WHERE session_id = ?", sess.ID).Scan(&rows); err != nil || rows != want {
 		t.Fatalf("call rows %d, want %d (%v)", rows, want, err)
 	}
 }

@@ -59,7 +59,7 @@ var _ = contract("push_tickets", func(t *testing.T, open opener) {
 		"UPDATE push_tickets SET commit_sha = 'beef'",
 		"UPDATE push_tickets SET remote = ''",
 	} {
-		if _, err := s.conn().ExecContext(ctx, tamper+" WHERE id = ?", tk.ID); err != nil {
+		if _, err := s.db.Conn().ExecContext(ctx, tamper+" WHERE id = ?", tk.ID); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := s.LatestPushTicket(ctx); !errors.Is(err, ErrTicketTampered) {
@@ -67,7 +67,7 @@ var _ = contract("push_tickets", func(t *testing.T, open opener) {
 		}
 	}
 	// A row inserted by hand has no issue entry.
-	if _, err := s.conn().ExecContext(ctx, `INSERT INTO push_tickets (id, commit_sha, remote, branch, issued_at, issued_by)
+	if _, err := s.db.Conn().ExecContext(ctx, `INSERT INTO push_tickets (id, commit_sha, remote, branch, issued_at, issued_by)
 		VALUES ('01J0000000000000000000000F', 'c0ffee', '', '', '2099-01-01T00:00:00Z', 'cli')`); err != nil {
 		t.Fatal(err)
 	}

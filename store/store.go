@@ -2,8 +2,15 @@
 // (.tausik/tausik.db) holding the hash-chained decision log, tasks, sessions,
 // verify runs with their signed receipts, and the fact cache — or, opened
 // with OpenPostgres, one PostgreSQL schema that a fleet of machines shares,
-// with the fact cache left on each machine (see dialect.go for how one set of
-// queries serves both).
+// with the fact cache left on each machine.
+//
+// Store is a thin facade over one open database: the decision log
+// (store/internal/decisionlog: the chain, the Merkle tree, export and
+// verification) and the work state (store/internal/workstate: tasks,
+// sessions, verify runs, push tickets) are packages of their own over a
+// shared base (store/internal/sqldb: the backends, migrations and
+// transactions), and Store hands out both, so its callers see one type.
+// The types and sentinels of both are re-exported here under their names.
 //
 // The store holds transactions, not rules: it validates shapes (enums, slugs,
 // JSON) so nothing malformed is ever recorded, and leaves every judgement to
@@ -12,32 +19,20 @@
 // transaction, so writers queue instead of racing, and readers never block
 // them (WAL).
 //
-// The decision log is tamper-evident: each row's hash covers its columns, its
-// gate verdicts, its body and the previous row's hash (see chainHash), and a
-// one-row chain head written in the same transaction witnesses the length, so
-// VerifyChain (and VerifyExport, for an NDJSON export with no database) can
-// tell an edit from a deletion, an insertion, a reordering or a truncation.
-// The log is also a Merkle tree over the bodies (tree.go, store/merkle):
-// VerifyLog rebuilds it, and signed checkpoints of its head, kept outside the
-// database, catch the rewrites no hash inside the file can.
-//
 // Errors wrap the sentinels in errors.go; the CLI maps them to exit codes.
 package store
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
+	"maps"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
+	"github.com/tausik/tausik/store/internal/decisionlog"
+	"github.com/tausik/tausik/store/internal/sqldb"
+	"github.com/tausik/tausik/store/internal/workstate"
 )
 
 // DefaultBusyTimeout is how long one SQLite call waits for another process's
@@ -48,15 +43,10 @@ const DefaultBusyTimeout = 5 * time.Second
 // Store is an open tausik database. It is safe for concurrent use by many
 // goroutines, and many Stores (in many processes) may share one file.
 type Store struct {
-	db       *sql.DB
-	d        *dialect
-	pin      *sql.Conn // keeps an in-memory database alive while the pool recycles connections
-	cache    *Store    // the machine-local fact cache of a server-backed store; nil: this one
-	clock    func() time.Time
-	path     string
-	readOnly bool
-	uri      string        // a SQLite store's URI filename, for the quick pass's own readers
-	busy     time.Duration // its busy timeout
+	*decisionlog.Log
+	*workstate.Work
+	db    *sqldb.DB
+	cache *Store // the machine-local fact cache of a server-backed store; nil: this one
 }
 
 // Option tunes Open. Options are applied once; a Store never changes them later.
@@ -107,16 +97,21 @@ func newConfig(opts []Option) config {
 	return c
 }
 
+// base is the configuration of the database below the facade, with the
+// migrations' Go steps of the log and the work state.
+func (c config) base() sqldb.Config {
+	fills := decisionlog.Backfills()
+	maps.Copy(fills, workstate.Backfills())
+	return sqldb.Config{Clock: c.clock, BusyTimeout: c.busyTimeout, ReadOnly: c.readOnly, Backfills: fills}
+}
+
+func newStore(db *sqldb.DB) *Store {
+	return &Store{Log: decisionlog.New(db), Work: workstate.New(db), db: db}
+}
+
 // Open opens (creating if needed) the database file at path, applies pending
 // migrations and returns the store. The parent directory is created with mode
 // 0700 and a new file with mode 0600: the log is an audit trail, not a share.
-//
-// Pragmas, set on every pooled connection through the DSN: busy_timeout,
-// foreign_keys=ON, synchronous=FULL. FULL rather than NORMAL because in WAL
-// mode NORMAL may lose the last commits on power loss; a decision the engine
-// already reported, or a receipt it already printed, must not silently vanish
-// from an audit log. journal_mode=WAL is persistent, so it is set once, after
-// the schema version check, leaving a too-new database untouched.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	cfg := newConfig(opts)
 	if path == "" {
@@ -126,33 +121,11 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	if cfg.readOnly {
-		if _, err := os.Stat(abs); err != nil {
-			return nil, fmt.Errorf("open store %s: %w", abs, err)
-		}
-	} else if err := prepareFile(abs); err != nil {
-		return nil, fmt.Errorf("open store %s: %w", abs, err)
-	}
-	q := []string{
-		"_txlock=immediate",
-		fmt.Sprintf("_pragma=busy_timeout(%d)", cfg.busyTimeout.Milliseconds()),
-		"_pragma=foreign_keys(1)",
-		"_pragma=synchronous(FULL)",
-	}
-	if cfg.readOnly {
-		q = append(q, "mode=ro", "_pragma=query_only(1)")
-	}
-	uri := "file:" + escapeURIPath(abs)
-	db, err := sql.Open("sqlite", uri+"?"+strings.Join(q, "&"))
+	db, err := sqldb.Open(ctx, abs, cfg.base())
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", abs, err)
 	}
-	s := &Store{db: db, d: sqliteDialect, clock: cfg.clock, path: abs, readOnly: cfg.readOnly, uri: uri, busy: cfg.busyTimeout}
-	if err := s.init(ctx, !cfg.readOnly); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open store %s: %w", abs, err)
-	}
-	return s, nil
+	return newStore(db), nil
 }
 
 // OpenMemory returns a fresh, private, in-memory store for tests and hermetic
@@ -161,156 +134,53 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 // exactly as on disk); nothing touches the file system.
 func OpenMemory(ctx context.Context, opts ...Option) (*Store, error) {
 	cfg := newConfig(opts)
-	var b [12]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return nil, fmt.Errorf("open memory store: %w", err)
-	}
-	uri := "file:/tausik-" + hex.EncodeToString(b[:]) + "?vfs=memdb"
-	dsn := uri + "&_txlock=immediate" +
-		fmt.Sprintf("&_pragma=busy_timeout(%d)", cfg.busyTimeout.Milliseconds()) +
-		"&_pragma=foreign_keys(1)"
-	db, err := sql.Open("sqlite", dsn)
+	db, err := sqldb.OpenMemory(ctx, cfg.base())
 	if err != nil {
 		return nil, fmt.Errorf("open memory store: %w", err)
 	}
-	pin, err := db.Conn(ctx)
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open memory store: %w", err)
-	}
-	s := &Store{db: db, d: sqliteDialect, pin: pin, clock: cfg.clock, path: ":memory:", uri: uri, busy: cfg.busyTimeout}
-	if err := s.init(ctx, false); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("open memory store: %w", err)
-	}
-	return s, nil
+	return newStore(db), nil
 }
 
 // Path returns the absolute database path, ":memory:", or the server's URL
 // without its password, for messages.
-func (s *Store) Path() string { return s.path }
+func (s *Store) Path() string { return s.db.Path }
 
 // Close releases the database (and a server-backed store's local fact
 // cache). Further calls fail.
 func (s *Store) Close() error {
-	if s.pin != nil {
-		s.pin.Close()
-	}
 	if s.cache != nil {
 		s.cache.Close()
 	}
 	return s.db.Close()
 }
 
-// init checks the schema version, switches a writable file to WAL and migrates.
-func (s *Store) init(ctx context.Context, wal bool) error {
-	v, err := s.d.readVersion(ctx, s.conn())
+// VerifyLog checks the whole log (decisionlog's VerifyLog: the chain, the
+// tree, every column against its body) in one read snapshot. On an intact
+// log the task rows are then held to the states the log records
+// (VerifyTasks); a difference is a BreakTask, with Verified left at Size
+// since every decision verified.
+func (s *Store) VerifyLog(ctx context.Context) (LogReport, error) {
+	rep, err := s.Log.VerifyLog(ctx)
+	if err != nil || !rep.OK {
+		return rep, err
+	}
+	// An intact log vouches for its task-state entries; the task rows must
+	// match them.
+	b, err := s.VerifyTasks(ctx)
 	if err != nil {
-		return classify(fmt.Errorf("read schema version: %w", err))
+		return LogReport{}, fmt.Errorf("verify log: %w", err)
 	}
-	latest := latestVersion()
-	if v > latest {
-		return fmt.Errorf("%w: database is at schema version %d, this binary knows versions up to %d; upgrade tausik",
-			ErrSchemaTooNew, v, latest)
+	if b != nil {
+		rep.OK, rep.Break = false, b
 	}
-	if s.readOnly {
-		if v < latest {
-			return fmt.Errorf("%w: database is at schema version %d, this binary expects %d", ErrSchemaOutdated, v, latest)
-		}
-		return nil
-	}
-	if wal {
-		// Switching the journal mode takes no busy timeout: while another
-		// process's first open migrates the new file, it is retried.
-		var mode string
-		for attempt := 0; ; attempt++ {
-			err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode)
-			if err == nil {
-				break
-			}
-			if !isBusy(err) || attempt == busyRetries {
-				return classify(fmt.Errorf("enable wal: %w", err))
-			}
-			if err := backoff(ctx, attempt); err != nil {
-				return err
-			}
-		}
-		if !strings.EqualFold(mode, "wal") {
-			return fmt.Errorf("enable wal: journal mode is %q", mode)
-		}
-	}
-	return s.migrate(ctx)
+	return rep, nil
 }
 
-// SQLite keeps the schema version in the file header's user_version.
-func sqliteReadVersion(ctx context.Context, q querier) (int, error) {
-	var v int
-	err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
-	return v, err
-}
+// SchemaVersion reports the schema version this binary reads and writes, for
+// `tausik version` and error messages.
+func SchemaVersion() int { return sqldb.LatestVersion() }
 
-func sqliteSetVersion(ctx context.Context, q querier, v int) error {
-	// PRAGMA takes no bound parameters; the version is an int we own.
-	_, err := q.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
-	return err
-}
-
-// prepareFile creates the parent directory (0700) and an empty database file
-// (0600) when they do not exist; SQLite gives its -wal and -shm files the
-// database file's mode.
-func prepareFile(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return f.Close()
-}
-
-// escapeURIPath escapes the characters SQLite's URI parser would take for
-// syntax, so any path opens as itself.
-func escapeURIPath(p string) string {
-	p = filepath.ToSlash(p)
-	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
-	return r.Replace(p)
-}
-
-// sqliteCode extracts the primary SQLite result code from err, or 0.
-func sqliteCode(err error) int {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		return se.Code() & 0xff
-	}
-	return 0
-}
-
-func isBusy(err error) bool {
-	c := sqliteCode(err)
-	return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED || pgBusy(err)
-}
-
-// classify wraps SQLite failures that callers must tell apart in the matching
-// sentinel, keeping the original error in the chain.
-func classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	switch sqliteCode(err) {
-	case 0:
-		return classifyPostgres(err)
-	case sqlite3.SQLITE_READONLY:
-		if !errors.Is(err, ErrReadOnly) {
-			return fmt.Errorf("%w: %w", ErrReadOnly, err)
-		}
-	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
-		if !errors.Is(err, ErrCorrupt) {
-			return fmt.Errorf("%w: %w", ErrCorrupt, err)
-		}
-	}
-	return err
-}
+// NewID returns a new ULID for t: sortable by time, unique across processes
+// (80 random bits from crypto/rand) and strictly increasing within this
+// process for equal milliseconds, so decision ids never collide in a burst.
+func NewID(t time.Time) string { return sqldb.NewID(t) }

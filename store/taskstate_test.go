@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/store/internal/sqldb"
+	"github.com/tausik/tausik/store/internal/workstate"
 )
 
 // taskLog is a log with two tasks: feat started with a scope, widened,
@@ -105,7 +108,7 @@ var _ = contract("tasks of an older log are recorded", func(t *testing.T, open o
 	if rep, err := s.VerifyLog(ctx); err != nil || rep.OK {
 		t.Fatalf("precondition: a task with no entry is a break: %+v %v", rep, err)
 	}
-	if err := s.write(ctx, func(q querier) error { return backfillTaskStates(ctx, q) }); err != nil {
+	if err := s.db.Write(ctx, func(q sqldb.Querier) error { return workstate.Backfills()[5](ctx, q) }); err != nil {
 		t.Fatal(err)
 	}
 	if rep, err := s.VerifyLog(ctx); err != nil || !rep.OK {

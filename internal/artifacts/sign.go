@@ -5,18 +5,17 @@ import (
 	"crypto/ed25519"
 	"crypto/x509"
 	"encoding/base64"
-	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/tausik/tausik/internal/canonjson"
 	"github.com/tausik/tausik/store/receipt"
 )
 
@@ -40,13 +39,15 @@ const canonicalPrefix = "tausik-renar-adapt/v1\n"
 func Canonical(d *Doc) []byte {
 	var b bytes.Buffer
 	b.WriteString(canonicalPrefix)
-	m := &yaml.Node{Kind: yaml.MappingNode}
+	front := canonjson.Members{}
 	for i := 0; i+1 < len(d.Front.Content); i += 2 {
-		if !unsigned[d.Front.Content[i].Value] {
-			m.Content = append(m.Content, d.Front.Content[i], d.Front.Content[i+1])
+		if k := d.Front.Content[i].Value; !unsigned[k] {
+			front = append(front, canonjson.Member{Key: k, Value: plain(d.Front.Content[i+1], 1)})
 		}
 	}
-	canonicalJSON(&b, m, 0)
+	// Strings, nulls, lists and members always encode.
+	enc, _ := canonjson.MarshalEscaped(front)
+	b.Write(enc)
 	b.WriteByte('\n')
 	b.Write(bytes.ReplaceAll(d.Body, []byte("\r\n"), []byte("\n")))
 	return b.Bytes()
@@ -55,59 +56,36 @@ func Canonical(d *Doc) []byte {
 // maxDepth bounds alias expansion, so a YAML bomb cannot loop.
 const maxDepth = 64
 
-func canonicalJSON(b *bytes.Buffer, n *yaml.Node, depth int) {
+// plain is n as the values canonjson encodes: a mapping as its members in
+// order (a key given twice kept twice), a sequence as a list, a null as
+// nil and every other scalar as its text; past maxDepth, nil.
+func plain(n *yaml.Node, depth int) any {
 	if depth > maxDepth {
-		b.WriteString("null")
-		return
+		return nil
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias != nil {
-			canonicalJSON(b, n.Alias, depth+1)
-			return
+			return plain(n.Alias, depth+1)
 		}
-		b.WriteString("null")
+		return nil
 	case yaml.MappingNode:
-		type kv struct {
-			k string
-			v *yaml.Node
-		}
-		var kvs []kv
+		m := canonjson.Members{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			kvs = append(kvs, kv{n.Content[i].Value, n.Content[i+1]})
+			m = append(m, canonjson.Member{Key: n.Content[i].Value, Value: plain(n.Content[i+1], depth+1)})
 		}
-		sort.SliceStable(kvs, func(i, j int) bool { return kvs[i].k < kvs[j].k })
-		b.WriteByte('{')
-		for i, e := range kvs {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeString(b, e.k)
-			b.WriteByte(':')
-			canonicalJSON(b, e.v, depth+1)
-		}
-		b.WriteByte('}')
+		return m
 	case yaml.SequenceNode:
-		b.WriteByte('[')
-		for i, e := range n.Content {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			canonicalJSON(b, e, depth+1)
+		l := []any{}
+		for _, e := range n.Content {
+			l = append(l, plain(e, depth+1))
 		}
-		b.WriteByte(']')
-	default:
-		if n.Tag == "!!null" {
-			b.WriteString("null")
-			return
-		}
-		writeString(b, n.Value)
+		return l
 	}
-}
-
-func writeString(b *bytes.Buffer, s string) {
-	enc, _ := json.Marshal(s)
-	b.Write(enc)
+	if n.Tag == "!!null" {
+		return nil
+	}
+	return n.Value
 }
 
 // message is what a signature signs: the canonical content bound to the

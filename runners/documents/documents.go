@@ -14,13 +14,11 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
@@ -155,7 +153,7 @@ type payload struct {
 // encode is a file's cache payload; ok false when its values cannot be
 // written back exactly (a string that is not UTF-8).
 func encode(f facts.DocumentFile) (string, bool) {
-	docs, ok := appendTyped(nil, f.Docs)
+	docs, ok := facts.AppendTyped(nil, f.Docs)
 	if !ok {
 		return "", false
 	}
@@ -184,69 +182,6 @@ func decode(p string, _ int64, s string) (facts.DocumentFile, bool) {
 		return facts.DocumentFile{}, false
 	}
 	return facts.DocumentFile{Path: p, Format: pl.Format, Parsed: pl.Error == nil, Error: pl.Error, Docs: docs}, true
-}
-
-// appendTyped writes plain values as JSON, a float always with a "." or an
-// exponent (plainJSON reads such a number back as a float, any other as an
-// integer).
-func appendTyped(b []byte, v any) ([]byte, bool) {
-	switch x := v.(type) {
-	case nil:
-		return append(b, "null"...), true
-	case bool:
-		return strconv.AppendBool(b, x), true
-	case int64:
-		return strconv.AppendInt(b, x, 10), true
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return b, false
-		}
-		s := strconv.FormatFloat(x, 'g', -1, 64)
-		if !bytes.ContainsAny([]byte(s), ".eE") {
-			s += ".0"
-		}
-		return append(b, s...), true
-	case string:
-		if !utf8.ValidString(x) { // JSON would replace the bytes: read the file again instead
-			return b, false
-		}
-		q, err := json.Marshal(x)
-		return append(b, q...), err == nil
-	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var ok bool
-			if b, ok = appendTyped(b, e); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var ok bool
-			if b, ok = appendTyped(b, k); !ok {
-				return b, false
-			}
-			b = append(b, ':')
-			if b, ok = appendTyped(b, x[k]); !ok {
-				return b, false
-			}
-		}
-		return append(b, '}'), true
-	}
-	return b, false
 }
 
 // openFile opens a file for reading; tests replace it to simulate I/O errors.

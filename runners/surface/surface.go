@@ -2,8 +2,8 @@
 // class's and Go struct's composed public surface, counted. It reads the
 // class facts of the python and go runners (through their own cached
 // scanners), keeps the files under the roots and outside the exclusions the
-// reading gate's params name (runners.Scope.Params), resolves each base to
-// its candidates, and unites public names over each class's closure, so
+// reading gate's params name (Runner.Options), resolves each base to its
+// candidates, and unites public names over each class's closure, so
 // that the class_surface policy only compares numbers with its cap and
 // baseline. What is a candidate depends on which files are scanned, which is
 // why the scan follows the params; what counts as over, and what to do
@@ -54,7 +54,12 @@ func New(opts ...runners.SourceOption) *Runner {
 // Namespace implements runners.Runner.
 func (*Runner) Namespace() string { return Namespace }
 
-// Gather implements runners.Runner. The params come from s.Params[Namespace];
+// Options implements runners.Configurable: the Params the gate's params
+// give.
+func (*Runner) Options(params map[string]any) any { return ParamsOf(params) }
+
+// Gather implements runners.Runner. The Params come from s.Options[Namespace]
+// (the defaults when absent);
 // python or go facts that could not be gathered leave the namespace with
 // their status and reason. Each fact cache is written while the other
 // language is scanned and while the bases are resolved, on whichever core
@@ -94,7 +99,11 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	for i, f := range pys {
 		files[i], names[i] = f.File, f.Names
 	}
-	return facts.OK(Compute(ParamsOf(s.Params[Namespace]), files, names, gof.Data.(facts.Go).Files))
+	p, ok := s.Options[Namespace].(Params)
+	if !ok {
+		p = ParamsOf(nil)
+	}
+	return facts.OK(Compute(p, files, names, gof.Data.(facts.Go).Files))
 }
 
 // Compute is the namespace for the given Python and Go file facts (each

@@ -28,7 +28,7 @@ func gather(t *testing.T, r *Runner, root string, params map[string]any) facts.S
 		p[k] = v
 	}
 	s := runners.NewScope(root, facts.Request{Trigger: "commit"})
-	s.Params = map[string]map[string]any{Namespace: p}
+	s.Options = map[string]any{Namespace: r.Options(p)}
 	ns := r.Gather(context.Background(), s)
 	if ns.Status != facts.StatusOK {
 		t.Fatalf("status %s: %s", ns.Status, ns.Reason)

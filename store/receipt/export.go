@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/tausik/tausik/store/internal/canonjson"
+	"github.com/tausik/tausik/internal/canonjson"
 )
 
 // exportFile is the one-file, offline-verifiable form of a receipt.

@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tausik/tausik/store/internal/canonjson"
+	"github.com/tausik/tausik/internal/canonjson"
 )
 
 // FilesHash returns "sha256:<hex>" over the sorted lines

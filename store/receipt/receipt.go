@@ -15,7 +15,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tausik/tausik/store/internal/canonjson"
+	"github.com/tausik/tausik/internal/canonjson"
 )
 
 // Schema tags every receipt; a document without it is not a receipt.
