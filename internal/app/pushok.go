@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tausik/tausik/engine"
@@ -15,9 +16,11 @@ import (
 type PushTicketReport struct {
 	ID     string `json:"id"`
 	Commit string `json:"commit"`
-	// Remote and Branch bind the push; "" allows any.
+	// Remote and Branch bind the push; "" allows any. Force allows a
+	// forced update of Branch.
 	Remote string `json:"remote"`
 	Branch string `json:"branch"`
+	Force  bool   `json:"force"`
 	// IssuedAt and Until bound the ticket's life (git_push_gate's
 	// ttl_seconds as configured now).
 	IssuedAt   time.Time `json:"issued_at"`
@@ -29,18 +32,30 @@ type PushTicketReport struct {
 }
 
 // IssuePushTicket records a single-use push ticket for the commit HEAD of
-// e's project is at, bound to remote and branch when they are not empty,
-// and logs its issue as requester's. A person's command: the caller refuses
-// an agent requester first (agent_authority). Issuing a ticket retires
-// every earlier one.
-func IssuePushTicket(ctx context.Context, e *engine.Engine, requester, remote, branch string) (*PushTicketReport, error) {
+// e's project is at, bound to remote when it is not empty and to branch, or
+// the branch HEAD is on when branch is empty (no branch when HEAD is
+// detached), and logs its issue as requester's. force lets the push update
+// the branch by force (the ticket's branch is then "+NAME", git's spelling
+// of a forced refspec). A person's command: the caller refuses an agent
+// requester first (agent_authority). Issuing a ticket retires every earlier
+// one.
+func IssuePushTicket(ctx context.Context, e *engine.Engine, requester, remote, branch string, force bool) (*PushTicketReport, error) {
 	st := e.Store()
 	if st == nil {
 		return nil, fmt.Errorf("%w: no store to record the push ticket in", engine.ErrStore)
 	}
-	head, _, err := push.Head(ctx, e.Root())
+	head, current, err := push.Head(ctx, e.Root())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", engine.ErrUsage, err)
+	}
+	if branch == "" {
+		branch = current
+	}
+	if force && branch == "" {
+		return nil, fmt.Errorf("%w: a forced push needs a branch, and HEAD is detached: name one", engine.ErrUsage)
+	}
+	if force {
+		branch = "+" + branch
 	}
 	eff, ok := e.Effective(engine.GateGitPush)
 	if !ok {
@@ -54,7 +69,7 @@ func IssuePushTicket(ctx context.Context, e *engine.Engine, requester, remote, b
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
 	}
-	return &PushTicketReport{ID: t.ID, Commit: t.Commit, Remote: t.Remote, Branch: t.Branch, IssuedAt: t.IssuedAt,
+	return &PushTicketReport{ID: t.ID, Commit: t.Commit, Remote: t.Remote, Branch: strings.TrimPrefix(t.Branch, "+"), Force: force, IssuedAt: t.IssuedAt,
 		Until: t.IssuedAt.Add(time.Duration(ttl) * time.Second), TTLSeconds: ttl, GateEnabled: eff.Enabled}, nil
 }
 

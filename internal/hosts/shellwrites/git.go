@@ -65,7 +65,7 @@ func (w *walker) git(rest []arg, st *state) {
 		}
 		w.unknown(text, reasonHistory)
 	case !w.gitWorkTree(text, sub, args, st):
-		w.gitAlias(text, sub, args, st, defs)
+		w.gitAlias(text, rest[:len(rest)-len(cmd)], sub, args, st, defs)
 	}
 }
 
