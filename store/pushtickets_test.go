@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -75,3 +77,62 @@ var _ = contract("push_tickets", func(t *testing.T, open opener) {
 		t.Errorf("a hand-made ticket: %v, want ErrTicketTampered", err)
 	}
 })
+
+// TestPushTicketRace has two handles on one SQLite file (two hook
+// processes) race for each of 20 tickets, each reading the newest ticket
+// and then spending it, released together: exactly one spends it, the
+// other is told ErrTicketGone, and the log records one use per ticket.
+func TestPushTicketRace(t *testing.T) {
+	ctx := WithRequester(context.Background(), "cli")
+	path := filepath.Join(t.TempDir(), "tausik.db")
+	var handles [2]*Store
+	for i := range handles {
+		s, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		handles[i] = s
+	}
+	for round := range 20 {
+		tk, err := handles[0].IssuePushTicket(ctx, "c0ffee", "origin", "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := make(chan struct{})
+		errs := make([]error, len(handles))
+		var wg sync.WaitGroup
+		for i, s := range handles {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				latest, err := s.LatestPushTicket(ctx)
+				if err == nil {
+					err = s.UsePushTicket(ctx, latest.ID, NewID(time.Now()))
+				}
+				errs[i] = err
+			}()
+		}
+		close(start)
+		wg.Wait()
+		won, gone := 0, 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case errors.Is(err, ErrTicketGone):
+				gone++
+			default:
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		if won != 1 || gone != 1 {
+			t.Fatalf("round %d: %d calls spent the ticket and %d were told it is gone (%v), want 1 and 1", round, won, gone, errs)
+		}
+		entries, err := handles[1].ListDecisions(ctx, Filter{Task: tk.ID})
+		if err != nil || len(entries) != 2 {
+			t.Fatalf("round %d: the ticket's log entries: %d %v, want issue and one use", round, len(entries), err)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package shellwrites
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestGitAliasRecordsWhatItStandsFor pins the command an alias is recorded
+// as: the git command it stands for, with git's global options and the
+// arguments, so a gate judging argv sees `git p` (p = push) as a push.
+func TestGitAliasRecordsWhatItStandsFor(t *testing.T) {
+	repo := map[string]string{"p": "push", "pf": "push --force", "pp": "p", "st": "status"}
+	opts := Options{Dir: "/r", GitAlias: func(_, name string) (string, bool) {
+		def, ok := repo[name]
+		return def, ok
+	}}
+	for _, c := range []struct{ command, want string }{
+		{"git p origin main", "git push origin main"},
+		{"/usr/bin/git pf origin main", "/usr/bin/git push --force origin main"},
+		{"git pp origin", "git push origin"},
+		{"git -c alias.q=push q origin main", "git -c alias.q=push push origin main"},
+		{"git -c alias.a=b -c alias.b=push a", "git -c alias.a=b -c alias.b=push push"},
+		{"command git -C . p", "git -C . push"},
+		{"echo origin | xargs git p", "git push {xargs input}"},
+		{"git st", "git status"},
+		{"git push origin main", "git push origin main"},
+	} {
+		r := ShellIn(c.command, opts)
+		var got []string
+		for _, cmd := range r.Commands {
+			got = append(got, strings.Join(cmd.Argv, " "))
+			if len(cmd.Argv) != len(cmd.Dynamic) {
+				t.Errorf("%q: argv %q and dynamic %v differ in length", c.command, cmd.Argv, cmd.Dynamic)
+			}
+		}
+		if !slices.Contains(got, c.want) {
+			t.Errorf("%q: commands %q, want one %q", c.command, got, c.want)
+		}
+	}
+}
