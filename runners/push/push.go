@@ -66,18 +66,18 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 }
 
 // NoPushWord is the reason the namespace is unavailable for a tool call no
-// word of which says "push" and none of which is known only at run time: no
-// such call pushes, so git is not asked where HEAD is (a hook pays for
-// every process it starts).
+// word of which says "push" (or "send-pack") and none of which is known only
+// at run time: no such call pushes, so git is not asked where HEAD is (a
+// hook pays for every process it starts).
 const NoPushWord = "no_push_word"
 
 // mayPush reports whether some simple command of t has a word holding
-// "push" or a word known only at run time. It is a filter in front of the
+// "push" or "send-pack", or a word known only at run time. It is a filter in front of the
 // gate, never the judgement: a call it lets through is judged by the policy.
 func mayPush(t *facts.Tool) bool {
 	for _, c := range t.Commands {
 		for i, w := range c.Argv {
-			if strings.Contains(w, "push") || (i < len(c.Dynamic) && c.Dynamic[i]) {
+			if strings.Contains(w, "push") || strings.Contains(w, "send-pack") || (i < len(c.Dynamic) && c.Dynamic[i]) {
 				return true
 			}
 		}
