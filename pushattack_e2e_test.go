@@ -86,7 +86,8 @@ func TestGitPushGateSeesEveryPush(t *testing.T) {
 
 // TestGitPushGateTicketBinding holds a ticket a person issued for origin
 // and main to what the agent's call pushes: a call that redirects the push
-// (and really sends it elsewhere), commits first (and really pushes the
+// (and really sends it elsewhere), a remote redirected after the ticket,
+// a call that commits first (and really pushes the
 // new commit), sends another commit, more refs, a delete or a force is
 // refused; the plain push and a forced one on a forced ticket pass.
 func TestGitPushGateTicketBinding(t *testing.T) {
@@ -128,6 +129,14 @@ func TestGitPushGateTicketBinding(t *testing.T) {
 	if got := revIn(t, remote, "main"); got != old {
 		t.Fatalf("origin main moved to %q: the redirected pushes went there", got)
 	}
+	// Redirected in the repository's config after the ticket (an earlier
+	// call's git config): the ticket recorded where origin pushed.
+	issue("origin", "main")
+	gitIn(t, root, "config", "remote.origin.pushurl", evil)
+	if code, out := pushHook(t, bin, root, "git push origin main"); code != 2 || !strings.Contains(out, "and a push to origin now goes to "+evil) {
+		t.Errorf("origin redirected after the ticket: hook exit %d, want 2 from other_url:\n%s", code, out)
+	}
+	gitIn(t, root, "config", "--unset", "remote.origin.pushurl")
 
 	commitThenPush := "git commit -q --allow-empty -m x && git push -q origin main"
 	refused(commitThenPush, "the call also runs git commit -q --allow-empty -m x, which may move HEAD")

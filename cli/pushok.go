@@ -75,6 +75,9 @@ func runPushOK(ctx context.Context, g *globals, opts *pushOKOptions) error {
 		what += ", forced updates allowed"
 	}
 	fmt.Fprintf(g.stdout, "push ticket %s allows %s until %s (%d s)\n", rep.ID, what, rep.Until.UTC().Format(time.RFC3339), rep.TTLSeconds)
+	if rep.PushURL != "" {
+		fmt.Fprintf(g.stdout, "a push to %s goes to %s now; once that changes, the ticket allows nothing\n", rep.Remote, rep.PushURL)
+	}
 	if !rep.GateEnabled {
 		fmt.Fprintln(g.stdout, "git_push_gate is off, so pushes do not need a ticket yet: switch it on in tausik/gates.json")
 	}

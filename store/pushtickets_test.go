@@ -18,20 +18,20 @@ var _ = contract("push_tickets", func(t *testing.T, open opener) {
 	if _, err := s.LatestPushTicket(ctx); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("no ticket yet: %v", err)
 	}
-	if _, err := s.IssuePushTicket(ctx, "", "", ""); err == nil {
+	if _, err := s.IssuePushTicket(ctx, "", "", "", ""); err == nil {
 		t.Fatal("a ticket without a commit was issued")
 	}
-	old, err := s.IssuePushTicket(ctx, "c0ffee", "", "")
+	old, err := s.IssuePushTicket(ctx, "c0ffee", "", "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Second)
-	tk, err := s.IssuePushTicket(ctx, "c0ffee", "origin", "main")
+	tk, err := s.IssuePushTicket(ctx, "c0ffee", "origin", "main", "/srv/origin.git")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.LatestPushTicket(ctx)
-	if err != nil || got.ID != tk.ID || got.Remote != "origin" || got.Branch != "main" || got.IssuedBy != "cli" ||
+	if err != nil || got.ID != tk.ID || got.Remote != "origin" || got.Branch != "main" || got.PushURL != "/srv/origin.git" || got.IssuedBy != "cli" ||
 		!got.IssuedAt.Equal(clock.Now()) || !got.UsedAt.IsZero() {
 		t.Fatalf("latest %+v %v, want %+v", got, err, tk)
 	}
@@ -60,6 +60,7 @@ var _ = contract("push_tickets", func(t *testing.T, open opener) {
 		"UPDATE push_tickets SET used_at = '', used_by = ''",
 		"UPDATE push_tickets SET commit_sha = 'beef'",
 		"UPDATE push_tickets SET remote = ''",
+		"UPDATE push_tickets SET push_url = '/srv/evil.git'",
 	} {
 		if _, err := s.conn().ExecContext(ctx, tamper+" WHERE id = ?", tk.ID); err != nil {
 			t.Fatal(err)
@@ -95,7 +96,7 @@ func TestPushTicketRace(t *testing.T) {
 		handles[i] = s
 	}
 	for round := range 20 {
-		tk, err := handles[0].IssuePushTicket(ctx, "c0ffee", "origin", "main")
+		tk, err := handles[0].IssuePushTicket(ctx, "c0ffee", "origin", "main", "")
 		if err != nil {
 			t.Fatal(err)
 		}

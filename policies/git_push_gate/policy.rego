@@ -6,8 +6,10 @@
 # and input.push: head and branch (where HEAD is), now (Unix seconds) and
 # ticket, the newest ticket issued (null when none: issuing a ticket retires
 # the earlier ones), with its commit, remote and branch ("" = any; "+NAME"
-# also allows a forced update), issued_at (Unix seconds) and used. The
-# engine marks the ticket used when it lets the push through.
+# also allows a forced update), push_url (where a push to the remote went
+# when it was issued; "" = not recorded), issued_at (Unix seconds) and used;
+# and push_url, where a push to the ticket's remote goes now. The engine
+# marks the ticket used when it lets the push through.
 package tausik.gates.git_push_gate
 
 tool := input.tool
@@ -265,6 +267,11 @@ problems contains {"rule": "other_source", "why": sprintf("the ticket allows HEA
 	s := split(trim_prefix(cmd.argv[i], "+"), ":")[0]
 	s != ""
 	not s in {"HEAD", "@", push.head, current, concat("", ["refs/heads/", current])}
+}
+
+problems contains {"rule": "other_url", "why": sprintf("the ticket allows a push to %s at %s, and a push to %s now goes to %s", [ticket.remote, ticket.push_url, ticket.remote, push.push_url])} if {
+	ticket.push_url != ""
+	push.push_url != ticket.push_url
 }
 
 problems contains {"rule": "other_remote", "why": sprintf("the ticket allows a push to %s only, and this one names %s", [ticket.remote, remote(cmd)])} if {

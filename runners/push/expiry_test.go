@@ -42,7 +42,7 @@ func TestTicketExpiresAtTTL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.IssuePushTicket(ctx, head, "origin", branch); err != nil {
+	if _, err := st.IssuePushTicket(ctx, head, "origin", branch, ""); err != nil {
 		t.Fatal(err)
 	}
 	ttl, judge := gateOf(t)
