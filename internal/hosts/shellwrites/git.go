@@ -40,6 +40,7 @@ var (
 // as is a subcommand the analysis does not know (it may be an alias). -C DIR
 // and --work-tree move where the paths are read from.
 func (w *walker) git(rest []arg, st *state) {
+	outer := st // where git starts, before -C moves it
 	cmd, st, defs, ok := w.gitGlobals(rest, st)
 	if !ok || len(cmd) == 0 {
 		return
@@ -65,7 +66,7 @@ func (w *walker) git(rest []arg, st *state) {
 		}
 		w.unknown(text, reasonHistory)
 	case !w.gitWorkTree(text, sub, args, st):
-		w.gitAlias(text, rest[:len(rest)-len(cmd)], sub, args, st, defs)
+		w.gitAlias(text, rest[:len(rest)-len(cmd)], sub, args, st, outer, defs)
 	}
 }
 

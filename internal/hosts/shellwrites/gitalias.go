@@ -27,9 +27,10 @@ func (w *walker) gitConfigAlias(o opt, defs map[string]string) bool {
 // the user's or the system's git configuration (Options.GitAlias). A
 // resolved alias is judged as git runs it, "!CMD" as a shell command given
 // the arguments, any other as git with its global options (globals), its
-// words and the arguments, and stays Unknown either way (git config may
-// change between the check and the run).
-func (w *walker) gitAlias(text string, globals []arg, sub string, args []arg, st *state, defs map[string]string) {
+// words and the arguments, run again from where git started (outer: the
+// global options move the directory once more), and stays Unknown either
+// way (git config may change between the check and the run).
+func (w *walker) gitAlias(text string, globals []arg, sub string, args []arg, st, outer *state, defs map[string]string) {
 	def, ok := defs[strings.ToLower(sub)]
 	if !ok && w.job.opts.GitAlias != nil && st.known && w.job.gitAliases < maxGitAliases {
 		def, ok = w.job.opts.GitAlias(path.Join(w.job.opts.Dir, st.dir), sub)
@@ -56,7 +57,7 @@ func (w *walker) gitAlias(text string, globals []arg, sub string, args []arg, st
 	}
 	words = append(words, args...)
 	w.rerecord(len(globals)+1+len(args), words)
-	w.git(words, st)
+	w.git(words, outer)
 }
 
 // rerecord replaces the words of the git command recorded last, whose

@@ -39,3 +39,24 @@ func TestGitAliasRecordsWhatItStandsFor(t *testing.T) {
 		}
 	}
 }
+
+// TestGitAliasWritesFromItsDirectory pins where an alias's writes land
+// when git's global options move the directory: once, not once per alias.
+func TestGitAliasWritesFromItsDirectory(t *testing.T) {
+	opts := Options{Dir: "/r", GitAlias: func(_, name string) (string, bool) { return "checkout", name == "co" }}
+	for command, want := range map[string]string{
+		"git -C sub co -- f":            "sub/f",
+		"git --work-tree=sub co -- f":   "sub/f",
+		"cd a && git -C b co -- f":      "a/b/f",
+		"git -c alias.k=co -C s k -- f": "s/f",
+	} {
+		r := ShellIn(command, opts)
+		var got []string
+		for _, w := range r.Writes {
+			got = append(got, w.Path)
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%q writes %q, want [%s]", command, got, want)
+		}
+	}
+}
