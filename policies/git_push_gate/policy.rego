@@ -168,7 +168,7 @@ problems contains {"rule": "head_moves", "why": sprintf("the call writes %s, whi
 	regex.match(`^\.git(/|$)`, t)
 }
 
-problems contains {"rule": "head_moves", "why": sprintf("the call also writes where tausik cannot see before it runs (%s)", [u.text])} if {
+problems contains {"rule": "head_moves", "why": sprintf("the call also does what tausik cannot see before it runs (%s: %s)", [u.text, u.reason])} if {
 	some u in object.get(tool, "unknown_writes", [])
 }
 

@@ -52,6 +52,8 @@ func (w *walker) git(rest []arg, st *state) {
 	}
 	sub, args := cmd[0].lit, cmd[1:]
 	switch {
+	case w.job.gitPushEnv && (sub == "push" || sub == "send-pack"):
+		w.unknown(text, "a GIT_ variable set by the command changes where or what git pushes")
 	case w.job.gitEnv && !gitReads[sub]:
 		w.unknown(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree")
 	case sub == "update-index":

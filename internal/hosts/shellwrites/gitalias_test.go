@@ -60,3 +60,24 @@ func TestGitAliasWritesFromItsDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestGitPushEnvIsUnknown: a variable that redirects a push (a setting
+// given through the environment, another repository, another transport)
+// makes the push Unknown, which git_push_gate refuses; without one, or
+// for a command that is no push, nothing changes.
+func TestGitPushEnvIsUnknown(t *testing.T) {
+	for command, unknown := range map[string]bool{
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.pushurl GIT_CONFIG_VALUE_0=/x git push origin main": true,
+		"GIT_CONFIG_PARAMETERS=\"'url./x.pushinsteadof'='/o'\" git push origin main":                           true,
+		"env GIT_DIR=/other/.git git push origin main":                                                         true,
+		"export GIT_SSH_COMMAND=evil; git push origin main":                                                    true,
+		"GIT_CONFIG_GLOBAL=/x git send-pack /o main":                                                           true,
+		"GIT_TRACE=1 git push origin main":                                                                     false,
+		"GIT_CONFIG_COUNT=0 git status":                                                                        false,
+	} {
+		r := ShellIn(command, Options{Dir: "/r"})
+		if got := len(r.Unknown) > 0; got != unknown {
+			t.Errorf("%q: unknown %v (%+v), want %v", command, got, r.Unknown, unknown)
+		}
+	}
+}
