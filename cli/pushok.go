@@ -13,6 +13,7 @@ import (
 
 type pushOKOptions struct {
 	remote, branch, format string
+	force                  bool
 }
 
 func newPushOKCmd(g *globals) *cobra.Command {
@@ -20,9 +21,10 @@ func newPushOKCmd(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "push-ok [REMOTE [BRANCH]]",
 		Short: "Let an agent push the current commit once (a person's command)",
-		Long: "Issues a push ticket: git_push_gate then lets one agent `git push` through while HEAD\n" +
-			"is at the commit it is now at (and, when given, to REMOTE and of BRANCH), for the gate's\n" +
-			"ttl_seconds (10 minutes by default). The push it allows uses it up; a new ticket retires\n" +
+		Long: "Issues a push ticket: git_push_gate then lets one agent `git push` of HEAD through while\n" +
+			"HEAD is at the commit it is now at, to REMOTE when given, and to BRANCH (default: the branch\n" +
+			"HEAD is on), for the gate's ttl_seconds (10 minutes by default). A forced update needs\n" +
+			"--force (or BRANCH spelt +BRANCH). The push it allows uses it up; a new ticket retires\n" +
 			"the earlier ones. The issue and the use are both in the decision log.\n" +
 			"An agent's run is refused: a person lets a push through.\n" +
 			"Exit codes: 0 issued, 1 refused, 2 usage (no commit), 3 config/store error.",
@@ -35,12 +37,14 @@ func newPushOKCmd(g *globals) *cobra.Command {
 				opts.remote = args[0]
 			}
 			if len(args) > 1 {
-				opts.branch = strings.TrimPrefix(args[1], "refs/heads/")
+				b, plus := strings.CutPrefix(args[1], "+")
+				opts.branch, opts.force = strings.TrimPrefix(b, "refs/heads/"), opts.force || plus
 			}
 			return runPushOK(cmd.Context(), g, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "allow a forced update of the branch (git push --force, +BRANCH)")
 	return cmd
 }
 
@@ -53,7 +57,7 @@ func runPushOK(ctx context.Context, g *globals, opts *pushOKOptions) error {
 	if err := g.judgeGuardChange(ctx, e); err != nil {
 		return err
 	}
-	rep, err := app.IssuePushTicket(ctx, e, g.requester(), opts.remote, opts.branch)
+	rep, err := app.IssuePushTicket(ctx, e, g.requester(), opts.remote, opts.branch, opts.force)
 	if err != nil {
 		return err
 	}
@@ -67,7 +71,13 @@ func runPushOK(ctx context.Context, g *globals, opts *pushOKOptions) error {
 	if rep.Branch != "" {
 		what += ", branch " + rep.Branch
 	}
+	if rep.Force {
+		what += ", forced updates allowed"
+	}
 	fmt.Fprintf(g.stdout, "push ticket %s allows %s until %s (%d s)\n", rep.ID, what, rep.Until.UTC().Format(time.RFC3339), rep.TTLSeconds)
+	if rep.PushURL != "" {
+		fmt.Fprintf(g.stdout, "a push to %s goes to %s now; once that changes, the ticket allows nothing\n", rep.Remote, rep.PushURL)
+	}
 	if !rep.GateEnabled {
 		fmt.Fprintln(g.stdout, "git_push_gate is off, so pushes do not need a ticket yet: switch it on in tausik/gates.json")
 	}

@@ -14,15 +14,22 @@ type PushFacts struct {
 	Now int64 `json:"now"`
 	// Ticket is the newest ticket ever issued, null when there is none.
 	Ticket *PushTicket `json:"ticket"`
+	// PushURL is where a push to the ticket's remote goes now, read only
+	// when the ticket recorded where it went ("" otherwise).
+	PushURL string `json:"push_url"`
 }
 
 // PushTicket is one push ticket as the push namespace shows it.
 type PushTicket struct {
 	ID     string `json:"id"`
 	Commit string `json:"commit"`
-	// Remote and Branch are "" when the ticket does not bind them.
+	// Remote and Branch are "" when the ticket does not bind them; a
+	// Branch "+NAME" also allows a forced update of NAME.
 	Remote string `json:"remote"`
 	Branch string `json:"branch"`
+	// PushURL is where a push to Remote went when the ticket was issued
+	// ("" when none was recorded).
+	PushURL string `json:"push_url"`
 	// IssuedAt is when the person issued it, in Unix seconds.
 	IssuedAt int64 `json:"issued_at"`
 	// Used is true once a push used it.

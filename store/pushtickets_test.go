@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -16,20 +18,20 @@ var _ = contract("push_tickets", func(t *testing.T, open opener) {
 	if _, err := s.LatestPushTicket(ctx); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("no ticket yet: %v", err)
 	}
-	if _, err := s.IssuePushTicket(ctx, "", "", ""); err == nil {
+	if _, err := s.IssuePushTicket(ctx, "", "", "", ""); err == nil {
 		t.Fatal("a ticket without a commit was issued")
 	}
-	old, err := s.IssuePushTicket(ctx, "c0ffee", "", "")
+	old, err := s.IssuePushTicket(ctx, "c0ffee", "", "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Second)
-	tk, err := s.IssuePushTicket(ctx, "c0ffee", "origin", "main")
+	tk, err := s.IssuePushTicket(ctx, "c0ffee", "origin", "main", "/srv/origin.git")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.LatestPushTicket(ctx)
-	if err != nil || got.ID != tk.ID || got.Remote != "origin" || got.Branch != "main" || got.IssuedBy != "cli" ||
+	if err != nil || got.ID != tk.ID || got.Remote != "origin" || got.Branch != "main" || got.PushURL != "/srv/origin.git" || got.IssuedBy != "cli" ||
 		!got.IssuedAt.Equal(clock.Now()) || !got.UsedAt.IsZero() {
 		t.Fatalf("latest %+v %v, want %+v", got, err, tk)
 	}
@@ -58,6 +60,7 @@ var _ = contract("push_tickets", func(t *testing.T, open opener) {
 		"UPDATE push_tickets SET used_at = '', used_by = ''",
 		"UPDATE push_tickets SET commit_sha = 'beef'",
 		"UPDATE push_tickets SET remote = ''",
+		"UPDATE push_tickets SET push_url = '/srv/evil.git'",
 	} {
 		if _, err := s.db.Conn().ExecContext(ctx, tamper+" WHERE id = ?", tk.ID); err != nil {
 			t.Fatal(err)
@@ -75,3 +78,62 @@ var _ = contract("push_tickets", func(t *testing.T, open opener) {
 		t.Errorf("a hand-made ticket: %v, want ErrTicketTampered", err)
 	}
 })
+
+// TestPushTicketRace has two handles on one SQLite file (two hook
+// processes) race for each of 20 tickets, each reading the newest ticket
+// and then spending it, released together: exactly one spends it, the
+// other is told ErrTicketGone, and the log records one use per ticket.
+func TestPushTicketRace(t *testing.T) {
+	ctx := WithRequester(context.Background(), "cli")
+	path := filepath.Join(t.TempDir(), "tausik.db")
+	var handles [2]*Store
+	for i := range handles {
+		s, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		handles[i] = s
+	}
+	for round := range 20 {
+		tk, err := handles[0].IssuePushTicket(ctx, "c0ffee", "origin", "main", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := make(chan struct{})
+		errs := make([]error, len(handles))
+		var wg sync.WaitGroup
+		for i, s := range handles {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				latest, err := s.LatestPushTicket(ctx)
+				if err == nil {
+					err = s.UsePushTicket(ctx, latest.ID, NewID(time.Now()))
+				}
+				errs[i] = err
+			}()
+		}
+		close(start)
+		wg.Wait()
+		won, gone := 0, 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case errors.Is(err, ErrTicketGone):
+				gone++
+			default:
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		if won != 1 || gone != 1 {
+			t.Fatalf("round %d: %d calls spent the ticket and %d were told it is gone (%v), want 1 and 1", round, won, gone, errs)
+		}
+		entries, err := handles[1].ListDecisions(ctx, Filter{Task: tk.ID})
+		if err != nil || len(entries) != 2 {
+			t.Fatalf("round %d: the ticket's log entries: %d %v, want issue and one use", round, len(entries), err)
+		}
+	}
+}

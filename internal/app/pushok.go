@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tausik/tausik/engine"
@@ -15,9 +16,14 @@ import (
 type PushTicketReport struct {
 	ID     string `json:"id"`
 	Commit string `json:"commit"`
-	// Remote and Branch bind the push; "" allows any.
+	// Remote and Branch bind the push; "" allows any. Force allows a
+	// forced update of Branch.
 	Remote string `json:"remote"`
 	Branch string `json:"branch"`
+	Force  bool   `json:"force"`
+	// PushURL is where a push to Remote goes now, as the ticket records
+	// it ("" when Remote is empty or not a configured remote).
+	PushURL string `json:"push_url"`
 	// IssuedAt and Until bound the ticket's life (git_push_gate's
 	// ttl_seconds as configured now).
 	IssuedAt   time.Time `json:"issued_at"`
@@ -29,18 +35,36 @@ type PushTicketReport struct {
 }
 
 // IssuePushTicket records a single-use push ticket for the commit HEAD of
-// e's project is at, bound to remote and branch when they are not empty,
-// and logs its issue as requester's. A person's command: the caller refuses
-// an agent requester first (agent_authority). Issuing a ticket retires
-// every earlier one.
-func IssuePushTicket(ctx context.Context, e *engine.Engine, requester, remote, branch string) (*PushTicketReport, error) {
+// e's project is at, bound to remote when it is not empty (and to where a
+// push to it goes now), and to branch, or the branch HEAD is on when branch
+// is empty (no branch when HEAD is detached), and logs its issue as
+// requester's. force lets the push update the branch by force (the
+// ticket's branch is then "+NAME", git's spelling of a forced refspec). A
+// person's command: the caller refuses an agent requester first
+// (agent_authority). Issuing a ticket retires every earlier one.
+func IssuePushTicket(ctx context.Context, e *engine.Engine, requester, remote, branch string, force bool) (*PushTicketReport, error) {
 	st := e.Store()
 	if st == nil {
 		return nil, fmt.Errorf("%w: no store to record the push ticket in", engine.ErrStore)
 	}
-	head, _, err := push.Head(ctx, e.Root())
+	head, current, err := push.Head(ctx, e.Root())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", engine.ErrUsage, err)
+	}
+	if branch == "" {
+		branch = current
+	}
+	if force && branch == "" {
+		return nil, fmt.Errorf("%w: a forced push needs a branch, and HEAD is detached: name one", engine.ErrUsage)
+	}
+	if force {
+		branch = "+" + branch
+	}
+	url := ""
+	if remote != "" {
+		if url, err = push.PushURL(ctx, e.Root(), remote); err != nil {
+			return nil, fmt.Errorf("%w: %v", engine.ErrUsage, err)
+		}
 	}
 	eff, ok := e.Effective(engine.GateGitPush)
 	if !ok {
@@ -50,11 +74,11 @@ func IssuePushTicket(ctx context.Context, e *engine.Engine, requester, remote, b
 	if !ok {
 		return nil, fmt.Errorf("%w: %s: params.ttl_seconds is %v, not a whole number of seconds", engine.ErrConfig, engine.GateGitPush, eff.Params["ttl_seconds"])
 	}
-	t, err := st.IssuePushTicket(store.WithRequester(ctx, requester), head, remote, branch)
+	t, err := st.IssuePushTicket(store.WithRequester(ctx, requester), head, remote, branch, url)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
 	}
-	return &PushTicketReport{ID: t.ID, Commit: t.Commit, Remote: t.Remote, Branch: t.Branch, IssuedAt: t.IssuedAt,
+	return &PushTicketReport{ID: t.ID, Commit: t.Commit, Remote: t.Remote, Branch: strings.TrimPrefix(t.Branch, "+"), Force: force, PushURL: t.PushURL, IssuedAt: t.IssuedAt,
 		Until: t.IssuedAt.Add(time.Duration(ttl) * time.Second), TTLSeconds: ttl, GateEnabled: eff.Enabled}, nil
 }
 

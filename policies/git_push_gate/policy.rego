@@ -1,12 +1,15 @@
 # git_push_gate: an agent's `git push` needs a person's push ticket.
 #
-# Judged on input.tool.commands (each simple command's argv, wrappers and
-# nested shells already unwrapped; dynamic[i] true when argv[i] is known only
-# at run time) and input.push: head and branch (where HEAD is), now (Unix
-# seconds) and ticket, the newest ticket issued (null when none: issuing a
-# ticket retires the earlier ones), with its commit, remote and branch ("" =
-# any), issued_at (Unix seconds) and used. The engine marks the ticket used
-# when it lets the push through.
+# Judged on input.tool.commands (each simple command's argv, wrappers,
+# nested shells and git aliases already unwrapped; dynamic[i] true when
+# argv[i] is known only at run time), input.tool.targets and unknown_writes,
+# and input.push: head and branch (where HEAD is), now (Unix seconds) and
+# ticket, the newest ticket issued (null when none: issuing a ticket retires
+# the earlier ones), with its commit, remote and branch ("" = any; "+NAME"
+# also allows a forced update), push_url (where a push to the remote went
+# when it was issued; "" = not recorded), issued_at (Unix seconds) and used;
+# and push_url, where a push to the ticket's remote goes now. The engine
+# marks the ticket used when it lets the push through.
 package tausik.gates.git_push_gate
 
 tool := input.tool
@@ -30,41 +33,94 @@ commands := object.get(tool, "commands", [])
 
 dyn(cmd, i) if object.get(cmd, "dynamic", [])[i] == true
 
-# git_sub(cmd) is the index of git's subcommand: the first word after the
-# program that is not a global option or the value of one.
-git_sub(cmd) := min({i |
+# prog(cmd) is the program's name without its directory.
+prog(cmd) := regex.replace(cmd.argv[0], `^.*/`, "")
+
+# sub_at(cmd) is the index of git's subcommand: the first word after the
+# program that is not a global option or the value of one; a git-NAME
+# program (git-push, git-send-pack) is its own subcommand.
+sub_at(cmd) := min({i |
 	some i, w in cmd.argv
 	i > 0
 	not startswith(w, "-")
 	not global_value(cmd, i)
-}) if regex.match(`^(.*/)?git$`, cmd.argv[0])
+}) if prog(cmd) == "git"
+
+sub_at(cmd) := 0 if startswith(prog(cmd), "git-")
+
+sub(cmd) := cmd.argv[sub_at(cmd)] if prog(cmd) == "git"
+
+sub(cmd) := substring(prog(cmd), 4, -1) if startswith(prog(cmd), "git-")
 
 global_value(cmd, i) if cmd.argv[i - 1] in {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"}
 
-# A push: git push; git with a subcommand known only when it runs; git with
-# an alias defined on its command line; any program known only when it
-# runs, given a "push" word. (A word known only at run time is "" in argv.)
-is_push(cmd) if cmd.argv[git_sub(cmd)] == "push"
+# globals(cmd) are git's own options and their values, before the
+# subcommand.
+globals(cmd) := array.slice(cmd.argv, 1, sub_at(cmd))
 
-is_push(cmd) if dyn(cmd, git_sub(cmd))
+# A push: git push (or git-push); git send-pack; git subtree push; git with
+# a subcommand known only when it runs, or a setting that may define an
+# alias known only when it runs; a program known only when it runs, or one
+# that runs its arguments as commands (parallel), given a "push" word.
+# (A word known only at run time is "" in argv.) An alias the repository or
+# the command line defines is unwrapped into the git command it stands for.
+is_push(cmd) if sub(cmd) in {"push", "send-pack"}
 
 is_push(cmd) if {
-	git_sub(cmd)
-	some i, w in cmd.argv
-	cmd.argv[i - 1] == "-c"
-	startswith(w, "alias.")
+	sub(cmd) == "subtree"
+	"push" in array.slice(cmd.argv, sub_at(cmd) + 1, count(cmd.argv))
+}
+
+is_push(cmd) if dyn(cmd, sub_at(cmd))
+
+is_push(cmd) if {
+	some i, w in globals(cmd)
+	globals(cmd)[i - 1] in {"-c", "--config-env"}
+	dyn(cmd, i + 1)
+}
+
+is_push(cmd) if {
+	some ["--config-env", s] in settings(cmd)
+	startswith(lower(s), "alias.")
+}
+
+# settings(cmd) are the settings git's -c and --config-env give, each with
+# its option. (The analysis unwraps an alias -c defines: only
+# --config-env, whose value is in the environment, leaves one unknown.)
+settings(cmd) := {[o, s] |
+	some i, s in globals(cmd)
+	o := globals(cmd)[i - 1]
+	o in {"-c", "--config-env"}
+} | {["--config-env", trim_prefix(w, "--config-env=")] |
+	some w in globals(cmd)
+	startswith(w, "--config-env=")
 }
 
 is_push(cmd) if {
 	dyn(cmd, 0)
 	some w in cmd.argv
-	w == "push"
+	contains(w, "push")
+}
+
+is_push(cmd) if {
+	prog(cmd) in {"parallel", "sem", "rush"}
+	some w in array.slice(cmd.argv, 1, count(cmd.argv))
+	contains(w, "push")
 }
 
 pushes := [cmd |
 	some cmd in commands
 	is_push(cmd)
 ]
+
+# A plain push is git push with every word known: the only push a ticket
+# can be held to.
+plain(cmd) if {
+	sub(cmd) == "push"
+	not some_dynamic(cmd)
+}
+
+some_dynamic(cmd) if some true in object.get(cmd, "dynamic", [])
 
 ticket := push.ticket
 
@@ -94,46 +150,167 @@ problems contains {"rule": "many_pushes", "why": sprintf("a ticket allows one pu
 	count(pushes) > 1
 }
 
+problems contains {"rule": "unbound", "why": sprintf("a ticket allows a plain git push with every word known, and this call runs %s", [concat(" ", cmd.argv)])} if {
+	some cmd in pushes
+	not plain(cmd)
+}
+
+# HEAD must be where the ticket says when the push runs: nothing else in
+# the call may move it or a ref (a commit, a script, a write into .git).
+problems contains {"rule": "head_moves", "why": sprintf("the call also runs %s, which may move HEAD or a branch before the push", [concat(" ", cmd.argv)])} if {
+	some cmd in commands
+	not is_push(cmd)
+	not keeps_head(cmd)
+}
+
+problems contains {"rule": "head_moves", "why": sprintf("the call writes %s, which may move HEAD or a branch before the push", [t])} if {
+	some t in object.get(tool, "targets", [])
+	regex.match(`^\.git(/|$)`, t)
+}
+
+problems contains {"rule": "head_moves", "why": sprintf("the call also does what tausik cannot see before it runs (%s: %s)", [u.text, u.reason])} if {
+	some u in object.get(tool, "unknown_writes", [])
+}
+
+keeps_head(cmd) if {
+	prog(cmd) in {"cd", "pushd", "popd", "pwd", "echo", "printf", "true", "false", ":", "test", "[", "sleep", "date", "ls", "cat", "head", "tail", "grep", "wc", "sort", "uniq"}
+}
+
+keeps_head(cmd) if {
+	not some_dynamic(cmd)
+	prog(cmd) in {"sh", "bash", "dash", "zsh", "ksh"}
+}
+
+keeps_head(cmd) if {
+	not some_dynamic(cmd)
+	sub(cmd) in {"status", "log", "show", "diff", "rev-parse", "fetch", "ls-remote", "describe", "show-ref", "rev-list", "shortlog", "version"}
+}
+
+# The options of a plain push, with git's unique prefixes: --mirr is
+# --mirror. A short cluster's letters stop at o, whose value follows.
+flag(cmd, long) if {
+	some w in push_args(cmd)
+	name := split(trim_prefix(w, "--"), "=")[0]
+	startswith(w, "--")
+	name != ""
+	startswith(long, name)
+}
+
+short_flag(cmd, letter) if {
+	some w in push_args(cmd)
+	regex.match(sprintf("^-[^-o=]*%s", [letter]), w)
+}
+
+push_args(cmd) := array.slice(cmd.argv, sub_at(cmd) + 1, count(cmd.argv))
+
+problems contains {"rule": "push_config", "why": sprintf("git %s %s changes where or what the push sends", [o, v])} if {
+	some cmd in pushes
+	some [o, v] in settings(cmd)
+	regex.match(`^(remote|url|push|branch|include|includeif|http)\.|^core\.(sshcommand|gitproxy)`, lower(v))
+}
+
+problems contains {"rule": "other_repository", "why": sprintf("git %s %s pushes from another repository than the one the ticket names", [globals(cmd)[i - 1], w])} if {
+	some cmd in pushes
+	some i, w in globals(cmd)
+	globals(cmd)[i - 1] in {"-C", "--git-dir", "--work-tree", "--namespace"}
+	w != "."
+}
+
+problems contains {"rule": "other_repository", "why": sprintf("git %s pushes from another repository than the one the ticket names", [w])} if {
+	some cmd in pushes
+	some w in globals(cmd)
+	regex.match(`^--(git-dir|work-tree|namespace)=`, w)
+}
+
+problems contains {"rule": "other_refs", "why": sprintf("a ticket allows one branch and this push sends every ref --%s names", [o])} if {
+	some cmd in pushes
+	some o in ["all", "branches", "mirror", "tags", "follow-tags", "prune"]
+	flag(cmd, o)
+}
+
+problems contains {"rule": "delete", "why": "a ticket allows an update, and this push deletes a branch"} if {
+	some cmd in pushes
+	deletes(cmd)
+}
+
+deletes(cmd) if flag(cmd, "delete")
+
+deletes(cmd) if short_flag(cmd, "d")
+
+deletes(cmd) if {
+	some i in refspecs(cmd)
+	startswith(trim_prefix(cmd.argv[i], "+"), ":")
+}
+
+problems contains {"rule": "force", "why": sprintf("the push forces (%s) and the ticket does not allow a forced update (tausik push-ok REMOTE +BRANCH)", [concat(" ", cmd.argv)])} if {
+	some cmd in pushes
+	forces(cmd)
+	not startswith(ticket.branch, "+")
+}
+
+forces(cmd) if {
+	some o in ["force", "force-with-lease", "force-if-includes", "mirror"]
+	flag(cmd, o)
+}
+
+forces(cmd) if short_flag(cmd, "f")
+
+forces(cmd) if {
+	some i in refspecs(cmd)
+	startswith(cmd.argv[i], "+")
+}
+
+problems contains {"rule": "other_source", "why": sprintf("the ticket allows HEAD (%s) only, and this push sends %s", [short(push.head), s])} if {
+	some cmd in pushes
+	plain(cmd)
+	some i in refspecs(cmd)
+	s := split(trim_prefix(cmd.argv[i], "+"), ":")[0]
+	s != ""
+	not s in {"HEAD", "@", push.head, current, concat("", ["refs/heads/", current])}
+}
+
+problems contains {"rule": "other_url", "why": sprintf("the ticket allows a push to %s at %s, and a push to %s now goes to %s", [ticket.remote, ticket.push_url, ticket.remote, push.push_url])} if {
+	ticket.push_url != ""
+	push.push_url != ticket.push_url
+}
+
 problems contains {"rule": "other_remote", "why": sprintf("the ticket allows a push to %s only, and this one names %s", [ticket.remote, remote(cmd)])} if {
 	ticket.remote != ""
 	some cmd in pushes
+	plain(cmd)
 	remote(cmd) != ticket.remote
 }
 
-problems contains {"rule": "other_branch", "why": sprintf("the ticket allows a push of branch %s only, and this one pushes %s", [ticket.branch, b])} if {
-	ticket.branch != ""
+problems contains {"rule": "other_branch", "why": sprintf("the ticket allows a push of branch %s only, and this one pushes %s", [bound, b])} if {
+	bound := trim_prefix(ticket.branch, "+")
+	bound != ""
 	some cmd in pushes
+	plain(cmd)
 	some b in dests(cmd)
-	b != ticket.branch
+	b != bound
 }
 
 # The push's operands: the words after the subcommand that are not options
 # or an option's value; the first is the remote, the rest refspecs.
 operands(cmd) := [i |
 	some i, w in cmd.argv
-	i > git_sub(cmd)
+	i > sub_at(cmd)
 	not startswith(w, "-")
 	not cmd.argv[i - 1] in {"-o", "--push-option", "--repo", "--receive-pack", "--exec"}
 ]
 
-# remote(cmd) is the remote the push names ("(none)" when it names none,
-# "(known only when it runs)" when it is dynamic).
+refspecs(cmd) := array.slice(operands(cmd), 1, count(operands(cmd)))
+
+# remote(cmd) is the remote the push names ("(none)" when it names none).
 remote(cmd) := "(none)" if count(operands(cmd)) == 0
 
-remote(cmd) := word(cmd, operands(cmd)[0])
-
-word(cmd, i) := "(known only when it runs)" if dyn(cmd, i)
-
-word(cmd, i) := cmd.argv[i] if not dyn(cmd, i)
+remote(cmd) := cmd.argv[operands(cmd)[0]]
 
 # dests(cmd) are the branches the push updates: the current one without a
-# refspec, every branch with --all, --mirror or --branches.
-dests(cmd) := {"(every branch)"} if {
-	some w in cmd.argv
-	w in {"--all", "--mirror", "--branches"}
-} else := {current} if {
-	count(operands(cmd)) < 2
-} else := {dst(word(cmd, i)) | some i in array.slice(operands(cmd), 1, count(operands(cmd)))}
+# refspec.
+dests(cmd) := {current} if {
+	count(refspecs(cmd)) == 0
+} else := {dst(cmd.argv[i]) | some i in refspecs(cmd)}
 
 current := push.branch if push.branch != ""
 

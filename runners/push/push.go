@@ -59,25 +59,48 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	case err != nil:
 		return facts.Error(err.Error())
 	default:
-		out.Ticket = &facts.PushTicket{ID: t.ID, Commit: t.Commit, Remote: t.Remote, Branch: t.Branch,
+		out.Ticket = &facts.PushTicket{ID: t.ID, Commit: t.Commit, Remote: t.Remote, Branch: t.Branch, PushURL: t.PushURL,
 			IssuedAt: t.IssuedAt.Unix(), Used: !t.UsedAt.IsZero()}
+		if t.PushURL != "" {
+			if out.PushURL, err = PushURL(ctx, s.Root, t.Remote); err != nil {
+				return facts.Error(err.Error())
+			}
+		}
 	}
 	return facts.OK(out)
 }
 
+// PushURL returns where a push to remote goes from the work tree at root,
+// as git resolves it (pushurl, pushInsteadOf and insteadOf applied), or ""
+// when remote is no configured remote (a URL or a path is its own
+// destination).
+func PushURL(ctx context.Context, root, remote string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", "remote", "get-url", "--push", "--", remote)
+	cmd.Dir, cmd.Env = root, runners.GitEnv()
+	b, err := cmd.Output()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 2 {
+		return "", nil // git: no such remote
+	}
+	if err != nil {
+		return "", fmt.Errorf("read where a push to %s goes with git in %s: %v", remote, root, err)
+	}
+	return strings.TrimRight(string(b), "\n"), nil
+}
+
 // NoPushWord is the reason the namespace is unavailable for a tool call no
-// word of which says "push" and none of which is known only at run time: no
-// such call pushes, so git is not asked where HEAD is (a hook pays for
-// every process it starts).
+// word of which says "push" (or "send-pack") and none of which is known only
+// at run time: no such call pushes, so git is not asked where HEAD is (a
+// hook pays for every process it starts).
 const NoPushWord = "no_push_word"
 
 // mayPush reports whether some simple command of t has a word holding
-// "push" or a word known only at run time. It is a filter in front of the
+// "push" or "send-pack", or a word known only at run time. It is a filter in front of the
 // gate, never the judgement: a call it lets through is judged by the policy.
 func mayPush(t *facts.Tool) bool {
 	for _, c := range t.Commands {
 		for i, w := range c.Argv {
-			if strings.Contains(w, "push") || (i < len(c.Dynamic) && c.Dynamic[i]) {
+			if strings.Contains(w, "push") || strings.Contains(w, "send-pack") || (i < len(c.Dynamic) && c.Dynamic[i]) {
 				return true
 			}
 		}

@@ -25,6 +25,7 @@ func TestMayPush(t *testing.T) {
 		{[]facts.ToolShellCommand{cmd(false, "ls"), cmd(false, "git", "-c", "alias.p=push", "p")}, true},
 		{[]facts.ToolShellCommand{cmd(true, "git", "")}, true},
 		{[]facts.ToolShellCommand{cmd(true, "")}, true},
+		{[]facts.ToolShellCommand{cmd(false, "git", "send-pack", "../o.git", "main")}, true},
 		{[]facts.ToolShellCommand{cmd(false, "git", "status"), cmd(false, "grep", "-n", "x")}, false},
 		{nil, false},
 	} {

@@ -46,6 +46,7 @@ var (
 // know is Unknown (it may be an alias). -C DIR and --work-tree move where
 // the paths are read from.
 func (w *walker) git(rest []arg, st *state) {
+	outer := st // where git starts, before -C moves it
 	cmd, st, defs, ok := w.gitGlobals(rest, st)
 	if !ok || len(cmd) == 0 {
 		return
@@ -57,6 +58,8 @@ func (w *walker) git(rest []arg, st *state) {
 	}
 	sub, args := cmd[0].lit, cmd[1:]
 	switch {
+	case w.job.gitPushEnv && (sub == "push" || sub == "send-pack"):
+		w.unknown(text, "a GIT_ variable set by the command changes where or what git pushes")
 	case w.job.gitEnv && !gitReads[sub]:
 		// The tree it moves to is unknown: it may be the start directory's.
 		w.treeRewrite(text, "GIT_DIR or GIT_WORK_TREE, set by the command, moves the work tree", &state{})
@@ -75,7 +78,7 @@ func (w *walker) git(rest []arg, st *state) {
 		}
 		w.treeRewrite(text, reasonHistory, st)
 	case !w.gitWorkTree(text, sub, args, st):
-		w.gitAlias(text, sub, args, st, defs)
+		w.gitAlias(text, rest[:len(rest)-len(cmd)], sub, args, st, outer, defs)
 	}
 }
 

@@ -2,6 +2,7 @@ package shellwrites
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -25,9 +26,11 @@ func (w *walker) gitConfigAlias(o opt, defs map[string]string) bool {
 // alias, defined by -c on the command line (defs) or in the repository's,
 // the user's or the system's git configuration (Options.GitAlias). A
 // resolved alias is judged as git runs it, "!CMD" as a shell command given
-// the arguments, any other as git with its words, and stays Unknown either
+// the arguments, any other as git with its global options (globals), its
+// words and the arguments, run again from where git started (outer: the
+// global options move the directory once more), and stays Unknown either
 // way (git config may change between the check and the run).
-func (w *walker) gitAlias(text, sub string, args []arg, st *state, defs map[string]string) {
+func (w *walker) gitAlias(text string, globals []arg, sub string, args []arg, st, outer *state, defs map[string]string) {
 	def, ok := defs[strings.ToLower(sub)]
 	if !ok && w.job.opts.GitAlias != nil && st.known && w.job.gitAliases < maxGitAliases {
 		def, ok = w.job.opts.GitAlias(path.Join(w.job.opts.Dir, st.dir), sub)
@@ -48,9 +51,32 @@ func (w *walker) gitAlias(text, sub string, args []arg, st *state, defs map[stri
 		return
 	}
 	w.unknown(text, "git "+sub+" is an alias of git "+def)
-	var words []arg
+	words := slices.Clone(globals)
 	for _, f := range strings.Fields(def) {
 		words = append(words, arg{lit: f, ok: true, raw: f})
 	}
-	w.git(append(words, args...), st)
+	words = append(words, args...)
+	w.rerecord(len(globals)+1+len(args), words)
+	w.git(words, outer)
+}
+
+// rerecord replaces the words of the git command recorded last, whose
+// first n after the program are an alias's invocation, with the command
+// the alias stands for: the gates that judge argv (git_push_gate,
+// bash_firewall) see the push an alias runs. Words the record appended
+// (xargs input) are kept.
+func (w *walker) rerecord(n int, words []arg) {
+	cmds := w.job.res.Commands
+	if len(cmds) == 0 || len(cmds[len(cmds)-1].Argv) < n+1 {
+		return
+	}
+	c := &cmds[len(cmds)-1]
+	argv, dyn := []string{c.Argv[0]}, []bool{c.Dynamic[0]}
+	for _, a := range words {
+		argv, dyn = append(argv, a.lit), append(dyn, !a.ok)
+		if !a.ok {
+			argv[len(argv)-1] = a.raw
+		}
+	}
+	c.Argv, c.Dynamic = append(argv, c.Argv[n+1:]...), append(dyn, c.Dynamic[n+1:]...)
 }

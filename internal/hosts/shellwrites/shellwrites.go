@@ -165,11 +165,22 @@ type job struct {
 	// gitEnv and homeSet: the command sets GIT_DIR or GIT_WORK_TREE (git's
 	// work tree moves), or HOME (~ moves), somewhere.
 	gitEnv, homeSet bool
-	gitAliases      int // git aliases resolved so far
+	// gitPushEnv: the command sets a variable that changes where or what
+	// git pushes (GIT_CONFIG_*, GIT_DIR, GIT_SSH_COMMAND…), somewhere.
+	gitPushEnv bool
+	gitAliases int // git aliases resolved so far
 }
+
+// gitPushVars, with every GIT_CONFIG* variable, change where or what a push
+// sends: another repository, a redirecting setting, another transport.
+var gitPushVars = map[string]bool{"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_NAMESPACE": true, "GIT_EXEC_PATH": true,
+	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_PROXY_COMMAND": true, "GIT_ALLOW_PROTOCOL": true, "GIT_PROTOCOL_FROM_USER": true}
 
 // setVar notes a variable the command sets that moves where writes land.
 func (j *job) setVar(name string) {
+	if gitPushVars[name] || strings.HasPrefix(name, "GIT_CONFIG") {
+		j.gitPushEnv = true
+	}
 	switch name {
 	case "GIT_DIR", "GIT_WORK_TREE":
 		j.gitEnv = true

@@ -43,6 +43,9 @@ type PushTicket struct {
 	// Remote and Branch bind the push when not empty.
 	Remote string `json:"remote"`
 	Branch string `json:"branch"`
+	// PushURL is where a push to Remote went when the ticket was issued
+	// ("" when none was recorded).
+	PushURL string `json:"push_url"`
 	// IssuedAt is when the person issued it; IssuedBy who ("cli").
 	IssuedAt time.Time `json:"-"`
 	IssuedBy string    `json:"issued_by"`
@@ -78,6 +81,7 @@ type ticketState struct {
 	ID       string `json:"id"`
 	IssuedAt string `json:"issued_at"`
 	IssuedBy string `json:"issued_by"`
+	PushURL  string `json:"push_url,omitempty"`
 	Remote   string `json:"remote"`
 	UsedAt   string `json:"used_at"`
 	UsedBy   string `json:"used_by"`
@@ -85,7 +89,7 @@ type ticketState struct {
 
 func stateOfTicket(t PushTicket) ticketState {
 	s := ticketState{Branch: t.Branch, Commit: t.Commit, ID: t.ID, IssuedAt: formatTime(t.IssuedAt), IssuedBy: t.IssuedBy,
-		Remote: t.Remote, UsedBy: t.UsedBy}
+		PushURL: t.PushURL, Remote: t.Remote, UsedBy: t.UsedBy}
 	if !t.UsedAt.IsZero() {
 		s.UsedAt = formatTime(t.UsedAt)
 	}
@@ -93,16 +97,17 @@ func stateOfTicket(t PushTicket) ticketState {
 }
 
 // IssuePushTicket records a new ticket for commit (remote and branch may be
-// empty: any), issued now by the requester ctx carries, and its log entry.
-func (s *Work) IssuePushTicket(ctx context.Context, commit, remote, branch string) (PushTicket, error) {
+// empty: any; pushURL, where a push to remote goes now, may be empty: none
+// recorded), issued now by the requester ctx carries, and its log entry.
+func (s *Work) IssuePushTicket(ctx context.Context, commit, remote, branch, pushURL string) (PushTicket, error) {
 	if commit == "" {
 		return PushTicket{}, errors.New("issue push ticket: no commit")
 	}
 	at := s.clock().UTC()
-	t := PushTicket{ID: NewID(at), Commit: commit, Remote: remote, Branch: branch, IssuedAt: at, IssuedBy: requesterOf(ctx)}
+	t := PushTicket{ID: NewID(at), Commit: commit, Remote: remote, Branch: branch, PushURL: pushURL, IssuedAt: at, IssuedBy: requesterOf(ctx)}
 	err := s.write(ctx, func(q querier) error {
-		if _, err := q.ExecContext(ctx, `INSERT INTO push_tickets (id, commit_sha, remote, branch, issued_at, issued_by)
-			VALUES (?, ?, ?, ?, ?, ?)`, t.ID, t.Commit, t.Remote, t.Branch, formatTime(t.IssuedAt), t.IssuedBy); err != nil {
+		if _, err := q.ExecContext(ctx, `INSERT INTO push_tickets (id, commit_sha, remote, branch, push_url, issued_at, issued_by)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, t.ID, t.Commit, t.Remote, t.Branch, t.PushURL, formatTime(t.IssuedAt), t.IssuedBy); err != nil {
 			return err
 		}
 		return appendTicketEntry(ctx, q, t.ID, at, t, PushIssued, commit)
@@ -182,9 +187,9 @@ func appendTicketEntry(ctx context.Context, q querier, entryID string, at time.T
 func latestTicket(ctx context.Context, q querier) (PushTicket, error) {
 	var t PushTicket
 	var issued, used string
-	err := q.QueryRowContext(ctx, `SELECT id, commit_sha, remote, branch, issued_at, issued_by, used_at, used_by
+	err := q.QueryRowContext(ctx, `SELECT id, commit_sha, remote, branch, push_url, issued_at, issued_by, used_at, used_by
 		FROM push_tickets ORDER BY issued_at DESC, id DESC LIMIT 1`).
-		Scan(&t.ID, &t.Commit, &t.Remote, &t.Branch, &issued, &t.IssuedBy, &used, &t.UsedBy)
+		Scan(&t.ID, &t.Commit, &t.Remote, &t.Branch, &t.PushURL, &issued, &t.IssuedBy, &used, &t.UsedBy)
 	if isNoRows(err) {
 		return t, ErrNotFound
 	}
