@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 )
 
 func newBaselineCmd(g *globals) *cobra.Command {
@@ -63,7 +64,7 @@ func runBaseline(ctx context.Context, g *globals, mode app.BaselineMode, format 
 		return err
 	}
 	if format == "json" {
-		return writeJSON(g.stdout, rep)
+		return render.JSON(g.stdout, rep)
 	}
 	state := "wrote"
 	if rep.Unchanged {

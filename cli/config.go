@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 )
 
 func newConfigCmd(g *globals) *cobra.Command {
@@ -53,13 +54,13 @@ func runConfigShow(ctx context.Context, g *globals, opts *configShowOptions) err
 	if opts.effective {
 		eff := app.ShowEffective(e)
 		if opts.format == "json" {
-			return writeJSON(g.stdout, eff)
+			return render.JSON(g.stdout, eff)
 		}
 		return renderEffective(g.stdout, eff)
 	}
 	files := app.ShowConfig(e)
 	if opts.format == "json" {
-		return writeJSON(g.stdout, files)
+		return render.JSON(g.stdout, files)
 	}
 	return renderConfigFiles(g.stdout, files)
 }

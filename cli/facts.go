@@ -7,6 +7,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type factsOptions struct {
@@ -59,5 +60,5 @@ func runFacts(ctx context.Context, g *globals, opts *factsOptions) error {
 		}
 		plain = keep
 	}
-	return writeJSON(g.stdout, plain)
+	return render.JSON(g.stdout, plain)
 }

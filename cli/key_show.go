@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/base64"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -46,7 +48,7 @@ func runKeyShow(ctx context.Context, g *globals, opts *keyShowOptions) error {
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, map[string]string{"fingerprint": k.Fingerprint, "public_key": pub, "public_file": k.PublicFile,
+		return render.JSON(g.stdout, map[string]string{"fingerprint": k.Fingerprint, "public_key": pub, "public_file": k.PublicFile,
 			"checkpoint_verifier_key": ck.VerifierKey, "checkpoint_key_source": ck.Source})
 	}
 	return writeLines(g, "fingerprint "+k.Fingerprint, "public key  "+pub, "file        "+k.PublicFile,

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -81,7 +83,7 @@ func runLogList(ctx context.Context, g *globals, opts *logListOptions) error {
 		for _, e := range entries {
 			rows = append(rows, toEntryJSON(e))
 		}
-		return writeJSON(g.stdout, rows)
+		return render.JSON(g.stdout, rows)
 	}
 	if len(entries) == 0 {
 		_, err := fmt.Fprintln(g.stdout, "no decisions match")

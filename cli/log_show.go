@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
 	"strings"
+
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 
@@ -46,7 +48,7 @@ func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, struct {
+		return render.JSON(g.stdout, struct {
 			entryJSON
 			Decision json.RawMessage `json:"decision"`
 		}{toEntryJSON(e), e.Body})
@@ -76,5 +78,5 @@ func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
 		}
 	}
 	fmt.Fprintln(g.stdout)
-	return renderDecisionText(g.stdout, &d)
+	return render.Text(g.stdout, &d)
 }

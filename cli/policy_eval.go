@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
 	"path/filepath"
+
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 
@@ -40,7 +42,7 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 			"Exit codes: 0 passed (warnings allowed), 1 blocked, 2 usage, 3 policy/config/store error.",
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, decisionFormats...); err != nil {
+			if err := checkFormat(opts.format, render.Formats...); err != nil {
 				return err
 			}
 			if err := checkWrites(opts.writes); err != nil {

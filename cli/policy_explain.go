@@ -11,6 +11,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type explainOptions struct {
@@ -52,7 +53,7 @@ func runPolicyExplain(ctx context.Context, g *globals, opts *explainOptions) err
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, ex)
+		return render.JSON(g.stdout, ex)
 	}
 	return renderExplanation(g.stdout, ex)
 }
@@ -78,7 +79,7 @@ func renderExplanation(w io.Writer, ex *app.Explanation) error {
 	}
 	for _, c := range ex.Cases {
 		if c.Error != "" {
-			fmt.Fprintf(&b, "  %-28s  does not load: %s\n", c.Name, firstLine(c.Error))
+			fmt.Fprintf(&b, "  %-28s  does not load: %s\n", c.Name, render.FirstLine(c.Error))
 			continue
 		}
 		kind := c.Kind

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type listOptions struct {
@@ -69,7 +70,7 @@ func runPolicyList(ctx context.Context, g *globals, opts *listOptions) error {
 		fmt.Fprintf(g.stderr, "warning: %s\n", w)
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, rows)
+		return render.JSON(g.stdout, rows)
 	}
 	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "GATE\tLANG\tSEVERITY\tENABLED\tTRIGGERS\tTABLE\tSOURCE")

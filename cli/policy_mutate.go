@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/policytest"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type mutateOptions struct {
@@ -66,7 +67,7 @@ func runPolicyMutate(ctx context.Context, g *globals, opts *mutateOptions) error
 	}
 	below := rep.Below(opts.minScore)
 	if opts.format == "json" {
-		err = writeJSON(g.stdout, rep)
+		err = render.JSON(g.stdout, rep)
 	} else {
 		err = renderMutateText(g.stdout, rep, below, opts.minScore, time.Since(t0))
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/policytest"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type testOptions struct {
@@ -54,7 +55,7 @@ func runPolicyTest(ctx context.Context, g *globals, opts *testOptions) error {
 		return err
 	}
 	if opts.format == "json" {
-		err = writeJSON(g.stdout, rep)
+		err = render.JSON(g.stdout, rep)
 	} else {
 		err = renderTestText(g.stdout, rep, opts.verbose)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type pushOKOptions struct {
@@ -58,7 +59,7 @@ func runPushOK(ctx context.Context, g *globals, opts *pushOKOptions) error {
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, rep)
+		return render.JSON(g.stdout, rep)
 	}
 	what := "one git push of commit " + rep.Commit[:min(12, len(rep.Commit))]
 	if rep.Remote != "" {

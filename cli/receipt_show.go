@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -43,7 +45,7 @@ func runReceiptShow(ctx context.Context, g *globals, opts *receiptShowOptions) e
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, struct {
+		return render.JSON(g.stdout, struct {
 			Run     any             `json:"run"`
 			Receipt json.RawMessage `json:"receipt"`
 		}{v.Facts, nonNilRaw(v.Run.Receipt)})

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -39,7 +41,7 @@ func runSessionStatus(ctx context.Context, g *globals, opts *sessionStatusOption
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, app.SessionView(state))
+		return render.JSON(g.stdout, app.SessionView(state))
 	}
 	renderSession(g.stdout, state)
 	return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/artifacts"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type specListOptions struct {
@@ -56,7 +57,7 @@ func runSpecList(g *globals, opts *specListOptions) error {
 		rows = append(rows, row)
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, rows)
+		return render.JSON(g.stdout, rows)
 	}
 	if len(rows) == 0 {
 		_, err := fmt.Fprintf(g.stdout, "no SPECs in %s/ (`tausik spec new` writes one)\n", artifacts.SpecsDir)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type specShowOptions struct {
@@ -41,7 +42,7 @@ func runSpecShow(g *globals, opts *specShowOptions) error {
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, s)
+		return render.JSON(g.stdout, s)
 	}
 	var b strings.Builder
 	for _, kv := range [][2]string{

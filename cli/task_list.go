@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
 	"text/tabwriter"
+
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 
@@ -56,7 +58,7 @@ func runTaskList(ctx context.Context, g *globals, opts *taskListOptions) error {
 		for _, t := range tasks {
 			rows = append(rows, app.TaskView(t))
 		}
-		return writeJSON(g.stdout, rows)
+		return render.JSON(g.stdout, rows)
 	}
 	if len(tasks) == 0 {
 		_, err := fmt.Fprintln(g.stdout, "no tasks")

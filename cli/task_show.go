@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -41,7 +43,7 @@ func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
 		return err
 	}
 	if opts.format == "json" {
-		return writeJSON(g.stdout, app.TaskView(t))
+		return render.JSON(g.stdout, app.TaskView(t))
 	}
 	return renderTask(g.stdout, t)
 }

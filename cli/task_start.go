@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 
@@ -103,7 +105,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 // happened to the task.
 func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *engine.TaskOutcome, did, didNot string) error {
 	if format == "json" {
-		return writeJSON(g.stdout, struct {
+		return render.JSON(g.stdout, struct {
 			Task     facts.Task       `json:"task"`
 			Changed  bool             `json:"changed"`
 			Decision *engine.Decision `json:"decision"`

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type verifyOptions struct {
@@ -72,7 +73,7 @@ func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
 func renderVerify(g *globals, e *engine.Engine, format string, out *engine.VerifyOutcome, recorded bool) error {
 	r := out.Run
 	if format == "json" {
-		return writeJSON(g.stdout, struct {
+		return render.JSON(g.stdout, struct {
 			Recorded      bool             `json:"recorded"`
 			RunID         int64            `json:"run_id"`
 			Task          string           `json:"task"`

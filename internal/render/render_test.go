@@ -1,4 +1,4 @@
-package cli
+package render
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func sampleDecision() *engine.Decision {
 
 func TestRenderSARIF(t *testing.T) {
 	var buf bytes.Buffer
-	if err := renderSARIF(&buf, sarifInput{fileless: "tausik/gates.json"}, sampleDecision()); err != nil {
+	if err := renderSARIF(&buf, Options{Fileless: "tausik/gates.json"}, sampleDecision()); err != nil {
 		t.Fatal(err)
 	}
 	log := decodeSARIF(t, buf.Bytes())
@@ -63,7 +63,7 @@ func TestSARIFFingerprintsFollowTheBaseline(t *testing.T) {
 	fp := func(vs ...engine.Violation) []string {
 		var buf bytes.Buffer
 		d := &engine.Decision{Gates: []engine.Verdict{{Name: "ruff", Outcome: engine.Failed, Violations: vs}}}
-		if err := renderSARIF(&buf, sarifInput{}, d); err != nil {
+		if err := renderSARIF(&buf, Options{}, d); err != nil {
 			t.Fatal(err)
 		}
 		var out []string
