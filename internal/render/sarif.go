@@ -185,9 +185,9 @@ func sarifRuleOf(in Options, v engine.Verdict) sarifRule {
 // that names no file, the project's config file (or the repository root).
 func locate(in Options, file string, line int) []sarifLocation {
 	if file == "" {
-		return []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: in.Fileless}}}}
+		return []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uriPath(in.Fileless, sarifPathKeeps)}}}}
 	}
-	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: file}}}
+	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uriPath(file, sarifPathKeeps)}}}
 	if line > 0 {
 		loc.PhysicalLocation.Region = &sarifRegion{StartLine: line}
 	}
