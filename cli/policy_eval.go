@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/tausik/tausik/internal/app"
@@ -65,7 +67,7 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.trigger, "trigger", "", "the moment being judged: task-start, pre-write, post-write, commit, verify, task-done, review")
-	f.StringSliceVar(&opts.files, "files", nil, "files in scope (repeatable or comma-separated; default: the whole project)")
+	f.StringSliceVar(&opts.files, "files", nil, "files in scope, each existing (repeatable or comma-separated; default: the whole project)")
 	f.StringVar(&opts.changedSince, "changed-since", "", "judge the files changed since this git ref's merge base with HEAD (or a time: RFC 3339, @unix, a duration ago)")
 	f.StringArrayVar(&opts.gates, "gate", nil, "evaluate only this gate, enabled or not (repeatable)")
 	f.StringVar(&opts.task, "task", "", "the task the evaluation is for")
@@ -81,6 +83,14 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	files, err := absPaths(opts.files)
 	if err != nil {
 		return err
+	}
+	for i, f := range files {
+		// A file named and not there was a typo, a name split at its
+		// comma or a deletion: judging it absent and passing would read
+		// as "the file is fine".
+		if _, err := os.Lstat(f); errors.Is(err, fs.ErrNotExist) {
+			return usageErr(fmt.Errorf("%s: no such file (--files splits on commas: pass a name with a comma as a positional path; --changed-since judges deleted files)", opts.files[i]))
+		}
 	}
 	e, err := g.openEngine(ctx, true)
 	if err != nil {
