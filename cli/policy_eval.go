@@ -87,8 +87,9 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	for i, f := range files {
 		// A file named and not there was a typo, a name split at its
 		// comma or a deletion: judging it absent and passing would read
-		// as "the file is fine".
-		if _, err := os.Lstat(f); errors.Is(err, fs.ErrNotExist) {
+		// as "the file is fine". Only pre-write names files a write is
+		// about to create.
+		if _, err := os.Lstat(f); errors.Is(err, fs.ErrNotExist) && opts.trigger != engine.TriggerPreWrite {
 			return usageErr(fmt.Errorf("%s: no such file (--files splits on commas: pass a name with a comma as a positional path; --changed-since judges deleted files)", opts.files[i]))
 		}
 	}
