@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/app/report"
 )
 
 type logReportOptions struct {
@@ -85,9 +86,9 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 	}
 	var buf bytes.Buffer
 	if opts.format == "markdown" {
-		err = app.WriteReportMarkdown(&buf, rep)
+		err = report.WriteMarkdown(&buf, rep)
 	} else {
-		err = app.WriteReportHTML(&buf, rep)
+		err = report.WriteHTML(&buf, rep)
 	}
 	if err != nil {
 		return err
