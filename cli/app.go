@@ -50,8 +50,13 @@ func checkFormat(format string, allowed ...string) error {
 // renderDecision prints a decision in format. Config warnings also go to
 // stderr so a JSON consumer on stdout still sees them in a terminal.
 func renderDecision(g *globals, e *engine.Engine, format string, d *engine.Decision) error {
+	g.warn(d)
+	return render.Decision(g.stdout, format, d, render.OptionsOf(e, g.getenv))
+}
+
+// warn prints a decision's config warnings to stderr.
+func (g *globals) warn(d *engine.Decision) {
 	for _, w := range d.Warnings {
 		fmt.Fprintf(g.stderr, "warning: %s\n", w)
 	}
-	return render.Decision(g.stdout, format, d, render.OptionsOf(e, g.getenv))
 }

@@ -75,7 +75,7 @@ func renderConfigFiles(w io.Writer, c app.ConfigFiles) error {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "%s  %s  %s\n", f.Tier, f.File, f.Digest)
-		fmt.Fprintf(&b, "  sections: %s\n", orNone(f.Sections))
+		fmt.Fprintf(&b, "  sections: %s\n", render.OrNone(f.Sections))
 		for _, s := range f.Sets {
 			fmt.Fprintf(&b, "  %s:%d  gates.%s = %s\n", f.File, s.Line, s.Key, value(s.Value))
 		}

@@ -96,7 +96,7 @@ func runLogList(ctx context.Context, g *globals, opts *logListOptions) error {
 		if e.Blocked {
 			result = "blocked"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, stamp(e.Time), e.ID, e.Trigger, orDash(e.Task), result, gateSummary(e.Gates))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, render.Stamp(e.Time), e.ID, e.Trigger, render.OrDash(e.Task), result, gateSummary(e.Gates))
 	}
 	return tw.Flush()
 }

@@ -54,7 +54,7 @@ func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
 		}{toEntryJSON(e), e.Body})
 	}
 	fmt.Fprintf(g.stdout, "decision  %s (seq %d)\ntime      %s\ntrigger   %s\ntask      %s\nrequester %s\ngit head  %s\nhash      %s\nprev hash %s\n",
-		e.ID, e.Seq, e.Time.UTC().Format("2006-01-02T15:04:05.000Z"), e.Trigger, orDash(e.Task), e.Requester, orDash(e.GitHead), e.Hash, e.PrevHash)
+		e.ID, e.Seq, e.Time.UTC().Format("2006-01-02T15:04:05.000Z"), e.Trigger, render.OrDash(e.Task), e.Requester, render.OrDash(e.GitHead), e.Hash, e.PrevHash)
 	var d engine.Decision
 	if err := json.Unmarshal(e.Body, &d); err != nil {
 		return fmt.Errorf("decision %s: body: %w", e.ID, err)
@@ -66,7 +66,7 @@ func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
 		fmt.Fprintf(g.stdout, "active    %s\n", strings.Join(d.Request.Tasks, " "))
 	}
 	if t := d.Request.Tool; t != nil {
-		fmt.Fprintf(g.stdout, "host      %s\ntool      %s (%s)\n", orDash(t.Host), t.Tool, t.Kind)
+		fmt.Fprintf(g.stdout, "host      %s\ntool      %s (%s)\n", render.OrDash(t.Host), t.Tool, t.Kind)
 		if t.Command != "" {
 			fmt.Fprintf(g.stdout, "command   %s\n", strings.ReplaceAll(t.Command, "\n", "\n          "))
 		}

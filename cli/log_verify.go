@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -55,7 +57,7 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 	}
 	rep := v.Log
 	if rep.OK {
-		fmt.Fprintf(g.stdout, "ok %d decisions, head %s\n", rep.Size, orDash(rep.Head))
+		fmt.Fprintf(g.stdout, "ok %d decisions, head %s\n", rep.Size, render.OrDash(rep.Head))
 		fmt.Fprintf(g.stdout, "tree root %s at size %d\n", rep.Root, rep.Size)
 	} else {
 		fmt.Fprintf(g.stdout, "broken: %s\n", rep.Break)

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"

@@ -68,7 +68,7 @@ func renderExplanation(w io.Writer, ex *app.Explanation) error {
 	fmt.Fprintf(&b, "%s (%s; %s, phase %s)\n", ex.Name, where, ex.Language, ex.Phase)
 	fmt.Fprintf(&b, "\n%s\n\nprevents: %s\n\n", ex.Description, ex.Prevents)
 	renderGateConfig(&b, &ex.GateConfig, "")
-	fmt.Fprintf(&b, "facts: %s\n", orNone(ex.Facts))
+	fmt.Fprintf(&b, "facts: %s\n", render.OrNone(ex.Facts))
 	table := ex.Table
 	if table == "" {
 		table = "in no table"

@@ -40,9 +40,5 @@ func runSessionStatus(ctx context.Context, g *globals, opts *sessionStatusOption
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return render.JSON(g.stdout, app.SessionView(state))
-	}
-	renderSession(g.stdout, state)
-	return nil
+	return render.Session(g.stdout, opts.format, state)
 }

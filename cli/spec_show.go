@@ -47,7 +47,7 @@ func runSpecShow(g *globals, opts *specShowOptions) error {
 	var b strings.Builder
 	for _, kv := range [][2]string{
 		{"spec", s.Slug + " (" + s.Status + ")"}, {"type", s.Type}, {"version", s.Version}, {"title", s.Title},
-		{"created", s.CreatedAt}, {"updated", s.UpdatedAt}, {"tasks", orNone(s.LinkedTasks)}, {"file", s.File},
+		{"created", s.CreatedAt}, {"updated", s.UpdatedAt}, {"tasks", render.OrNone(s.LinkedTasks)}, {"file", s.File},
 	} {
 		fmt.Fprintf(&b, "%-8s %s\n", kv[0], kv[1])
 	}

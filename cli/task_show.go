@@ -42,8 +42,5 @@ func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return render.JSON(g.stdout, app.TaskView(t))
-	}
-	return renderTask(g.stdout, t)
+	return render.Task(g.stdout, opts.format, t)
 }
