@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -58,19 +56,5 @@ func runPushOK(ctx context.Context, g *globals, opts *pushOKOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return render.JSON(g.stdout, rep)
-	}
-	what := "one git push of commit " + rep.Commit[:min(12, len(rep.Commit))]
-	if rep.Remote != "" {
-		what += " to " + rep.Remote
-	}
-	if rep.Branch != "" {
-		what += ", branch " + rep.Branch
-	}
-	fmt.Fprintf(g.stdout, "push ticket %s allows %s until %s (%d s)\n", rep.ID, what, rep.Until.UTC().Format(time.RFC3339), rep.TTLSeconds)
-	if !rep.GateEnabled {
-		fmt.Fprintln(g.stdout, "git_push_gate is off, so pushes do not need a ticket yet: switch it on in tausik/gates.json")
-	}
-	return nil
+	return render.PushTicket(g.stdout, opts.format, rep)
 }
