@@ -10,6 +10,7 @@ import (
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/store/receipt"
 )
 
 // Task writes a task as aligned "key  value" lines, or as JSON.
@@ -190,6 +191,21 @@ func Receipt(w io.Writer, format, task string, v app.ReceiptView) error {
 	}
 	fmt.Fprintf(&b, "files hash     %s\ngate signature %s\ngit sha        %s\nsigned by      %s\nreceipt        %s\n",
 		f.FilesHash, f.GateSignature, OrDash(f.GitSHA), OrDash(f.Receipt.KeyFingerprint), check)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ValidReceipt writes an exported receipt that verified: its task, run and
+// the key that signed it, and whether that key was pinned.
+func ValidReceipt(w io.Writer, r receipt.Receipt, pinned bool) error {
+	var b strings.Builder
+	trust := "pinned key"
+	if !pinned {
+		trust = "the key it embeds (not pinned: pass --pub to check it is the project's)"
+	}
+	fmt.Fprintf(&b, "valid: receipt of task %s, passed %v, ran at %s, %d gate(s)\n", r.Task, r.Passed, Stamp(r.RanAt), len(r.Gates))
+	fmt.Fprintf(&b, "files hash     %s\ngate signature %s\nsigned by      %s, checked against %s\n",
+		r.FilesHash, r.GateSignature, r.KeyFingerprint, trust)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
