@@ -41,7 +41,7 @@ func newLogVerifyCmd(g *globals) *cobra.Command {
 }
 
 func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error {
-	trusted, files, err := loadCheckpoints(ctx, g, opts)
+	trusted, files, err := g.loadCheckpoints(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -61,4 +61,14 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 		return errCheckFailed
 	}
 	return nil
+}
+
+// loadCheckpoints reads the trusted keys and the checkpoints (files and the
+// git ref's) that log verify and log report check the log against.
+func (g *globals) loadCheckpoints(ctx context.Context, opts *logVerifyOptions) ([]app.TrustedKey, []app.CheckpointFile, error) {
+	root, err := g.projectRoot()
+	if err != nil {
+		return nil, nil, err
+	}
+	return app.LoadCheckpoints(ctx, root, app.CheckpointSources{Files: opts.checkpoints, GitRef: opts.gitRef, Pub: opts.pub})
 }
