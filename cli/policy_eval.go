@@ -134,14 +134,7 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 // decision just made, to stderr (so stdout stays the decision in any
 // format) or to a file.
 func writeEvalCheckpoint(ctx context.Context, g *globals, e *engine.Engine, dest string) error {
-	if e.Store() == nil {
-		return fmt.Errorf("%w: no decision log to checkpoint", engine.ErrStore)
-	}
-	key, err := app.LoadCheckpointKey(ctx, e.Root(), "", g.getenv)
-	if err != nil {
-		return err
-	}
-	msg, err := app.SignCheckpoint(ctx, e.Store(), e.Root(), key, g.getenv)
+	msg, err := app.SignLogCheckpoint(ctx, e, g.getenv)
 	if err != nil {
 		return err
 	}
