@@ -63,15 +63,7 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 	if req.Trusted, req.Checkpoints, err = g.loadCheckpoints(ctx, &opts.verify); err != nil {
 		return err
 	}
-	for _, c := range opts.verify.checkpoints {
-		req.VerifyArgs = append(req.VerifyArgs, "--checkpoint", c)
-	}
-	if opts.verify.gitRef != "" {
-		req.VerifyArgs = append(req.VerifyArgs, "--git-ref", opts.verify.gitRef)
-	}
-	if opts.verify.pub != "" {
-		req.VerifyArgs = append(req.VerifyArgs, "--pub", opts.verify.pub)
-	}
+	req.VerifyArgs = opts.verify.sources().Args()
 	if opts.stamp {
 		req.Generated = now
 	}
@@ -85,12 +77,7 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 		return err
 	}
 	var buf bytes.Buffer
-	if opts.format == "markdown" {
-		err = report.WriteMarkdown(&buf, rep)
-	} else {
-		err = report.WriteHTML(&buf, rep)
-	}
-	if err != nil {
+	if err := report.Write(&buf, opts.format, rep); err != nil {
 		return err
 	}
 	if opts.out == "" {

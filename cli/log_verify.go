@@ -70,5 +70,10 @@ func (g *globals) loadCheckpoints(ctx context.Context, opts *logVerifyOptions) (
 	if err != nil {
 		return nil, nil, err
 	}
-	return app.LoadCheckpoints(ctx, root, app.CheckpointSources{Files: opts.checkpoints, GitRef: opts.gitRef, Pub: opts.pub})
+	return app.LoadCheckpoints(ctx, root, opts.sources())
+}
+
+// sources are the checkpoints the flags name.
+func (opts *logVerifyOptions) sources() app.CheckpointSources {
+	return app.CheckpointSources{Files: opts.checkpoints, GitRef: opts.gitRef, Pub: opts.pub}
 }

@@ -63,3 +63,19 @@ func ReadCheckpoint(flag, name string) (*CheckpointFile, error) {
 	}
 	return &CheckpointFile{Name: name, Data: data}, nil
 }
+
+// Args are the `log verify` flags that name src, for a report's
+// reproduction line.
+func (src CheckpointSources) Args() []string {
+	var args []string
+	for _, c := range src.Files {
+		args = append(args, "--checkpoint", c)
+	}
+	if src.GitRef != "" {
+		args = append(args, "--git-ref", src.GitRef)
+	}
+	if src.Pub != "" {
+		args = append(args, "--pub", src.Pub)
+	}
+	return args
+}

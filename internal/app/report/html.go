@@ -33,3 +33,11 @@ func WriteHTML(w io.Writer, r *Report) error {
 	}
 	return nil
 }
+
+// Write writes r in format: "markdown", or else the HTML page.
+func Write(w io.Writer, format string, r *Report) error {
+	if format == "markdown" {
+		return WriteMarkdown(w, r)
+	}
+	return WriteHTML(w, r)
+}
