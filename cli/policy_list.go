@@ -37,8 +37,8 @@ func runPolicyList(ctx context.Context, g *globals, opts *listOptions) error {
 		return err
 	}
 	defer e.Close()
-	rows, err := app.ListGates(ctx, e)
-	if err != nil {
+	rows := app.ListGates(e)
+	if err := app.AddStackRoots(ctx, e.Root(), rows); err != nil {
 		return err
 	}
 	for _, w := range e.ConfigWarnings() {

@@ -25,13 +25,8 @@ type GateListing struct {
 	Roots []string `json:"roots,omitempty"`
 }
 
-// ListGates returns every gate of e with its effective configuration and,
-// for a stack gate, the roots it judges.
-func ListGates(ctx context.Context, e *engine.Engine) ([]GateListing, error) {
-	roots, err := StackRoots(ctx, e.Root())
-	if err != nil {
-		return nil, err
-	}
+// ListGates returns every gate of e with its effective configuration.
+func ListGates(e *engine.Engine) []GateListing {
 	var rows []GateListing
 	for _, gate := range e.Gates() {
 		eff, _ := e.Effective(gate.Name)
@@ -39,8 +34,21 @@ func ListGates(ctx context.Context, e *engine.Engine) ([]GateListing, error) {
 			Name: gate.Name, Language: gate.Language, Severity: eff.Severity, Enabled: eff.Enabled,
 			Triggers: eff.Triggers, Phase: gate.Phase, Table: gate.Table(), Source: gate.Source,
 			Description: gate.Description, Prevents: gate.Prevents, Facts: gate.Facts, Params: eff.Params,
-			Roots: roots[gate.Name],
 		})
 	}
-	return rows, nil
+	return rows
+}
+
+// AddStackRoots sets, on each stack gate of rows, the roots of its stack
+// it judges in the project at root (a scan of the tree, which `policy
+// list` shows and the MCP tool does not).
+func AddStackRoots(ctx context.Context, root string, rows []GateListing) error {
+	roots, err := StackRoots(ctx, root)
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		rows[i].Roots = roots[rows[i].Name]
+	}
+	return nil
 }
