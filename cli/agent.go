@@ -3,42 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/app"
 )
 
-// agentMarkers are the environment variables agent hosts set in the shell
-// their agent's commands run in (docs/hosts.md "Authority"): a tausik run
-// that sees one was asked by the agent, not by a person. AGENT carries the
-// agent's own name; the others name their host.
-var agentMarkers = []struct{ env, host string }{
-	{"CLAUDECODE", "claude"},
-	{"GEMINI_CLI", "gemini"},
-	{"QWEN_CODE", "qwen"},
-	{"CODEX_SANDBOX", "codex"},
-	{"CODEX_SANDBOX_NETWORK_DISABLED", "codex"},
-	{"CURSOR_AGENT", "cursor"},
-	{"OPENCODE", "opencode"},
-	{"AGENT", ""},
-}
-
-// requester is who asked for this run: "agent:<host>" when an agent host's
-// marker is in the environment, else "cli" (a person).
-func (g *globals) requester() string {
-	for _, m := range agentMarkers {
-		v := strings.TrimSpace(g.getenv(m.env))
-		if v == "" || v == "0" {
-			continue
-		}
-		host := m.host
-		if host == "" {
-			host = strings.ToLower(v)
-		}
-		return "agent:" + host
-	}
-	return "cli"
-}
+// requester is who asked for this run: "agent:<host>" when an agent
+// host's marker is in the environment, else "cli" (a person).
+func (g *globals) requester() string { return app.Requester(g.getenv) }
 
 // agent reports whether this run was asked by an agent.
 func (g *globals) agent() bool { return g.requester() != "cli" }

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/tausik/tausik/internal/project"
 	"os"
 	"slices"
+
+	"github.com/tausik/tausik/internal/project"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/tausik/tausik/engine"
 )
@@ -43,4 +45,18 @@ func checkFormat(format string, allowed ...string) error {
 		return usageErr(fmt.Errorf("unknown --format %q (known: %v)", format, allowed))
 	}
 	return nil
+}
+
+// renderDecision prints a decision in format. Config warnings also go to
+// stderr so a JSON consumer on stdout still sees them in a terminal.
+func renderDecision(g *globals, e *engine.Engine, format string, d *engine.Decision) error {
+	g.warn(d)
+	return render.Decision(g.stdout, format, d, render.OptionsOf(e, g.getenv))
+}
+
+// warn prints a decision's config warnings to stderr.
+func (g *globals) warn(d *engine.Decision) {
+	for _, w := range d.Warnings {
+		fmt.Fprintf(g.stderr, "warning: %s\n", w)
+	}
 }

@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 )
 
 func newBaselineCmd(g *globals) *cobra.Command {
@@ -62,27 +62,5 @@ func runBaseline(ctx context.Context, g *globals, mode app.BaselineMode, format 
 	if err != nil {
 		return err
 	}
-	if format == "json" {
-		return writeJSON(g.stdout, rep)
-	}
-	state := "wrote"
-	if rep.Unchanged {
-		state = "kept"
-	}
-	at := rep.Commit
-	if at == "" {
-		at = "a tree outside git"
-	}
-	fmt.Fprintf(g.stdout, "%s %s: %d entries at %s (%d added, %d lowered, %d dropped)\n",
-		state, rep.Path, rep.Entries, at, rep.Added, rep.Lowered, rep.Dropped)
-	for _, r := range rep.Raised {
-		fmt.Fprintf(g.stdout, "raised: %s\n", r)
-	}
-	if rep.Refused > 0 {
-		fmt.Fprintf(g.stdout, "not added: %d new or grown findings (--update only lowers; `tausik baseline --force` accepts them)\n", rep.Refused)
-	}
-	for _, name := range rep.NotRecorded {
-		fmt.Fprintf(g.stdout, "not recorded: %s could not run, so it keeps blocking\n", name)
-	}
-	return nil
+	return render.Baseline(g.stdout, format, rep)
 }

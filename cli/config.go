@@ -2,13 +2,11 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 )
 
 func newConfigCmd(g *globals) *cobra.Command {
@@ -51,58 +49,7 @@ func runConfigShow(ctx context.Context, g *globals, opts *configShowOptions) err
 	}
 	defer e.Close()
 	if opts.effective {
-		eff := app.ShowEffective(e)
-		if opts.format == "json" {
-			return writeJSON(g.stdout, eff)
-		}
-		return renderEffective(g.stdout, eff)
+		return render.Effective(g.stdout, opts.format, app.ShowEffective(e))
 	}
-	files := app.ShowConfig(e)
-	if opts.format == "json" {
-		return writeJSON(g.stdout, files)
-	}
-	return renderConfigFiles(g.stdout, files)
-}
-
-func renderConfigFiles(w io.Writer, c app.ConfigFiles) error {
-	var b strings.Builder
-	if len(c.Files) == 0 {
-		b.WriteString("no configuration file: every gate runs with its built-in defaults\n")
-	}
-	for i, f := range c.Files {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "%s  %s  %s\n", f.Tier, f.File, f.Digest)
-		fmt.Fprintf(&b, "  sections: %s\n", orNone(f.Sections))
-		for _, s := range f.Sets {
-			fmt.Fprintf(&b, "  %s:%d  gates.%s = %s\n", f.File, s.Line, s.Key, value(s.Value))
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func renderEffective(w io.Writer, c app.EffectiveConfig) error {
-	var b strings.Builder
-	for _, gc := range c.Gates {
-		fmt.Fprintf(&b, "%s\n", gc.Name)
-		renderGateConfig(&b, &gc, "  ")
-	}
-	b.WriteString("\nrefused weakenings:\n")
-	if len(c.Refused) == 0 {
-		b.WriteString("  (none)\n")
-	}
-	for _, r := range c.Refused {
-		fmt.Fprintf(&b, "  %s\n", r)
-	}
-	b.WriteString("\nswitched off:\n")
-	if len(c.SwitchedOff) == 0 {
-		b.WriteString("  (none)\n")
-	}
-	for _, s := range c.SwitchedOff {
-		fmt.Fprintf(&b, "  %s  by %s\n", s.Gate, who(s.SetBy, s.SetAt))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return render.ConfigFiles(g.stdout, opts.format, app.ShowConfig(e))
 }

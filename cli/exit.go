@@ -2,8 +2,9 @@ package cli
 
 import (
 	"errors"
-	"github.com/tausik/tausik/internal/app"
 	"strings"
+
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/artifacts"

@@ -6,7 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/facts"
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type factsOptions struct {
@@ -44,20 +45,9 @@ func runFacts(ctx context.Context, g *globals, opts *factsOptions) error {
 		return err
 	}
 	defer e.Close()
-	doc, err := e.Facts(ctx, engine.Request{Trigger: opts.trigger, Files: files, Task: opts.task, Requester: g.requester()}, opts.namespaces)
+	plain, err := app.Facts(ctx, e, engine.Request{Trigger: opts.trigger, Files: files, Task: opts.task, Requester: g.requester()}, opts.namespaces)
 	if err != nil {
 		return err
 	}
-	plain, err := doc.Generic()
-	if err != nil {
-		return err
-	}
-	if len(opts.namespaces) > 0 {
-		keep := map[string]any{"schema": facts.Schema}
-		for _, n := range opts.namespaces {
-			keep[n] = plain[n]
-		}
-		plain = keep
-	}
-	return writeJSON(g.stdout, plain)
+	return render.JSON(g.stdout, plain)
 }

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
-	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/project"
 
 	"github.com/spf13/cobra"
 

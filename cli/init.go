@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/hosts/hostinit"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type initOptions struct {
@@ -88,11 +90,11 @@ func runInit(g *globals, opts *initOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := hostinit.Build(hostinit.Options{Root: root, Out: opts.out, Hosts: opts.hosts, Command: command, HookCommand: hookClient(command)})
+	p, err := hostinit.Build(hostinit.Options{Root: root, Out: opts.out, Hosts: opts.hosts, Command: command, HookCommand: app.HookClient(command)})
 	switch {
 	case errors.Is(err, hostinit.ErrNoHost):
 		return usageErr(fmt.Errorf("no agent host found in %s (looked for %s); name one: tausik init --host claude (known: %s)",
-			root, detectList(), strings.Join(hostinit.HostNames(), ", ")))
+			root, app.HostMarkers(), strings.Join(hostinit.HostNames(), ", ")))
 	case errors.Is(err, hostinit.ErrUnknownHost):
 		return usageErr(err)
 	case err != nil:
@@ -107,36 +109,13 @@ func runInit(g *globals, opts *initOptions) error {
 		_, err := g.stdout.Write(p.Diff())
 		return err
 	case opts.check:
-		for _, f := range p.Files {
-			switch {
-			case !f.Exists:
-				fmt.Fprintf(g.stdout, "differs: %s (missing)\n", f.Rel)
-			case f.Changed():
-				fmt.Fprintf(g.stdout, "differs: %s\n", f.Rel)
-			}
-		}
-		if len(changed) > 0 {
-			fmt.Fprintf(g.stdout, "%d of %d files differ from what `tausik init` writes; run it to update them\n", len(changed), len(p.Files))
+		if !render.InitCheck(g.stdout, p) {
 			return errCheckFailed
 		}
-		fmt.Fprintf(g.stdout, "all %d files agree with `tausik init` (%s)\n", len(p.Files), strings.Join(p.Hosts, ", "))
 		return nil
 	}
 	if err := p.Apply(); err != nil {
 		return err
 	}
-	for _, rel := range changed {
-		fmt.Fprintf(g.stdout, "wrote %s\n", rel)
-	}
-	fmt.Fprintf(g.stdout, "%s: %d files written, %d unchanged\n", strings.Join(p.Hosts, ", "), len(changed), len(p.Files)-len(changed))
-	return nil
-}
-
-// detectList names every path init looks for.
-func detectList() string {
-	var out []string
-	for _, h := range hostinit.Hosts {
-		out = append(out, h.Detect...)
-	}
-	return strings.Join(out, ", ")
+	return render.InitWritten(g.stdout, p, changed)
 }

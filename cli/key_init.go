@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/base64"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -45,19 +47,5 @@ func runKeyShow(ctx context.Context, g *globals, opts *keyShowOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return writeJSON(g.stdout, map[string]string{"fingerprint": k.Fingerprint, "public_key": pub, "public_file": k.PublicFile,
-			"checkpoint_verifier_key": ck.VerifierKey, "checkpoint_key_source": ck.Source})
-	}
-	return writeLines(g, "fingerprint "+k.Fingerprint, "public key  "+pub, "file        "+k.PublicFile,
-		"checkpoints "+ck.VerifierKey+" ("+ck.Source+")")
-}
-
-func writeLines(g *globals, lines ...string) error {
-	for _, l := range lines {
-		if _, err := g.stdout.Write([]byte(l + "\n")); err != nil {
-			return err
-		}
-	}
-	return nil
+	return render.Key(g.stdout, opts.format, k, pub, ck)
 }

@@ -2,8 +2,9 @@ package cli
 
 import (
 	"context"
-	"github.com/tausik/tausik/internal/app"
 	"time"
+
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
 )

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
+
 	"github.com/tausik/tausik/internal/app"
-	"os"
 
 	"github.com/spf13/cobra"
 )
@@ -41,20 +41,15 @@ func newLogProveCmd(g *globals) *cobra.Command {
 }
 
 func runLogProve(ctx context.Context, g *globals, opts *logProveOptions) error {
-	var trusted []app.TrustedKey
-	var err error
-	if opts.pub != "" {
-		if trusted, err = app.ParseTrustedKeys(opts.pub); err != nil {
-			return err
-		}
+	trusted, _, err := app.LoadCheckpoints(ctx, "", app.CheckpointSources{Pub: opts.pub})
+	if err != nil {
+		return err
 	}
 	var cp *app.CheckpointFile
 	if opts.checkpoint != "" {
-		data, err := os.ReadFile(opts.checkpoint)
-		if err != nil {
-			return usageErr(err)
+		if cp, err = app.ReadCheckpoint("--checkpoint", opts.checkpoint); err != nil {
+			return err
 		}
-		cp = &app.CheckpointFile{Name: opts.checkpoint, Data: data}
 	}
 	st, _, err := g.openLog(ctx, app.LogQuery{})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/app/report"
 )
 
 type logReportOptions struct {
@@ -59,18 +60,10 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 		return err
 	}
 	req := app.ReportRequest{Since: flt.Since, Until: flt.Until}
-	if req.Trusted, req.Checkpoints, err = loadCheckpoints(ctx, g, &opts.verify); err != nil {
+	if req.Trusted, req.Checkpoints, err = g.loadCheckpoints(ctx, &opts.verify); err != nil {
 		return err
 	}
-	for _, c := range opts.verify.checkpoints {
-		req.VerifyArgs = append(req.VerifyArgs, "--checkpoint", c)
-	}
-	if opts.verify.gitRef != "" {
-		req.VerifyArgs = append(req.VerifyArgs, "--git-ref", opts.verify.gitRef)
-	}
-	if opts.verify.pub != "" {
-		req.VerifyArgs = append(req.VerifyArgs, "--pub", opts.verify.pub)
-	}
+	req.VerifyArgs = opts.verify.sources().Args()
 	if opts.stamp {
 		req.Generated = now
 	}
@@ -84,12 +77,7 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 		return err
 	}
 	var buf bytes.Buffer
-	if opts.format == "markdown" {
-		err = app.WriteReportMarkdown(&buf, rep)
-	} else {
-		err = app.WriteReportHTML(&buf, rep)
-	}
-	if err != nil {
+	if err := report.Write(&buf, opts.format, rep); err != nil {
 		return err
 	}
 	if opts.out == "" {
@@ -100,36 +88,4 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 		return fmt.Errorf("write %s: %w", opts.out, err)
 	}
 	return nil
-}
-
-// loadCheckpoints reads the trusted keys and the checkpoints (files and the
-// git ref's) that log verify and log report check the log against.
-func loadCheckpoints(ctx context.Context, g *globals, opts *logVerifyOptions) ([]app.TrustedKey, []app.CheckpointFile, error) {
-	var trusted []app.TrustedKey
-	var err error
-	if opts.pub != "" {
-		if trusted, err = app.ParseTrustedKeys(opts.pub); err != nil {
-			return nil, nil, err
-		}
-	}
-	var files []app.CheckpointFile
-	for _, name := range opts.checkpoints {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, nil, usageErr(fmt.Errorf("--checkpoint: %w", err))
-		}
-		files = append(files, app.CheckpointFile{Name: name, Data: data})
-	}
-	if opts.gitRef != "" {
-		root, err := g.projectRoot()
-		if err != nil {
-			return nil, nil, err
-		}
-		kept, err := app.KeptCheckpoints(ctx, root, opts.gitRef)
-		if err != nil {
-			return nil, nil, err
-		}
-		files = append(files, kept...)
-	}
-	return trusted, files, nil
 }

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/app/report"
 )
 
 // chromium finds Debian's chromium. Under CI a missing browser fails the
@@ -103,10 +103,10 @@ func TestLogReportInBrowser(t *testing.T) {
 	}{{"wide", "1280,1400", 5000, 2000}, {"narrow", "420,1400", 1500, 400}} {
 		shot := filepath.Join(dir, "report-"+size.name+".png")
 		headless(t, bin, page, "--screenshot="+shot, "--window-size="+size.window)
-		counts := colourPixels(t, shot, app.ColorPassed, app.ColorBlocked)
-		t.Logf("%s: %d passed-colour and %d blocked-colour pixels", size.name, counts[app.ColorPassed], counts[app.ColorBlocked])
-		if counts[app.ColorPassed] < size.passed || counts[app.ColorBlocked] < size.blocked {
-			t.Errorf("%s screenshot: the charts are not drawn (%d passed-colour, %d blocked-colour pixels)", size.name, counts[app.ColorPassed], counts[app.ColorBlocked])
+		counts := colourPixels(t, shot, report.ColorPassed, report.ColorBlocked)
+		t.Logf("%s: %d passed-colour and %d blocked-colour pixels", size.name, counts[report.ColorPassed], counts[report.ColorBlocked])
+		if counts[report.ColorPassed] < size.passed || counts[report.ColorBlocked] < size.blocked {
+			t.Errorf("%s screenshot: the charts are not drawn (%d passed-colour, %d blocked-colour pixels)", size.name, counts[report.ColorPassed], counts[report.ColorBlocked])
 		}
 		if artifacts != "" {
 			data, err := os.ReadFile(shot)

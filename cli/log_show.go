@@ -2,14 +2,11 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
-	"strings"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type logShowOptions struct {
@@ -45,36 +42,5 @@ func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return writeJSON(g.stdout, struct {
-			entryJSON
-			Decision json.RawMessage `json:"decision"`
-		}{toEntryJSON(e), e.Body})
-	}
-	fmt.Fprintf(g.stdout, "decision  %s (seq %d)\ntime      %s\ntrigger   %s\ntask      %s\nrequester %s\ngit head  %s\nhash      %s\nprev hash %s\n",
-		e.ID, e.Seq, e.Time.UTC().Format("2006-01-02T15:04:05.000Z"), e.Trigger, orDash(e.Task), e.Requester, orDash(e.GitHead), e.Hash, e.PrevHash)
-	var d engine.Decision
-	if err := json.Unmarshal(e.Body, &d); err != nil {
-		return fmt.Errorf("decision %s: body: %w", e.ID, err)
-	}
-	if len(d.Request.Bypass) > 0 {
-		fmt.Fprintf(g.stdout, "bypass    %v\n", d.Request.Bypass)
-	}
-	if len(d.Request.Tasks) > 0 {
-		fmt.Fprintf(g.stdout, "active    %s\n", strings.Join(d.Request.Tasks, " "))
-	}
-	if t := d.Request.Tool; t != nil {
-		fmt.Fprintf(g.stdout, "host      %s\ntool      %s (%s)\n", orDash(t.Host), t.Tool, t.Kind)
-		if t.Command != "" {
-			fmt.Fprintf(g.stdout, "command   %s\n", strings.ReplaceAll(t.Command, "\n", "\n          "))
-		}
-		for _, p := range t.Targets {
-			fmt.Fprintf(g.stdout, "target    %s\n", p)
-		}
-		for _, u := range t.Unknown {
-			fmt.Fprintf(g.stdout, "unknown   %s (%s)\n", u.Text, u.Reason)
-		}
-	}
-	fmt.Fprintln(g.stdout)
-	return renderDecisionText(g.stdout, &d)
+	return render.LogShow(g.stdout, opts.format, e)
 }

@@ -2,8 +2,9 @@ package cli
 
 import (
 	"context"
-	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -40,7 +41,7 @@ func newLogVerifyCmd(g *globals) *cobra.Command {
 }
 
 func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error {
-	trusted, files, err := loadCheckpoints(ctx, g, opts)
+	trusted, files, err := g.loadCheckpoints(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -53,39 +54,26 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 	if err != nil {
 		return err
 	}
-	rep := v.Log
-	if rep.OK {
-		fmt.Fprintf(g.stdout, "ok %d decisions, head %s\n", rep.Size, orDash(rep.Head))
-		fmt.Fprintf(g.stdout, "tree root %s at size %d\n", rep.Root, rep.Size)
-	} else {
-		fmt.Fprintf(g.stdout, "broken: %s\n", rep.Break)
-		fmt.Fprintf(g.stdout, "%d decision(s) verified intact before the break\n", rep.Verified)
-	}
-	for _, a := range v.Anchors {
-		line := fmt.Sprintf("checkpoint %s: %s (%s, size %d", a.Name, a.Kind, a.Origin, a.Size)
-		switch {
-		case a.Kind == app.AnchorBadSignature:
-		case v.Pinned:
-			line += ", signature checked"
-		default:
-			line += ", signature not checked: pass --pub"
-		}
-		line += ")"
-		if a.Detail != "" {
-			line += ": " + a.Detail
-		}
-		fmt.Fprintln(g.stdout, line)
-	}
-	switch {
-	case len(files) == 0 && opts.gitRef != "":
-		fmt.Fprintf(g.stdout, "unprotected: every decision (%s holds no checkpoint)\n", opts.gitRef)
-	case len(files) == 0:
-		fmt.Fprintln(g.stdout, "unprotected: every decision (no --checkpoint: whoever can write the database can rewrite it whole)")
-	case v.Covered < rep.Size:
-		fmt.Fprintf(g.stdout, "unprotected: decisions %d..%d, after the newest checkpoint the log extends\n", v.Covered+1, rep.Size)
+	if err := render.LogVerification(g.stdout, v, len(files), opts.gitRef); err != nil {
+		return err
 	}
 	if !v.OK() {
 		return errCheckFailed
 	}
 	return nil
+}
+
+// loadCheckpoints reads the trusted keys and the checkpoints (files and the
+// git ref's) that log verify and log report check the log against.
+func (g *globals) loadCheckpoints(ctx context.Context, opts *logVerifyOptions) ([]app.TrustedKey, []app.CheckpointFile, error) {
+	root, err := g.projectRoot()
+	if err != nil {
+		return nil, nil, err
+	}
+	return app.LoadCheckpoints(ctx, root, opts.sources())
+}
+
+// sources are the checkpoints the flags name.
+func (opts *logVerifyOptions) sources() app.CheckpointSources {
+	return app.CheckpointSources{Files: opts.checkpoints, GitRef: opts.gitRef, Pub: opts.pub}
 }

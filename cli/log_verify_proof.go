@@ -3,7 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -53,11 +55,5 @@ func runLogVerifyProof(g *globals, opts *logVerifyProofOptions) error {
 	if err != nil {
 		return err
 	}
-	trust := "pinned key"
-	if !v.Pinned {
-		trust = "the key it embeds (not pinned: pass --pub to check it is the log's)"
-	}
-	fmt.Fprintf(g.stdout, "valid: decision %s (seq %d) is in log %s of %d decisions\n", v.DecisionID, v.Index+1, v.Checkpoint.Origin, v.Checkpoint.Size)
-	fmt.Fprintf(g.stdout, "root      %s\nsigned by %s, checked against %s\n", v.Checkpoint.Root, v.Checkpoint.VerifierKeys[0], trust)
-	return nil
+	return render.ValidProof(g.stdout, v)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+
 	"github.com/tausik/tausik/internal/project"
 
 	"github.com/spf13/cobra"

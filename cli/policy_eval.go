@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
+	"io/fs"
+	"os"
 	"path/filepath"
+
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 
@@ -40,7 +44,7 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 			"Exit codes: 0 passed (warnings allowed), 1 blocked, 2 usage, 3 policy/config/store error.",
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, decisionFormats...); err != nil {
+			if err := checkFormat(opts.format, render.Formats...); err != nil {
 				return err
 			}
 			if err := checkWrites(opts.writes); err != nil {
@@ -63,7 +67,7 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.trigger, "trigger", "", "the moment being judged: task-start, pre-write, post-write, commit, verify, task-done, review")
-	f.StringSliceVar(&opts.files, "files", nil, "files in scope (repeatable or comma-separated; default: the whole project)")
+	f.StringSliceVar(&opts.files, "files", nil, "files in scope, each existing (repeatable or comma-separated; default: the whole project)")
 	f.StringVar(&opts.changedSince, "changed-since", "", "judge the files changed since this git ref's merge base with HEAD (or a time: RFC 3339, @unix, a duration ago)")
 	f.StringArrayVar(&opts.gates, "gate", nil, "evaluate only this gate, enabled or not (repeatable)")
 	f.StringVar(&opts.task, "task", "", "the task the evaluation is for")
@@ -79,6 +83,15 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	files, err := absPaths(opts.files)
 	if err != nil {
 		return err
+	}
+	for i, f := range files {
+		// A file named and not there was a typo, a name split at its
+		// comma or a deletion: judging it absent and passing would read
+		// as "the file is fine". Only pre-write names files a write is
+		// about to create.
+		if _, err := os.Lstat(f); errors.Is(err, fs.ErrNotExist) && opts.trigger != engine.TriggerPreWrite {
+			return usageErr(fmt.Errorf("%s: no such file (--files splits on commas: pass a name with a comma as a positional path; --changed-since judges deleted files)", opts.files[i]))
+		}
 	}
 	e, err := g.openEngine(ctx, true)
 	if err != nil {
@@ -121,14 +134,7 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 // decision just made, to stderr (so stdout stays the decision in any
 // format) or to a file.
 func writeEvalCheckpoint(ctx context.Context, g *globals, e *engine.Engine, dest string) error {
-	if e.Store() == nil {
-		return fmt.Errorf("%w: no decision log to checkpoint", engine.ErrStore)
-	}
-	key, err := app.LoadCheckpointKey(ctx, e.Root(), "", g.getenv)
-	if err != nil {
-		return err
-	}
-	msg, err := app.SignCheckpoint(ctx, e.Store(), e.Root(), key, g.getenv)
+	msg, err := app.SignLogCheckpoint(ctx, e, g.getenv)
 	if err != nil {
 		return err
 	}

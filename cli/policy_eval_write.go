@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/render"
 )
 
 // checkWrites checks each --write value is FORMAT=FILE with a known
@@ -17,8 +18,8 @@ func checkWrites(writes []string) error {
 		if !ok || file == "" {
 			return usageErr(fmt.Errorf("--write %q: want FORMAT=FILE", w))
 		}
-		if !slices.Contains(decisionFormats, format) {
-			return usageErr(fmt.Errorf("--write %q: unknown format %q (want one of %s)", w, format, strings.Join(decisionFormats, ", ")))
+		if !slices.Contains(render.Formats, format) {
+			return usageErr(fmt.Errorf("--write %q: unknown format %q (want one of %s)", w, format, strings.Join(render.Formats, ", ")))
 		}
 	}
 	return nil
@@ -30,7 +31,7 @@ func writeRenderings(g *globals, e *engine.Engine, writes []string, d *engine.De
 	for _, w := range writes {
 		format, file, _ := strings.Cut(w, "=")
 		var buf bytes.Buffer
-		if err := renderFormat(&buf, g, e, format, d); err != nil {
+		if err := render.Decision(&buf, format, d, render.OptionsOf(e, g.getenv)); err != nil {
 			return err
 		}
 		if err := writeOut(g, file, buf.Bytes()); err != nil {

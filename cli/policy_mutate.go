@@ -3,14 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
-	"runtime"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/policytest"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type mutateOptions struct {
@@ -65,56 +63,11 @@ func runPolicyMutate(ctx context.Context, g *globals, opts *mutateOptions) error
 		return err
 	}
 	below := rep.Below(opts.minScore)
-	if opts.format == "json" {
-		err = writeJSON(g.stdout, rep)
-	} else {
-		err = renderMutateText(g.stdout, rep, below, opts.minScore, time.Since(t0))
-	}
-	if err != nil {
+	if err := render.Mutation(g.stdout, opts.format, rep, below, opts.minScore, time.Since(t0)); err != nil {
 		return err
 	}
 	if !rep.OK() || len(below) > 0 {
 		return errTestsFailed
 	}
 	return nil
-}
-
-// renderMutateText prints the report the way PIT and Stryker do: one table
-// row per gate, then every survivor as a diff with where it is and what it
-// passed.
-func renderMutateText(w io.Writer, rep *policytest.MutationReport, below []string, minScore float64, took time.Duration) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-20s %7s %6s %8s %9s %10s %6s\n", "gate", "mutants", "killed", "survived", "discarded", "equivalent", "score")
-	for _, gr := range rep.Gates {
-		if gr.NotMutated != "" {
-			fmt.Fprintf(&b, "%-20s %s\n", gr.Gate, "not mutated: "+gr.NotMutated)
-			continue
-		}
-		fmt.Fprintf(&b, "%-20s %7d %6d %8d %9d %10d %6.2f\n", gr.Gate, gr.Mutants, gr.Killed, len(gr.Survived), gr.Discarded, gr.Equivalent, gr.Score)
-	}
-	fmt.Fprintf(&b, "%-20s %7d %6d %8d %9s %10s %6.2f\n", "all", rep.Mutants, rep.Killed, rep.Survived, "", "", rep.Score)
-	for _, gr := range rep.Gates {
-		for _, s := range gr.Survived {
-			fmt.Fprintf(&b, "\nSURVIVED  %s:%d  [%s]\n  - %s\n  + %s\n  passed: %s\n", s.File, s.Line, s.Operator, s.Original, s.Mutant, passed(s.Fixtures))
-		}
-	}
-	for _, gr := range rep.Gates {
-		for _, p := range gr.Problems {
-			fmt.Fprintf(&b, "\nPROBLEM   %s: %s\n", gr.Gate, p)
-		}
-	}
-	fmt.Fprintf(&b, "\n%d mutants, %d killed, %d survived: score %.2f (%.1fs on %d cores)\n", rep.Mutants, rep.Killed, rep.Survived, rep.Score, took.Seconds(), runtime.GOMAXPROCS(0))
-	if len(below) > 0 {
-		fmt.Fprintf(&b, "below --min-score %g: %s\n", minScore, strings.Join(below, ", "))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// passed lists the fixtures a survivor passed, shortened past a handful.
-func passed(names []string) string {
-	if len(names) > 6 {
-		return strings.Join(names[:6], ", ") + fmt.Sprintf(" and %d more (all %d)", len(names)-6, len(names))
-	}
-	return strings.Join(names, ", ")
 }

@@ -2,13 +2,12 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type pushOKOptions struct {
@@ -61,25 +60,5 @@ func runPushOK(ctx context.Context, g *globals, opts *pushOKOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return writeJSON(g.stdout, rep)
-	}
-	what := "one git push of commit " + rep.Commit[:min(12, len(rep.Commit))]
-	if rep.Remote != "" {
-		what += " to " + rep.Remote
-	}
-	if rep.Branch != "" {
-		what += ", branch " + rep.Branch
-	}
-	if rep.Force {
-		what += ", forced updates allowed"
-	}
-	fmt.Fprintf(g.stdout, "push ticket %s allows %s until %s (%d s)\n", rep.ID, what, rep.Until.UTC().Format(time.RFC3339), rep.TTLSeconds)
-	if rep.PushURL != "" {
-		fmt.Fprintf(g.stdout, "a push to %s goes to %s now; once that changes, the ticket allows nothing\n", rep.Remote, rep.PushURL)
-	}
-	if !rep.GateEnabled {
-		fmt.Fprintln(g.stdout, "git_push_gate is off, so pushes do not need a ticket yet: switch it on in tausik/gates.json")
-	}
-	return nil
+	return render.PushTicket(g.stdout, opts.format, rep)
 }

@@ -3,8 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
 	"os"
+
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
 )

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -42,36 +42,5 @@ func runReceiptShow(ctx context.Context, g *globals, opts *receiptShowOptions) e
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return writeJSON(g.stdout, struct {
-			Run     any             `json:"run"`
-			Receipt json.RawMessage `json:"receipt"`
-		}{v.Facts, nonNilRaw(v.Run.Receipt)})
-	}
-	f := v.Facts
-	check := "valid"
-	if !f.Receipt.Valid {
-		check = "INVALID: " + f.Receipt.Reason
-	}
-	fmt.Fprintf(g.stdout, "verify run %d for task %s at %s: passed %v, exit %d\n", f.ID, opts.task, stamp(v.Run.RanAt), f.Passed, f.ExitCode)
-	for _, gt := range f.Gates {
-		fmt.Fprintf(g.stdout, "    %-20s %-5s passed %v\n", gt.Name, gt.Severity, gt.Passed)
-	}
-	fmt.Fprintf(g.stdout, "files hash     %s\ngate signature %s\ngit sha        %s\nsigned by      %s\nreceipt        %s\n",
-		f.FilesHash, f.GateSignature, orDash(f.GitSHA), orDash(f.Receipt.KeyFingerprint), check)
-	return nil
-}
-
-func nonNilRaw(b json.RawMessage) json.RawMessage {
-	if len(b) == 0 {
-		return json.RawMessage("null")
-	}
-	return b
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return render.Receipt(g.stdout, opts.format, opts.task, v)
 }

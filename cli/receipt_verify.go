@@ -4,9 +4,11 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
 	"io"
 	"os"
+
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 
@@ -61,14 +63,7 @@ func runReceiptVerify(g *globals, opts *receiptVerifyOptions) error {
 	if err != nil {
 		return err
 	}
-	trust := "pinned key"
-	if pinned == nil {
-		trust = "the key it embeds (not pinned: pass --pub to check it is the project's)"
-	}
-	fmt.Fprintf(g.stdout, "valid: receipt of task %s, passed %v, ran at %s, %d gate(s)\n", r.Task, r.Passed, stamp(r.RanAt), len(r.Gates))
-	fmt.Fprintf(g.stdout, "files hash     %s\ngate signature %s\nsigned by      %s, checked against %s\n",
-		r.FilesHash, r.GateSignature, r.KeyFingerprint, trust)
-	return nil
+	return render.ValidReceipt(g.stdout, r, pinned != nil)
 }
 
 // readBundle reads the file a verify command checks, or stdin for "-"; a

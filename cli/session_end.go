@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -31,6 +33,6 @@ func runSessionEnd(ctx context.Context, g *globals) error {
 	}
 	s := state.Session
 	_, err = fmt.Fprintf(g.stdout, "session %s ended %s after %d tool call(s), %d active minute(s)\n",
-		s.ID, stamp(s.EndedAt), s.ToolCalls, state.ActiveMinutes())
+		s.ID, render.Stamp(s.EndedAt), s.ToolCalls, state.ActiveMinutes())
 	return err
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
 	"io"
 	"strings"
+
+	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -55,6 +57,6 @@ func runSessionHandoff(ctx context.Context, g *globals, opts *sessionHandoffOpti
 	if h.SessionID != "" {
 		from = "session " + h.SessionID
 	}
-	_, err = fmt.Fprintf(g.stdout, "handoff written %s (%s)\n", stamp(h.WrittenAt), from)
+	_, err = fmt.Fprintf(g.stdout, "handoff written %s (%s)\n", render.Stamp(h.WrittenAt), from)
 	return err
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -29,6 +31,6 @@ func runSessionStart(ctx context.Context, g *globals) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "session %s started %s\n", s.ID, stamp(s.StartedAt))
+	_, err = fmt.Fprintf(g.stdout, "session %s started %s\n", s.ID, render.Stamp(s.StartedAt))
 	return err
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -38,9 +40,5 @@ func runSessionStatus(ctx context.Context, g *globals, opts *sessionStatusOption
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return writeJSON(g.stdout, app.SessionView(state))
-	}
-	renderSession(g.stdout, state)
-	return nil
+	return render.Session(g.stdout, opts.format, state)
 }

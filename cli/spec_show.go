@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type specShowOptions struct {
@@ -40,17 +38,5 @@ func runSpecShow(g *globals, opts *specShowOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return writeJSON(g.stdout, s)
-	}
-	var b strings.Builder
-	for _, kv := range [][2]string{
-		{"spec", s.Slug + " (" + s.Status + ")"}, {"type", s.Type}, {"version", s.Version}, {"title", s.Title},
-		{"created", s.CreatedAt}, {"updated", s.UpdatedAt}, {"tasks", orNone(s.LinkedTasks)}, {"file", s.File},
-	} {
-		fmt.Fprintf(&b, "%-8s %s\n", kv[0], kv[1])
-	}
-	fmt.Fprintf(&b, "\n%s", d.Body)
-	_, err = fmt.Fprint(g.stdout, b.String())
-	return err
+	return render.Spec(g.stdout, opts.format, d.Body, s)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type taskDoneOptions struct {
@@ -52,7 +53,10 @@ func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
 	if out == nil || out.Decision == nil {
 		return err
 	}
-	if rerr := renderTaskOutcome(g, e, opts.format, out, "done", "not closed"); rerr != nil {
+	if opts.format != "json" {
+		g.warn(out.Decision)
+	}
+	if rerr := render.TaskOutcome(g.stdout, opts.format, out, "done", "not closed"); rerr != nil {
 		return rerr
 	}
 	return verdictErr(err, out.Blocked)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type taskFilesOptions struct {
@@ -39,6 +40,6 @@ func runTaskFiles(ctx context.Context, g *globals, opts *taskFilesOptions) error
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "task %s declares %d file(s): %s\n", t.Slug, len(t.Files), orNone(t.Files))
+	_, err = fmt.Fprintf(g.stdout, "task %s declares %d file(s): %s\n", t.Slug, len(t.Files), render.OrNone(t.Files))
 	return err
 }

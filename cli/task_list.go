@@ -3,12 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
-	"text/tabwriter"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/facts"
 )
 
 type taskListOptions struct {
@@ -51,25 +50,5 @@ func runTaskList(ctx context.Context, g *globals, opts *taskListOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		rows := make([]facts.Task, 0, len(tasks))
-		for _, t := range tasks {
-			rows = append(rows, app.TaskView(t))
-		}
-		return writeJSON(g.stdout, rows)
-	}
-	if len(tasks) == 0 {
-		_, err := fmt.Fprintln(g.stdout, "no tasks")
-		return err
-	}
-	tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TASK\tSTATUS\tSTARTED\tBUDGET\tFILES\tGOAL")
-	for _, t := range tasks {
-		budget := "-"
-		if t.CallBudget != nil {
-			budget = fmt.Sprint(*t.CallBudget)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n", t.Slug, t.Status, stamp(t.StartedAt), budget, len(t.Files), t.Goal)
-	}
-	return tw.Flush()
+	return render.Tasks(g.stdout, opts.format, tasks)
 }

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
@@ -40,8 +42,5 @@ func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.format == "json" {
-		return writeJSON(g.stdout, app.TaskView(t))
-	}
-	return renderTask(g.stdout, t)
+	return render.Task(g.stdout, opts.format, t)
 }

@@ -3,13 +3,13 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/facts"
 )
 
 type taskStartOptions struct {
@@ -93,29 +93,11 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 	if out == nil || out.Decision == nil {
 		return err
 	}
-	if rerr := renderTaskOutcome(g, e, opts.format, out, "started", "not started"); rerr != nil {
+	if opts.format != "json" {
+		g.warn(out.Decision)
+	}
+	if rerr := render.TaskOutcome(g.stdout, opts.format, out, "started", "not started"); rerr != nil {
 		return rerr
 	}
 	return verdictErr(err, out.Blocked)
-}
-
-// renderTaskOutcome prints the decision a task flow acted on, then what
-// happened to the task.
-func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *engine.TaskOutcome, did, didNot string) error {
-	if format == "json" {
-		return writeJSON(g.stdout, struct {
-			Task     facts.Task       `json:"task"`
-			Changed  bool             `json:"changed"`
-			Decision *engine.Decision `json:"decision"`
-		}{app.TaskView(out.Task), !out.Blocked, out.Decision})
-	}
-	if err := renderDecision(g, e, "text", out.Decision); err != nil {
-		return err
-	}
-	if out.Blocked {
-		_, err := fmt.Fprintf(g.stdout, "task %s %s: a gate blocks (see above)\n", out.Task.Slug, didNot)
-		return err
-	}
-	_, err := fmt.Fprintf(g.stdout, "task %s %s\n", out.Task.Slug, did)
-	return err
 }

@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/render"
 )
 
 type verifyOptions struct {
@@ -63,44 +63,11 @@ func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
 	if out == nil || out.Decision == nil {
 		return err
 	}
-	if rerr := renderVerify(g, e, opts.format, out, err == nil); rerr != nil {
+	if opts.format != "json" {
+		g.warn(out.Decision)
+	}
+	if rerr := render.Verify(g.stdout, opts.format, out, err == nil); rerr != nil {
 		return rerr
 	}
 	return verdictErr(err, out.Decision.Blocked)
-}
-
-func renderVerify(g *globals, e *engine.Engine, format string, out *engine.VerifyOutcome, recorded bool) error {
-	r := out.Run
-	if format == "json" {
-		return writeJSON(g.stdout, struct {
-			Recorded      bool             `json:"recorded"`
-			RunID         int64            `json:"run_id"`
-			Task          string           `json:"task"`
-			Passed        bool             `json:"passed"`
-			Files         []string         `json:"files"`
-			Declared      bool             `json:"declared"`
-			FilesHash     string           `json:"files_hash"`
-			GateSignature string           `json:"gate_signature"`
-			RanAt         string           `json:"ran_at"`
-			Key           string           `json:"key_fingerprint"`
-			Decision      *engine.Decision `json:"decision"`
-		}{recorded, r.ID, r.Task, r.Passed, out.Files, out.Declared, r.FilesHash, r.GateSignature, stamp(r.RanAt), r.KeyFingerprint, out.Decision})
-	}
-	if err := renderDecision(g, e, "text", out.Decision); err != nil {
-		return err
-	}
-	if !recorded {
-		return nil
-	}
-	verdict := "passed"
-	if !r.Passed {
-		verdict = "FAILED"
-	}
-	fmt.Fprintf(g.stdout, "verify run %d for task %s: %s at %s over %d file(s)\n", r.ID, r.Task, verdict, stamp(r.RanAt), len(out.Files))
-	fmt.Fprintf(g.stdout, "files hash %s\ngate signature %s (%d verify gate(s))\nreceipt signed by %s\n",
-		r.FilesHash, r.GateSignature, len(out.Gates), r.KeyFingerprint)
-	if !out.Declared {
-		fmt.Fprintf(g.stdout, "note: these are not the files task %s declares; task done will not accept this run\n", r.Task)
-	}
-	return nil
 }

@@ -63,10 +63,9 @@ func policyListTool() tool {
 		idempotent: true,
 		handle: func(_ context.Context, eng *engine.Engine, _ args) (any, error) {
 			out := []gateSummary{}
-			for _, g := range eng.Gates() {
-				eff, _ := eng.Effective(g.Name)
+			for _, g := range app.ListGates(eng) {
 				out = append(out, gateSummary{Name: g.Name, Description: g.Description, Language: g.Language,
-					Severity: eff.Severity, Enabled: eff.Enabled, Triggers: eff.Triggers, Source: g.Source})
+					Severity: g.Severity, Enabled: g.Enabled, Triggers: g.Triggers, Source: g.Source})
 			}
 			return map[string]any{"gates": out}, nil
 		},

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/app/report"
 	"github.com/tausik/tausik/store"
 )
 
@@ -94,7 +95,7 @@ func TestReportSectionsAndEscaping(t *testing.T) {
 	}
 	blocked := true
 	for _, c := range []struct {
-		got Count
+		got report.Count
 		f   store.Filter
 	}{
 		{rep.Total, store.Filter{}},
@@ -110,14 +111,14 @@ func TestReportSectionsAndEscaping(t *testing.T) {
 	}
 	var a, b, m bytes.Buffer
 	for _, w := range []*bytes.Buffer{&a, &b} {
-		if err := WriteReportHTML(w, rep); err != nil {
+		if err := report.WriteHTML(w, rep); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Fatal("the same report renders two different pages")
 	}
-	if err := WriteReportMarkdown(&m, rep); err != nil {
+	if err := report.WriteMarkdown(&m, rep); err != nil {
 		t.Fatal(err)
 	}
 	// A Markdown code span shows its text as is: only markup outside one counts.
@@ -150,7 +151,7 @@ func BenchmarkReportHTML(b *testing.B) {
 			b.Fatalf("report: %v", err)
 		}
 		var buf bytes.Buffer
-		if err := WriteReportHTML(&buf, rep); err != nil {
+		if err := report.WriteHTML(&buf, rep); err != nil {
 			b.Fatal(err)
 		}
 		size = buf.Len()

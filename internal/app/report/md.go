@@ -1,4 +1,4 @@
-package app
+package report
 
 import (
 	"bufio"
@@ -22,9 +22,9 @@ func mdN(c Count) string {
 	return fmt.Sprintf("[%d](#%s)", c.N, c.Q)
 }
 
-// WriteReportMarkdown writes r as Markdown: the HTML page's content, with
+// WriteMarkdown writes r as Markdown: the HTML page's content, with
 // the charts as their tables.
-func WriteReportMarkdown(w io.Writer, r *Report) error {
+func WriteMarkdown(w io.Writer, r *Report) error {
 	b := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	p("# tausik audit report\n\nDecisions: %s.", md(r.Range))

@@ -1,4 +1,4 @@
-package cli
+package render
 
 import (
 	"bytes"
@@ -24,8 +24,8 @@ import (
 // the one Jenkins and most CI test tabs read, checked with xmllint
 // (Debian's libxml2-utils).
 const (
-	sarifSchemaFile = "../testdata/schemas/sarif-schema-2.1.0.json"
-	junitSchemaFile = "../testdata/schemas/junit.xsd"
+	sarifSchemaFile = "../../testdata/schemas/sarif-schema-2.1.0.json"
+	junitSchemaFile = "../../testdata/schemas/junit.xsd"
 )
 
 // TestOutputsMatchPublishedSchemas renders, for every fixture case of every
@@ -62,7 +62,7 @@ func TestOutputsMatchPublishedSchemas(t *testing.T) {
 			outcomes[v.Outcome] = true
 		}
 		var sarif bytes.Buffer
-		if err := renderSARIF(&sarif, sarifInputOf(e), d); err != nil {
+		if err := renderSARIF(&sarif, OptionsOf(e, func(string) string { return "" }), d); err != nil {
 			t.Fatal(err)
 		}
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(sarif.Bytes()))

@@ -1,4 +1,4 @@
-package app
+package report
 
 import (
 	_ "embed"
@@ -10,10 +10,10 @@ import (
 //go:embed report.html.tmpl
 var reportHTML string
 
-// WriteReportHTML writes r as one self-contained HTML page: inline CSS and
+// WriteHTML writes r as one self-contained HTML page: inline CSS and
 // inline SVG, no script, nothing fetched. Every string from the log goes
 // through html/template's contextual escaping.
-func WriteReportHTML(w io.Writer, r *Report) error {
+func WriteHTML(w io.Writer, r *Report) error {
 	lines := map[string]string{}
 	for _, q := range r.Queries {
 		lines[q.ID] = q.Line
@@ -32,4 +32,12 @@ func WriteReportHTML(w io.Writer, r *Report) error {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil
+}
+
+// Write writes r in format: "markdown", or else the HTML page.
+func Write(w io.Writer, format string, r *Report) error {
+	if format == "markdown" {
+		return WriteMarkdown(w, r)
+	}
+	return WriteHTML(w, r)
 }

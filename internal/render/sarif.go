@@ -1,10 +1,9 @@
-package cli
+package render
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -111,29 +110,10 @@ type sarifRegion struct {
 	StartLine int `json:"startLine"`
 }
 
-// sarifInput is what SARIF needs beside the decision: each gate's
-// gate.yaml (lookup may be nil) and where a finding that names no file
-// points (the project's config file, or "." for the repository root).
-type sarifInput struct {
-	lookup   func(string) (*engine.Gate, bool)
-	fileless string
-}
-
-// sarifInputOf reads both from the engine that made the decision.
-func sarifInputOf(e *engine.Engine) sarifInput {
-	in := sarifInput{lookup: e.Gate, fileless: "."}
-	for _, f := range e.ConfigFiles() {
-		if f.Tier == engine.TierProject && filepath.IsLocal(f.File) {
-			in.fileless = f.File
-		}
-	}
-	return in
-}
-
 // renderSARIF writes d as SARIF.
-func renderSARIF(w io.Writer, in sarifInput, d *engine.Decision) error {
-	if in.fileless == "" {
-		in.fileless = "."
+func renderSARIF(w io.Writer, in Options, d *engine.Decision) error {
+	if in.Fileless == "" {
+		in.Fileless = "."
 	}
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{Name: "tausik", Version: buildinfo.Read().Version,
@@ -151,7 +131,7 @@ func renderSARIF(w io.Writer, in sarifInput, d *engine.Decision) error {
 		seen := map[string]int{}
 		for _, vi := range v.Violations {
 			r := sarifResult{RuleID: v.Name, RuleIndex: i, Level: level, Message: sarifMessage{Text: nonEmpty(vi.Msg, v.Outcome)},
-				Locations: in.locate(vi.File, vi.Line)}
+				Locations: locate(in, vi.File, vi.Line)}
 			fp := engine.FingerprintOf(v.Name, vi)
 			r.PartialFingerprints = fingerprints(strings.Join([]string{fp.Gate, fp.Rule, fp.File, fp.Key}, "\x00"), seen)
 			switch vi.State {
@@ -173,19 +153,19 @@ func renderSARIF(w io.Writer, in sarifInput, d *engine.Decision) error {
 		for _, rs := range v.Reasons {
 			msg := sarifMessage{Text: "could not run: " + strings.TrimSpace(rs.Code+" "+rs.Msg)}
 			run.Results = append(run.Results, sarifResult{RuleID: v.Name, RuleIndex: i, Level: level, Message: msg,
-				Locations: in.locate("", 0), PartialFingerprints: fingerprints(strings.Join([]string{v.Name, "could_not_run", rs.Code}, "\x00"), seen)})
+				Locations: locate(in, "", 0), PartialFingerprints: fingerprints(strings.Join([]string{v.Name, "could_not_run", rs.Code}, "\x00"), seen)})
 			run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications,
-				sarifNotification{Level: level, Message: msg, AssociatedRule: sarifRuleRef{ID: v.Name, Index: i}, Locations: in.locate("", 0)})
+				sarifNotification{Level: level, Message: msg, AssociatedRule: sarifRuleRef{ID: v.Name, Index: i}, Locations: locate(in, "", 0)})
 		}
 	}
-	return writeJSON(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+	return JSON(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
 // sarifRuleOf is gate v's rule: its gate.yaml's description and what it
 // prevents, as the rule's help.
-func sarifRuleOf(in sarifInput, v engine.Verdict) sarifRule {
+func sarifRuleOf(in Options, v engine.Verdict) sarifRule {
 	rule := sarifRule{ID: v.Name}
-	g, ok := lookupGate(in.lookup, v.Name)
+	g, ok := lookupGate(in.Gate, v.Name)
 	if !ok || g.Description == "" {
 		return rule
 	}
@@ -203,11 +183,11 @@ func sarifRuleOf(in sarifInput, v engine.Verdict) sarifRule {
 
 // locate is a result's location: its file and line, or, for a finding
 // that names no file, the project's config file (or the repository root).
-func (in sarifInput) locate(file string, line int) []sarifLocation {
+func locate(in Options, file string, line int) []sarifLocation {
 	if file == "" {
-		return []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: in.fileless}}}}
+		return []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uriPath(in.Fileless, sarifPathKeeps)}}}}
 	}
-	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: file}}}
+	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: uriPath(file, sarifPathKeeps)}}}
 	if line > 0 {
 		loc.PhysicalLocation.Region = &sarifRegion{StartLine: line}
 	}

@@ -1,4 +1,4 @@
-package cli
+package render
 
 import (
 	"fmt"
@@ -136,7 +136,7 @@ func mdFinding(a ghAnnotation, linkBase string) string {
 	if a.line > 0 {
 		loc, anchor = fmt.Sprintf("%s:%d", a.file, a.line), fmt.Sprintf("#L%d", a.line)
 	}
-	return fmt.Sprintf("[%s](%s%s%s) %s", mdEscape(loc), linkBase, mdURLPath(a.file), anchor, msg)
+	return fmt.Sprintf("[%s](%s%s%s) %s", mdEscape(loc), linkBase, uriPath(a.file, mdPathKeeps), anchor, msg)
 }
 
 // mdEscape keeps text text: no HTML, no emphasis, links or table cells
@@ -151,11 +151,6 @@ func mdEscape(s string) string { return mdEscaper.Replace(s) }
 // mdCode is s inside a code span: no backquote, no line break.
 func mdCode(s string) string {
 	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(s)
-}
-
-// mdURLPath escapes a repository path for a link target.
-func mdURLPath(p string) string {
-	return strings.NewReplacer("%", "%25", " ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "#", "%23", "?", "%3F").Replace(p)
 }
 
 // clip cuts s to at most n runes, marking the cut.

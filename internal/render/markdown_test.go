@@ -1,4 +1,4 @@
-package cli
+package render
 
 import (
 	"bytes"
@@ -101,5 +101,38 @@ func TestRenderGitHubOrderAndCap(t *testing.T) {
 	}
 	if lines[15] != "::notice title=tausik::19 finding(s) in 2 gate(s), 14 annotated; decision 01G" {
 		t.Errorf("summary line = %q", lines[15])
+	}
+}
+
+// TestRenderMarkdownHostileFileName: a file name and a message with a
+// line break, '|' and a backquote stay one list item: the link text and
+// the message are escaped, the link target percent-encoded, and the gate
+// table keeps its rows.
+func TestRenderMarkdownHostileFileName(t *testing.T) {
+	d := &engine.Decision{ID: "01MD", Request: engine.RequestRecord{Trigger: "commit"}, Blocked: true, Gates: []engine.Verdict{
+		{Name: "filesize", Severity: "block", Outcome: engine.Failed, Blocks: true,
+			Violations: []engine.Violation{{Msg: "too | long `x`\nsecond line", File: "a|b`c\nd.go", Line: 3}}},
+		{Name: "ok", Severity: "block", Outcome: engine.Passed},
+	}}
+	var buf bytes.Buffer
+	if err := renderMarkdown(&buf, d, ""); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	item := "- [a\\|b\\`c d.go:3](a%7Cb%60c%0Ad.go#L3) too \\| long \\`x\\` second line\n"
+	if !strings.Contains(out, item) {
+		t.Errorf("markdown lacks the finding as one item %q:\n%s", item, out)
+	}
+	var rows int
+	for line := range strings.Lines(out) {
+		if strings.HasPrefix(line, "|") {
+			rows++
+			if strings.Count(strings.ReplaceAll(line, "\\|", ""), "|") != 7 {
+				t.Errorf("table row with a cell too many or too few: %q", line)
+			}
+		}
+	}
+	if rows != 4 {
+		t.Errorf("%d table lines, want a header, a rule and 2 gates:\n%s", rows, out)
 	}
 }

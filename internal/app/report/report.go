@@ -1,7 +1,14 @@
-package app
+// Package report is the audit report: one page (HTML, or the same content in Markdown) that
+// answers at a glance what an audit asks of the decision log — does it
+// verify against its checkpoints, what was blocked and by which gates, which
+// tasks closed on what evidence, what was waived, which weakenings were
+// refused, which scopes were widened, which gates a tier switched off. Every
+// count is tied to the `tausik log list` command that returns exactly those
+// decisions (the page's Queries section), and the page is a function of the
+// log and the request alone: the same log and flags give the same bytes.
+package report
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -11,27 +18,32 @@ import (
 	"github.com/tausik/tausik/store/merkle"
 )
 
-// The audit report: one page (HTML, or the same content in Markdown) that
-// answers at a glance what an audit asks of the decision log — does it
-// verify against its checkpoints, what was blocked and by which gates, which
-// tasks closed on what evidence, what was waived, which weakenings were
-// refused, which scopes were widened, which gates a tier switched off. Every
-// count is tied to the `tausik log list` command that returns exactly those
-// decisions (the page's Queries section), and the page is a function of the
-// log and the request alone: the same log and flags give the same bytes.
-
-// ReportRequest is what a report covers and checks.
-type ReportRequest struct {
+// Request is what a report covers, and the verification of the log it
+// shows.
+type Request struct {
 	// Since and Until bound the decisions reported (zero: unbounded).
 	Since, Until time.Time
-	// Checkpoints and Trusted are checked as `log verify` checks them;
-	// VerifyArgs are the flags that name them, for the Queries section.
-	Checkpoints []CheckpointFile
-	Trusted     []merkle.Trusted
+	// Verify is the log checked as `log verify` checks it, against
+	// Checkpoints checkpoints; VerifyArgs are the flags that name them,
+	// for the Queries section.
+	Verify      Verification
+	Checkpoints int
 	VerifyArgs  []string
 	// Generated, when not zero, is printed as the report's time: the page
 	// is then no longer the same bytes for the same log.
 	Generated time.Time
+}
+
+// Verification is what `log verify` found: the log on its own, then each
+// checkpoint.
+type Verification struct {
+	Log     store.LogReport
+	Anchors []merkle.AnchorResult
+	// Pinned is true when checkpoint signatures were checked against
+	// trusted keys.
+	Pinned bool
+	// Covered is the size of the largest checkpoint the log extends.
+	Covered int64
 }
 
 // Count is a number in the report and the query that reproduces it.
@@ -114,7 +126,7 @@ type Report struct {
 	Total       Count
 	Blocked     Count
 	Passed      Count
-	Verify      LogVerification
+	Verify      Verification
 	VerifyLine  string
 	Unprotected string
 	// ReadError says why the decisions of a broken log could not be read.
@@ -146,18 +158,12 @@ const (
 	maxList  = 500
 )
 
-// BuildReport reads the decisions of req's range from st, verifies the log
-// against req's checkpoints, and returns the report.
-func BuildReport(ctx context.Context, st *store.Store, req ReportRequest) (*Report, error) {
-	v, err := VerifyLog(ctx, st, req.Checkpoints, req.Trusted)
-	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
-	}
-	entries, err := ListLog(ctx, st, store.Filter{Since: req.Since, Until: req.Until})
-	if err != nil && v.Log.OK {
-		return nil, fmt.Errorf("report: %w", err)
-	}
-	r := &Report{Verify: v, queryIDs: map[string]string{}, Omitted: map[string]int{},
+// Build returns the report of entries, the decisions of req's range.
+// readErr is why they could not be read (a broken log whose rows cannot be
+// read any more): the page then reports the break, and that nothing else
+// could be read.
+func Build(entries []store.Entry, readErr error, req Request) (*Report, error) {
+	r := &Report{Verify: req.Verify, queryIDs: map[string]string{}, Omitted: map[string]int{},
 		Outcomes: []string{string(store.OutcomePassed), string(store.OutcomeFailed), string(store.OutcomeNotApplicable), string(store.OutcomeCouldNotRun)}}
 	r.base, r.Range = rangeArgs(req.Since, req.Until)
 	r.since, r.until = req.Since, req.Until
@@ -166,10 +172,8 @@ func BuildReport(ctx context.Context, st *store.Store, req ReportRequest) (*Repo
 	}
 	r.VerifyLine = shellLine(append([]string{"tausik", "log", "verify"}, req.VerifyArgs...))
 	r.verification(req)
-	if err != nil {
-		// A broken log whose rows cannot be read any more: the page reports
-		// the break, and that nothing else could be read.
-		r.ReadError = err.Error()
+	if readErr != nil {
+		r.ReadError = readErr.Error()
 		entries = nil
 	}
 	if err := r.tally(entries); err != nil {
@@ -227,10 +231,10 @@ func shellLine(args []string) string {
 	return strings.Join(out, " ")
 }
 
-func (r *Report) verification(req ReportRequest) {
+func (r *Report) verification(req Request) {
 	v := r.Verify
 	switch {
-	case len(req.Checkpoints) == 0:
+	case req.Checkpoints == 0:
 		r.Unprotected = "every decision: no checkpoint was given, so whoever can write the database can rewrite it whole"
 	case v.Covered < v.Log.Size:
 		r.Unprotected = fmt.Sprintf("decisions %d..%d, after the newest checkpoint the log extends", v.Covered+1, v.Log.Size)

@@ -1,54 +1,76 @@
-package cli
+// Package render writes an evaluation's decision in each output format
+// tausik prints (text, JSON, SARIF, JUnit XML, GitHub workflow commands,
+// Markdown) and the text views of the application layer's results. It
+// holds no rule and no command line: cli and mcp call it with what
+// internal/app and the engine returned.
+package render
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/tausik/tausik/engine"
 )
 
-// decisionFormats are the output formats of an evaluation.
-var decisionFormats = []string{"text", "json", "sarif", "junit", "github", "markdown"}
+// Formats are the output formats of an evaluation.
+var Formats = []string{"text", "json", "sarif", "junit", "github", "markdown"}
 
-// renderDecision prints a decision in format. Config warnings also go to
-// stderr so a JSON consumer on stdout still sees them in a terminal.
-func renderDecision(g *globals, e *engine.Engine, format string, d *engine.Decision) error {
-	for _, w := range d.Warnings {
-		fmt.Fprintf(g.stderr, "warning: %s\n", w)
-	}
-	return renderFormat(g.stdout, g, e, format, d)
+// Options is what some formats need beside the decision.
+type Options struct {
+	// Gate looks a gate's gate.yaml up by name (SARIF's rule help); nil
+	// leaves the rules without help.
+	Gate func(string) (*engine.Gate, bool)
+	// Fileless is where a SARIF finding that names no file points: the
+	// project's config file, or "." (the default) for the repository root.
+	Fileless string
+	// LinkBase prefixes Markdown's file links ("" keeps them relative).
+	LinkBase string
 }
 
-// renderFormat writes d in format to w.
-func renderFormat(w io.Writer, g *globals, e *engine.Engine, format string, d *engine.Decision) error {
+// OptionsOf reads the options from the engine that made the decision and
+// from the environment (a GitHub Actions run's commit for Markdown links).
+func OptionsOf(e *engine.Engine, getenv func(string) string) Options {
+	o := Options{Gate: e.Gate, Fileless: ".", LinkBase: mdLinkBase(getenv)}
+	for _, f := range e.ConfigFiles() {
+		if f.Tier == engine.TierProject && filepath.IsLocal(f.File) {
+			o.Fileless = f.File
+		}
+	}
+	return o
+}
+
+// Decision writes d in format to w; an unknown format is text.
+func Decision(w io.Writer, format string, d *engine.Decision, o Options) error {
 	switch format {
 	case "json":
-		return writeJSON(w, jsonDecision{d, summarize(d)})
+		return JSON(w, jsonDecision{d, summarize(d)})
 	case "sarif":
-		return renderSARIF(w, sarifInputOf(e), d)
+		return renderSARIF(w, o, d)
 	case "junit":
 		return renderJUnit(w, d)
 	case "github":
 		return renderGitHub(w, d)
 	case "markdown":
-		return renderMarkdown(w, d, mdLinkBase(g.getenv))
+		return renderMarkdown(w, d, o.LinkBase)
 	default:
-		return renderDecisionText(w, d)
+		return Text(w, d)
 	}
 }
 
-func writeJSON(w io.Writer, v any) error {
+// JSON writes v as indented JSON, with <, > and & as they are.
+func JSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
 
-// renderDecisionText prints one line per gate, then its violations or reasons,
-// then a summary line with the decision id.
-func renderDecisionText(w io.Writer, d *engine.Decision) error {
+// Text writes d for a person: one line per gate, then its violations or
+// reasons, then a summary line with the decision id.
+func Text(w io.Writer, d *engine.Decision) error {
 	var b strings.Builder
 	width := 4
 	for _, v := range d.Gates {
@@ -75,7 +97,7 @@ func renderDecisionText(w io.Writer, d *engine.Decision) error {
 		}
 		for _, r := range v.Reasons {
 			if r.Msg != "" {
-				fmt.Fprintf(&b, "    %s: %s\n", r.Code, firstLine(r.Msg))
+				fmt.Fprintf(&b, "    %s: %s\n", r.Code, FirstLine(r.Msg))
 			} else {
 				fmt.Fprintf(&b, "    %s\n", r.Code)
 			}
@@ -140,7 +162,8 @@ func violationLine(v engine.Violation) string {
 	return v.File + ": " + v.Msg
 }
 
-func firstLine(s string) string {
+// FirstLine is s up to its first line break.
+func FirstLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
 }

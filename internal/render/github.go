@@ -1,4 +1,4 @@
-package cli
+package render
 
 import (
 	"cmp"
@@ -64,7 +64,7 @@ func renderGitHub(w io.Writer, d *engine.Decision) error {
 		fmt.Fprintf(&b, "::notice title=tausik::%d finding(s) in %d gate(s), %d annotated; decision %s\n", total, len(d.Gates), shown, ghEscape(d.ID, false))
 	}
 	var text strings.Builder
-	if err := renderDecisionText(&text, d); err != nil {
+	if err := Text(&text, d); err != nil {
 		return err
 	}
 	b.WriteString(ghInert(text.String()))

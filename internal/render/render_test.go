@@ -1,12 +1,14 @@
-package cli
+package render
 
 import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tausik/tausik/engine"
 )
 
@@ -26,7 +28,7 @@ func sampleDecision() *engine.Decision {
 
 func TestRenderSARIF(t *testing.T) {
 	var buf bytes.Buffer
-	if err := renderSARIF(&buf, sarifInput{fileless: "tausik/gates.json"}, sampleDecision()); err != nil {
+	if err := renderSARIF(&buf, Options{Fileless: "tausik/gates.json"}, sampleDecision()); err != nil {
 		t.Fatal(err)
 	}
 	log := decodeSARIF(t, buf.Bytes())
@@ -63,7 +65,7 @@ func TestSARIFFingerprintsFollowTheBaseline(t *testing.T) {
 	fp := func(vs ...engine.Violation) []string {
 		var buf bytes.Buffer
 		d := &engine.Decision{Gates: []engine.Verdict{{Name: "ruff", Outcome: engine.Failed, Violations: vs}}}
-		if err := renderSARIF(&buf, sarifInput{}, d); err != nil {
+		if err := renderSARIF(&buf, Options{}, d); err != nil {
 			t.Fatal(err)
 		}
 		var out []string
@@ -156,5 +158,35 @@ func TestRenderGitHub(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestSARIFArtifactURIsAreEncoded: a file name that is not a valid URI as
+// it stands (a space, '#', '%', a colon in the first segment, a non-ASCII
+// letter) is percent-encoded in the artifact location, and the log passes
+// the 2.1.0 schema's uri-reference format.
+func TestSARIFArtifactURIsAreEncoded(t *testing.T) {
+	d := &engine.Decision{ID: "01URI", Request: engine.RequestRecord{Trigger: "commit"}, Gates: []engine.Verdict{{
+		Name: "filesize", Severity: "block", Outcome: engine.Failed, Blocks: true,
+		Violations: []engine.Violation{{Msg: "big", File: "a b#1%.go", Line: 2}, {Msg: "big", File: "dir/ü:1 [x].go"}, {Msg: "big", File: "c:d.go"}},
+	}}}
+	var buf bytes.Buffer
+	if err := renderSARIF(&buf, Options{}, d); err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := compileSARIFSchema(t).Validate(inst); err != nil {
+		t.Errorf("SARIF fails the 2.1.0 schema: %v", err)
+	}
+	var uris []string
+	for _, r := range decodeSARIF(t, buf.Bytes()).Runs[0].Results {
+		uris = append(uris, r.Locations[0].PhysicalLocation.ArtifactLocation.URI)
+	}
+	want := []string{"a%20b%231%25.go", "dir/%C3%BC:1%20%5Bx%5D.go", "c%3Ad.go"}
+	if !slices.Equal(uris, want) {
+		t.Errorf("artifact URIs = %q, want %q", uris, want)
 	}
 }
