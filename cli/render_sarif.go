@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/buildinfo"
 )
@@ -123,7 +125,7 @@ type sarifInput struct {
 func sarifInputOf(e *engine.Engine) sarifInput {
 	in := sarifInput{lookup: e.Gate, fileless: "."}
 	for _, f := range e.ConfigFiles() {
-		if f.Tier == engine.TierProject && filepath.IsLocal(f.File) {
+		if f.Tier == config.TierProject && filepath.IsLocal(f.File) {
 			in.fileless = f.File
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
@@ -61,7 +63,7 @@ func pyClass(name, base string, methods ...string) string {
 func projectEngine(t *testing.T, root string) *Engine {
 	t.Helper()
 	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil),
-		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}})
+		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/hosts/hostinit"
 )
@@ -34,7 +36,7 @@ type guardPath struct {
 // the user and managed tiers wherever their variables point, the project's
 // .tausik state, its baseline, its configuration tier and team gates, and
 // every host's hook wiring that init writes.
-func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
+func guardPaths(root, home string, cfg config.Paths) []guardPath {
 	var out []guardPath
 	add := func(p string, dir bool, reason string) {
 		if p == "" {
@@ -48,9 +50,9 @@ func guardPaths(root, home string, cfg ConfigPaths) []guardPath {
 	add(cfg.User, false, "the user configuration tier")
 	add(cfg.Managed, false, "the managed configuration tier")
 	if home != "" {
-		add(filepath.Join(home, StateDir), true, "the user's tausik directory (user tier, keys)")
+		add(filepath.Join(home, config.StateDir), true, "the user's tausik directory (user tier, keys)")
 	}
-	add(filepath.Join(root, StateDir), true, "the project's tausik state (decision log, keys)")
+	add(filepath.Join(root, config.StateDir), true, "the project's tausik state (decision log, keys)")
 	// The committed guard under tausik/: the directory shares its name with
 	// the program every tausik command line names, so only these paths are
 	// the guard, not tausik/ itself (leaf).

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tausik/tausik/engine/internal/jsondoc"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/boundedread"
 )
@@ -113,15 +114,15 @@ func LoadBaseline(root string) (*Baseline, error) {
 // ParseBaseline decodes a baseline file's bytes strictly (see LoadBaseline).
 func ParseBaseline(b []byte) (*Baseline, error) {
 	d := &Diagnostics{Kind: ErrConfig}
-	doc, err := parseJSONDoc(b)
+	doc, err := jsondoc.Parse(b)
 	if err != nil {
-		var le *lineError
+		var le *jsondoc.LineError
 		switch {
-		case errors.As(err, &le) && le.line == 0 && strings.Contains(le.msg, "EOF"):
+		case errors.As(err, &le) && le.Line == 0 && strings.Contains(le.Msg, "EOF"):
 			// No offset: the text ended before the JSON did (cut short).
-			d.Add(BaselineFile, facts.LineAt(b, int64(len(b))), "invalid JSON: %s (the file ends before the JSON does)", le.msg)
+			d.Add(BaselineFile, facts.LineAt(b, int64(len(b))), "invalid JSON: %s (the file ends before the JSON does)", le.Msg)
 		case errors.As(err, &le):
-			d.Add(BaselineFile, le.line, "invalid JSON: %s", le.msg)
+			d.Add(BaselineFile, le.Line, "invalid JSON: %s", le.Msg)
 		default:
 			d.Add(BaselineFile, 0, "invalid JSON: %v", err)
 		}
@@ -135,11 +136,11 @@ func ParseBaseline(b []byte) (*Baseline, error) {
 		return nil, d
 	}
 	if bl.Format != BaselineFormat {
-		d.Add(BaselineFile, doc.line("format"), "format: want %q, got %q", BaselineFormat, bl.Format)
+		d.Add(BaselineFile, doc.Line("format"), "format: want %q, got %q", BaselineFormat, bl.Format)
 	}
 	seen := map[Fingerprint]int{}
 	for i, en := range bl.Entries {
-		at := func(k string) int { return doc.line("entries", strconv.Itoa(i), k) }
+		at := func(k string) int { return doc.Line("entries", strconv.Itoa(i), k) }
 		switch {
 		case strings.TrimSpace(en.Gate) == "":
 			d.Add(BaselineFile, at("gate"), "entries[%d].gate: empty", i)

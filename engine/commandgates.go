@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
@@ -88,24 +90,25 @@ func loadGenericCommand(ctx context.Context) (genericCommand, error) {
 	return generic, generic.err
 }
 
-// gate synthesises the gate of a config-defined command: the generic policy
-// reading the command's namespace, listed with the config file as its source.
-func (c *commandGate) gate(gc genericCommand) *gate.Gate {
-	desc := c.description
+// commandGate synthesises the gate of a config-defined command c: the
+// generic policy reading the command's namespace, listed with the config
+// file as its source.
+func commandGate(c *config.CommandGate, gc genericCommand) *gate.Gate {
+	desc := c.Description
 	if desc == "" {
-		desc = "Team command gate: runs `" + strings.Join(c.spec.Argv, " ") + "`; a non-zero exit fails it."
+		desc = "Team command gate: runs `" + strings.Join(c.Spec.Argv, " ") + "`; a non-zero exit fails it."
 	}
-	exclude := make(map[string]any, len(c.spec.Exclude))
-	for _, x := range c.spec.Exclude {
-		exclude[x] = "listed in " + c.tier.display + " " + keyCommands + "." + c.spec.Name + ".exclude"
+	exclude := make(map[string]any, len(c.Spec.Exclude))
+	for _, x := range c.Spec.Exclude {
+		exclude[x] = "listed in " + c.Tier.Display() + " " + config.KeyCommands + "." + c.Spec.Name + ".exclude"
 	}
-	name := c.spec.Name
+	name := c.Spec.Name
 	return &gate.Gate{
 		Meta: gate.Meta{
 			Name: name, Description: desc,
 			Prevents: fmt.Sprintf("A change for which `%s` exits non-zero (or cannot run) passing the %s gate.",
-				strings.Join(c.spec.Argv, " "), name),
-			Phase: "scoped", Triggers: c.triggers, Severity: c.severity, Enabled: true, Language: gate.LangRego,
+				strings.Join(c.Spec.Argv, " "), name),
+			Phase: "scoped", Triggers: c.Triggers, Severity: c.Severity, Enabled: true, Language: gate.LangRego,
 			Facts: []string{name},
 			Params: []gate.Param{
 				{Name: ParamExclude, Type: gate.TypePaths, Legacy: pathpat.LegacyGitignore, Default: exclude, ProjectMay: gate.MayAdd,
@@ -114,7 +117,7 @@ func (c *commandGate) gate(gc genericCommand) *gate.Gate {
 					Description: "The namespace holding this gate's command facts."},
 			},
 		},
-		Source:       c.tier.display,
+		Source:       c.Tier.Display(),
 		Dir:          CommandPolicyDir,
 		PolicyFile:   path.Join(CommandPolicyDir, gate.FileRego),
 		PolicyDigest: gc.digest,
@@ -130,13 +133,13 @@ func (c *commandGate) gate(gc genericCommand) *gate.Gate {
 func (e *Engine) commandSpecFor(g *gate.Gate, params map[string]any) (command.Spec, bool) {
 	spec, found := e.builtinSpec(g.Name)
 	if tc := e.teamCommand(g.Name); tc != nil {
-		spec, found = tc.spec, true
+		spec, found = tc.Spec, true
 	}
 	if !found {
 		return spec, false
 	}
 	if v, ok := params[ParamExclude].(map[string]any); ok {
-		spec.Exclude = sortedKeys(v)
+		spec.Exclude = slices.Sorted(maps.Keys(v))
 	}
 	return spec, true
 }
@@ -145,7 +148,7 @@ func (e *Engine) commandSpecFor(g *gate.Gate, params map[string]any) (command.Sp
 // put them on (keepCommandsOffHooks), builds a runner for every command gate
 // from its effective config and adds them to the engine's registry. A built-in command whose
 // bundle is absent is not registered.
-func (e *Engine) registerCommands(tiers []*tierFile) error {
+func (e *Engine) registerCommands(tiers []*config.File) error {
 	e.keepCommandsOffHooks(tiers)
 	d := &Diagnostics{Kind: ErrConfig}
 	var rs []runners.Runner
@@ -155,9 +158,9 @@ func (e *Engine) registerCommands(tiers []*tierFile) error {
 		if !ok {
 			continue
 		}
-		allow := e.cmds.allow
+		allow := e.cmds.Allow
 		if tc := e.teamCommand(g.Name); tc != nil {
-			allow = e.cmds.allowFor(tc)
+			allow = e.cmds.AllowFor(tc)
 		} else if spec.Parser == command.ParserPytest {
 			spec.Argv = append([]string{e.Python()}, spec.Argv[1:]...)
 		}
@@ -178,25 +181,25 @@ func (e *Engine) registerCommands(tiers []*tierFile) error {
 
 // blame finds the config key behind a command gate that did not build: the
 // exclusions a tier set, else the python key, else the gate's definition.
-func (e *Engine) blame(tiers []*tierFile, name string, eff *Effective) (string, int, string) {
-	if file, line, ok := paramSetter(tiers, name, eff, ParamExclude); ok {
+func (e *Engine) blame(tiers []*config.File, name string, eff *config.Effective) (string, int, string) {
+	if file, line, ok := config.ParamSetter(tiers, name, eff, ParamExclude); ok {
 		return file, line, "gates." + name + ".params." + ParamExclude
 	}
 	if tc := e.teamCommand(name); tc != nil {
-		return tc.tier.display, tc.tier.doc.line(keyCommands, name), keyCommands + "." + name
+		return tc.Tier.Display(), tc.Tier.Line(config.KeyCommands, name), config.KeyCommands + "." + name
 	}
-	if t := e.cmds.pythonTier; t != nil {
-		return t.display, t.doc.line(keyPython), keyPython
+	if t := e.cmds.PythonTier; t != nil {
+		return t.Display(), t.Line(config.KeyPython), config.KeyPython
 	}
 	return CommandPolicyDir, 0, name
 }
 
-func (e *Engine) teamCommand(name string) *commandGate {
+func (e *Engine) teamCommand(name string) *config.CommandGate {
 	if e.cmds == nil {
 		return nil
 	}
-	for _, c := range e.cmds.team {
-		if c.spec.Name == name {
+	for _, c := range e.cmds.Team {
+		if c.Spec.Name == name {
 			return c
 		}
 	}
@@ -224,7 +227,7 @@ func (e *Engine) isCommand(ns string) bool {
 // caches, temp files and telemetry inside dir (see fixtureToolEnv), and a
 // sandbox where nothing outside dir can be written (internal/sandbox). A fixture
 // never runs a config-defined command; a gate reading the hosts namespace
-// gets the generators of the fixture's own tree (see fixtureHosts).
+// gets the generators of the fixture's own tree (see FixtureHosts).
 func (e *Engine) fixtureCommands(g *gate.Gate, params map[string]any, dir string) ([]runners.Runner, error) {
 	var rs []runners.Runner
 	for _, ns := range g.Facts {
@@ -233,7 +236,7 @@ func (e *Engine) fixtureCommands(g *gate.Gate, params map[string]any, dir string
 			continue
 		}
 		if v, ok := params[ParamExclude].(map[string]any); ok && ns == g.Name {
-			s.Exclude = sortedKeys(v)
+			s.Exclude = slices.Sorted(maps.Keys(v))
 		}
 		s.Env = append(slices.Clone(s.Env), fixtureToolEnv(dir)...)
 		r, err := command.New(s, command.WithSandbox(dir))
@@ -248,7 +251,7 @@ func (e *Engine) fixtureCommands(g *gate.Gate, params map[string]any, dir string
 		}
 	}
 	if slices.Contains(g.Facts, hosts.Namespace) {
-		r, err := fixtureHosts(params, dir)
+		r, err := config.FixtureHosts(params, dir)
 		if err != nil {
 			return nil, fmt.Errorf("generators: %w", err)
 		}
@@ -259,7 +262,7 @@ func (e *Engine) fixtureCommands(g *gate.Gate, params map[string]any, dir string
 
 // addCommandGates reads the tiers' command sections and adds a gate for each
 // command a config defines.
-func (e *Engine) addCommandGates(ctx context.Context, tiers []*tierFile) error {
+func (e *Engine) addCommandGates(ctx context.Context, tiers []*config.File) error {
 	taken := func(name string) (string, bool) {
 		if g := e.byName[name]; g != nil {
 			return "the gate " + g.Dir, true
@@ -272,20 +275,20 @@ func (e *Engine) addCommandGates(ctx context.Context, tiers []*tierFile) error {
 		}
 		return "", false
 	}
-	cs, err := resolveCommands(tiers, taken)
+	cs, err := config.ResolveCommands(tiers, taken)
 	if err != nil {
 		return err
 	}
 	e.cmds = cs
-	if len(cs.team) == 0 {
+	if len(cs.Team) == 0 {
 		return nil
 	}
 	gc, err := loadGenericCommand(ctx)
 	if err != nil {
 		return fmt.Errorf("%w: the generic command policy: %v", ErrBundle, err)
 	}
-	for _, c := range cs.team {
-		g := c.gate(gc)
+	for _, c := range cs.Team {
+		g := commandGate(c, gc)
 		e.gates = append(e.gates, g)
 		e.byName[g.Name] = g
 	}

@@ -3,10 +3,13 @@ package engine
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners/command"
@@ -17,7 +20,7 @@ import (
 func newCommandEngine(t *testing.T, project, user string) (*Engine, error) {
 	t.Helper()
 	root := t.TempDir()
-	paths := ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}
+	paths := config.Paths{Project: filepath.Join(root, "tausik", "gates.json")}
 	writeFiles(t, root, map[string]string{"tausik/gates.json": project})
 	if user != "" {
 		paths.User = filepath.Join(root, "user.json")
@@ -173,7 +176,7 @@ func TestExcludeParamReachesTheRunner(t *testing.T) {
 	}
 	g, _ := e.Gate("ruff")
 	p, _ := g.Param(ParamExclude)
-	def := sortedKeys(p.Default.(map[string]any))
+	def := slices.Sorted(maps.Keys(p.Default.(map[string]any)))
 	if !slices.Equal(def, slices.Sorted(slices.Values(command.DefaultExclude))) {
 		t.Fatalf("gate.yaml default %q differs from command.DefaultExclude %q", def, command.DefaultExclude)
 	}

@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 )
@@ -47,11 +49,11 @@ type Decision struct {
 	ConfigDigest string `json:"config_digest,omitempty"`
 	// Tiers are the configuration keys a tier above the defaults set, with
 	// the tier and its file: which gate each switched off, which params it
-	// moved (see TierSetting).
-	Tiers    []TierSetting `json:"tiers,omitempty"`
-	Gates    []Verdict     `json:"gates"`
-	Warnings []string      `json:"warnings"`
-	Blocked  bool          `json:"blocked"`
+	// moved (see config.TierSetting).
+	Tiers    []config.TierSetting `json:"tiers,omitempty"`
+	Gates    []Verdict            `json:"gates"`
+	Warnings []string             `json:"warnings"`
+	Blocked  bool                 `json:"blocked"`
 	// Ask: Blocked, and every blocking verdict is one a person may let
 	// through (Verdict.Ask). A host that can ask shows the person the
 	// call; every other caller treats the decision as blocked (exit 1).
@@ -192,4 +194,19 @@ func settleSeverity(v *Verdict, severity string) {
 	if severity == gate.SeverityAsk {
 		v.Severity = gate.SeverityBlock
 	}
+}
+
+// DisabledNotes are the notes a text report gives for d's configuration: a
+// blocking gate that a tier switched off (the project tier may only switch
+// off a command gate whose tool the project does not use), with the tier and
+// its file, so nobody reads a pass without knowing what was not asked.
+func DisabledNotes(d *Decision) []string {
+	var out []string
+	for _, s := range d.Tiers {
+		if s.Key != "enabled" || s.Value != false || s.Severity != gate.SeverityBlock {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (block) is disabled by the %s tier (%s)", s.Gate, s.Tier, s.File))
+	}
+	return out
 }

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/oklog/ulid/v2"
 
 	"github.com/tausik/tausik/engine/gate"
@@ -36,7 +38,7 @@ type Deps struct {
 	// Runners gathers facts; a gate may only read namespaces it provides.
 	Runners *runners.Registry
 	// Config names the configuration file of each trust tier.
-	Config ConfigPaths
+	Config config.Paths
 	// Log records every decision; nil records nothing (fixture runs).
 	Log DecisionLog
 	// BuiltinTests are the names of the Go test functions in tausik's own
@@ -82,7 +84,7 @@ type Engine struct {
 	root     string
 	gates    []*gate.Gate
 	byName   map[string]*gate.Gate
-	eff      map[string]*Effective
+	eff      map[string]*config.Effective
 	warnings []string
 	runners  *runners.Registry
 	log      DecisionLog
@@ -100,7 +102,7 @@ type Engine struct {
 	// (command.Defaults()); a runner is registered for each whose gate is
 	// loaded, with the gate's effective exclusions.
 	builtinCommands []command.Spec
-	cmds            *commandSetup
+	cmds            *config.Commands
 
 	// verifyGates and gateSignature are the verify gate set and its
 	// signature (see VerifyGates), fixed once the configuration is resolved.
@@ -121,9 +123,9 @@ type Engine struct {
 	guard []guardPath
 	home  string
 	// tiers is what the configuration tiers set, recorded in each decision.
-	tiers []TierSetting
+	tiers []config.TierSetting
 	// config is what the tiers' files said, for the commands that show it.
-	config configView
+	config config.View
 	// programs names the tiers' files and the interpreter in force; every
 	// decision records it (see Programs).
 	programs *Programs
@@ -147,7 +149,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if err := e.loadGates(ctx, deps.Builtin); err != nil {
 		return nil, err
 	}
-	tiers, err := loadTiers(root, deps.Config)
+	tiers, err := config.LoadTiers(root, deps.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -216,46 +218,24 @@ func (e *Engine) loadGates(ctx context.Context, builtin fs.FS) error {
 	return nil
 }
 
-// loadTiers reads the project, user and managed configuration files, each
-// shown relative to root when it lies under it; only the managed one must
-// exist.
-func loadTiers(root string, paths ConfigPaths) ([]*tierFile, error) {
-	var tiers []*tierFile
-	for _, t := range []struct {
-		tier, path string
-		required   bool
-	}{{TierProject, paths.Project, false}, {TierUser, paths.User, false}, {TierManaged, paths.Managed, true}} {
-		display := t.path
-		if rel, err := filepath.Rel(root, t.path); err == nil && filepath.IsLocal(rel) {
-			display = filepath.ToSlash(rel)
-		}
-		tf, err := loadTier(t.tier, t.path, display, t.required)
-		if err != nil {
-			return nil, err
-		}
-		tiers = append(tiers, tf)
-	}
-	return tiers, nil
-}
-
 // resolve applies the tiers to the loaded gates: command gates, effective
 // settings, limits, and the commands, MCP surface and hosts they register,
 // refusing what would weaken a gate.
-func (e *Engine) resolve(ctx context.Context, tiers []*tierFile) error {
+func (e *Engine) resolve(ctx context.Context, tiers []*config.File) error {
 	if err := e.addCommandGates(ctx, tiers); err != nil {
 		return err
 	}
 	var err error
-	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers, e.projectToolUse(ctx)); err != nil {
+	if e.eff, e.warnings, err = config.Resolve(e.gates, tiers, e.projectToolUse(ctx)); err != nil {
 		return err
 	}
-	limits, refused := resolveLimits(tiers)
+	limits, refused := config.ResolveLimits(tiers)
 	e.limits, e.warnings = limits, append(e.warnings, refused...)
 	if err := e.refuseLoopholes(ctx); err != nil {
 		return err
 	}
 	cd := &Diagnostics{Kind: ErrBundle}
-	if checkCELCosts(e.gates, e.limits, cd); cd.Err() != nil {
+	if config.CheckCELCosts(e.gates, e.limits, cd); cd.Err() != nil {
 		return cd
 	}
 	if err := e.registerCommands(tiers); err != nil {
@@ -269,10 +249,10 @@ func (e *Engine) resolve(ctx context.Context, tiers []*tierFile) error {
 
 // record fixes what every decision records of the configuration (its
 // digest, tiers, programs, guarded paths, verify gate set).
-func (e *Engine) record(deps Deps, tiers []*tierFile) {
-	e.configDigest = configDigest(tiers)
-	e.tiers = tierSettings(e.gates, e.eff, tiers)
-	e.config = newConfigView(tiers, e.gates, e.eff)
+func (e *Engine) record(deps Deps, tiers []*config.File) {
+	e.configDigest = config.Digest(tiers)
+	e.tiers = config.Settings(e.gates, e.eff, tiers)
+	e.config = config.NewView(tiers, e.gates, e.eff)
 	e.home = deps.Home
 	if e.home != "" {
 		e.home = resolvePath(filepath.Clean(e.home), 0)
@@ -308,7 +288,7 @@ func (e *Engine) Gate(name string) (*gate.Gate, bool) {
 }
 
 // Effective returns a gate's configuration after every tier was applied.
-func (e *Engine) Effective(name string) (*Effective, bool) {
+func (e *Engine) Effective(name string) (*config.Effective, bool) {
 	eff, ok := e.eff[name]
 	return eff, ok
 }

@@ -15,6 +15,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/store"
 	"github.com/tausik/tausik/store/receipt"
@@ -69,16 +70,16 @@ type flowProject struct {
 	st    *store.Store
 }
 
-func newFlowProject(t *testing.T, config string) *flowProject {
+func newFlowProject(t *testing.T, cfg string) *flowProject {
 	t.Helper()
 	root := t.TempDir()
-	if config == "" {
-		config = `{"gates": {"filesize": {"triggers": ["task-done", "commit", "verify"]}}}`
+	if cfg == "" {
+		cfg = `{"gates": {"filesize": {"triggers": ["task-done", "commit", "verify"]}}}`
 	}
 	writeFiles(t, root, map[string]string{
-		"tausik/gates.json": config, "src/app.py": "print('app')\n", "src/auth/login.py": "print('login')\n", "README.md": "# x\n",
+		"tausik/gates.json": cfg, "src/app.py": "print('app')\n", "src/auth/login.py": "print('login')\n", "README.md": "# x\n",
 	})
-	p := &flowProject{root: root, db: filepath.Join(root, StateDir, "tausik.db"), clock: &testClock{t: time.Now().UTC()}}
+	p := &flowProject{root: root, db: filepath.Join(root, config.StateDir, "tausik.db"), clock: &testClock{t: time.Now().UTC()}}
 	// The state directory as the application layer makes it (with the
 	// .gitignore that keeps the database out of the judged files).
 	if err := os.MkdirAll(filepath.Dir(p.db), 0o700); err != nil {
@@ -94,7 +95,7 @@ func newFlowProject(t *testing.T, config string) *flowProject {
 	p.st = st
 	p.e, err = New(context.Background(), Deps{
 		Root: root, Builtin: builtinSubset(t, "filesize", "verify_first", "session_capacity", "session_overtime"),
-		Runners: DefaultRunners(st), Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")},
+		Runners: DefaultRunners(st), Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")},
 		Log: StoreLog{st}, Store: st, Requester: "test",
 	}, WithClock(p.clock.Now))
 	if err != nil {

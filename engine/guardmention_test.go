@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/facts"
 )
 
@@ -14,7 +16,7 @@ import (
 func TestGuardNamedOnACommandLine(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
 	e := &Engine{root: root, home: home}
-	e.guard = guardPaths(root, home, ConfigPaths{User: home + "/.tausik/config.json", Managed: "/etc/team-tier.json"})
+	e.guard = guardPaths(root, home, config.Paths{User: home + "/.tausik/config.json", Managed: "/etc/team-tier.json"})
 	lit := func(argv ...string) facts.ToolCommand {
 		return facts.ToolCommand{Argv: argv, Dynamic: make([]bool, len(argv))}
 	}

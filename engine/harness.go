@@ -28,8 +28,8 @@ func (e *Engine) Python() string {
 	if p := command.PythonFromEnv(); p != "" {
 		return p
 	}
-	if e.cmds != nil && e.cmds.python != "" {
-		return e.cmds.python
+	if e.cmds != nil && e.cmds.Python != "" {
+		return e.cmds.Python
 	}
 	return command.Python()
 }

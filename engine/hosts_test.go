@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners/hosts"
 )
@@ -49,7 +51,7 @@ func TestGeneratorsMultiHost(t *testing.T) {
 	}
 	writeFiles(t, root, map[string]string{"tausik/gates.json": multiHostGates})
 	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil),
-		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json"), User: user}})
+		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json"), User: user}})
 	if err != nil {
 		t.Fatal(err)
 	}

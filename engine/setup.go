@@ -20,16 +20,6 @@ import (
 	"github.com/tausik/tausik/store"
 )
 
-// Environment variables that locate the configuration tiers and the store.
-const (
-	EnvUserConfig    = "TAUSIK_USER_CONFIG"    // default ~/.tausik/config.json
-	EnvManagedConfig = "TAUSIK_MANAGED_CONFIG" // unset = no managed tier
-	EnvDB            = "TAUSIK_DB"             // default <root>/.tausik/tausik.db
-)
-
-// StateDir is the project's local, uncommitted state: database and keys.
-const StateDir = ".tausik"
-
 // DefaultRunners returns the standard runners, one per namespace, reading
 // workflow state from st and keeping file-derived facts (fs, python, go,
 // documents, imports) in its fact cache. The content runner reads its files

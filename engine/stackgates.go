@@ -2,11 +2,11 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/stacks"
@@ -49,15 +49,9 @@ func (e *Engine) gatherStacksFirst(ctx context.Context, scope *runners.Scope, ne
 	return done
 }
 
-// toolUse answers, for the project tier's switching a gate off, whether
-// the gate is a command gate whose tool the project shows no sign of using.
-// The stacks facts are gathered once, on the first question, so an engine
-// whose project tier switches nothing off never looks.
-type toolUse func(gate string) (unused bool)
-
-// projectToolUse is the engine's toolUse: only a built-in command gate of
+// projectToolUse is the engine's config.ToolUse: only a built-in command gate of
 // stacks.ToolNames qualifies, and stacks that cannot be gathered count as used.
-func (e *Engine) projectToolUse(ctx context.Context) toolUse {
+func (e *Engine) projectToolUse(ctx context.Context) config.ToolUse {
 	var once sync.Once
 	var f stacks.Facts
 	var ok bool
@@ -77,18 +71,4 @@ func (e *Engine) projectToolUse(ctx context.Context) toolUse {
 		t, known := f.Tools[gate]
 		return ok && known && !t.Used
 	}
-}
-
-// switchOffUnused lets the project tier switch off a command gate whose
-// tool the project shows no sign of using: a gate that would only say
-// NOT_APPLICABLE weakens nothing. The switch is reported as a warning (and
-// in every decision's tier settings); false leaves the refusal standing.
-func (a *applier) switchOffUnused() bool {
-	if a.unused == nil || !a.unused(a.g.Name) {
-		return false
-	}
-	line := a.t.doc.line("gates", a.g.Name, "enabled")
-	a.warnings = append(a.warnings, fmt.Sprintf("%s:%d: %s: accepted: the project shows no sign of using %s (see `tausik facts --namespace stacks`), so the project tier may switch its gate off",
-		a.t.display, line, a.key("enabled"), a.g.Name))
-	return true
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners/command"
@@ -153,7 +155,7 @@ func stacksEngine(t *testing.T, project string, files map[string]string) *Engine
 	writeFiles(t, root, files)
 	writeFiles(t, root, map[string]string{"tausik/gates.json": project})
 	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil),
-		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}})
+		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +169,7 @@ func stacksEngine(t *testing.T, project string, files map[string]string) *Engine
 func TestProjectSwitchesOffAnUnusedTool(t *testing.T) {
 	off := `{"gates": {"ruff": {"enabled": false}, "pytest": {"enabled": false}, "filesize": {"enabled": false}}}`
 	e := stacksEngine(t, off, map[string]string{"a.py": "import os\n", "pytest.ini": "[pytest]\n"})
-	if eff, _ := e.Effective("ruff"); eff.Enabled || eff.SetBy["enabled"] != TierProject {
+	if eff, _ := e.Effective("ruff"); eff.Enabled || eff.SetBy["enabled"] != config.TierProject {
 		t.Fatalf("ruff %+v, want switched off by the project", eff)
 	}
 	for _, g := range []string{"pytest", "filesize"} {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/work"
@@ -46,7 +47,7 @@ func (e *Engine) verifyGateSet() []receipt.VerifyGate {
 // its argv, then one "exclude=PATTERN" entry per path it leaves out, so a
 // receipt from a weaker command (other flags, more files skipped) does not
 // certify the configured one. A gate that runs no command has none.
-func (e *Engine) gateCommand(g *gate.Gate, eff *Effective) []string {
+func (e *Engine) gateCommand(g *gate.Gate, eff *config.Effective) []string {
 	spec, ok := e.commandSpecFor(g, eff.Params)
 	if !ok {
 		return nil

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/policies"
 )
@@ -68,7 +70,7 @@ func TestCommandGateFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, err := engine.New(context.Background(), engine.Deps{Root: root, Builtin: policies.FS, Runners: engine.DefaultRunners(nil),
-		Config: engine.ConfigPaths{Project: project, User: user}})
+		Config: config.Paths{Project: project, User: user}})
 	if err != nil {
 		t.Fatal(err)
 	}

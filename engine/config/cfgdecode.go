@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"fmt"
@@ -22,9 +22,9 @@ import (
 // allow but the section does not (an empty list, an unknown trigger) are
 // the caller's to check after decoding.
 type cfgObject struct {
-	t    *tierFile
+	t    *File
 	path []string // the object's key path in the file
-	d    *Diagnostics
+	d    *diag.Diagnostics
 }
 
 // key is the dotted key path of k in the object ("" = the object itself).
@@ -41,7 +41,7 @@ func (c cfgObject) bad(k, format string, args ...any) {
 	if k != "" {
 		parts = append(parts, k)
 	}
-	c.d.Add(c.t.display, c.t.doc.line(parts...), "%s: %s", c.key(k), fmt.Sprintf(format, args...))
+	c.d.Add(c.t.display, c.t.doc.Line(parts...), "%s: %s", c.key(k), fmt.Sprintf(format, args...))
 }
 
 // decode reads v into dst, a pointer to a tagged struct. want describes the

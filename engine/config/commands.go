@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"errors"
@@ -21,55 +21,55 @@ import (
 // managed tiers may set: a committed project config must not be able to
 // choose which programs tausik runs on a developer's machine or in CI.
 const (
-	keyCommands      = "commands"
+	KeyCommands      = "commands"
 	keyAllowlist     = "command_allowlist"
-	keyAllowCommands = "allow_commands"
-	keyPython        = "python"
+	KeyAllowCommands = "allow_commands"
+	KeyPython        = "python"
 )
 
 // maxCommandTimeout bounds a configured timeout: a gate that may hang for
 // longer is a gate nobody waits for.
 const maxCommandTimeout = 2 * time.Hour
 
-// commandGate is a command gate a config tier defines.
-type commandGate struct {
-	spec        command.Spec
-	tier        *tierFile
-	severity    string
-	triggers    []string
-	description string
+// CommandGate is a command gate a config tier defines.
+type CommandGate struct {
+	Spec        command.Spec // what the runner runs
+	Tier        *File        // the tier that defines it
+	Severity    string
+	Triggers    []string
+	Description string
 }
 
-// commandSetup is what the config tiers say about command gates.
-type commandSetup struct {
-	allow      [][]string // argv prefixes a project's command may start with
-	python     string     // interpreter for the built-in pytest gate; "" = command.Python()
-	pythonTier *tierFile  // the tier that set python
-	team       []*commandGate
+// Commands is what the config tiers say about command gates.
+type Commands struct {
+	Allow      [][]string     // argv prefixes a project's command may start with
+	Python     string         // interpreter for the built-in pytest gate; "" = command.Python()
+	PythonTier *File          // the tier that set python
+	Team       []*CommandGate // the team command gates, by name
 }
 
-// resolveCommands reads the command sections of every tier. taken reports
+// ResolveCommands reads the command sections of every tier. taken reports
 // whether a name is already a gate or a namespace, which a command gate may
-// not shadow. Every problem is an ErrConfig diagnostic naming file, line and
+// not shadow. Every problem is an diag.ErrConfig diagnostic naming file, line and
 // key; nothing is half-applied.
-func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*commandSetup, error) {
-	d := &Diagnostics{Kind: ErrConfig}
-	cs := &commandSetup{allow: command.DefaultAllowed()}
-	byName := map[string]*commandGate{}
+func ResolveCommands(tiers []*File, taken func(string) (string, bool)) (*Commands, error) {
+	d := &diag.Diagnostics{Kind: diag.ErrConfig}
+	cs := &Commands{Allow: command.DefaultAllowed()}
+	byName := map[string]*CommandGate{}
 	for _, t := range tiers {
 		if t == nil {
 			continue
 		}
-		for _, k := range []string{keyAllowlist, keyAllowCommands} {
+		for _, k := range []string{keyAllowlist, KeyAllowCommands} {
 			if v, ok := t.top[k]; ok {
 				cs.readAllowlist(t, k, v, d)
 			}
 		}
-		if t.has[keyPython] {
+		if t.has[KeyPython] {
 			if strings.TrimSpace(t.cfg.Python) == "" {
-				d.Add(t.display, t.doc.line(keyPython), "%s: want the interpreter's name or path, got %s", keyPython, diag.Describe(t.cfg.Python))
+				d.Add(t.display, t.doc.Line(KeyPython), "%s: want the interpreter's name or path, got %s", KeyPython, diag.Describe(t.cfg.Python))
 			} else {
-				cs.python, cs.pythonTier = t.cfg.Python, t
+				cs.Python, cs.PythonTier = t.cfg.Python, t
 			}
 		}
 		for _, name := range sortedKeys(t.cfg.Commands) {
@@ -78,21 +78,21 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 			}
 		}
 	}
-	if cs.python != "" && cs.pythonTier.tier != TierProject {
-		cs.allow = append(cs.allow, []string{cs.python, "-m", "pytest"}) // a person's interpreter runs the pytest gate as theirs
+	if cs.Python != "" && cs.PythonTier.tier != TierProject {
+		cs.Allow = append(cs.Allow, []string{cs.Python, "-m", "pytest"}) // a person's interpreter runs the pytest gate as theirs
 	}
-	if cs.python != "" && cs.pythonTier.tier == TierProject && !command.AllowedArgv([]string{cs.python, "-m", "pytest"}, cs.allow) {
-		d.Add(cs.pythonTier.display, cs.pythonTier.doc.line(keyPython),
+	if cs.Python != "" && cs.PythonTier.tier == TierProject && !command.AllowedArgv([]string{cs.Python, "-m", "pytest"}, cs.Allow) {
+		d.Add(cs.PythonTier.display, cs.PythonTier.doc.Line(KeyPython),
 			"%s: refused: `%s -m pytest` starts with no allowed command [%s]; only the user or managed tier may allow it (%q: [[%q, \"-m\", \"pytest\"]])",
-			keyPython, cs.python, command.FormatAllowed(cs.allow), keyAllowCommands, cs.python)
+			KeyPython, cs.Python, command.FormatAllowed(cs.Allow), KeyAllowCommands, cs.Python)
 	}
 	for _, name := range sortedKeys(byName) {
 		c := byName[name]
-		if _, err := command.New(c.spec, command.WithAllowed(cs.allowFor(c)...)); err != nil {
+		if _, err := command.New(c.Spec, command.WithAllowed(cs.AllowFor(c)...)); err != nil {
 			cs.refuse(c, err, d)
 			continue
 		}
-		cs.team = append(cs.team, c)
+		cs.Team = append(cs.Team, c)
 	}
 	if err := d.Err(); err != nil {
 		return nil, err
@@ -100,20 +100,20 @@ func resolveCommands(tiers []*tierFile, taken func(string) (string, bool)) (*com
 	return cs, nil
 }
 
-// allowFor is what c's command is checked against: a command the user or
+// AllowFor is what c's command is checked against: a command the user or
 // managed tier defines is trusted as written; a project's must start with
 // an allowed prefix.
-func (cs *commandSetup) allowFor(c *commandGate) [][]string {
-	if c.tier.tier == TierProject {
-		return cs.allow
+func (cs *Commands) AllowFor(c *CommandGate) [][]string {
+	if c.Tier.tier == TierProject {
+		return cs.Allow
 	}
-	return append(slices.Clone(cs.allow), c.spec.Argv)
+	return append(slices.Clone(cs.Allow), c.Spec.Argv)
 }
 
 // readAllowlist reads key k of tier t: "command_allowlist" lists
 // executables (each a one-item prefix), "allow_commands" argv prefixes.
-func (cs *commandSetup) readAllowlist(t *tierFile, k string, v any, d *Diagnostics) {
-	line := t.doc.line(k)
+func (cs *Commands) readAllowlist(t *File, k string, v any, d *diag.Diagnostics) {
+	line := t.doc.Line(k)
 	if t.tier == TierProject {
 		d.Add(t.display, line, "%s: refused: only the user or managed tier may allow commands; "+
 			"a committed project config must not choose which programs tausik runs (move it to ~/.tausik/config.json)", k)
@@ -132,7 +132,7 @@ func (cs *commandSetup) readAllowlist(t *tierFile, k string, v any, d *Diagnosti
 		var prefix []string
 		if s, ok := word(e); ok && k == keyAllowlist {
 			prefix = []string{s}
-		} else if items, isList := e.([]any); isList && k == keyAllowCommands {
+		} else if items, isList := e.([]any); isList && k == KeyAllowCommands {
 			for _, it := range items {
 				if s, ok := word(it); ok {
 					prefix = append(prefix, s)
@@ -147,25 +147,25 @@ func (cs *commandSetup) readAllowlist(t *tierFile, k string, v any, d *Diagnosti
 			d.Add(t.display, line, "%s[%d]: want an executable name or path, got %s", k, i, diag.Describe(e))
 		case len(prefix) == 0:
 			d.Add(t.display, line, "%s[%d]: want an argv prefix, a non-empty list of strings ([\"python3\", \"tools/lint.py\"]), got %s", k, i, diag.Describe(e))
-		case !slices.ContainsFunc(cs.allow, func(p []string) bool { return slices.Equal(p, prefix) }):
-			cs.allow = append(cs.allow, prefix)
+		case !slices.ContainsFunc(cs.Allow, func(p []string) bool { return slices.Equal(p, prefix) }):
+			cs.Allow = append(cs.Allow, prefix)
 		}
 	}
 }
 
 // refuse words a spec command.New rejected as a config diagnostic.
-func (cs *commandSetup) refuse(c *commandGate, err error, d *Diagnostics) {
-	name := c.spec.Name
-	line := c.tier.doc.line(keyCommands, name, "argv")
+func (cs *Commands) refuse(c *CommandGate, err error, d *diag.Diagnostics) {
+	name := c.Spec.Name
+	line := c.Tier.doc.Line(KeyCommands, name, "argv")
 	switch {
-	case errors.Is(err, command.ErrNotAllowed) && !command.AllowedArgv(c.spec.Argv, cs.allowFor(c)):
-		d.Add(c.tier.display, line, "%s.%s.argv: refused: `%s` starts with no allowed command [%s]; a committed project config may not choose "+
+	case errors.Is(err, command.ErrNotAllowed) && !command.AllowedArgv(c.Spec.Argv, cs.AllowFor(c)):
+		d.Add(c.Tier.display, line, "%s.%s.argv: refused: `%s` starts with no allowed command [%s]; a committed project config may not choose "+
 			"which programs run: a person allows it in the user or managed tier (%q: [%s] in ~/.tausik/config.json)",
-			keyCommands, name, strings.Join(c.spec.Argv, " "), command.FormatAllowed(cs.allow), keyAllowCommands, quoteList(suggestPrefix(c.spec.Argv)))
+			KeyCommands, name, strings.Join(c.Spec.Argv, " "), command.FormatAllowed(cs.Allow), KeyAllowCommands, quoteList(suggestPrefix(c.Spec.Argv)))
 	case errors.Is(err, command.ErrMetachar):
-		d.Add(c.tier.display, line, "%s.%s.argv: %v", keyCommands, name, err)
+		d.Add(c.Tier.display, line, "%s.%s.argv: %v", KeyCommands, name, err)
 	default:
-		d.Add(c.tier.display, c.tier.doc.line(keyCommands, name), "%s.%s: %v", keyCommands, name, err)
+		d.Add(c.Tier.display, c.Tier.doc.Line(KeyCommands, name), "%s.%s: %v", KeyCommands, name, err)
 	}
 }
 
@@ -183,8 +183,8 @@ type commandEntry struct {
 }
 
 // parseCommand reads one "commands" entry; nil when it is malformed.
-func parseCommand(t *tierFile, name string, v any, taken func(string) (string, bool), d *Diagnostics) *commandGate {
-	obj := cfgObject{t: t, path: []string{keyCommands, name}, d: d}
+func parseCommand(t *File, name string, v any, taken func(string) (string, bool), d *diag.Diagnostics) *CommandGate {
+	obj := cfgObject{t: t, path: []string{KeyCommands, name}, d: d}
 	n0 := len(d.Items)
 	if !gate.NameRE().MatchString(name) {
 		obj.bad("", "a command gate's name must match %s", gate.NameRE())
@@ -205,10 +205,10 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 			obj.bad(k, "want a non-empty list of strings, got %s", diag.Describe(o[k]))
 		}
 	}
-	c := &commandGate{tier: t, severity: gate.SeverityBlock, triggers: canonicalTriggers(e.Triggers),
-		spec: command.Spec{Name: name, Argv: e.Argv, Extensions: e.Extensions, Parser: command.Parser(e.Parser)}}
+	c := &CommandGate{Tier: t, Severity: gate.SeverityBlock, Triggers: CanonicalTriggers(e.Triggers),
+		Spec: command.Spec{Name: name, Argv: e.Argv, Extensions: e.Extensions, Parser: command.Parser(e.Parser)}}
 	for _, x := range e.Exclude { // gitignore's reading, as before paths became patterns
-		c.spec.Exclude = append(c.spec.Exclude, pathpat.FromLegacy(pathpat.LegacyGitignore, x)...)
+		c.Spec.Exclude = append(c.Spec.Exclude, pathpat.FromLegacy(pathpat.LegacyGitignore, x)...)
 	}
 	for _, tr := range e.Triggers {
 		if !slices.Contains(gate.Triggers, tr) {
@@ -218,22 +218,22 @@ func parseCommand(t *tierFile, name string, v any, taken func(string) (string, b
 	switch {
 	case !has["severity"]:
 	case e.Severity == gate.SeverityBlock || e.Severity == gate.SeverityWarn:
-		c.severity = e.Severity
+		c.Severity = e.Severity
 	default:
 		obj.bad("severity", "want \"block\" or \"warn\", got %s", diag.Describe(o["severity"]))
 	}
 	if has["description"] && len(strings.TrimSpace(e.Description)) < 10 {
 		obj.bad("description", "want a sentence (at least 10 characters), got %s", diag.Describe(o["description"]))
 	}
-	c.description = strings.TrimSpace(e.Description)
+	c.Description = strings.TrimSpace(e.Description)
 	if has["parser"] && e.Parser == "" {
 		obj.bad("parser", "want one of ruff, pytest, mypy, bandit, lines, got %s", diag.Describe(o["parser"]))
 	}
 	if has["timeout"] {
-		c.spec.Timeout = parseTimeout(obj, "timeout", e.Timeout, o["timeout"])
+		c.Spec.Timeout = parseTimeout(obj, "timeout", e.Timeout, o["timeout"])
 	}
 	for _, k := range sortedKeys(e.Env) {
-		c.spec.Env = append(c.spec.Env, k+"="+e.Env[k])
+		c.Spec.Env = append(c.Spec.Env, k+"="+e.Env[k])
 	}
 	if len(d.Items) > n0 {
 		return nil
@@ -248,16 +248,6 @@ func parseTimeout(obj cfgObject, k, s string, raw any) time.Duration {
 		obj.bad(k, "want a positive duration up to %s (\"90s\", \"5m\"), got %s", maxCommandTimeout, diag.Describe(raw))
 	}
 	return dur
-}
-
-// Allowlist returns the argv prefixes a project's command may start with:
-// the built-in gates' commands, the operator's TAUSIK_PYTHON -m pytest, and
-// what the user and managed tiers added.
-func (e *Engine) Allowlist() [][]string {
-	if e.cmds == nil {
-		return command.DefaultAllowed()
-	}
-	return slices.Clone(e.cmds.allow)
 }
 
 // suggestPrefix is the prefix a refusal suggests allowing: argv up to its

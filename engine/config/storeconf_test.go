@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/diag"
 )
 
 func TestLocateStore(t *testing.T) {
@@ -82,8 +84,8 @@ func TestLocateStoreRefuses(t *testing.T) {
 				env[map[string]string{TierUser: EnvUserConfig, TierManaged: EnvManagedConfig}[tc.tier]] = p
 			}
 			_, err := LocateStore(root, func(k string) string { return env[k] })
-			if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v, want ErrConfig containing %q", err, tc.want)
+			if !errors.Is(err, diag.ErrConfig) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want diag.ErrConfig containing %q", err, tc.want)
 			}
 		})
 	}

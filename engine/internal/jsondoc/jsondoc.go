@@ -1,4 +1,6 @@
-package engine
+// Package jsondoc parses a JSON file and remembers the line where each key
+// path starts, so that configuration and baseline errors can name file:line.
+package jsondoc
 
 import (
 	"bytes"
@@ -11,45 +13,46 @@ import (
 	"github.com/tausik/tausik/facts"
 )
 
-// jsonDoc is a parsed JSON file that remembers on which line each key path
+// Doc is a parsed JSON file that remembers on which line each key path
 // starts, so configuration errors can point at file:line.
-type jsonDoc struct {
-	value any
+type Doc struct {
+	Value any            // the decoded document
 	lines map[string]int // "gates.filesize.params.max_lines" → line
 	// counted is how many bytes the line index scanned for newlines: each
 	// byte at most once, whatever the number of keys.
 	counted int64
 }
 
-// parseJSONDoc parses b, returning a diagnostic-ready error with the line of a
+// Parse parses b, returning a diagnostic-ready error with the line of a
 // syntax error or of a key that an object repeats: with a repeated key the
 // last one wins in a decoder, so a reviewer could read one value and the
 // engine apply another.
-func parseJSONDoc(b []byte) (*jsonDoc, error) {
+func Parse(b []byte) (*Doc, error) {
 	v, err := facts.DecodeGeneric(b)
 	if err != nil {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) {
-			return nil, &lineError{facts.LineAt(b, syn.Offset), err.Error()}
+			return nil, &LineError{Line: facts.LineAt(b, syn.Offset), Msg: err.Error()}
 		}
-		return nil, &lineError{0, err.Error()}
+		return nil, &LineError{Line: 0, Msg: err.Error()}
 	}
-	doc := &jsonDoc{value: v, lines: map[string]int{}}
+	doc := &Doc{Value: v, lines: map[string]int{}}
 	if err := doc.index(b); err != nil {
 		return nil, err
 	}
 	return doc, nil
 }
 
-type lineError struct {
-	line int
-	msg  string
+// LineError is a JSON syntax error or a repeated key, at its line.
+type LineError struct {
+	Line int    // the line of the problem, 0 when unknown
+	Msg  string // what is wrong
 }
 
-func (e *lineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
-// line returns the line where the value at path starts, or 0.
-func (d *jsonDoc) line(path ...string) int {
+// Line returns the line where the value at path starts, or 0.
+func (d *Doc) Line(path ...string) int {
 	for i := len(path); i > 0; i-- {
 		if l, ok := d.lines[strings.Join(path[:i], ".")]; ok {
 			return l
@@ -61,10 +64,13 @@ func (d *jsonDoc) line(path ...string) int {
 // index walks the token stream once, recording the line of every object key
 // and refusing a key its object already has. Lines are counted as the walk
 // moves forward, so the cost is linear in the file, however many keys.
-func (d *jsonDoc) index(b []byte) error {
+// Scanned is how many bytes the line index scanned for newlines.
+func (d *Doc) Scanned() int64 { return d.counted }
+
+func (d *Doc) index(b []byte) error {
 	w := &lineWalker{dec: json.NewDecoder(bytes.NewReader(b)), b: b, line: 1, doc: d}
 	if err := w.walk(""); err != nil {
-		var le *lineError
+		var le *LineError
 		if errors.As(err, &le) {
 			return err
 		}
@@ -78,7 +84,7 @@ type lineWalker struct {
 	b    []byte
 	off  int64 // lines are counted up to here
 	line int   // the line at off
-	doc  *jsonDoc
+	doc  *Doc
 }
 
 // lineAt returns the line of offset off, which is never before w.off.
@@ -117,7 +123,7 @@ func (w *lineWalker) walk(path string) error {
 			}
 			line := w.lineAt(off)
 			if first, dup := seen[key]; dup {
-				return &lineError{line, fmt.Sprintf("duplicate key %q (first at line %d)", join(key), first)}
+				return &LineError{Line: line, Msg: fmt.Sprintf("duplicate key %q (first at line %d)", join(key), first)}
 			}
 			seen[key] = line
 			w.doc.lines[join(key)] = line

@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"errors"
@@ -32,8 +32,8 @@ var hostNameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,30}$`)
 // program, so it lives under the command gates' rules: its argv is checked
 // as theirs is, and a project tier's executable must be tausik itself
 // ({tausik}) or on the allow-list only the user and managed tiers extend.
-func resolveGenerators(tiers []*tierFile, cs *commandSetup) ([]hosts.Generator, error) {
-	d := &Diagnostics{Kind: ErrConfig}
+func resolveGenerators(tiers []*File, cs *Commands) ([]hosts.Generator, error) {
+	d := &diag.Diagnostics{Kind: diag.ErrConfig}
 	byHost := map[string]hosts.Generator{}
 	for _, t := range tiers {
 		if t == nil {
@@ -67,7 +67,7 @@ type generatorEntry struct {
 
 // parseGenerator reads one host's entry; ok is false when it is malformed or
 // refused, with the reason added to d.
-func parseGenerator(t *tierFile, host string, v any, cs *commandSetup, d *Diagnostics) (hosts.Generator, bool) {
+func parseGenerator(t *File, host string, v any, cs *Commands, d *diag.Diagnostics) (hosts.Generator, bool) {
 	key := keyGenerators + "." + host
 	obj := cfgObject{t: t, path: []string{keyGenerators, host}, d: d}
 	n0 := len(d.Items)
@@ -108,16 +108,16 @@ func parseGenerator(t *tierFile, host string, v any, cs *commandSetup, d *Diagno
 	if len(d.Items) > n0 {
 		return g, false
 	}
-	allow := append(slices.Clone(cs.allow), []string{hosts.SelfArg})
+	allow := append(slices.Clone(cs.Allow), []string{hosts.SelfArg})
 	if t.tier != TierProject {
 		allow = append(allow, g.Argv) // the user's and the organisation's own tiers are trusted as written
 	}
 	if err := command.CheckArgv("generator "+host, g.Argv, []string{hosts.OutArg, hosts.SelfArg}, allow); err != nil {
-		line := t.doc.line(keyGenerators, host, "argv")
+		line := t.doc.Line(keyGenerators, host, "argv")
 		if errors.Is(err, command.ErrNotAllowed) {
 			d.Add(t.display, line, "%s.argv: refused: `%s` is neither %s nor starts with an allowed command [%s]; a committed project config may not "+
 				"choose which programs run: a person allows it in the user or managed tier (%q: [%s] in ~/.tausik/config.json)",
-				key, strings.Join(g.Argv, " "), hosts.SelfArg, command.FormatAllowed(cs.allow), keyAllowCommands, quoteList(suggestPrefix(g.Argv)))
+				key, strings.Join(g.Argv, " "), hosts.SelfArg, command.FormatAllowed(cs.Allow), KeyAllowCommands, quoteList(suggestPrefix(g.Argv)))
 		} else {
 			d.Add(t.display, line, "%s.argv: %v", key, err)
 		}
@@ -126,36 +126,9 @@ func parseGenerator(t *tierFile, host string, v any, cs *commandSetup, d *Diagno
 	return g, true
 }
 
-// registerHosts configures the hosts runner from the generators the tiers
-// define and bootstrap_drift's effective "profiles" param.
-func (e *Engine) registerHosts(tiers []*tierFile) error {
-	gens, err := resolveGenerators(tiers, e.cmds)
-	if err != nil {
-		return err
-	}
-	var copies []hosts.Copy
-	if eff, ok := e.eff[BootstrapDriftGate]; ok {
-		if copies, err = copiesParam(eff.Params["profiles"]); err != nil {
-			file, line := "gate defaults", 0
-			if f, l, ok := paramSetter(tiers, BootstrapDriftGate, eff, "profiles"); ok {
-				file, line = f, l
-			}
-			d := &Diagnostics{Kind: ErrConfig}
-			d.Add(file, line, "gates.%s.params.profiles: %v", BootstrapDriftGate, err)
-			return d
-		}
-	}
-	opts := []hosts.Option{hosts.WithSelf(selfPath()), hosts.WithCopies(copies)}
-	if id, ok := binaryIdentity(); ok && e.store != nil {
-		opts = append(opts, hosts.WithCache(e.store, id))
-	}
-	e.runners = e.runners.With(hosts.New(gens, opts...))
-	return nil
-}
-
-// selfPath is the running binary, "" when it cannot be located (a
+// SelfPath is the running binary, "" when it cannot be located (a
 // generator naming {tausik} then fails, naming why).
-func selfPath() string {
+func SelfPath() string {
 	p, err := os.Executable()
 	if err != nil {
 		return ""
@@ -189,16 +162,16 @@ func copiesParam(v any) ([]hosts.Copy, error) {
 	return out, nil
 }
 
-// fixtureHosts returns the hosts runner for a tree/ fixture copied to dir:
+// FixtureHosts returns the hosts runner for a tree/ fixture copied to dir:
 // the generators its own tausik/gates.json defines, judged as a project
 // tier is but by executable (fixtureAllowed; nothing from this machine's
 // user tier), and the copies params name.
-func fixtureHosts(params map[string]any, dir string) (runners.Runner, error) {
-	t, err := loadTier(TierProject, filepath.Join(dir, "tausik", "gates.json"), "tree/tausik/gates.json", false)
+func FixtureHosts(params map[string]any, dir string) (runners.Runner, error) {
+	t, err := Load(TierProject, filepath.Join(dir, "tausik", "gates.json"), "tree/tausik/gates.json", false)
 	if err != nil {
 		return nil, err
 	}
-	gens, err := resolveGenerators([]*tierFile{t}, &commandSetup{allow: fixtureAllowed()})
+	gens, err := resolveGenerators([]*File{t}, &Commands{Allow: fixtureAllowed()})
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +179,7 @@ func fixtureHosts(params map[string]any, dir string) (runners.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return hosts.New(gens, hosts.WithSelf(selfPath()), hosts.WithCopies(copies), hosts.WithSandbox(dir)), nil
+	return hosts.New(gens, hosts.WithSelf(SelfPath()), hosts.WithCopies(copies), hosts.WithSandbox(dir)), nil
 }
 
 // fixtureAllowed is what a fixture tree's generators may run: the
@@ -222,4 +195,25 @@ func fixtureAllowed() [][]string {
 		}
 	}
 	return out
+}
+
+// HostSetup reads, for the hosts runner, the generators the tiers define
+// and bootstrap_drift's effective "profiles" param (drift; nil when that
+// gate is not loaded).
+func HostSetup(tiers []*File, cs *Commands, drift *Effective) ([]hosts.Generator, []hosts.Copy, error) {
+	gens, err := resolveGenerators(tiers, cs)
+	if err != nil || drift == nil {
+		return gens, nil, err
+	}
+	copies, err := copiesParam(drift.Params["profiles"])
+	if err != nil {
+		file, line := "gate defaults", 0
+		if f, l, ok := ParamSetter(tiers, BootstrapDriftGate, drift, "profiles"); ok {
+			file, line = f, l
+		}
+		d := &diag.Diagnostics{Kind: diag.ErrConfig}
+		d.Add(file, line, "gates.%s.params.profiles: %v", BootstrapDriftGate, err)
+		return nil, nil, d
+	}
+	return gens, copies, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"encoding/hex"
@@ -38,18 +38,18 @@ type Origin struct {
 	Line int    `json:"line"`
 }
 
-// configView is what the tiers' files said, kept after New for the commands
+// View is what the tiers' files said, kept after New for the commands
 // that show configuration; the rest of the engine reads only Effective.
-type configView struct {
+type View struct {
 	files   []ConfigFile
 	origins map[string]map[string]Origin // gate → key of Effective.SetBy → origin
 }
 
-// newConfigView records the tiers' files and where each effective key of
+// NewView records the tiers' files and where each effective key of
 // every gate was set.
-func newConfigView(tiers []*tierFile, gates []*gate.Gate, eff map[string]*Effective) configView {
-	v := configView{origins: map[string]map[string]Origin{}}
-	byTier := map[string]*tierFile{}
+func NewView(tiers []*File, gates []*gate.Gate, eff map[string]*Effective) View {
+	v := View{origins: map[string]map[string]Origin{}}
+	byTier := map[string]*File{}
 	for _, t := range tiers {
 		if t == nil {
 			continue
@@ -62,11 +62,11 @@ func newConfigView(tiers []*tierFile, gates []*gate.Gate, eff map[string]*Effect
 				val := t.gates[gate].raw[key]
 				if ps, ok := val.(map[string]any); ok && key == "params" {
 					for _, p := range sortedKeys(ps) {
-						f.Sets = append(f.Sets, ConfigEntry{Key: gate + ".params." + p, Line: t.doc.line("gates", gate, "params", p), Value: ps[p]})
+						f.Sets = append(f.Sets, ConfigEntry{Key: gate + ".params." + p, Line: t.doc.Line("gates", gate, "params", p), Value: ps[p]})
 					}
 					continue
 				}
-				f.Sets = append(f.Sets, ConfigEntry{Key: gate + "." + key, Line: t.doc.line("gates", gate, key), Value: val})
+				f.Sets = append(f.Sets, ConfigEntry{Key: gate + "." + key, Line: t.doc.Line("gates", gate, key), Value: val})
 			}
 		}
 		v.files = append(v.files, f)
@@ -85,17 +85,16 @@ func newConfigView(tiers []*tierFile, gates []*gate.Gate, eff map[string]*Effect
 				v.origins[g.Name] = map[string]Origin{}
 			}
 			path := append([]string{"gates", g.Name}, strings.Split(key, ".")...)
-			v.origins[g.Name][key] = Origin{Tier: tier, File: t.display, Line: t.doc.line(path...)}
+			v.origins[g.Name][key] = Origin{Tier: tier, File: t.display, Line: t.doc.Line(path...)}
 		}
 	}
 	return v
 }
 
-// ConfigFiles returns the configuration files the engine was built from,
-// lowest tier first (project, user, managed); a tier without a file is
-// absent.
-func (e *Engine) ConfigFiles() []ConfigFile {
-	out := slices.Clone(e.config.files)
+// Files returns the configuration files the view was built from, lowest
+// tier first (project, user, managed); a tier without a file is absent.
+func (v View) Files() []ConfigFile {
+	out := slices.Clone(v.files)
 	for i := range out {
 		out[i].Sections = slices.Clone(out[i].Sections)
 		out[i].Sets = slices.Clone(out[i].Sets)
@@ -106,7 +105,7 @@ func (e *Engine) ConfigFiles() []ConfigFile {
 // SetAt returns where a tier set key ("enabled", "severity", "triggers" or
 // "params.NAME") of gate's effective configuration; ok is false when the
 // key holds the gate's own default.
-func (e *Engine) SetAt(gate, key string) (Origin, bool) {
-	o, ok := e.config.origins[gate][key]
+func (v View) SetAt(gate, key string) (Origin, bool) {
+	o, ok := v.origins[gate][key]
 	return o, ok
 }

@@ -1,7 +1,6 @@
-package engine
+package config
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -23,9 +22,9 @@ type TierSetting struct {
 	Severity string `json:"severity,omitempty"`
 }
 
-// tierSettings lists what the tiers set on every gate, sorted by gate and
+// Settings lists what the tiers set on every gate, sorted by gate and
 // key: computed once in New, copied into each decision.
-func tierSettings(gates []*gate.Gate, eff map[string]*Effective, tiers []*tierFile) []TierSetting {
+func Settings(gates []*gate.Gate, eff map[string]*Effective, tiers []*File) []TierSetting {
 	files := map[string]string{}
 	for _, t := range tiers {
 		if t != nil {
@@ -68,19 +67,4 @@ func settingValue(e *Effective, key string) any {
 		return e.Params[name]
 	}
 	return nil
-}
-
-// DisabledNotes are the notes a text report gives for d's configuration: a
-// blocking gate that a tier switched off (the project tier may only switch
-// off a command gate whose tool the project does not use), with the tier and
-// its file, so nobody reads a pass without knowing what was not asked.
-func DisabledNotes(d *Decision) []string {
-	var out []string
-	for _, s := range d.Tiers {
-		if s.Key != "enabled" || s.Value != false || s.Severity != gate.SeverityBlock {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s (block) is disabled by the %s tier (%s)", s.Gate, s.Tier, s.File))
-	}
-	return out
 }

@@ -1,4 +1,11 @@
-package engine
+// Package config is the gate configuration model below the evaluation core:
+// the tiers' files (project, user, managed) read with a line for every error,
+// their overrides applied to each gate (a project may only tighten), the
+// evaluation limits, the command gates, host generators and allow-lists the
+// tiers define, where the store lives, and the environment a tier may not
+// point into the repository. The engine resolves a configuration once, in
+// engine.New, and reads only the result.
+package config
 
 import (
 	"crypto/sha256"
@@ -13,6 +20,7 @@ import (
 
 	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/internal/jsondoc"
 	"github.com/tausik/tausik/internal/boundedread"
 )
 
@@ -25,20 +33,20 @@ const (
 	TierManaged = "managed"
 )
 
-// ConfigPaths names the configuration files of each tier. An empty path means
+// Paths names the configuration files of each tier. An empty path means
 // the tier is absent; a named file that does not exist is absent too, except
 // for the managed tier, whose path is set on purpose and fails closed.
-type ConfigPaths struct {
+type Paths struct {
 	Project string // <root>/tausik/gates.json
 	User    string // ~/.tausik/config.json
 	Managed string // $TAUSIK_MANAGED_CONFIG
 }
 
-// tierFile is one tier's parsed configuration.
-type tierFile struct {
+// File is one tier's parsed configuration.
+type File struct {
 	tier    string
 	display string // the path as shown in messages
-	doc     *jsonDoc
+	doc     *jsondoc.Doc
 	gates   map[string]*gateOverride
 	top     map[string]any              // every top-level key, as written
 	cfg     tierSections                // the top-level sections, decoded
@@ -81,7 +89,7 @@ type gateOverride struct {
 // project tier's file, <root>/tausik/gates.json, is read only as a regular
 // file inside the root; another tier's may be a symlink, but to a regular
 // file (see boundedread). Either is at most boundedread.MaxConfig bytes.
-func loadTier(tier, path, display string, required bool) (*tierFile, error) {
+func Load(tier, path, display string, required bool) (*File, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -97,7 +105,7 @@ func loadTier(tier, path, display string, required bool) (*tierFile, error) {
 		return nil, nil
 	}
 	if err != nil {
-		d := &Diagnostics{Kind: ErrConfig}
+		d := &diag.Diagnostics{Kind: diag.ErrConfig}
 		d.Add(display, 0, "%v", err)
 		return nil, d
 	}
@@ -108,10 +116,10 @@ func loadTier(tier, path, display string, required bool) (*tierFile, error) {
 	return t, err
 }
 
-// configDigest is the digest of the tiers' files as read: each present
+// Digest is the digest of the tiers' files as read: each present
 // tier's name and the sha256 of its bytes. No file at all is the digest of
 // nothing, so an engine built without configuration still names it.
-func configDigest(tiers []*tierFile) string {
+func Digest(tiers []*File) string {
 	h := sha256.New()
 	for _, t := range tiers {
 		if t != nil {
@@ -122,31 +130,31 @@ func configDigest(tiers []*tierFile) string {
 }
 
 // parseTier parses the contents b of one tier's file.
-func parseTier(tier, display string, b []byte) (*tierFile, error) {
-	d := &Diagnostics{Kind: ErrConfig}
-	doc, err := parseJSONDoc(b)
+func parseTier(tier, display string, b []byte) (*File, error) {
+	d := &diag.Diagnostics{Kind: diag.ErrConfig}
+	doc, err := jsondoc.Parse(b)
 	if err != nil {
-		var le *lineError
+		var le *jsondoc.LineError
 		if errors.As(err, &le) {
-			d.Add(display, le.line, "invalid JSON: %s", le.msg)
+			d.Add(display, le.Line, "invalid JSON: %s", le.Msg)
 		} else {
 			d.Add(display, 0, "invalid JSON: %v", err)
 		}
 		return nil, d
 	}
-	top, ok := doc.value.(map[string]any)
+	top, ok := doc.Value.(map[string]any)
 	if !ok {
 		d.Add(display, 1, "the config must be a JSON object")
 		return nil, d
 	}
-	t := &tierFile{tier: tier, display: display, doc: doc, gates: map[string]*gateOverride{}, top: top}
+	t := &File{tier: tier, display: display, doc: doc, gates: map[string]*gateOverride{}, top: top}
 	t.has, _ = cfgObject{t: t, d: d}.decode(top, &t.cfg, "a JSON object")
 	if t.has[keyLimits] {
 		t.limits = parseLimits(t, top[keyLimits], d)
 	}
 	if t.has[keyStore] {
 		if msg := checkStoreKey(tier, top[keyStore]); msg != "" {
-			d.Add(display, doc.line(keyStore), "%s: %s", keyStore, msg)
+			d.Add(display, doc.Line(keyStore), "%s: %s", keyStore, msg)
 		}
 	}
 	for _, name := range sortedKeys(t.cfg.Gates) {
@@ -173,21 +181,21 @@ type Effective struct {
 	// last ("params.max_lines" → "user").
 	SetBy map[string]string `json:"set_by,omitempty"`
 	// from holds, per paths param, where each pattern a tier added was
-	// written ("tausik/gates.json:12"), for checkLoopholes.
+	// written ("tausik/gates.json:12"), for CheckLoopholes.
 	from map[string]map[string]string
 }
 
 // resolveConfig applies the tiers to every gate. Refused weakenings come back
-// as warnings; malformed values as an ErrConfig Diagnostics. unused (nil:
+// as warnings; malformed values as an diag.ErrConfig diag.Diagnostics. unused (nil:
 // none) names the command gates whose tool the project does not use, which
 // the project tier may switch off (switchOffUnused).
-func resolveConfig(gates []*gate.Gate, tiers []*tierFile, unused toolUse) (map[string]*Effective, []string, error) {
-	d := &Diagnostics{Kind: ErrConfig}
+func Resolve(gates []*gate.Gate, tiers []*File, unused ToolUse) (map[string]*Effective, []string, error) {
+	d := &diag.Diagnostics{Kind: diag.ErrConfig}
 	byName := map[string]*gate.Gate{}
 	out := map[string]*Effective{}
 	for _, g := range gates {
 		byName[g.Name] = g
-		eff := &Effective{Enabled: g.Enabled, Severity: g.Severity, Triggers: canonicalTriggers(g.Triggers),
+		eff := &Effective{Enabled: g.Enabled, Severity: g.Severity, Triggers: CanonicalTriggers(g.Triggers),
 			Params: map[string]any{}, SetBy: map[string]string{}}
 		for _, p := range g.Params {
 			eff.Params[p.Name] = gate.CloneValue(p.Default)
@@ -203,7 +211,7 @@ func resolveConfig(gates []*gate.Gate, tiers []*tierFile, unused toolUse) (map[s
 			g := byName[name]
 			if g == nil {
 				if t.tier == TierProject {
-					d.Add(t.display, t.doc.line("gates", name), "gates.%s: no such gate", name)
+					d.Add(t.display, t.doc.Line("gates", name), "gates.%s: no such gate", name)
 				}
 				continue // a user or managed file serves many projects
 			}
@@ -220,12 +228,12 @@ func resolveConfig(gates []*gate.Gate, tiers []*tierFile, unused toolUse) (map[s
 
 // applier applies one tier's override of one gate.
 type applier struct {
-	t        *tierFile
+	t        *File
 	g        *gate.Gate
 	eff      *Effective
-	d        *Diagnostics
+	d        *diag.Diagnostics
 	warnings []string
-	unused   toolUse
+	unused   ToolUse
 }
 
 func (a *applier) key(parts ...string) string {
@@ -233,13 +241,13 @@ func (a *applier) key(parts ...string) string {
 }
 
 func (a *applier) bad(parts []string, format string, args ...any) {
-	line := a.t.doc.line(append([]string{"gates", a.g.Name}, parts...)...)
+	line := a.t.doc.Line(append([]string{"gates", a.g.Name}, parts...)...)
 	a.d.Add(a.t.display, line, "%s: %s", a.key(parts...), fmt.Sprintf(format, args...))
 }
 
 // refuse records a weakening the project tier may not make.
 func (a *applier) refuse(parts []string, why string) {
-	line := a.t.doc.line(append([]string{"gates", a.g.Name}, parts...)...)
+	line := a.t.doc.Line(append([]string{"gates", a.g.Name}, parts...)...)
 	a.warnings = append(a.warnings, fmt.Sprintf("%s:%d: %s: refused: %s; only the user or managed tier may weaken a gate",
 		a.t.display, line, a.key(parts...), why))
 }
@@ -295,7 +303,7 @@ func (a *applier) triggers(ts []string) {
 			a.refuse([]string{"triggers"}, "it would remove the trigger(s) "+strings.Join(dropped, ", "))
 		}
 	}
-	a.eff.Triggers = canonicalTriggers(ts)
+	a.eff.Triggers = CanonicalTriggers(ts)
 	a.eff.SetBy["triggers"] = a.t.tier
 }
 
@@ -344,17 +352,17 @@ func (a *applier) param(name string, v any) {
 	a.eff.SetBy["params."+name] = a.t.tier
 }
 
-// paramSetter locates a gate's param in the tier that set it last: the
+// ParamSetter locates a gate's param in the tier that set it last: the
 // file and line of gates.GATE.params.PARAM there. ok is false when the
 // value is the gate's default.
-func paramSetter(tiers []*tierFile, gate string, eff *Effective, param string) (file string, line int, ok bool) {
+func ParamSetter(tiers []*File, gate string, eff *Effective, param string) (file string, line int, ok bool) {
 	tier := eff.SetBy["params."+param]
 	if tier == "" {
 		return "", 0, false
 	}
 	for _, t := range tiers {
 		if t != nil && t.tier == tier {
-			return t.display, t.doc.line("gates", gate, "params", param), true
+			return t.display, t.doc.Line("gates", gate, "params", param), true
 		}
 	}
 	return "", 0, false
@@ -414,9 +422,60 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// canonicalTriggers returns ts deduplicated, in workflow order.
-func canonicalTriggers(ts []string) []string {
+// CanonicalTriggers returns ts deduplicated, in workflow order.
+func CanonicalTriggers(ts []string) []string {
 	out := slices.Clone(ts)
 	sort.Slice(out, func(i, j int) bool { return slices.Index(gate.Triggers, out[i]) < slices.Index(gate.Triggers, out[j]) })
 	return slices.Compact(out)
+}
+
+// ToolUse answers, for the project tier's switching a gate off, whether
+// the gate is a command gate whose tool the project shows no sign of using.
+// The stacks facts are gathered once, on the first question, so an engine
+// whose project tier switches nothing off never looks.
+type ToolUse func(gate string) (unused bool)
+
+// switchOffUnused lets the project tier switch off a command gate whose
+// tool the project shows no sign of using: a gate that would only say
+// NOT_APPLICABLE weakens nothing. The switch is reported as a warning (and
+// in every decision's tier settings); false leaves the refusal standing.
+func (a *applier) switchOffUnused() bool {
+	if a.unused == nil || !a.unused(a.g.Name) {
+		return false
+	}
+	line := a.t.doc.Line("gates", a.g.Name, "enabled")
+	a.warnings = append(a.warnings, fmt.Sprintf("%s:%d: %s: accepted: the project shows no sign of using %s (see `tausik facts --namespace stacks`), so the project tier may switch its gate off",
+		a.t.display, line, a.key("enabled"), a.g.Name))
+	return true
+}
+
+// Tier is the tier the file configures: TierProject, TierUser or TierManaged.
+func (t *File) Tier() string { return t.tier }
+
+// Display is the file's path as messages show it.
+func (t *File) Display() string { return t.display }
+
+// Line returns the line where the value at a key path starts, or 0.
+func (t *File) Line(path ...string) int { return t.doc.Line(path...) }
+
+// LoadTiers reads the project, user and managed configuration files, each
+// shown relative to root when it lies under it; only the managed one must
+// exist.
+func LoadTiers(root string, paths Paths) ([]*File, error) {
+	var tiers []*File
+	for _, t := range []struct {
+		tier, path string
+		required   bool
+	}{{TierProject, paths.Project, false}, {TierUser, paths.User, false}, {TierManaged, paths.Managed, true}} {
+		display := t.path
+		if rel, err := filepath.Rel(root, t.path); err == nil && filepath.IsLocal(rel) {
+			display = filepath.ToSlash(rel)
+		}
+		tf, err := Load(t.tier, t.path, display, t.required)
+		if err != nil {
+			return nil, err
+		}
+		tiers = append(tiers, tf)
+	}
+	return tiers, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"strconv"
@@ -14,7 +14,7 @@ import (
 // gate's own patterns are never judged, and a pattern that leaves some
 // judged file in is kept quietly.
 func TestCheckLoopholes(t *testing.T) {
-	g := &Gate{Meta: gate.Meta{Name: "g", Params: []gate.Param{{Name: "exclude", Type: gate.TypePaths,
+	g := &gate.Gate{Meta: gate.Meta{Name: "g", Params: []gate.Param{{Name: "exclude", Type: gate.TypePaths,
 		Default: map[string]any{"**/testdata/": "test data"}}}}}
 	files := []string{"src/a.py", "pkg/tests/test_a.py", "testdata/x.py", "README.md"}
 	py := func(f string) bool { return strings.HasSuffix(f, ".py") }
@@ -33,7 +33,7 @@ func TestCheckLoopholes(t *testing.T) {
 	for _, c := range cases {
 		eff := &Effective{Params: map[string]any{"exclude": map[string]any{"**/testdata/": "test data", c.add: "why"}},
 			from: map[string]map[string]string{"exclude": {c.add: "tausik/gates.json:3"}}}
-		got := strings.Join(checkLoopholes(g, eff, files, py), "\n")
+		got := strings.Join(CheckLoopholes(g, eff, files, py), "\n")
 		params := eff.Params["exclude"].(map[string]any)
 		if _, kept := params[c.add]; kept != c.kept {
 			t.Errorf("%q: kept %v, want %v (%s)", c.add, kept, c.kept, got)
@@ -61,7 +61,7 @@ func TestCheckLoopholes(t *testing.T) {
 			params[k], from[k] = "why", "tausik/gates.json:"+string(rune('3'+i))
 		}
 		eff := &Effective{Params: map[string]any{"exclude": params}, from: map[string]map[string]string{"exclude": from}}
-		got := strings.Join(checkLoopholes(g, eff, files, py), "\n")
+		got := strings.Join(CheckLoopholes(g, eff, files, py), "\n")
 		left := eff.Params["exclude"].(map[string]any)
 		for i, k := range c.add {
 			if _, kept := left[k]; kept != (c.kept || k == "README.md") {

@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 	"github.com/tausik/tausik/engine/policy"
 )
 
-// hookTriggers are the triggers judged while an agent's host waits on a
+// HookTriggers are the triggers judged while an agent's host waits on a
 // hook: tighter limits bound them, and a project's own command gates never
 // run at them (trust.go).
-var hookTriggers = []string{"pre-write", "post-write"}
+var HookTriggers = []string{"pre-write", "post-write"}
 
-// limitsClass is the class of limits that bounds trigger's evaluations.
-func limitsClass(trigger string) string {
-	if slices.Contains(hookTriggers, trigger) {
+// LimitsClass is the class of limits that bounds trigger's evaluations.
+func LimitsClass(trigger string) string {
+	if slices.Contains(HookTriggers, trigger) {
 		return policy.LimitsHook
 	}
 	return policy.LimitsDefault
@@ -43,7 +43,7 @@ const maxLimit = 1 << 31
 
 // parseLimits checks a config's "limits" object: {hook|default: {key: n}}
 // with every n a positive integer. It returns the values by class and key.
-func parseLimits(t *tierFile, v any, d *Diagnostics) map[string]map[string]int64 {
+func parseLimits(t *File, v any, d *diag.Diagnostics) map[string]map[string]int64 {
 	var sec limitsSection
 	has, _ := cfgObject{t: t, path: []string{keyLimits}, d: d}.decode(v, &sec, "an object {hook, default}")
 	out := map[string]map[string]int64{}
@@ -73,10 +73,10 @@ func parseLimits(t *tierFile, v any, d *Diagnostics) map[string]map[string]int64
 	return out
 }
 
-// resolveLimits applies the tiers' limits to the defaults, lowest tier
+// ResolveLimits applies the tiers' limits to the defaults, lowest tier
 // first. The project tier may only lower a limit: raising one is refused
 // with a warning, as any weakening of a gate is.
-func resolveLimits(tiers []*tierFile) (map[string]policy.Limits, []string) {
+func ResolveLimits(tiers []*File) (map[string]policy.Limits, []string) {
 	out := policy.DefaultLimits()
 	var warnings []string
 	for _, t := range tiers {
@@ -88,7 +88,7 @@ func resolveLimits(tiers []*tierFile) (map[string]policy.Limits, []string) {
 				v, cur := t.limits[class][k], limitGet(out[class], k)
 				if t.tier == TierProject && v > cur {
 					warnings = append(warnings, fmt.Sprintf("%s:%d: limits.%s.%s: refused: %d would raise the limit %d; only the user or managed tier may raise a limit",
-						t.display, t.doc.line("limits", class, k), class, k, v, cur))
+						t.display, t.doc.Line("limits", class, k), class, k, v, cur))
 					continue
 				}
 				out[class] = limitSet(out[class], k, v)
@@ -96,16 +96,6 @@ func resolveLimits(tiers []*tierFile) (map[string]policy.Limits, []string) {
 		}
 	}
 	return out, warnings
-}
-
-// Limits returns the limits that bound each gate's evaluation for trigger,
-// after every tier was applied.
-func (e *Engine) Limits(trigger string) policy.Limits {
-	class := limitsClass(trigger)
-	if l, ok := e.limits[class]; ok {
-		return l
-	}
-	return policy.DefaultLimits()[class]
 }
 
 // limitGet returns the limit key of l in its config unit.
@@ -132,9 +122,9 @@ func limitSet(l policy.Limits, key string, v int64) policy.Limits {
 	return l
 }
 
-// checkCELCosts refuses, at load, a team CEL policy with an expression
+// CheckCELCosts refuses, at load, a team CEL policy with an expression
 // whose estimated cost is over every class's cel_cost: it could never run.
-func checkCELCosts(gates []*gate.Gate, limits map[string]policy.Limits, d *Diagnostics) {
+func CheckCELCosts(gates []*gate.Gate, limits map[string]policy.Limits, d *diag.Diagnostics) {
 	var most uint64
 	for _, l := range limits {
 		most = max(most, l.CELCost)

@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"encoding/json"
@@ -32,11 +32,11 @@ func TestConfigIndexLinear(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tf.doc.counted > int64(len(b)) {
-			t.Errorf("%d keys: the line index scanned %d bytes of a %d-byte file", n, tf.doc.counted, len(b))
+		if tf.doc.Scanned() > int64(len(b)) {
+			t.Errorf("%d keys: the line index scanned %d bytes of a %d-byte file", n, tf.doc.Scanned(), len(b))
 		}
 		last := fmt.Sprintf("src/gen/f%06d.py", n-1)
-		if got, want := tf.doc.line("gates", "filesize", "params", "exempt_paths", last), n+5; got != want {
+		if got, want := tf.doc.Line("gates", "filesize", "params", "exempt_paths", last), n+5; got != want {
 			t.Errorf("%d keys: the last path is at line %d, want %d", n, got, want)
 		}
 	}
@@ -45,7 +45,7 @@ func TestConfigIndexLinear(t *testing.T) {
 // BenchmarkConfigExemptPaths loads and resolves a config with 4,000 and
 // 40,000 exempt paths: the cost per key stays flat.
 func BenchmarkConfigExemptPaths(b *testing.B) {
-	gates := []*Gate{{Meta: gate.Meta{Name: "filesize", Enabled: true, Severity: SeverityBlock, Triggers: []string{"commit"},
+	gates := []*gate.Gate{{Meta: gate.Meta{Name: "filesize", Enabled: true, Severity: gate.SeverityBlock, Triggers: []string{"commit"},
 		Params: []gate.Param{{Name: "exempt_paths", Type: gate.TypeObject, Default: map[string]any{}, ProjectMay: gate.MayAdd}}}}}
 	for _, n := range []int{4000, 40000} {
 		raw := exemptConfig(b, n)
@@ -55,7 +55,7 @@ func BenchmarkConfigExemptPaths(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, _, err := resolveConfig(gates, []*tierFile{tf}, nil); err != nil {
+				if _, _, err := Resolve(gates, []*File{tf}, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

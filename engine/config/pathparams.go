@@ -1,10 +1,9 @@
-package engine
+package config
 
 import (
 	"context"
 	"fmt"
 	"maps"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,7 +36,7 @@ func (a *applier) paths(p gate.Param, v any) (map[string]any, bool) {
 			}
 		}
 		a.warnings = append(a.warnings, fmt.Sprintf("%s:%d: %s: a list is the old shape, read as {%s}; write that object, each pattern with the reason it is left out (docs/paths.md)",
-			a.t.display, a.t.doc.line(append([]string{"gates", a.g.Name}, at...)...), a.key(at...), strings.Join(shown, ", ")))
+			a.t.display, a.t.doc.Line(append([]string{"gates", a.g.Name}, at...)...), a.key(at...), strings.Join(shown, ", ")))
 		v = out
 	}
 	m, err := gate.CoercePaths(v)
@@ -61,7 +60,7 @@ func (a *applier) paths(p gate.Param, v any) (map[string]any, bool) {
 }
 
 // notePaths records where each pattern a tier added to a paths param was
-// written, for the loophole check (checkLoopholes) and its messages.
+// written, for the loophole check (CheckLoopholes) and its messages.
 func (a *applier) notePaths(p gate.Param, added map[string]any) {
 	if a.eff.from == nil {
 		a.eff.from = map[string]map[string]string{}
@@ -70,19 +69,19 @@ func (a *applier) notePaths(p gate.Param, added map[string]any) {
 		a.eff.from[p.Name] = map[string]string{}
 	}
 	for k := range added {
-		line := a.t.doc.line("gates", a.g.Name, "params", p.Name, k)
+		line := a.t.doc.Line("gates", a.g.Name, "params", p.Name, k)
 		a.eff.from[p.Name][k] = fmt.Sprintf("%s:%d", a.t.display, line)
 	}
 }
 
-// checkLoopholes judges every pattern a tier added to a paths param against
+// CheckLoopholes judges every pattern a tier added to a paths param against
 // the repository's files (files, repo-relative): one that, with the gate's
 // default patterns, leaves out every file the gate judges would switch the
 // gate off without saying so, and is refused — taken out of the effective
 // params before any runner or policy sees them, and reported like a refused
 // weakening; one that matches no file at all is reported as a likely
 // mistake. judged tells which files the gate judges (its extensions).
-func checkLoopholes(g *gate.Gate, eff *Effective, files []string, judged func(string) bool) []string {
+func CheckLoopholes(g *gate.Gate, eff *Effective, files []string, judged func(string) bool) []string {
 	var out []string
 	for _, p := range g.Params {
 		if p.Type != gate.TypePaths || len(eff.from[p.Name]) == 0 {
@@ -171,50 +170,33 @@ func didYouMean(k string) string {
 	return fmt.Sprintf("; did you mean %q?", "**/"+strings.TrimPrefix(k, "/"))
 }
 
-// judgedBy returns which files gate g judges for the loophole check: a
-// command gate's and a gate with an extensions param judge their
-// extensions, a gate reading the surface namespace Python and Go, any other
-// gate every file.
-func (e *Engine) judgedBy(g *gate.Gate, params map[string]any) func(string) bool {
-	var exts []string
-	if spec, ok := e.commandSpecFor(g, params); ok {
-		exts = spec.Extensions
-	} else if v, ok := params["extensions"].([]any); ok {
-		exts = stringsOf(v)
-	} else if slices.Contains(g.Facts, NamespaceSurface) {
-		exts = []string{".py", ".go"}
-	}
-	if len(exts) == 0 {
-		return func(string) bool { return true }
-	}
-	return func(f string) bool { return slices.Contains(exts, strings.ToLower(path.Ext(f))) }
-}
-
-// refuseLoopholes runs checkLoopholes over every gate whose paths params a
-// tier added to, listing the repository's files once, and only then: a
-// config that adds no pattern costs nothing. It runs when the engine opens,
-// before the command runners are built from the params (a command gate's
-// exclusions are applied by its runner), and against the whole tree rather
-// than one request's files, so a pattern that leaves out the one file a
-// hook asks about is not mistaken for one that leaves out everything.
-func (e *Engine) refuseLoopholes(ctx context.Context) error {
-	var files []string
+// RefuseLoopholes runs CheckLoopholes over every gate whose paths params a
+// tier added to, listing the files under root once, and only then: a
+// config that adds no pattern costs nothing. The engine runs it when it
+// opens, before the command runners are built from the params (a command
+// gate's exclusions are applied by its runner), and against the whole tree
+// rather than one request's files, so a pattern that leaves out the one
+// file a hook asks about is not mistaken for one that leaves out
+// everything. judgedBy tells which files a gate judges.
+func RefuseLoopholes(ctx context.Context, root string, gates []*gate.Gate, eff map[string]*Effective,
+	judgedBy func(*gate.Gate, map[string]any) func(string) bool) ([]string, error) {
+	var files, warnings []string
 	listed := false
-	for _, g := range e.gates {
-		eff := e.eff[g.Name]
-		if eff == nil || len(eff.from) == 0 {
+	for _, g := range gates {
+		e := eff[g.Name]
+		if e == nil || len(e.from) == 0 {
 			continue
 		}
 		if !listed {
 			var err error
-			if files, err = runners.ListFiles(ctx, e.root); err != nil {
-				d := &Diagnostics{Kind: ErrConfig}
-				d.Add(e.root, 0, "list the repository's files to check the config's path patterns: %v", err)
-				return d
+			if files, err = runners.ListFiles(ctx, root); err != nil {
+				d := &diag.Diagnostics{Kind: diag.ErrConfig}
+				d.Add(root, 0, "list the repository's files to check the config's path patterns: %v", err)
+				return nil, d
 			}
 			listed = true
 		}
-		e.warnings = append(e.warnings, checkLoopholes(g, eff, files, e.judgedBy(g, eff.Params))...)
+		warnings = append(warnings, CheckLoopholes(g, e, files, judgedBy(g, e.Params))...)
 	}
-	return nil
+	return warnings, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package config
 
 import (
 	"fmt"
@@ -55,7 +55,7 @@ func checkStoreKey(tier string, v any) string {
 // (an organisation's shared log is not a developer's to opt out of), then
 // TAUSIK_STORE, then the user tier; without any of them it is the SQLite file
 // $TAUSIK_DB, else .tausik/tausik.db under root. A store key in the project
-// tier is an ErrConfig naming file and line, as is a malformed value
+// tier is an diag.ErrConfig naming file and line, as is a malformed value
 // anywhere, and so is a tier's file inside root (checkTierEnv).
 func LocateStore(root string, getenv func(string) string) (StoreLocation, error) {
 	if err := checkTierEnv(root, getenv); err != nil {
@@ -75,7 +75,7 @@ func LocateStore(root string, getenv func(string) string) (StoreLocation, error)
 		if t.tier == TierProject {
 			display = "tausik/gates.json"
 		}
-		tf, err := loadTier(t.tier, t.path, display, t.required)
+		tf, err := Load(t.tier, t.path, display, t.required)
 		if err != nil {
 			return StoreLocation{}, err
 		}
@@ -89,7 +89,7 @@ func LocateStore(root string, getenv func(string) string) (StoreLocation, error)
 	env := getenv(EnvStore)
 	if env != "" && env != storeSQLite && !store.IsPostgresURL(env) {
 		return StoreLocation{}, fmt.Errorf("%w: %s: want a postgres:// URL or %q, got %q",
-			ErrConfig, EnvStore, storeSQLite, store.RedactURL(env))
+			diag.ErrConfig, EnvStore, storeSQLite, store.RedactURL(env))
 	}
 	loc, ok := chosen[TierManaged]
 	switch {
@@ -121,3 +121,13 @@ func UserConfigPath(getenv func(string) string) string {
 	}
 	return ""
 }
+
+// Environment variables that locate the configuration tiers and the store.
+const (
+	EnvUserConfig    = "TAUSIK_USER_CONFIG"    // default ~/.tausik/config.json
+	EnvManagedConfig = "TAUSIK_MANAGED_CONFIG" // unset = no managed tier
+	EnvDB            = "TAUSIK_DB"             // default <root>/.tausik/tausik.db
+)
+
+// StateDir is the project's local, uncommitted state: database and keys.
+const StateDir = ".tausik"
