@@ -3,9 +3,9 @@ package cli
 import (
 	"context"
 
-	"github.com/spf13/cobra"
+	"github.com/tausik/tausik/internal/app"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/spf13/cobra"
 )
 
 type taskDoneOptions struct {
@@ -44,11 +44,11 @@ func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
 		return err
 	}
 	defer e.Close()
-	req := engine.DoneTaskRequest{Slug: opts.slug, Requester: g.requester()}
+	req := app.DoneTaskRequest{Slug: opts.slug, Requester: g.requester()}
 	if opts.noChangelog {
-		req.Bypass = []string{engine.GateChangelog}
+		req.Bypass = []string{app.GateChangelog}
 	}
-	out, err := e.DoneTask(ctx, req)
+	out, err := app.DoneTask(ctx, e, req)
 	if out == nil || out.Decision == nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tausik/tausik/internal/app"
+
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +37,7 @@ func runTaskFiles(ctx context.Context, g *globals, opts *taskFilesOptions) error
 		return err
 	}
 	defer e.Close()
-	t, err := e.AddTaskFiles(ctx, opts.slug, files)
+	t, err := app.AddTaskFiles(ctx, e, opts.slug, files)
 	if err != nil {
 		return err
 	}

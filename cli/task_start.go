@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
@@ -54,8 +55,8 @@ func newTaskStartCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.goal, "goal", "", "what the task is for")
 	f.StringArrayVar(&opts.scope, "scope", nil, "a path pattern the task may write (repeatable)")
-	f.StringVar(&opts.tier, "tier", string(engine.DefaultTier), "lightweight, standard, substantial or deep")
-	f.StringVar(&opts.complexity, "complexity", string(engine.DefaultComplexity), "simple, medium or complex")
+	f.StringVar(&opts.tier, "tier", string(app.DefaultTier), "lightweight, standard, substantial or deep")
+	f.StringVar(&opts.complexity, "complexity", string(app.DefaultComplexity), "simple, medium or complex")
 	f.IntVar(&opts.budget, "budget", 0, "tool calls the task may spend (needs an open session)")
 	f.BoolVar(&opts.delegated, "delegated", false, "the task is done by a delegated worker")
 	f.StringArrayVar(&opts.specs, "spec", nil, "a linked SPEC slug (repeatable)")
@@ -89,7 +90,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 	if opts.budgetSet {
 		t.CallBudget = &opts.budget
 	}
-	out, err := e.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: g.requester()})
+	out, err := app.StartTask(ctx, e, app.StartTaskRequest{Task: t, Requester: g.requester()})
 	if out == nil || out.Decision == nil {
 		return err
 	}
@@ -101,7 +102,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 
 // renderTaskOutcome prints the decision a task flow acted on, then what
 // happened to the task.
-func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *engine.TaskOutcome, did, didNot string) error {
+func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *app.TaskOutcome, did, didNot string) error {
 	if format == "json" {
 		return writeJSON(g.stdout, struct {
 			Task     facts.Task       `json:"task"`

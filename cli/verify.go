@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tausik/tausik/internal/app"
+
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/engine"
@@ -47,7 +49,7 @@ func newVerifyCmd(g *globals) *cobra.Command {
 }
 
 func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
-	req := engine.VerifyRequest{Task: opts.task, Requester: g.requester()}
+	req := app.VerifyRequest{Task: opts.task, Requester: g.requester()}
 	if opts.files != nil {
 		var err error
 		if req.Files, err = absPaths(opts.files); err != nil {
@@ -59,7 +61,7 @@ func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
 		return err
 	}
 	defer e.Close()
-	out, err := e.Verify(ctx, req)
+	out, err := app.Verify(ctx, e, req)
 	if out == nil || out.Decision == nil {
 		return err
 	}
@@ -69,7 +71,7 @@ func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
 	return verdictErr(err, out.Decision.Blocked)
 }
 
-func renderVerify(g *globals, e *engine.Engine, format string, out *engine.VerifyOutcome, recorded bool) error {
+func renderVerify(g *globals, e *engine.Engine, format string, out *app.VerifyOutcome, recorded bool) error {
 	r := out.Run
 	if format == "json" {
 		return writeJSON(g.stdout, struct {

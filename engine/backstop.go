@@ -2,28 +2,9 @@ package engine
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/tausik/tausik/engine/gate"
-	"github.com/tausik/tausik/internal/treestate"
-	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/store"
 )
-
-// recordTree takes the work tree's state for a task that declares a scope
-// ("" for one that does not: it has nothing to be judged against). A tree
-// that cannot be read refuses the start (ErrStore): a scoped task without a
-// record could change anything unseen.
-func (e *Engine) recordTree(ctx context.Context, t store.Task) (string, error) {
-	if t.Scope == nil {
-		return "", nil
-	}
-	s, err := treestate.Record(ctx, e.root, runners.GitEnv())
-	if err != nil {
-		return "", fmt.Errorf("%w: record the work tree for task %s's scope: %v", ErrStore, t.Slug, err)
-	}
-	return s.Encode(), nil
-}
 
 // CheckToolCall evaluates the post-write gates after c ran, while a task
 // with a declared scope is active, and returns the decision, logged with

@@ -278,6 +278,14 @@ func (e *Engine) Store() *store.Store { return e.store }
 // Root returns the project root the engine judges.
 func (e *Engine) Root() string { return e.root }
 
+// Requester is recorded with every decision and task change whose request
+// names none.
+func (e *Engine) Requester() string { return e.requester }
+
+// GateSignature is the signature of the verify gate set (see VerifyGates)
+// that a receipt certifies.
+func (e *Engine) GateSignature() string { return e.gateSignature }
+
 // Gates returns every loaded gate in evaluation order.
 func (e *Engine) Gates() []*gate.Gate { return slices.Clone(e.gates) }
 

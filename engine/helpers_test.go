@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	iofs "io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -74,3 +75,24 @@ violations:
 `
 	paramsMaxLines = "params:\n  max_lines: {type: int, default: 3, project_may: lower, description: the limit}"
 )
+
+// builtinSubset holds only the named built-in bundles, so a flow test does
+// not depend on which other gates ship.
+func builtinSubset(t *testing.T, names ...string) fstest.MapFS {
+	t.Helper()
+	m := fstest.MapFS{}
+	for _, name := range names {
+		err := iofs.WalkDir(policies.FS, name, func(p string, d iofs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := iofs.ReadFile(policies.FS, p)
+			m[p] = &fstest.MapFile{Data: b}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}

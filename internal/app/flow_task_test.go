@@ -1,4 +1,4 @@
-package engine
+package app
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/store"
@@ -60,13 +61,27 @@ func builtinSubset(t *testing.T, names ...string) fstest.MapFS {
 	return m
 }
 
+// writeFiles writes files (slash paths → contents) under root.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // flowProject is a project on disk with a real store file, a signing key
 // and the workflow gates, where filesize also listens to verify.
 type flowProject struct {
 	root  string
 	db    string
 	clock *testClock
-	e     *Engine
+	e     *engine.Engine
 	st    *store.Store
 }
 
@@ -93,11 +108,11 @@ func newFlowProject(t *testing.T, cfg string) *flowProject {
 		t.Fatal(err)
 	}
 	p.st = st
-	p.e, err = New(context.Background(), Deps{
+	p.e, err = engine.New(context.Background(), engine.Deps{
 		Root: root, Builtin: builtinSubset(t, "filesize", "verify_first", "session_capacity", "session_overtime"),
-		Runners: DefaultRunners(st), Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")},
-		Log: StoreLog{st}, Store: st, Requester: "test",
-	}, WithClock(p.clock.Now))
+		Runners: engine.DefaultRunners(st), Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")},
+		Log: engine.StoreLog{Store: st}, Store: st, Requester: "test",
+	}, engine.WithClock(p.clock.Now))
 	if err != nil {
 		st.Close()
 		t.Fatal(err)
@@ -118,7 +133,7 @@ func (p *flowProject) start(t *testing.T, task store.Task) *TaskOutcome {
 	if task.Goal == "" {
 		task.Goal = "goal of " + task.Slug
 	}
-	out, err := p.e.StartTask(context.Background(), StartTaskRequest{Task: task})
+	out, err := StartTask(context.Background(), p.e, StartTaskRequest{Task: task})
 	if err != nil {
 		t.Fatalf("start %s: %v", task.Slug, err)
 	}
@@ -127,7 +142,7 @@ func (p *flowProject) start(t *testing.T, task store.Task) *TaskOutcome {
 
 func (p *flowProject) done(t *testing.T, slug string) *TaskOutcome {
 	t.Helper()
-	out, err := p.e.DoneTask(context.Background(), DoneTaskRequest{Slug: slug})
+	out, err := DoneTask(context.Background(), p.e, DoneTaskRequest{Slug: slug})
 	if err != nil {
 		t.Fatalf("done %s: %v", slug, err)
 	}
@@ -136,7 +151,7 @@ func (p *flowProject) done(t *testing.T, slug string) *TaskOutcome {
 
 func (p *flowProject) verify(t *testing.T, slug string, files ...string) *VerifyOutcome {
 	t.Helper()
-	out, err := p.e.Verify(context.Background(), VerifyRequest{Task: slug, Files: files})
+	out, err := Verify(context.Background(), p.e, VerifyRequest{Task: slug, Files: files})
 	if err != nil {
 		t.Fatalf("verify %s: %v", slug, err)
 	}
@@ -144,7 +159,7 @@ func (p *flowProject) verify(t *testing.T, slug string, files ...string) *Verify
 }
 
 // violations lists the rules of a gate's violations in a decision.
-func violations(d *Decision, gate string) string {
+func violations(d *engine.Decision, gate string) string {
 	var rules []string
 	for _, v := range d.Gates {
 		if v.Name == gate {
@@ -193,7 +208,7 @@ func TestFlowVerifyThenDone(t *testing.T) {
 	if out.Blocked || out.Task.Status != store.TaskDone {
 		t.Fatalf("close after verify: blocked=%v status=%s %s", out.Blocked, out.Task.Status, violations(out.Decision, "verify_first"))
 	}
-	if _, err := p.e.DoneTask(context.Background(), DoneTaskRequest{Slug: "feat"}); !errors.Is(err, ErrUsage) {
+	if _, err := DoneTask(context.Background(), p.e, DoneTaskRequest{Slug: "feat"}); !errors.Is(err, engine.ErrUsage) {
 		t.Fatalf("closing twice: %v", err)
 	}
 	// Every evaluation was logged, and the chain holds: four decisions and
@@ -246,7 +261,7 @@ func TestFlowDoneRefusals(t *testing.T) {
 			}
 		}, "receipt_invalid"},
 		{"no declared files", nil, func(t *testing.T, p *flowProject) {
-			if _, err := p.e.Verify(context.Background(), VerifyRequest{Task: "feat"}); !errors.Is(err, ErrUsage) {
+			if _, err := Verify(context.Background(), p.e, VerifyRequest{Task: "feat"}); !errors.Is(err, engine.ErrUsage) {
 				t.Fatalf("verify without files: %v", err)
 			}
 		}, "no_declared_files"},
@@ -290,8 +305,8 @@ func TestFlowNoVerifyGatesCloses(t *testing.T) {
 func TestFlowVerifyNeedsKey(t *testing.T) {
 	p := newFlowProject(t, "")
 	p.start(t, store.Task{Slug: "feat", Files: []string{"src/app.py"}})
-	_, err := p.e.Verify(context.Background(), VerifyRequest{Task: "feat"})
-	if !errors.Is(err, ErrNoKey) || !strings.Contains(err.Error(), "tausik key init") {
+	_, err := Verify(context.Background(), p.e, VerifyRequest{Task: "feat"})
+	if !errors.Is(err, engine.ErrNoKey) || !strings.Contains(err.Error(), "tausik key init") {
 		t.Fatalf("verify without a key: %v", err)
 	}
 	if runs, _ := p.st.VerifyRuns(context.Background(), "feat"); len(runs) != 0 {
@@ -302,7 +317,7 @@ func TestFlowVerifyNeedsKey(t *testing.T) {
 func TestFlowBypassIsRecorded(t *testing.T) {
 	p := newFlowProject(t, `{}`)
 	p.start(t, store.Task{Slug: "feat"})
-	out, err := p.e.DoneTask(context.Background(), DoneTaskRequest{Slug: "feat", Bypass: []string{"changelog"}})
+	out, err := DoneTask(context.Background(), p.e, DoneTaskRequest{Slug: "feat", Bypass: []string{"changelog"}})
 	if err != nil {
 		t.Fatal(err)
 	}

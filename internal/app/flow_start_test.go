@@ -1,4 +1,4 @@
-package engine
+package app
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/store"
 )
 
@@ -25,7 +26,7 @@ func TestFlowBlockedStartLeavesNoTask(t *testing.T) {
 	}
 	// The refusal itself is in the log, under the task's slug.
 	entries, err := p.st.ListDecisions(context.Background(), store.Filter{Task: "budgeted"})
-	if err != nil || len(entries) != 1 || !entries[0].Blocked || entries[0].Trigger != TriggerTaskStart {
+	if err != nil || len(entries) != 1 || !entries[0].Blocked || entries[0].Trigger != engine.TriggerTaskStart {
 		t.Fatalf("logged refusal: %+v %v", entries, err)
 	}
 	// The gates saw the proposed task: facts digest aside, its verdict names it.
@@ -54,8 +55,8 @@ func TestFlowStartRefusals(t *testing.T) {
 		{store.Task{Slug: "ok", CallBudget: budgetOf(-1)}, "negative"},
 		{store.Task{Slug: "ok", Files: []string{"../outside.py"}}, "not a file inside the project"},
 	} {
-		_, err := p.e.StartTask(context.Background(), StartTaskRequest{Task: tc.task})
-		if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+		_, err := StartTask(context.Background(), p.e, StartTaskRequest{Task: tc.task})
+		if !errors.Is(err, engine.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("start %+v: %v, want a usage error about %s", tc.task, err, tc.want)
 		}
 	}
@@ -71,7 +72,7 @@ func TestFlowConcurrentDuplicateStart(t *testing.T) {
 	errs := make([]error, n)
 	for i := range n {
 		wg.Go(func() {
-			_, errs[i] = p.e.StartTask(context.Background(), StartTaskRequest{Task: store.Task{Slug: "same", Goal: "race"}})
+			_, errs[i] = StartTask(context.Background(), p.e, StartTaskRequest{Task: store.Task{Slug: "same", Goal: "race"}})
 		})
 	}
 	wg.Wait()
@@ -80,7 +81,7 @@ func TestFlowConcurrentDuplicateStart(t *testing.T) {
 		switch {
 		case err == nil:
 			ok++
-		case !errors.Is(err, ErrUsage):
+		case !errors.Is(err, engine.ErrUsage):
 			t.Errorf("a losing start must be a usage error, got %v", err)
 		}
 	}
@@ -102,7 +103,7 @@ func TestFlowConcurrentBudgetsDoNotOverbook(t *testing.T) {
 	errs := make([]error, 2)
 	for i := range 2 {
 		wg.Go(func() {
-			outs[i], errs[i] = p.e.StartTask(context.Background(), StartTaskRequest{
+			outs[i], errs[i] = StartTask(context.Background(), p.e, StartTaskRequest{
 				Task: store.Task{Slug: []string{"a", "b"}[i], Goal: "g", CallBudget: budgetOf(120)}})
 		})
 	}
@@ -148,16 +149,16 @@ func TestFlowSessionOvertimeWarns(t *testing.T) {
 func TestFlowAddTaskFiles(t *testing.T) {
 	p := newFlowProject(t, "")
 	p.start(t, store.Task{Slug: "feat", Files: []string{"src/app.py"}})
-	tk, err := p.e.AddTaskFiles(context.Background(), "feat", []string{"README.md", "./src/app.py"})
+	tk, err := AddTaskFiles(context.Background(), p.e, "feat", []string{"README.md", "./src/app.py"})
 	if err != nil || strings.Join(tk.Files, ",") != "README.md,src/app.py" {
 		t.Fatalf("add files: %v %v", tk.Files, err)
 	}
-	if _, err := p.e.AddTaskFiles(context.Background(), "ghost", []string{"a"}); !errors.Is(err, ErrUsage) {
+	if _, err := AddTaskFiles(context.Background(), p.e, "ghost", []string{"a"}); !errors.Is(err, engine.ErrUsage) {
 		t.Fatalf("unknown task: %v", err)
 	}
 }
 
-// A start whose decision cannot be logged is not trusted: no task, ErrStore,
+// A start whose decision cannot be logged is not trusted: no task, engine.ErrStore,
 // and the caller still gets the decision to show.
 func TestFlowUnloggedStartCreatesNothing(t *testing.T) {
 	p := newFlowProject(t, "")
@@ -169,8 +170,8 @@ func TestFlowUnloggedStartCreatesNothing(t *testing.T) {
 	if _, err := db.Exec("DROP TABLE chain_head"); err != nil {
 		t.Fatal(err)
 	}
-	out, err := p.e.StartTask(context.Background(), StartTaskRequest{Task: store.Task{Slug: "feat", Goal: "g"}})
-	if !errors.Is(err, ErrStore) || out == nil || out.Decision == nil {
+	out, err := StartTask(context.Background(), p.e, StartTaskRequest{Task: store.Task{Slug: "feat", Goal: "g"}})
+	if !errors.Is(err, engine.ErrStore) || out == nil || out.Decision == nil {
 		t.Fatalf("unlogged start: %v %+v", err, out)
 	}
 	if _, err := p.st.GetTask(context.Background(), "feat"); !errors.Is(err, store.ErrNotFound) {

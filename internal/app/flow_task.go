@@ -1,4 +1,4 @@
-package engine
+package app
 
 import (
 	"context"
@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/treestate"
+	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 )
@@ -40,7 +43,7 @@ type StartTaskRequest struct {
 // is (DoneTask). Decision is the logged decision the flow acted on.
 type TaskOutcome struct {
 	Task     store.Task
-	Decision *Decision
+	Decision *engine.Decision
 	Blocked  bool
 }
 
@@ -53,28 +56,28 @@ type TaskOutcome struct {
 // Errors: ErrUsage for a malformed or already existing task, ErrStore when the
 // store fails or the decision cannot be logged (then the outcome still
 // carries the decision, and no task is created).
-func (e *Engine) StartTask(ctx context.Context, req StartTaskRequest) (*TaskOutcome, error) {
-	st, err := e.needStore()
+func StartTask(ctx context.Context, e *engine.Engine, req StartTaskRequest) (*TaskOutcome, error) {
+	st, err := needStore(e)
 	if err != nil {
 		return nil, err
 	}
-	t, err := e.proposeTask(req.Task)
+	t, err := proposeTask(e.Root(), req.Task)
 	if err != nil {
 		return nil, err
 	}
 	if old, err := st.GetTask(ctx, t.Slug); err == nil {
 		return nil, fmt.Errorf("%w: task %s already exists (%s since %s); pick another slug",
-			ErrUsage, t.Slug, old.Status, old.StartedAt.UTC().Format(time.RFC3339))
+			engine.ErrUsage, t.Slug, old.Status, old.StartedAt.UTC().Format(time.RFC3339))
 	} else if !errors.Is(err, store.ErrNotFound) {
-		return nil, storeErr(err)
+		return nil, engine.StoreErr(err)
 	}
 	for range flowAttempts {
 		before, err := startState(st.ActiveTasks(ctx))
 		if err != nil {
-			return nil, storeErr(err)
+			return nil, engine.StoreErr(err)
 		}
 		sessBefore := sessionKey(st.OpenSession(ctx))
-		dec, err := e.Evaluate(ctx, Request{Trigger: TriggerTaskStart, Task: t.Slug, Proposed: &t, Requester: req.Requester})
+		dec, err := e.Evaluate(ctx, engine.Request{Trigger: engine.TriggerTaskStart, Task: t.Slug, Proposed: &t, Requester: req.Requester})
 		out := &TaskOutcome{Task: t, Decision: dec}
 		if err != nil {
 			return out, err
@@ -83,7 +86,7 @@ func (e *Engine) StartTask(ctx context.Context, req StartTaskRequest) (*TaskOutc
 			out.Blocked = true
 			return out, nil
 		}
-		tree, err := e.recordTree(ctx, t)
+		tree, err := recordTree(ctx, e.Root(), t)
 		if err != nil {
 			return out, err
 		}
@@ -95,7 +98,7 @@ func (e *Engine) StartTask(ctx context.Context, req StartTaskRequest) (*TaskOutc
 			if now != before || sessionKey(tx.OpenSession(ctx)) != sessBefore {
 				return errStale
 			}
-			if out.Task, err = tx.CreateTask(e.recording(ctx, req.Requester), t); err != nil || tree == "" {
+			if out.Task, err = tx.CreateTask(recording(ctx, e, req.Requester), t); err != nil || tree == "" {
 				return err
 			}
 			return tx.PutTaskTree(ctx, t.Slug, tree)
@@ -104,19 +107,19 @@ func (e *Engine) StartTask(ctx context.Context, req StartTaskRequest) (*TaskOutc
 		case errors.Is(err, errStale):
 			continue
 		case errors.Is(err, store.ErrTaskExists):
-			return nil, fmt.Errorf("%w: task %s was started by someone else meanwhile", ErrUsage, t.Slug)
+			return nil, fmt.Errorf("%w: task %s was started by someone else meanwhile", engine.ErrUsage, t.Slug)
 		case err != nil:
-			return out, storeErr(err)
+			return out, engine.StoreErr(err)
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%w: the active tasks or the session kept changing while task %s was judged; try again", ErrStore, t.Slug)
+	return nil, fmt.Errorf("%w: the active tasks or the session kept changing while task %s was judged; try again", engine.ErrStore, t.Slug)
 }
 
 // proposeTask checks and normalises a task to start.
-func (e *Engine) proposeTask(t store.Task) (store.Task, error) {
+func proposeTask(root string, t store.Task) (store.Task, error) {
 	if !store.ValidSlug(t.Slug) {
-		return t, fmt.Errorf("%w: task slug %q: use 1-64 of a-z 0-9 . _ -, starting with a letter or digit", ErrUsage, t.Slug)
+		return t, fmt.Errorf("%w: task slug %q: use 1-64 of a-z 0-9 . _ -, starting with a letter or digit", engine.ErrUsage, t.Slug)
 	}
 	if t.Tier == "" {
 		t.Tier = DefaultTier
@@ -125,15 +128,15 @@ func (e *Engine) proposeTask(t store.Task) (store.Task, error) {
 		t.Complexity = DefaultComplexity
 	}
 	if !t.Tier.Valid() {
-		return t, fmt.Errorf("%w: tier %q is not one of lightweight, standard, substantial, deep", ErrUsage, t.Tier)
+		return t, fmt.Errorf("%w: tier %q is not one of lightweight, standard, substantial, deep", engine.ErrUsage, t.Tier)
 	}
 	if !t.Complexity.Valid() {
-		return t, fmt.Errorf("%w: complexity %q is not one of simple, medium, complex", ErrUsage, t.Complexity)
+		return t, fmt.Errorf("%w: complexity %q is not one of simple, medium, complex", engine.ErrUsage, t.Complexity)
 	}
 	if t.CallBudget != nil && *t.CallBudget < 0 {
-		return t, fmt.Errorf("%w: call budget %d is negative", ErrUsage, *t.CallBudget)
+		return t, fmt.Errorf("%w: call budget %d is negative", engine.ErrUsage, *t.CallBudget)
 	}
-	files, err := e.repoPaths(t.Files)
+	files, err := repoPaths(root, t.Files)
 	if err != nil {
 		return t, err
 	}
@@ -147,18 +150,18 @@ func (e *Engine) proposeTask(t store.Task) (store.Task, error) {
 
 // repoPaths turns paths (absolute, or relative to the root) into clean
 // repo-relative paths, refusing any outside the project.
-func (e *Engine) repoPaths(paths []string) ([]string, error) {
+func repoPaths(root string, paths []string) ([]string, error) {
 	if paths == nil {
 		return nil, nil
 	}
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
 		if strings.TrimSpace(p) == "" {
-			return nil, fmt.Errorf("%w: empty file path", ErrUsage)
+			return nil, fmt.Errorf("%w: empty file path", engine.ErrUsage)
 		}
-		rel, ok := Relative(e.root, p)
+		rel, ok := engine.Relative(root, p)
 		if !ok || rel == "." {
-			return nil, fmt.Errorf("%w: %s is not a file inside the project %s", ErrUsage, p, e.root)
+			return nil, fmt.Errorf("%w: %s is not a file inside the project %s", engine.ErrUsage, p, root)
 		}
 		out = append(out, rel)
 	}
@@ -215,17 +218,17 @@ type DoneTaskRequest struct {
 // is judged again, so it never rests on a run that is no longer the latest.
 //
 // Errors: ErrUsage for an unknown or closed task, ErrStore as for StartTask.
-func (e *Engine) DoneTask(ctx context.Context, req DoneTaskRequest) (*TaskOutcome, error) {
-	st, err := e.needStore()
+func DoneTask(ctx context.Context, e *engine.Engine, req DoneTaskRequest) (*TaskOutcome, error) {
+	st, err := needStore(e)
 	if err != nil {
 		return nil, err
 	}
 	t, err := st.GetTask(ctx, req.Slug)
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, engine.StoreErr(err)
 	}
 	if t.Status != store.TaskActive {
-		return nil, fmt.Errorf("%w: task %s is already %s", ErrUsage, t.Slug, t.Status)
+		return nil, fmt.Errorf("%w: task %s is already %s", engine.ErrUsage, t.Slug, t.Status)
 	}
 	since := req.ChangedSince
 	if since == "" {
@@ -234,10 +237,10 @@ func (e *Engine) DoneTask(ctx context.Context, req DoneTaskRequest) (*TaskOutcom
 	for range flowAttempts {
 		runBefore, err := latestRunID(st.LatestVerifyRun(ctx, t.Slug))
 		if err != nil {
-			return nil, storeErr(err)
+			return nil, engine.StoreErr(err)
 		}
-		dec, err := e.Evaluate(ctx, Request{
-			Trigger: TriggerTaskDone, Task: t.Slug, Files: t.Files, Bypass: req.Bypass,
+		dec, err := e.Evaluate(ctx, engine.Request{
+			Trigger: engine.TriggerTaskDone, Task: t.Slug, Files: t.Files, Bypass: req.Bypass,
 			ChangedSince: since, Requester: req.Requester,
 		})
 		out := &TaskOutcome{Task: t, Decision: dec}
@@ -256,25 +259,25 @@ func (e *Engine) DoneTask(ctx context.Context, req DoneTaskRequest) (*TaskOutcom
 			if now != runBefore {
 				return errStale
 			}
-			out.Task, err = tx.MarkTaskDone(e.recording(ctx, req.Requester), t.Slug)
+			out.Task, err = tx.MarkTaskDone(recording(ctx, e, req.Requester), t.Slug)
 			return err
 		})
 		switch {
 		case errors.Is(err, errStale):
 			continue
 		case err != nil:
-			return out, storeErr(err)
+			return out, engine.StoreErr(err)
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%w: verify runs kept being recorded while task %s was judged; try again", ErrStore, t.Slug)
+	return nil, fmt.Errorf("%w: verify runs kept being recorded while task %s was judged; try again", engine.ErrStore, t.Slug)
 }
 
 // recording is ctx for a task change, whose task-state log entry records
 // requester (the engine's own when empty).
-func (e *Engine) recording(ctx context.Context, requester string) context.Context {
+func recording(ctx context.Context, e *engine.Engine, requester string) context.Context {
 	if requester == "" {
-		requester = e.requester
+		requester = e.Requester()
 	}
 	return store.WithRequester(ctx, requester)
 }
@@ -290,43 +293,43 @@ func latestRunID(run store.VerifyRun, err error) (int64, error) {
 // AddTaskFiles declares more files (absolute or relative to the root) for an
 // active task: what verify certifies and verify_first compares. A file
 // already declared is not repeated. ErrUsage for an unknown or closed task.
-func (e *Engine) AddTaskFiles(ctx context.Context, slug string, paths []string) (store.Task, error) {
-	st, err := e.needStore()
+func AddTaskFiles(ctx context.Context, e *engine.Engine, slug string, paths []string) (store.Task, error) {
+	st, err := needStore(e)
 	if err != nil {
 		return store.Task{}, err
 	}
 	if len(paths) == 0 {
-		return store.Task{}, fmt.Errorf("%w: name at least one file", ErrUsage)
+		return store.Task{}, fmt.Errorf("%w: name at least one file", engine.ErrUsage)
 	}
-	rel, err := e.repoPaths(paths)
+	rel, err := repoPaths(e.Root(), paths)
 	if err != nil {
 		return store.Task{}, err
 	}
-	t, err := st.UpdateTask(e.recording(ctx, ""), slug, func(t *store.Task) error {
+	t, err := st.UpdateTask(recording(ctx, e, ""), slug, func(t *store.Task) error {
 		t.Files = work.NormalizeFiles(append(t.Files, rel...))
 		return nil
 	})
-	return t, storeErr(err)
+	return t, engine.StoreErr(err)
 }
 
 // AddTaskScope widens an active task's declared scope with patterns (the
 // scope_write pattern language). A task that declared no scope gets one,
 // which from then on limits its writes. A pattern already declared is not
 // repeated. ErrUsage for an unknown or closed task or an empty pattern.
-func (e *Engine) AddTaskScope(ctx context.Context, slug string, patterns []string) (store.Task, error) {
-	st, err := e.needStore()
+func AddTaskScope(ctx context.Context, e *engine.Engine, slug string, patterns []string) (store.Task, error) {
+	st, err := needStore(e)
 	if err != nil {
 		return store.Task{}, err
 	}
 	if len(patterns) == 0 {
-		return store.Task{}, fmt.Errorf("%w: name at least one pattern", ErrUsage)
+		return store.Task{}, fmt.Errorf("%w: name at least one pattern", engine.ErrUsage)
 	}
 	for _, p := range patterns {
 		if strings.TrimSpace(p) == "" {
-			return store.Task{}, fmt.Errorf("%w: empty scope pattern", ErrUsage)
+			return store.Task{}, fmt.Errorf("%w: empty scope pattern", engine.ErrUsage)
 		}
 	}
-	t, err := st.UpdateTask(e.recording(ctx, ""), slug, func(t *store.Task) error {
+	t, err := st.UpdateTask(recording(ctx, e, ""), slug, func(t *store.Task) error {
 		scope := slices.Clone(t.Scope)
 		if scope == nil {
 			scope = []string{}
@@ -340,13 +343,36 @@ func (e *Engine) AddTaskScope(ctx context.Context, slug string, patterns []strin
 		return nil
 	})
 	if err != nil {
-		return t, storeErr(err)
+		return t, engine.StoreErr(err)
 	}
 	// A task that declares its first scope now is judged from now on: what
 	// it changed before is as unknown as another task's work.
-	tree, err := e.recordTree(ctx, t)
+	tree, err := recordTree(ctx, e.Root(), t)
 	if err != nil {
 		return t, err
 	}
-	return t, storeErr(st.PutTaskTree(ctx, t.Slug, tree))
+	return t, engine.StoreErr(st.PutTaskTree(ctx, t.Slug, tree))
+}
+
+// recordTree takes the work tree's state for a task that declares a scope
+// ("" for one that does not: it has nothing to be judged against). A tree
+// that cannot be read refuses the start (ErrStore): a scoped task without a
+// record could change anything unseen.
+func recordTree(ctx context.Context, root string, t store.Task) (string, error) {
+	if t.Scope == nil {
+		return "", nil
+	}
+	s, err := treestate.Record(ctx, root, runners.GitEnv())
+	if err != nil {
+		return "", fmt.Errorf("%w: record the work tree for task %s's scope: %v", engine.ErrStore, t.Slug, err)
+	}
+	return s.Encode(), nil
+}
+
+// needStore returns e's store, or ErrStore when it was opened without one.
+func needStore(e *engine.Engine) (*store.Store, error) {
+	if st := e.Store(); st != nil {
+		return st, nil
+	}
+	return nil, fmt.Errorf("%w: this engine was opened without a store", engine.ErrStore)
 }
