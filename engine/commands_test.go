@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/commandgate"
+
 	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/policies"
@@ -57,7 +59,7 @@ func TestCommandGateFromProjectConfig(t *testing.T) {
 		t.Fatalf("gate %+v", g.Meta)
 	}
 	eff, _ := e.Effective("go_version")
-	if !eff.Enabled || eff.Severity != SeverityWarn || !slices.Equal(eff.Triggers, []string{"commit"}) || eff.Params[ParamNamespace] != "go_version" {
+	if !eff.Enabled || eff.Severity != SeverityWarn || !slices.Equal(eff.Triggers, []string{"commit"}) || eff.Params[commandgate.ParamNamespace] != "go_version" {
 		t.Fatalf("effective %+v", eff)
 	}
 	dec, err := e.Evaluate(context.Background(), Request{Trigger: "commit", Gates: []string{"go_version"}})
@@ -175,7 +177,7 @@ func TestExcludeParamReachesTheRunner(t *testing.T) {
 		t.Fatalf("exclude %q", got)
 	}
 	g, _ := e.Gate("ruff")
-	p, _ := g.Param(ParamExclude)
+	p, _ := g.Param(commandgate.ParamExclude)
 	def := slices.Sorted(maps.Keys(p.Default.(map[string]any)))
 	if !slices.Equal(def, slices.Sorted(slices.Values(command.DefaultExclude))) {
 		t.Fatalf("gate.yaml default %q differs from command.DefaultExclude %q", def, command.DefaultExclude)

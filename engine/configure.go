@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/engine/commandgate"
+
 	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/engine/gate"
@@ -103,16 +105,16 @@ func (e *Engine) SetAt(gate, key string) (config.Origin, bool) {
 // the built-in gates' commands, the operator's TAUSIK_PYTHON -m pytest, and
 // what the user and managed tiers added.
 func (e *Engine) Allowlist() [][]string {
-	if e.cmds == nil {
+	if e.cmds.Config() == nil {
 		return command.DefaultAllowed()
 	}
-	return slices.Clone(e.cmds.Allow)
+	return slices.Clone(e.cmds.Config().Allow)
 }
 
 // registerHosts configures the hosts runner from the generators the tiers
 // define and bootstrap_drift's effective "profiles" param.
 func (e *Engine) registerHosts(tiers []*config.File) error {
-	gens, copies, err := config.HostSetup(tiers, e.cmds, e.eff[config.BootstrapDriftGate])
+	gens, copies, err := config.HostSetup(tiers, e.cmds.Config(), e.eff[config.BootstrapDriftGate])
 	if err != nil {
 		return err
 	}
@@ -130,7 +132,7 @@ func (e *Engine) registerHosts(tiers []*config.File) error {
 // gate every file.
 func (e *Engine) judgedBy(g *gate.Gate, params map[string]any) func(string) bool {
 	var exts []string
-	if spec, ok := e.commandSpecFor(g, params); ok {
+	if spec, ok := e.cmds.SpecFor(g, params); ok {
 		exts = spec.Extensions
 	} else if v, ok := params["extensions"].([]any); ok {
 		exts = stringsOf(v)
@@ -166,13 +168,13 @@ func (e *Engine) keepCommandsOffHooks(tiers []*config.File) {
 	}
 	for _, g := range e.gates {
 		eff := e.eff[g.Name]
-		if eff == nil || !e.isCommand(g.Name) {
+		if eff == nil || !e.cmds.Is(g.Name) {
 			continue
 		}
 		if by := eff.SetBy["triggers"]; by == config.TierUser || by == config.TierManaged {
 			continue
 		}
-		tc := e.teamCommand(g.Name)
+		tc := e.cmds.Team(g.Name)
 		trusted := tc == nil || tc.Tier.Tier() != config.TierProject
 		var kept, dropped []string
 		for _, tr := range eff.Triggers {
@@ -218,4 +220,44 @@ func (e *Engine) programsRecord(cfg config.Paths) *Programs {
 		p.ManagedConfig = cfg.Managed
 	}
 	return p
+}
+
+// addCommandGates reads the tiers' command sections and adds a gate for
+// each command a config defines.
+func (e *Engine) addCommandGates(ctx context.Context, tiers []*config.File) error {
+	taken := func(name string) (string, bool) {
+		if g := e.byName[name]; g != nil {
+			return "the gate " + g.Dir, true
+		}
+		if _, ok := e.runners.Get(name); ok || name == NamespaceRequest || commandgate.Reserved(name) {
+			return "the facts namespace " + name, true
+		}
+		if e.cmds.Is(name) {
+			return "the built-in command gate " + name, true
+		}
+		return "", false
+	}
+	gates, err := e.cmds.Resolve(ctx, tiers, taken)
+	if err != nil || len(gates) == 0 {
+		return err
+	}
+	for _, g := range gates {
+		e.gates = append(e.gates, g)
+		e.byName[g.Name] = g
+	}
+	gate.SortGates(e.gates)
+	return nil
+}
+
+// registerCommands keeps command gates off the hooks a person's tier did
+// not put them on (keepCommandsOffHooks), builds a runner for every command
+// gate from its effective config and adds them to the engine's registry.
+func (e *Engine) registerCommands(tiers []*config.File) error {
+	e.keepCommandsOffHooks(tiers)
+	rs, err := e.cmds.Runners(e.gates, e.eff, tiers, e.Python())
+	if err != nil {
+		return err
+	}
+	e.runners = e.runners.With(rs...)
+	return nil
 }

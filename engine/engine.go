@@ -15,6 +15,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/commandgate"
+
 	"github.com/tausik/tausik/engine/config"
 
 	"github.com/oklog/ulid/v2"
@@ -98,11 +100,10 @@ type Engine struct {
 	builtinTests   []string
 	fixtureRunners func(ctx context.Context, root string, seed FixtureSeed) (*runners.Registry, func(), error)
 
-	// builtinCommands are the built-in command gates' specs
-	// (command.Defaults()); a runner is registered for each whose gate is
-	// loaded, with the gate's effective exclusions.
-	builtinCommands []command.Spec
-	cmds            *config.Commands
+	// cmds are the command gates: the built-in specs (command.Defaults()),
+	// a runner registered for each whose gate is loaded, with the gate's
+	// effective exclusions, and the ones the config tiers define.
+	cmds *commandgate.Set
 
 	// verifyGates and gateSignature are the verify gate set and its
 	// signature (see VerifyGates), fixed once the configuration is resolved.
@@ -165,7 +166,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 func newEngine(root string, deps Deps, opts []Option) *Engine {
 	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*gate.Gate{},
 		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners, store: deps.Store, requester: deps.Requester,
-		builtinCommands: command.Defaults()}
+		cmds: commandgate.NewSet(command.Defaults())}
 	for _, o := range opts {
 		o(e)
 	}
@@ -192,7 +193,7 @@ func newEngine(root string, deps Deps, opts []Option) *Engine {
 func (e *Engine) loadGates(ctx context.Context, builtin fs.FS) error {
 	known := func(ns string) bool {
 		_, ok := e.runners.Get(ns)
-		return ok || ns == NamespaceRequest || e.isCommand(ns)
+		return ok || ns == NamespaceRequest || e.cmds.Is(ns)
 	}
 	d := &Diagnostics{Kind: ErrBundle}
 	gates := gate.LoadBundles(ctx, builtin, "policies", gate.SourceBuiltin, known, e.lazyBuiltins, d)

@@ -458,7 +458,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 		// A command gate's namespace runs its tool (a test suite, a
 		// linter): only when asked for by name.
 		for _, n := range e.Namespaces() {
-			if !e.isCommand(n) {
+			if !e.cmds.Is(n) {
 				names = append(names, n)
 			}
 		}

@@ -56,7 +56,7 @@ func (e *Engine) projectToolUse(ctx context.Context) config.ToolUse {
 	var f stacks.Facts
 	var ok bool
 	return func(gate string) bool {
-		if _, builtin := e.builtinSpec(gate); !builtin || !slices.Contains(stacks.ToolNames(), gate) {
+		if _, builtin := e.cmds.Builtin(gate); !builtin || !slices.Contains(stacks.ToolNames(), gate) {
 			return false
 		}
 		once.Do(func() {

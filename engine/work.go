@@ -48,7 +48,7 @@ func (e *Engine) verifyGateSet() []receipt.VerifyGate {
 // receipt from a weaker command (other flags, more files skipped) does not
 // certify the configured one. A gate that runs no command has none.
 func (e *Engine) gateCommand(g *gate.Gate, eff *config.Effective) []string {
-	spec, ok := e.commandSpecFor(g, eff.Params)
+	spec, ok := e.cmds.SpecFor(g, eff.Params)
 	if !ok {
 		return nil
 	}

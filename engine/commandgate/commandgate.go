@@ -1,4 +1,9 @@
-package engine
+// Package commandgate is the command gates' model: the built-in command
+// specs and the ones the config tiers define, the gate each defined
+// command becomes (the generic command policy, embedded here with its
+// fixtures), and the runners that run them, in a project or in a
+// fixture's temporary copy.
+package commandgate
 
 import (
 	"context"
@@ -15,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/tausik/tausik/engine/config"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
@@ -28,14 +34,13 @@ import (
 // shares, with the fixtures that prove it. Its fixtures give the command's
 // facts under the namespace commandFixtureNS, which each gate reads as its own.
 //
-//go:embed commandgate
+//go:embed policy.rego fixtures
 var commandBundle embed.FS
 
 const (
-	commandGateDir   = "commandgate"
 	commandFixtureNS = "command"
-	// CommandPolicyDir is how messages name the generic command policy's bundle.
-	CommandPolicyDir = "builtin/command"
+	// PolicyDir is how messages name the generic command policy's bundle.
+	PolicyDir = "builtin/command"
 	// ParamExclude is the param of a command gate whose effective value the
 	// engine hands its runner: paths the tool is not given (see
 	// command.Spec.Exclude). The project tier may only add to it.
@@ -62,18 +67,14 @@ var (
 // loadGenericCommand compiles the generic command policy once per process.
 func loadGenericCommand(ctx context.Context) (genericCommand, error) {
 	genericOnce.Do(func() {
-		sub, err := fs.Sub(commandBundle, commandGateDir)
-		if err != nil {
-			generic.err = err
-			return
-		}
+		var sub fs.FS = commandBundle
 		src, err := fs.ReadFile(sub, gate.FileRego)
 		if err != nil {
 			generic.err = err
 			return
 		}
-		d := &Diagnostics{Kind: ErrBundle}
-		p := policy.CompileRego(ctx, commandFixtureNS, path.Join(CommandPolicyDir, gate.FileRego), src, d)
+		d := &diag.Diagnostics{Kind: diag.ErrBundle}
+		p := policy.CompileRego(ctx, commandFixtureNS, path.Join(PolicyDir, gate.FileRego), src, d)
 		if p == nil {
 			generic.err = d
 			return
@@ -118,8 +119,8 @@ func commandGate(c *config.CommandGate, gc genericCommand) *gate.Gate {
 			},
 		},
 		Source:       c.Tier.Display(),
-		Dir:          CommandPolicyDir,
-		PolicyFile:   path.Join(CommandPolicyDir, gate.FileRego),
+		Dir:          PolicyDir,
+		PolicyFile:   path.Join(PolicyDir, gate.FileRego),
 		PolicyDigest: gc.digest,
 		Fixtures:     slices.Clone(gc.fixtures),
 		Policy:       gc.policy,
@@ -128,11 +129,38 @@ func commandGate(c *config.CommandGate, gc genericCommand) *gate.Gate {
 	}
 }
 
-// commandSpecFor returns the spec of the command gate g, with the exclusions
+// Set is one engine's command gates: the built-in specs, and what the
+// config tiers say about command gates once they are resolved. A nil Set
+// has none.
+type Set struct {
+	builtin []command.Spec
+	cfg     *config.Commands
+}
+
+// NewSet is the command gates of the built-in specs, before any config.
+func NewSet(builtin []command.Spec) *Set { return &Set{builtin: builtin} }
+
+// Config is what the tiers say about command gates, nil before Resolve.
+func (s *Set) Config() *config.Commands {
+	if s == nil {
+		return nil
+	}
+	return s.cfg
+}
+
+// Python is the interpreter a tier names for the pytest gate, "" for none.
+func (s *Set) Python() string {
+	if s.Config() == nil {
+		return ""
+	}
+	return s.cfg.Python
+}
+
+// SpecFor returns the spec of the command gate g, with the exclusions
 // params give it; ok is false when g is not a command gate.
-func (e *Engine) commandSpecFor(g *gate.Gate, params map[string]any) (command.Spec, bool) {
-	spec, found := e.builtinSpec(g.Name)
-	if tc := e.teamCommand(g.Name); tc != nil {
+func (s *Set) SpecFor(g *gate.Gate, params map[string]any) (command.Spec, bool) {
+	spec, found := s.Builtin(g.Name)
+	if tc := s.Team(g.Name); tc != nil {
 		spec, found = tc.Spec, true
 	}
 	if !found {
@@ -144,61 +172,61 @@ func (e *Engine) commandSpecFor(g *gate.Gate, params map[string]any) (command.Sp
 	return spec, true
 }
 
-// registerCommands keeps command gates off the hooks a person's tier did not
-// put them on (keepCommandsOffHooks), builds a runner for every command gate
-// from its effective config and adds them to the engine's registry. A built-in command whose
-// bundle is absent is not registered.
-func (e *Engine) registerCommands(tiers []*config.File) error {
-	e.keepCommandsOffHooks(tiers)
-	d := &Diagnostics{Kind: ErrConfig}
+// Runners builds a runner for every command gate of gates from its
+// effective config (eff); python runs the built-in pytest gate. A built-in
+// command whose bundle is absent is not built. A command that cannot be
+// built is an ErrConfig naming the config key behind it.
+func (s *Set) Runners(gates []*gate.Gate, eff map[string]*config.Effective, tiers []*config.File, python string) ([]runners.Runner, error) {
+	d := &diag.Diagnostics{Kind: diag.ErrConfig}
 	var rs []runners.Runner
-	for _, g := range e.gates {
-		eff := e.eff[g.Name]
-		spec, ok := e.commandSpecFor(g, eff.Params)
+	for _, g := range gates {
+		eff := eff[g.Name]
+		spec, ok := s.SpecFor(g, eff.Params)
 		if !ok {
 			continue
 		}
-		allow := e.cmds.Allow
-		if tc := e.teamCommand(g.Name); tc != nil {
-			allow = e.cmds.AllowFor(tc)
+		allow := s.cfg.Allow
+		if tc := s.Team(g.Name); tc != nil {
+			allow = s.cfg.AllowFor(tc)
 		} else if spec.Parser == command.ParserPytest {
-			spec.Argv = append([]string{e.Python()}, spec.Argv[1:]...)
+			spec.Argv = append([]string{python}, spec.Argv[1:]...)
 		}
 		r, err := command.New(spec, command.WithAllowed(allow...))
 		if err != nil {
-			file, line, key := e.blame(tiers, g.Name, eff)
+			file, line, key := s.blame(tiers, g.Name, eff)
 			d.Add(file, line, "%s: %v", key, err)
 			continue
 		}
 		rs = append(rs, r)
 	}
 	if err := d.Err(); err != nil {
-		return err
+		return nil, err
 	}
-	e.runners = e.runners.With(rs...)
-	return nil
+	return rs, nil
 }
 
 // blame finds the config key behind a command gate that did not build: the
 // exclusions a tier set, else the python key, else the gate's definition.
-func (e *Engine) blame(tiers []*config.File, name string, eff *config.Effective) (string, int, string) {
+func (s *Set) blame(tiers []*config.File, name string, eff *config.Effective) (string, int, string) {
 	if file, line, ok := config.ParamSetter(tiers, name, eff, ParamExclude); ok {
 		return file, line, "gates." + name + ".params." + ParamExclude
 	}
-	if tc := e.teamCommand(name); tc != nil {
+	if tc := s.Team(name); tc != nil {
 		return tc.Tier.Display(), tc.Tier.Line(config.KeyCommands, name), config.KeyCommands + "." + name
 	}
-	if t := e.cmds.PythonTier; t != nil {
+	if t := s.cfg.PythonTier; t != nil {
 		return t.Display(), t.Line(config.KeyPython), config.KeyPython
 	}
-	return CommandPolicyDir, 0, name
+	return PolicyDir, 0, name
 }
 
-func (e *Engine) teamCommand(name string) *config.CommandGate {
-	if e.cmds == nil {
+// Team returns the command gate a config tier defines called name, nil
+// when there is none.
+func (s *Set) Team(name string) *config.CommandGate {
+	if s.Config() == nil {
 		return nil
 	}
-	for _, c := range e.cmds.Team {
+	for _, c := range s.cfg.Team {
 		if c.Spec.Name == name {
 			return c
 		}
@@ -206,19 +234,22 @@ func (e *Engine) teamCommand(name string) *config.CommandGate {
 	return nil
 }
 
-// builtinSpec returns the built-in command spec called name.
-func (e *Engine) builtinSpec(name string) (command.Spec, bool) {
-	i := slices.IndexFunc(e.builtinCommands, func(s command.Spec) bool { return s.Name == name })
+// Builtin returns the built-in command spec called name.
+func (s *Set) Builtin(name string) (command.Spec, bool) {
+	if s == nil {
+		return command.Spec{}, false
+	}
+	i := slices.IndexFunc(s.builtin, func(c command.Spec) bool { return c.Name == name })
 	if i < 0 {
 		return command.Spec{}, false
 	}
-	return e.builtinCommands[i], true
+	return s.builtin[i], true
 }
 
-// isCommand reports whether ns is a command gate's namespace.
-func (e *Engine) isCommand(ns string) bool {
-	_, builtin := e.builtinSpec(ns)
-	return builtin || e.teamCommand(ns) != nil
+// Is reports whether ns is a command gate's namespace.
+func (s *Set) Is(ns string) bool {
+	_, builtin := s.Builtin(ns)
+	return builtin || s.Team(ns) != nil
 }
 
 // fixtureCommands returns runners for the command namespaces gate g reads,
@@ -228,18 +259,18 @@ func (e *Engine) isCommand(ns string) bool {
 // sandbox where nothing outside dir can be written (internal/sandbox). A fixture
 // never runs a config-defined command; a gate reading the hosts namespace
 // gets the generators of the fixture's own tree (see FixtureHosts).
-func (e *Engine) fixtureCommands(g *gate.Gate, params map[string]any, dir string) ([]runners.Runner, error) {
+func (s *Set) FixtureRunners(g *gate.Gate, params map[string]any, dir string) ([]runners.Runner, error) {
 	var rs []runners.Runner
 	for _, ns := range g.Facts {
-		s, ok := e.builtinSpec(ns)
+		spec, ok := s.Builtin(ns)
 		if !ok {
 			continue
 		}
 		if v, ok := params[ParamExclude].(map[string]any); ok && ns == g.Name {
-			s.Exclude = slices.Sorted(maps.Keys(v))
+			spec.Exclude = slices.Sorted(maps.Keys(v))
 		}
-		s.Env = append(slices.Clone(s.Env), fixtureToolEnv(dir)...)
-		r, err := command.New(s, command.WithSandbox(dir))
+		spec.Env = append(slices.Clone(spec.Env), fixtureToolEnv(dir)...)
+		r, err := command.New(spec, command.WithSandbox(dir))
 		if err != nil {
 			return nil, fmt.Errorf("command %s: %w", ns, err)
 		}
@@ -260,41 +291,33 @@ func (e *Engine) fixtureCommands(g *gate.Gate, params map[string]any, dir string
 	return rs, nil
 }
 
-// addCommandGates reads the tiers' command sections and adds a gate for each
+// Resolve reads the tiers' command sections into the set; taken reports
+// whether a name is already a gate, a namespace or a built-in command,
+// which a defined command may not shadow. It returns the gate of each
 // command a config defines.
-func (e *Engine) addCommandGates(ctx context.Context, tiers []*config.File) error {
-	taken := func(name string) (string, bool) {
-		if g := e.byName[name]; g != nil {
-			return "the gate " + g.Dir, true
-		}
-		if _, ok := e.runners.Get(name); ok || name == NamespaceRequest || slices.Contains(reservedNamespaces, name) {
-			return "the facts namespace " + name, true
-		}
-		if e.isCommand(name) {
-			return "the built-in command gate " + name, true
-		}
-		return "", false
-	}
+func (s *Set) Resolve(ctx context.Context, tiers []*config.File, taken func(string) (string, bool)) ([]*gate.Gate, error) {
 	cs, err := config.ResolveCommands(tiers, taken)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	e.cmds = cs
+	s.cfg = cs
 	if len(cs.Team) == 0 {
-		return nil
+		return nil, nil
 	}
 	gc, err := loadGenericCommand(ctx)
 	if err != nil {
-		return fmt.Errorf("%w: the generic command policy: %v", ErrBundle, err)
+		return nil, fmt.Errorf("%w: the generic command policy: %v", diag.ErrBundle, err)
 	}
+	gates := make([]*gate.Gate, 0, len(cs.Team))
 	for _, c := range cs.Team {
-		g := commandGate(c, gc)
-		e.gates = append(e.gates, g)
-		e.byName[g.Name] = g
+		gates = append(gates, commandGate(c, gc))
 	}
-	gate.SortGates(e.gates)
-	return nil
+	return gates, nil
 }
+
+// Reserved reports whether name is a facts namespace that runners own or
+// will own: a command gate named after one would shadow its facts.
+func Reserved(name string) bool { return slices.Contains(reservedNamespaces, name) }
 
 // reservedNamespaces are facts namespaces that runners own or will own; a
 // command gate named after one would shadow its facts.
