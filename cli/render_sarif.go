@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tausik/tausik/engine/baseline"
+
 	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/engine"
@@ -154,7 +156,7 @@ func renderSARIF(w io.Writer, in sarifInput, d *engine.Decision) error {
 		for _, vi := range v.Violations {
 			r := sarifResult{RuleID: v.Name, RuleIndex: i, Level: level, Message: sarifMessage{Text: nonEmpty(vi.Msg, v.Outcome)},
 				Locations: in.locate(vi.File, vi.Line)}
-			fp := engine.FingerprintOf(v.Name, vi)
+			fp := baseline.FingerprintOf(v.Name, vi)
 			r.PartialFingerprints = fingerprints(strings.Join([]string{fp.Gate, fp.Rule, fp.File, fp.Key}, "\x00"), seen)
 			switch vi.State {
 			case "":

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/engine/baseline"
+
 	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/facts"
@@ -56,7 +58,7 @@ func guardPaths(root, home string, cfg config.Paths) []guardPath {
 	// The committed guard under tausik/: the directory shares its name with
 	// the program every tausik command line names, so only these paths are
 	// the guard, not tausik/ itself (leaf).
-	add(filepath.Join(root, filepath.FromSlash(BaselineFile)), false, "the baseline (a person records it: docs/baseline.md)")
+	add(filepath.Join(root, filepath.FromSlash(baseline.Path)), false, "the baseline (a person records it: docs/baseline.md)")
 	out[len(out)-1].leaf = true
 	add(cfg.Project, false, "the project configuration tier")
 	out[len(out)-1].leaf = true

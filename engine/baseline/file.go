@@ -1,4 +1,4 @@
-package engine
+package baseline
 
 import (
 	"bytes"
@@ -12,34 +12,35 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/internal/jsondoc"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/boundedread"
 )
 
-// BaselineFile is where a project's baseline lives, relative to its root
+// Path is where a project's baseline lives, relative to its root
 // (committed, written by `tausik baseline`, docs/baseline.md).
-const BaselineFile = "tausik/baseline.json"
+const Path = "tausik/baseline.json"
 
-// BaselineFormat tags every baseline file; a file of another format is
+// Format tags every baseline file; a file of another format is
 // refused, never half read.
-const BaselineFormat = "tausik-baseline/v1"
+const Format = "tausik-baseline/v1"
 
 // maxBaseline caps the baseline file: a legacy repository's findings, one
 // short entry each, stay far below it.
 const maxBaseline = 32 << 20
 
-// Baseline is the violations a project accepted when it adopted tausik: each
+// File is the violations a project accepted when it adopted tausik: each
 // may stay while its quantity does not grow.
-type Baseline struct {
-	Format  string          `json:"format"`
-	Entries []BaselineEntry `json:"entries"`
+type File struct {
+	Format  string  `json:"format"`
+	Entries []Entry `json:"entries"`
 }
 
-// BaselineEntry is one accepted violation, named by its fingerprint (gate,
+// Entry is one accepted violation, named by its fingerprint (gate,
 // rule, file, key) with the quantity it may not exceed and the commit (git
 // HEAD, "" outside git) the entry was recorded or last lowered at.
-type BaselineEntry struct {
+type Entry struct {
 	Gate     string `json:"gate"`
 	Rule     string `json:"rule"`
 	File     string `json:"file"`
@@ -52,7 +53,7 @@ type BaselineEntry struct {
 type Fingerprint struct{ Gate, Rule, File, Key string }
 
 // Fingerprint returns the entry's fingerprint.
-func (b BaselineEntry) Fingerprint() Fingerprint { return Fingerprint{b.Gate, b.Rule, b.File, b.Key} }
+func (b Entry) Fingerprint() Fingerprint { return Fingerprint{b.Gate, b.Rule, b.File, b.Key} }
 
 func (f Fingerprint) String() string {
 	s := f.Gate
@@ -67,7 +68,7 @@ func (f Fingerprint) String() string {
 
 // less orders entries by fingerprint, so a baseline's bytes depend only on
 // its content.
-func (b BaselineEntry) less(o BaselineEntry) int {
+func (b Entry) less(o Entry) int {
 	for _, c := range [][2]string{{b.Gate, o.Gate}, {b.Rule, o.Rule}, {b.File, o.File}, {b.Key, o.Key}} {
 		if n := strings.Compare(c[0], c[1]); n != 0 {
 			return n
@@ -78,12 +79,12 @@ func (b BaselineEntry) less(o BaselineEntry) int {
 
 // Encode returns the baseline's canonical bytes: entries sorted by
 // fingerprint, two-space indented, one trailing newline.
-func (b *Baseline) Encode() ([]byte, error) {
-	out := Baseline{Format: BaselineFormat, Entries: slices.Clone(b.Entries)}
+func (b *File) Encode() ([]byte, error) {
+	out := File{Format: Format, Entries: slices.Clone(b.Entries)}
 	if out.Entries == nil {
-		out.Entries = []BaselineEntry{}
+		out.Entries = []Entry{}
 	}
-	slices.SortFunc(out.Entries, BaselineEntry.less)
+	slices.SortFunc(out.Entries, Entry.less)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -94,63 +95,63 @@ func (b *Baseline) Encode() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// LoadBaseline reads root's baseline file: nil without error when there is
-// none; an ErrConfig Diagnostics naming file:line when it cannot be trusted
+// Load reads root's baseline file: nil without error when there is
+// none; an diag.ErrConfig diag.Diagnostics naming file:line when it cannot be trusted
 // (bad JSON, a repeated key, an unknown key, another format, an entry
 // without gate or key, a negative quantity, a fingerprint listed twice).
-func LoadBaseline(root string) (*Baseline, error) {
-	b, err := boundedread.In(root, BaselineFile, maxBaseline)
+func Load(root string) (*File, error) {
+	b, err := boundedread.In(root, Path, maxBaseline)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	d := &Diagnostics{Kind: ErrConfig}
+	d := &diag.Diagnostics{Kind: diag.ErrConfig}
 	if err != nil {
-		d.Add(BaselineFile, 0, "cannot read: %v", err)
+		d.Add(Path, 0, "cannot read: %v", err)
 		return nil, d
 	}
-	return ParseBaseline(b)
+	return Parse(b)
 }
 
-// ParseBaseline decodes a baseline file's bytes strictly (see LoadBaseline).
-func ParseBaseline(b []byte) (*Baseline, error) {
-	d := &Diagnostics{Kind: ErrConfig}
+// Parse decodes a baseline file's bytes strictly (see Load).
+func Parse(b []byte) (*File, error) {
+	d := &diag.Diagnostics{Kind: diag.ErrConfig}
 	doc, err := jsondoc.Parse(b)
 	if err != nil {
 		var le *jsondoc.LineError
 		switch {
 		case errors.As(err, &le) && le.Line == 0 && strings.Contains(le.Msg, "EOF"):
 			// No offset: the text ended before the JSON did (cut short).
-			d.Add(BaselineFile, facts.LineAt(b, int64(len(b))), "invalid JSON: %s (the file ends before the JSON does)", le.Msg)
+			d.Add(Path, facts.LineAt(b, int64(len(b))), "invalid JSON: %s (the file ends before the JSON does)", le.Msg)
 		case errors.As(err, &le):
-			d.Add(BaselineFile, le.Line, "invalid JSON: %s", le.Msg)
+			d.Add(Path, le.Line, "invalid JSON: %s", le.Msg)
 		default:
-			d.Add(BaselineFile, 0, "invalid JSON: %v", err)
+			d.Add(Path, 0, "invalid JSON: %v", err)
 		}
 		return nil, d
 	}
-	var bl Baseline
+	var bl File
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&bl); err != nil {
-		d.Add(BaselineFile, decodeLine(b, err), "%v (want {\"format\": %q, \"entries\": [{gate, rule, file, key, quantity, commit}]})", err, BaselineFormat)
+		d.Add(Path, decodeLine(b, err), "%v (want {\"format\": %q, \"entries\": [{gate, rule, file, key, quantity, commit}]})", err, Format)
 		return nil, d
 	}
-	if bl.Format != BaselineFormat {
-		d.Add(BaselineFile, doc.Line("format"), "format: want %q, got %q", BaselineFormat, bl.Format)
+	if bl.Format != Format {
+		d.Add(Path, doc.Line("format"), "format: want %q, got %q", Format, bl.Format)
 	}
 	seen := map[Fingerprint]int{}
 	for i, en := range bl.Entries {
 		at := func(k string) int { return doc.Line("entries", strconv.Itoa(i), k) }
 		switch {
 		case strings.TrimSpace(en.Gate) == "":
-			d.Add(BaselineFile, at("gate"), "entries[%d].gate: empty", i)
+			d.Add(Path, at("gate"), "entries[%d].gate: empty", i)
 		case strings.TrimSpace(en.Key) == "":
-			d.Add(BaselineFile, at("key"), "entries[%d].key: empty", i)
+			d.Add(Path, at("key"), "entries[%d].key: empty", i)
 		case en.Quantity < 1:
-			d.Add(BaselineFile, at("quantity"), "entries[%d].quantity: want a positive whole number, got %d", i, en.Quantity)
+			d.Add(Path, at("quantity"), "entries[%d].quantity: want a positive whole number, got %d", i, en.Quantity)
 		}
 		if first, dup := seen[en.Fingerprint()]; dup {
-			d.Add(BaselineFile, at("gate"), "entries[%d]: %s is listed twice (first entries[%d]); keep one", i, en.Fingerprint(), first)
+			d.Add(Path, at("gate"), "entries[%d]: %s is listed twice (first entries[%d]); keep one", i, en.Fingerprint(), first)
 		}
 		seen[en.Fingerprint()] = i
 	}
