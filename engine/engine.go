@@ -15,6 +15,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/guard"
+
 	"github.com/tausik/tausik/engine/commandgate"
 
 	"github.com/tausik/tausik/engine/config"
@@ -119,10 +121,8 @@ type Engine struct {
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.
 	configDigest string
-	// guard lists the paths agent_authority keeps from an agent, and home
-	// the home directory they were derived from (see guardPaths).
-	guard []guardPath
-	home  string
+	// guard is what agent_authority keeps from an agent (see package guard).
+	guard *guard.Guard
 	// tiers is what the configuration tiers set, recorded in each decision.
 	tiers []config.TierSetting
 	// config is what the tiers' files said, for the commands that show it.
@@ -254,11 +254,7 @@ func (e *Engine) record(deps Deps, tiers []*config.File) {
 	e.configDigest = config.Digest(tiers)
 	e.tiers = config.Settings(e.gates, e.eff, tiers)
 	e.config = config.NewView(tiers, e.gates, e.eff)
-	e.home = deps.Home
-	if e.home != "" {
-		e.home = resolvePath(filepath.Clean(e.home), 0)
-	}
-	e.guard = guardPaths(e.root, deps.Home, deps.Config)
+	e.guard = guard.New(e.root, deps.Home, deps.Config)
 	e.programs = e.programsRecord(deps.Config)
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)

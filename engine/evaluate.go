@@ -3,13 +3,14 @@ package engine
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tausik/tausik/engine/internal/realpath"
 
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
@@ -353,44 +354,11 @@ func Relative(root, p string) (string, bool) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(root, p)
 	}
-	rel, err := filepath.Rel(root, resolvePath(filepath.Clean(p), 0))
+	rel, err := filepath.Rel(root, realpath.Resolve(filepath.Clean(p)))
 	if err != nil || !filepath.IsLocal(rel) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
-}
-
-// maxLinks bounds symlink chains, as the kernel's ELOOP does.
-const maxLinks = 40
-
-// resolvePath resolves symlinks in the longest existing prefix of the clean,
-// absolute path p and appends the rest. A dangling symlink is followed to the
-// (not yet existing) path it names.
-func resolvePath(p string, depth int) string {
-	existing, rest := p, ""
-	for {
-		if _, err := os.Lstat(existing); err == nil {
-			break
-		}
-		parent := filepath.Dir(existing)
-		if parent == existing {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(existing), rest)
-		existing = parent
-	}
-	if r, err := filepath.EvalSymlinks(existing); err == nil {
-		return filepath.Join(r, rest)
-	}
-	// A dangling link somewhere: resolve its parent, then follow it by hand.
-	target, err := os.Readlink(existing)
-	if err != nil || depth >= maxLinks {
-		return p
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(resolvePath(filepath.Dir(existing), depth+1), target)
-	}
-	return resolvePath(filepath.Join(filepath.Clean(target), rest), depth+1)
 }
 
 // gather runs the runners for the needed namespaces concurrently, and says

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tausik/tausik/engine/guard"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/store"
@@ -140,4 +144,56 @@ func (e *Engine) CountToolCall(ctx context.Context, tool string) error {
 		return fmt.Errorf("%w: %v", ErrStore, err)
 	}
 	return nil
+}
+
+// GateAgentAuthority is the built-in gate that keeps an agent from changing
+// the guard it runs under: its configuration, state, keys, hook wiring,
+// task scopes.
+const GateAgentAuthority = "agent_authority"
+
+// TriggerPreWrite is the trigger of a tool call about to write.
+const TriggerPreWrite = "pre-write"
+
+// JudgeCommand judges a tausik command line (argv[0] is the program) that a
+// requester asked the CLI to run, before it changes anything: the
+// agent_authority gate refuses one that changes the guard when the
+// requester is an agent. The decision is logged either way, so every change
+// of the guard is on record with who asked.
+func (e *Engine) JudgeCommand(ctx context.Context, argv []string, requester string) (*Decision, error) {
+	cmd := facts.ToolCommand{Argv: slices.Clone(argv), Dynamic: make([]bool, len(argv))}
+	tc := &ToolCall{Host: "cli", Tool: "tausik", Kind: KindOther, Command: strings.Join(argv, " "), Commands: []facts.ToolCommand{cmd}}
+	return e.Evaluate(ctx, Request{Trigger: TriggerPreWrite, Gates: []string{GateAgentAuthority}, Requester: requester, Tool: tc})
+}
+
+// activeSlugs are the slugs of the active tasks, sorted; nil without a store
+// or when it cannot be read (the task runner reports that to the gates).
+func (e *Engine) activeSlugs(ctx context.Context) []string {
+	if e.store == nil {
+		return nil
+	}
+	ts, err := e.store.ActiveTasks(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Slug)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// protectedTargets lists the paths of req (its files and its tool call's
+// targets) that hit the guard, at pre-write only (see guard.Guard.Targets).
+func (e *Engine) protectedTargets(req Request) []facts.ProtectedTarget {
+	if req.Trigger != TriggerPreWrite {
+		return nil
+	}
+	paths := slices.Clone(req.Files)
+	var call *guard.Call
+	if req.Tool != nil {
+		paths = append(paths, req.Tool.Writes...)
+		call = &guard.Call{Commands: req.Tool.Commands, CWD: req.Tool.CWD, Command: req.Tool.Command, Unknown: req.Tool.Unknown}
+	}
+	return e.guard.Targets(paths, call)
 }

@@ -1,26 +1,21 @@
-package engine
+// Package guard is what agent_authority keeps from an agent: the paths of
+// tausik's own guard in a project (its configuration tiers, state, keys,
+// baseline, team gates and hook wiring) and which paths a write, a command
+// line or a call whose writes cannot be known would touch among them.
+package guard
 
 import (
-	"context"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/tausik/tausik/engine/baseline"
+	"github.com/tausik/tausik/engine/internal/realpath"
 
 	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/hosts/hostinit"
 )
-
-// GateAgentAuthority is the built-in gate that keeps an agent from changing
-// the guard it runs under: its configuration, state, keys, hook wiring,
-// task scopes.
-const GateAgentAuthority = "agent_authority"
-
-// TriggerPreWrite is the trigger of a tool call about to write.
-const TriggerPreWrite = "pre-write"
 
 // guardPath is one path of tausik's own guard: writing it (or removing a
 // directory above it) changes what judges the agent.
@@ -32,6 +27,34 @@ type guardPath struct {
 	// guard (the committed tausik/ holding the baseline shares its name
 	// with the program, which every tausik command line names).
 	leaf bool
+}
+
+// Guard is the guard of one project.
+type Guard struct {
+	paths []guardPath
+	root  string
+	home  string
+}
+
+// New is the guard of the project at root (absolute, symlinks resolved)
+// for the user whose home directory is home ("" guards none there), cfg
+// naming the tiers' files.
+func New(root, home string, cfg config.Paths) *Guard {
+	g := &Guard{paths: guardPaths(root, home, cfg), root: root}
+	if home != "" {
+		g.home = realpath.Resolve(filepath.Clean(home))
+	}
+	return g
+}
+
+// Call is what the guard reads of a tool call besides the paths it
+// writes: its simple commands and their working directory, the command or
+// patch text, and the parts whose writes cannot be known before it runs.
+type Call struct {
+	Commands []facts.ToolCommand
+	CWD      string
+	Command  string
+	Unknown  []facts.UnknownWrite
 }
 
 // guardPaths lists the guard of a project at root: the user's ~/.tausik,
@@ -47,7 +70,7 @@ func guardPaths(root, home string, cfg config.Paths) []guardPath {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(root, p)
 		}
-		out = append(out, guardPath{path: resolvePath(filepath.Clean(p), 0), dir: dir, reason: reason})
+		out = append(out, guardPath{path: realpath.Resolve(filepath.Clean(p)), dir: dir, reason: reason})
 	}
 	add(cfg.User, false, "the user configuration tier")
 	add(cfg.Managed, false, "the managed configuration tier")
@@ -70,57 +93,51 @@ func guardPaths(root, home string, cfg config.Paths) []guardPath {
 	return out
 }
 
-// protectedTargets lists the paths of req (its files and its tool call's
-// targets) that hit the guard. A target hits a guard path when it is that
+// Targets lists the paths (absolute, or relative to the root) that hit the
+// guard, and those call (nil: none) names on a command line or may hide.
+// A target hits a guard path when it is that
 // path, lies below a guarded directory, or is a directory above a guard
 // path other than the project root or the home directory themselves (whose
 // removal scope_write and the backstop judge).
-func (e *Engine) protectedTargets(req Request) []facts.ProtectedTarget {
-	if req.Trigger != TriggerPreWrite || len(e.guard) == 0 {
+func (g *Guard) Targets(paths []string, call *Call) []facts.ProtectedTarget {
+	if g == nil || len(g.paths) == 0 {
 		return nil
 	}
-	paths := slices.Clone(req.Files)
-	if req.Tool != nil {
-		paths = append(paths, req.Tool.Writes...)
-	}
 	var out []facts.ProtectedTarget
-	if req.Tool != nil {
-		out = append(e.mentionedTargets(req.Tool), e.hiddenTargets(req.Tool)...)
+	if call != nil {
+		out = append(g.mentionedTargets(call), g.hiddenTargets(call)...)
 	}
 	seen := map[string]bool{}
 	for _, p := range paths {
 		abs := p
 		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(e.root, abs)
+			abs = filepath.Join(g.root, abs)
 		}
-		abs = resolvePath(filepath.Clean(abs), 0)
+		abs = realpath.Resolve(filepath.Clean(abs))
 		if seen[abs] {
 			continue
 		}
 		seen[abs] = true
-		if g, ok := e.guardHit(abs, true); ok {
-			out = append(out, facts.ProtectedTarget{Path: p, Reason: g.reason})
+		if hit, ok := g.hit(abs, true); ok {
+			out = append(out, facts.ProtectedTarget{Path: p, Reason: hit.reason})
 		}
 	}
 	return out
 }
 
-// guardOf is the guard path a path named on a command line hits.
-func (e *Engine) guardOf(abs string) (guardPath, bool) { return e.guardHit(abs, false) }
-
-// guardHit is the guard path abs hits: that path, one below a guarded
+// hit is the guard path abs hits: that path, one below a guarded
 // directory, or a directory above a guard path. A leaf guard path's
 // directories are hit only when written (checkout, restore or rm of
 // tausik/ rewrites the baseline), not when named: every tausik command line
 // names tausik. A glob (tausik/*.json, .taus?k) hits what it may match.
-func (e *Engine) guardHit(abs string, written bool) (guardPath, bool) {
-	for _, g := range e.guard {
+func (g *Guard) hit(abs string, written bool) (guardPath, bool) {
+	for _, p := range g.paths {
 		switch {
-		case abs == g.path, g.dir && under(abs, g.path), globBelow(abs, g):
-			return g, true
-		case (under(g.path, abs) || globAbove(abs, g.path)) && abs != e.root && abs != e.home && (written || !g.leaf):
-			g.reason = "a directory holding " + g.reason
-			return g, true
+		case abs == p.path, p.dir && under(abs, p.path), globBelow(abs, p):
+			return p, true
+		case (under(p.path, abs) || globAbove(abs, p.path)) && abs != g.root && abs != g.home && (written || !p.leaf):
+			p.reason = "a directory holding " + p.reason
+			return p, true
 		}
 	}
 	return guardPath{}, false
@@ -129,33 +146,4 @@ func (e *Engine) guardHit(abs string, written bool) (guardPath, bool) {
 // under reports whether p lies strictly below dir.
 func under(p, dir string) bool {
 	return strings.HasPrefix(p, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
-}
-
-// JudgeCommand judges a tausik command line (argv[0] is the program) that a
-// requester asked the CLI to run, before it changes anything: the
-// agent_authority gate refuses one that changes the guard when the
-// requester is an agent. The decision is logged either way, so every change
-// of the guard is on record with who asked.
-func (e *Engine) JudgeCommand(ctx context.Context, argv []string, requester string) (*Decision, error) {
-	cmd := facts.ToolCommand{Argv: slices.Clone(argv), Dynamic: make([]bool, len(argv))}
-	tc := &ToolCall{Host: "cli", Tool: "tausik", Kind: KindOther, Command: strings.Join(argv, " "), Commands: []facts.ToolCommand{cmd}}
-	return e.Evaluate(ctx, Request{Trigger: TriggerPreWrite, Gates: []string{GateAgentAuthority}, Requester: requester, Tool: tc})
-}
-
-// activeSlugs are the slugs of the active tasks, sorted; nil without a store
-// or when it cannot be read (the task runner reports that to the gates).
-func (e *Engine) activeSlugs(ctx context.Context) []string {
-	if e.store == nil {
-		return nil
-	}
-	ts, err := e.store.ActiveTasks(ctx)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, t := range ts {
-		out = append(out, t.Slug)
-	}
-	slices.Sort(out)
-	return out
 }

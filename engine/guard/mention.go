@@ -1,10 +1,11 @@
-package engine
+package guard
 
 import (
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/engine/internal/realpath"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -52,16 +53,16 @@ func guardWords(c facts.ToolCommand) []string {
 
 // mentionedTargets are the guard paths the commands of c name on their
 // command lines, read from c's directory, as protected targets.
-func (e *Engine) mentionedTargets(c *ToolCall) []facts.ProtectedTarget {
+func (g *Guard) mentionedTargets(c *Call) []facts.ProtectedTarget {
 	var out []facts.ProtectedTarget
 	for _, cmd := range c.Commands {
 		for _, w := range guardWords(cmd) {
 			abs := w
 			if w == "~" || strings.HasPrefix(w, "~/") {
-				if e.home == "" {
+				if g.home == "" {
 					continue
 				}
-				abs = filepath.Join(e.home, strings.TrimPrefix(w, "~"))
+				abs = filepath.Join(g.home, strings.TrimPrefix(w, "~"))
 			}
 			if !filepath.IsAbs(abs) {
 				if c.CWD == "" {
@@ -69,24 +70,24 @@ func (e *Engine) mentionedTargets(c *ToolCall) []facts.ProtectedTarget {
 				}
 				abs = filepath.Join(c.CWD, abs)
 			}
-			abs = resolvePath(filepath.Clean(abs), 0)
-			if g, ok := e.guardOf(abs); ok {
+			abs = realpath.Resolve(filepath.Clean(abs))
+			if hit, ok := g.hit(abs, false); ok {
 				out = append(out, facts.ProtectedTarget{Path: w,
-					Reason: g.reason + ", named on the command line of " + filepath.Base(cmd.Argv[0]) + ", which may change it"})
+					Reason: hit.reason + ", named on the command line of " + filepath.Base(cmd.Argv[0]) + ", which may change it"})
 			}
 		}
 	}
 	return out
 }
 
-// guardNames are the words a command text names the guard by: the first
+// names are the words a command text names the guard by: the first
 // element of each guard path inside the project (tausik, .tausik, .claude…),
 // the base name of each one outside it (~/.tausik, the managed tier's file).
-func (e *Engine) guardNames() []string {
+func (g *Guard) names() []string {
 	var out []string
-	for _, g := range e.guard {
-		name := filepath.Base(g.path)
-		if rel, err := filepath.Rel(e.root, g.path); err == nil && !strings.HasPrefix(rel, "..") {
+	for _, p := range g.paths {
+		name := filepath.Base(p.path)
+		if rel, err := filepath.Rel(g.root, p.path); err == nil && !strings.HasPrefix(rel, "..") {
 			name, _, _ = strings.Cut(filepath.ToSlash(rel), "/")
 		}
 		if name != "" && name != "." && !slices.Contains(out, name) {
@@ -100,7 +101,7 @@ func (e *Engine) guardNames() []string {
 // interpreter's inline code, an unmodelled option, a git alias) and c's
 // text names the guard anywhere, that part may be writing the guard, and is
 // a protected target named by its text.
-func (e *Engine) hiddenTargets(c *ToolCall) []facts.ProtectedTarget {
+func (g *Guard) hiddenTargets(c *Call) []facts.ProtectedTarget {
 	if len(c.Unknown) == 0 {
 		return nil
 	}
@@ -109,7 +110,7 @@ func (e *Engine) hiddenTargets(c *ToolCall) []facts.ProtectedTarget {
 		text += "\n" + strings.ToLower(u.Text+" "+u.Reason)
 	}
 	var named string
-	for _, n := range e.guardNames() {
+	for _, n := range g.names() {
 		if strings.Contains(text, n) {
 			named = n
 			break
