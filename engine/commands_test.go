@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine/commandgate"
 
 	"github.com/tausik/tausik/engine/config"
@@ -28,7 +30,7 @@ func newCommandEngine(t *testing.T, project, user string) (*Engine, error) {
 		paths.User = filepath.Join(root, "user.json")
 		writeFiles(t, root, map[string]string{"user.json": user})
 	}
-	return New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil), Config: paths})
+	return New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil), Config: paths})
 }
 
 // configErr returns err's diagnostics as text, failing unless it is ErrConfig.

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
@@ -31,7 +33,7 @@ func newTestEngine(t *testing.T, root string, files map[string]string, opts ...O
 // builtinEngine loads every built-in gate over root with the standard runners.
 func builtinEngine(t testing.TB, root string) *Engine {
 	t.Helper()
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)})
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/policies"
@@ -50,7 +52,7 @@ func TestGeneratorsMultiHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFiles(t, root, map[string]string{"tausik/gates.json": multiHostGates})
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil),
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil),
 		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json"), User: user}})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/facts"
@@ -154,7 +156,7 @@ func stacksEngine(t *testing.T, project string, files map[string]string) *Engine
 	root := t.TempDir()
 	writeFiles(t, root, files)
 	writeFiles(t, root, map[string]string{"tausik/gates.json": project})
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil),
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil),
 		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")}})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/store/receipt"
 )
@@ -17,7 +19,7 @@ func verifyGatesOf(t *testing.T, cfg string, names ...string) ([]receipt.VerifyG
 	t.Helper()
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{"tausik/gates.json": cfg})
-	e, err := New(context.Background(), Deps{Root: root, Builtin: builtinSubset(t, names...), Runners: DefaultRunners(nil),
+	e, err := New(context.Background(), Deps{Root: root, Builtin: builtinSubset(t, names...), Runners: stdrunners.New(nil),
 		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")}})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	_ "modernc.org/sqlite"
 
 	"github.com/tausik/tausik/engine"
@@ -110,7 +112,7 @@ func newFlowProject(t *testing.T, cfg string) *flowProject {
 	p.st = st
 	p.e, err = engine.New(context.Background(), engine.Deps{
 		Root: root, Builtin: builtinSubset(t, "filesize", "verify_first", "session_capacity", "session_overtime"),
-		Runners: engine.DefaultRunners(st), Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")},
+		Runners: stdrunners.New(st), Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")},
 		Log: engine.StoreLog{Store: st}, Store: st, Requester: "test",
 	}, engine.WithClock(p.clock.Now))
 	if err != nil {

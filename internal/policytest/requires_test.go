@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/engine"
@@ -69,7 +71,7 @@ func TestCommandGateFixtures(t *testing.T) {
 	if err := os.WriteFile(user, []byte(`{"allow_commands": [["go", "version"]]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(context.Background(), engine.Deps{Root: root, Builtin: policies.FS, Runners: engine.DefaultRunners(nil),
+	e, err := engine.New(context.Background(), engine.Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil),
 		Config: config.Paths{Project: project, User: user}})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/config"
 
@@ -81,7 +83,7 @@ func Open(ctx context.Context, s Setup, opts ...engine.Option) (*engine.Engine, 
 	e, err := engine.New(ctx, engine.Deps{
 		Root:    s.Root,
 		Builtin: policies.FS,
-		Runners: engine.DefaultRunners(st),
+		Runners: stdrunners.New(st),
 		Config:  s.ConfigPaths(),
 		Log:     log,
 		Store:   st,
@@ -102,7 +104,7 @@ func Open(ctx context.Context, s Setup, opts ...engine.Option) (*engine.Engine, 
 					return nil, nil, fmt.Errorf("seed the fixture store: %w", err)
 				}
 			}
-			return engine.DefaultRunners(mem), func() { mem.Close() }, nil
+			return stdrunners.New(mem), func() { mem.Close() }, nil
 		},
 		Requester: s.Requester,
 		Home:      getenv("HOME"),

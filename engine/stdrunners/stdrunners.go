@@ -1,4 +1,6 @@
-package engine
+// Package stdrunners is the standard set of runners a project is judged
+// with, one per facts namespace, sharing the store's fact cache.
+package stdrunners
 
 import (
 	"github.com/tausik/tausik/runners"
@@ -20,13 +22,13 @@ import (
 	"github.com/tausik/tausik/store"
 )
 
-// DefaultRunners returns the standard runners, one per namespace, reading
+// New returns the standard runners, one per namespace, reading
 // workflow state from st and keeping file-derived facts (fs, python, go,
 // documents, imports) in its fact cache. The content runner reads its files
 // every time: its cached facts are the text itself, and reading them back
 // from the store measured slower than reading the files
 // (BenchmarkGather10k, docs/performance.md).
-func DefaultRunners(st *store.Store) *runners.Registry {
+func New(st *store.Store) *runners.Registry {
 	return runners.NewRegistry(append([]runners.Runner{fsRunner(st), git.New(), goRunner(st), pythonRunner(st), surface.New(cached(st)...), mcpsurface.New(nil, 0),
 		content.New(), documents.New(cached(st)...), imports.New(cached(st)...), hosts.New(nil), renar.New(st), stacks.New(), toolcall.New(), push.New(st, nil)}, work.New(st)...)...)
 }
