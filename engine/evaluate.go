@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/engine/toolcall"
+
 	"github.com/tausik/tausik/engine/internal/realpath"
 
 	"github.com/tausik/tausik/engine/gate"
@@ -338,7 +340,7 @@ func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 	r.Protected = e.protectedTargets(req)
 	s := runners.NewScope(e.root, r)
 	if req.Tool != nil {
-		s.Tool, s.After = toolNamespace(e.root, req.Tool, r.Files)
+		s.Tool, s.After = toolcall.Namespace(req.Tool, r.Files, func(p string) (string, bool) { return Relative(e.root, p) })
 	}
 	s.Work = e.workContext(req)
 	return s

@@ -1,4 +1,4 @@
-package engine
+package toolcall
 
 import (
 	"fmt"
@@ -9,30 +9,15 @@ import (
 	"github.com/tausik/tausik/facts"
 )
 
-// GateSecretScan is the built-in gate that finds credentials in what a tool
-// call writes. Its detectors param is the one definition of what a secret
-// looks like: the policy reads it to find secrets, and the engine reads it
-// to mask them in the tool call a decision records.
-const GateSecretScan = "secret_scan"
-
 // secretMasker masks every match of the secret_scan detectors in force.
 type secretMasker struct {
 	res []*regexp.Regexp
 	bad string // a detector that does not compile: nothing is recorded
 }
 
-// masker returns the masker of the detectors in force: the secret_scan
-// gate's resolved detectors param, or none without that gate.
-func (e *Engine) masker() secretMasker {
-	g, ok := e.byName[GateSecretScan]
-	if !ok {
-		return secretMasker{}
-	}
-	params := g.DefaultParams()
-	if eff := e.eff[GateSecretScan]; eff != nil {
-		params = eff.Params
-	}
-	ds, _ := params["detectors"].(map[string]any)
+// masker returns the masker of detectors, the secret_scan gate's resolved
+// detectors param (name → regular expression).
+func masker(ds map[string]any) secretMasker {
 	names := make([]string, 0, len(ds))
 	for n := range ds {
 		names = append(names, n)
@@ -74,13 +59,14 @@ func (m secretMasker) all(xs []string) []string {
 	return out
 }
 
-// recordTool is c as a decision records it, every secret the detectors
-// find masked before the command is cut to its recorded length.
-func (e *Engine) recordTool(c *ToolCall) *ToolRecord {
+// Redacted is c as a decision records it, every secret detectors (the
+// secret_scan gate's resolved detectors param; nil: none) find masked
+// before the command is cut to its recorded length.
+func Redacted(c *Call, detectors map[string]any) *Record {
 	if c == nil {
 		return nil
 	}
-	m := e.masker()
+	m := masker(detectors)
 	cp := *c
 	cp.Command = m.mask(c.Command)
 	cp.Writes = m.all(c.Writes)

@@ -1,4 +1,4 @@
-package engine
+package toolcall
 
 import (
 	"slices"
@@ -7,28 +7,29 @@ import (
 	"github.com/tausik/tausik/runners"
 )
 
-// The hook events a ToolCall is judged at, as the tool namespace names them.
+// The hook events a Call is judged at, as the tool namespace names them.
 const (
 	EventPreToolUse  = "pre-tool-use"
 	EventPostToolUse = "post-tool-use"
 )
 
-// toolNamespace is c as the tool namespace shows it, its targets being the
+// Namespace is c as the tool namespace shows it, its targets being the
 // request's repo-relative files, and the text each written path inside the
-// project has after the call (the files runner's overlay). A path outside
-// the project is not in the namespace's writes: it has no repo-relative
-// name, and request.outside lists it.
-func toolNamespace(root string, c *ToolCall, targets []string) (*facts.Tool, map[string]runners.AfterText) {
+// project has after the call (the files runner's overlay); rel gives a
+// path's name in the project. A path outside the project is not in the
+// namespace's writes: it has no repo-relative name, and request.outside
+// lists it.
+func Namespace(c *Call, targets []string, rel func(string) (string, bool)) (*facts.Tool, map[string]runners.AfterText) {
 	t := &facts.Tool{Host: c.Host, Event: c.Event, Name: c.Tool, Kind: c.Kind, Command: c.Command,
 		Commands: nonNil(c.Shell), Targets: nonNil(slices.Clone(targets)), UnknownWrites: nonNil(c.Unknown),
 		Writes: []facts.ToolWrite{}, MCP: c.MCP, URL: c.URL, Subagent: c.Subagent}
 	var after map[string]runners.AfterText
 	for _, w := range c.Texts {
-		rel, ok := Relative(root, w.Path)
+		name, ok := rel(w.Path)
 		if !ok {
 			continue
 		}
-		tw := facts.ToolWrite{Path: rel, Text: w.Text, Added: nonNil(w.Added), Error: w.Err}
+		tw := facts.ToolWrite{Path: name, Text: w.Text, Added: nonNil(w.Added), Error: w.Err}
 		switch {
 		case w.Err != "":
 			tw.Text = ""
@@ -40,7 +41,7 @@ func toolNamespace(root string, c *ToolCall, targets []string) (*facts.Tool, map
 			if after == nil {
 				after = map[string]runners.AfterText{}
 			}
-			after[rel] = runners.AfterText{Text: tw.Text, Err: w.Err}
+			after[name] = runners.AfterText{Text: tw.Text, Err: w.Err}
 		}
 	}
 	slices.SortStableFunc(t.Writes, func(a, b facts.ToolWrite) int {
@@ -53,4 +54,12 @@ func toolNamespace(root string, c *ToolCall, targets []string) (*facts.Tool, map
 		return 0
 	})
 	return t, after
+}
+
+// nonNil returns s, or an empty slice for nil, so JSON shows [] not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package engine
+package toolcall
 
 // The lifecycle events of an agent's turn, as `tausik hook HOST EVENT` names
 // them beside the tool-call events.
@@ -8,13 +8,13 @@ const (
 	EventPromptSubmit = "prompt-submit"
 )
 
-// TurnRecord is what a decision records of the agent lifecycle event it was
+// Turn is what a decision records of the agent lifecycle event it was
 // made for (a stop, a session start, a prompt): which host and session,
 // and for a stop what the host said of its own loop and how many stops in
 // a row tausik had refused before this one. A stop judgement is a
 // task-done evaluation, and this record is what tells it apart from a
 // person's `tausik task done` in the log.
-type TurnRecord struct {
+type Turn struct {
 	Host string `json:"host"`
 	// Event is EventStop, EventSessionStart or EventPromptSubmit;
 	// HostEvent the host's own name for it ("Stop", "AfterAgent", …).
