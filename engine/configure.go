@@ -2,11 +2,8 @@ package engine
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"path"
 	"slices"
-	"strings"
 
 	"github.com/tausik/tausik/engine/commandgate"
 
@@ -19,62 +16,23 @@ import (
 	"github.com/tausik/tausik/runners/mcpsurface"
 )
 
-// MCPSurfaceGate is the gate whose param "server" names the MCP server the
-// mcp runner starts.
-const MCPSurfaceGate = "mcp_surface"
-
-// SelfExecutable in a server argv stands for the running tausik binary, so a
-// repository can ratchet tausik's own MCP surface without allow-listing
-// anything.
-const SelfExecutable = "{tausik}"
-
-// registerMCPSurface configures the mcp runner from mcp_surface's effective
-// "server" param. Starting a server runs a program, so, as for command gates,
-// its executable must be tausik itself or on the allow-list that only the user
-// and managed tiers can extend.
+// registerMCPSurface configures the mcp runner from mcp_surface's
+// effective "server" param (see config.MCPServer).
 func (e *Engine) registerMCPSurface(tiers []*config.File) error {
-	g, ok := e.byName[MCPSurfaceGate]
+	eff, ok := e.eff[config.MCPSurfaceGate]
 	if !ok {
 		return nil
 	}
-	argv := stringsOf(e.eff[g.Name].Params["server"])
-	if len(argv) == 0 {
-		return nil
+	argv, self, err := config.MCPServer(tiers, eff, e.Allowlist())
+	if err != nil || len(argv) == 0 {
+		return err
 	}
 	var opts []mcpsurface.Option
-	switch {
-	case argv[0] == SelfExecutable:
-		self, err := os.Executable()
-		if err != nil {
-			return fmt.Errorf("%w: locate the tausik binary for %s: %v", ErrConfig, SelfExecutable, err)
-		}
-		argv = append([]string{self}, argv[1:]...)
-		if id, ok := binaryIdentity(); ok && e.store != nil {
-			opts = append(opts, mcpsurface.WithFixedServer(e.store, id))
-		}
-	case !command.AllowedArgv(argv, e.Allowlist()):
-		file, line := "gate defaults", 0
-		if f, l, ok := config.ParamSetter(tiers, g.Name, e.eff[g.Name], "server"); ok {
-			file, line = f, l
-		}
-		d := &Diagnostics{Kind: ErrConfig}
-		d.Add(file, line, "gates.%s.params.server: `%s` is neither %s nor starts with an allowed command (%s); add its prefix to %s in the user or managed tier",
-			g.Name, strings.Join(argv, " "), SelfExecutable, command.FormatAllowed(e.Allowlist()), config.KeyAllowCommands)
-		return d
+	if id, ok := binaryIdentity(); self && ok && e.store != nil {
+		opts = append(opts, mcpsurface.WithFixedServer(e.store, id))
 	}
 	e.runners = e.runners.With(mcpsurface.New(argv, 0, opts...))
 	return nil
-}
-
-func stringsOf(v any) []string {
-	list, _ := v.([]any)
-	out := make([]string, 0, len(list))
-	for _, x := range list {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // Limits returns the limits that bound each gate's evaluation for trigger,
@@ -126,79 +84,12 @@ func (e *Engine) registerHosts(tiers []*config.File) error {
 	return nil
 }
 
-// judgedBy returns which files gate g judges for the loophole check: a
-// command gate's and a gate with an extensions param judge their
-// extensions, a gate reading the surface namespace Python and Go, any other
-// gate every file.
-func (e *Engine) judgedBy(g *gate.Gate, params map[string]any) func(string) bool {
-	var exts []string
-	if spec, ok := e.cmds.SpecFor(g, params); ok {
-		exts = spec.Extensions
-	} else if v, ok := params["extensions"].([]any); ok {
-		exts = stringsOf(v)
-	} else if slices.Contains(g.Facts, NamespaceSurface) {
-		exts = []string{".py", ".go"}
-	}
-	if len(exts) == 0 {
-		return func(string) bool { return true }
-	}
-	return func(f string) bool { return slices.Contains(exts, strings.ToLower(path.Ext(f))) }
-}
-
 // refuseLoopholes refuses the path patterns a tier added that would switch
 // a gate off unsaid (see config.RefuseLoopholes), keeping the warnings.
 func (e *Engine) refuseLoopholes(ctx context.Context) error {
-	warnings, err := config.RefuseLoopholes(ctx, e.root, e.gates, e.eff, e.judgedBy)
+	warnings, err := config.RefuseLoopholes(ctx, e.root, e.gates, e.eff, e.cmds.JudgedBy)
 	e.warnings = append(e.warnings, warnings...)
 	return err
-}
-
-// keepCommandsOffHooks drops hook triggers from command gates that only the
-// project tier put there: a project's own command gate, or a project
-// override adding the trigger to any command gate. A command gate runs at
-// pre-write when its built-in default, its user- or managed-tier definition,
-// or a user- or managed-tier "triggers" override says so. Each drop is a
-// config warning, reported and logged with every decision.
-func (e *Engine) keepCommandsOffHooks(tiers []*config.File) {
-	var project *config.File
-	for _, t := range tiers {
-		if t != nil && t.Tier() == config.TierProject {
-			project = t
-		}
-	}
-	for _, g := range e.gates {
-		eff := e.eff[g.Name]
-		if eff == nil || !e.cmds.Is(g.Name) {
-			continue
-		}
-		if by := eff.SetBy["triggers"]; by == config.TierUser || by == config.TierManaged {
-			continue
-		}
-		tc := e.cmds.Team(g.Name)
-		trusted := tc == nil || tc.Tier.Tier() != config.TierProject
-		var kept, dropped []string
-		for _, tr := range eff.Triggers {
-			if slices.Contains(config.HookTriggers, tr) && !(trusted && slices.Contains(g.Triggers, tr)) {
-				dropped = append(dropped, tr)
-				continue
-			}
-			kept = append(kept, tr)
-		}
-		if len(dropped) == 0 {
-			continue
-		}
-		eff.Triggers = nonNil(kept)
-		file, line, key := "tausik/gates.json", 0, "gates."+g.Name+".triggers"
-		switch {
-		case eff.SetBy["triggers"] == config.TierProject && project != nil:
-			file, line = project.Display(), project.Line("gates", g.Name, "triggers")
-		case tc != nil:
-			file, line, key = tc.Tier.Display(), tc.Tier.Line(config.KeyCommands, g.Name, "triggers"), config.KeyCommands+"."+g.Name+".triggers"
-		}
-		e.warnings = append(e.warnings, fmt.Sprintf("%s:%d: %s: %s refused: a command gate runs on an agent's every edit only when "+
-			"the user or managed tier says so (gates.%s.triggers there); it runs at its other triggers",
-			file, line, key, strings.Join(dropped, ", "), g.Name))
-	}
 }
 
 // Programs records, with every decision, the files and interpreters that
@@ -250,10 +141,10 @@ func (e *Engine) addCommandGates(ctx context.Context, tiers []*config.File) erro
 }
 
 // registerCommands keeps command gates off the hooks a person's tier did
-// not put them on (keepCommandsOffHooks), builds a runner for every command
+// not put them on (commandgate.Set.KeepOffHooks), builds a runner for every command
 // gate from its effective config and adds them to the engine's registry.
 func (e *Engine) registerCommands(tiers []*config.File) error {
-	e.keepCommandsOffHooks(tiers)
+	e.warnings = append(e.warnings, e.cmds.KeepOffHooks(e.gates, e.eff, tiers)...)
 	rs, err := e.cmds.Runners(e.gates, e.eff, tiers, e.Python())
 	if err != nil {
 		return err

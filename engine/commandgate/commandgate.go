@@ -28,6 +28,7 @@ import (
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
 	"github.com/tausik/tausik/runners/hosts"
+	"github.com/tausik/tausik/runners/surface"
 )
 
 // commandBundle is the generic policy every config-defined command gate
@@ -173,14 +174,14 @@ func (s *Set) SpecFor(g *gate.Gate, params map[string]any) (command.Spec, bool) 
 }
 
 // Runners builds a runner for every command gate of gates from its
-// effective config (eff); python runs the built-in pytest gate. A built-in
+// effective config (effs); python runs the built-in pytest gate. A built-in
 // command whose bundle is absent is not built. A command that cannot be
 // built is an ErrConfig naming the config key behind it.
-func (s *Set) Runners(gates []*gate.Gate, eff map[string]*config.Effective, tiers []*config.File, python string) ([]runners.Runner, error) {
+func (s *Set) Runners(gates []*gate.Gate, effs map[string]*config.Effective, tiers []*config.File, python string) ([]runners.Runner, error) {
 	d := &diag.Diagnostics{Kind: diag.ErrConfig}
 	var rs []runners.Runner
 	for _, g := range gates {
-		eff := eff[g.Name]
+		eff := effs[g.Name]
 		spec, ok := s.SpecFor(g, eff.Params)
 		if !ok {
 			continue
@@ -337,4 +338,76 @@ func fixtureToolEnv(dir string) []string {
 		"GOTELEMETRY=off", "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS=", "GOENV=off",
 		"PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1",
 	}, stackToolEnv(dir)...)
+}
+
+// JudgedBy returns which files gate g judges for the loophole check: a
+// command gate's and a gate with an extensions param judge their
+// extensions, a gate reading the surface namespace Python and Go, any other
+// gate every file.
+func (s *Set) JudgedBy(g *gate.Gate, params map[string]any) func(string) bool {
+	var exts []string
+	if spec, ok := s.SpecFor(g, params); ok {
+		exts = spec.Extensions
+	} else if v, ok := params["extensions"].([]any); ok {
+		exts = config.Strings(v)
+	} else if slices.Contains(g.Facts, surface.Namespace) {
+		exts = []string{".py", ".go"}
+	}
+	if len(exts) == 0 {
+		return func(string) bool { return true }
+	}
+	return func(f string) bool { return slices.Contains(exts, strings.ToLower(path.Ext(f))) }
+}
+
+// KeepOffHooks drops hook triggers from command gates that only the
+// project tier put there: a project's own command gate, or a project
+// override adding the trigger to any command gate. A command gate runs at
+// pre-write when its built-in default, its user- or managed-tier definition,
+// or a user- or managed-tier "triggers" override says so. It returns a
+// config warning for each drop, reported and logged with every decision.
+func (s *Set) KeepOffHooks(gates []*gate.Gate, effs map[string]*config.Effective, tiers []*config.File) []string {
+	var warnings []string
+	var project *config.File
+	for _, t := range tiers {
+		if t != nil && t.Tier() == config.TierProject {
+			project = t
+		}
+	}
+	for _, g := range gates {
+		eff := effs[g.Name]
+		if eff == nil || !s.Is(g.Name) {
+			continue
+		}
+		if by := eff.SetBy["triggers"]; by == config.TierUser || by == config.TierManaged {
+			continue
+		}
+		tc := s.Team(g.Name)
+		trusted := tc == nil || tc.Tier.Tier() != config.TierProject
+		var kept, dropped []string
+		for _, tr := range eff.Triggers {
+			if slices.Contains(config.HookTriggers, tr) && !(trusted && slices.Contains(g.Triggers, tr)) {
+				dropped = append(dropped, tr)
+				continue
+			}
+			kept = append(kept, tr)
+		}
+		if len(dropped) == 0 {
+			continue
+		}
+		eff.Triggers = kept
+		if kept == nil {
+			eff.Triggers = []string{}
+		}
+		file, line, key := "tausik/gates.json", 0, "gates."+g.Name+".triggers"
+		switch {
+		case eff.SetBy["triggers"] == config.TierProject && project != nil:
+			file, line = project.Display(), project.Line("gates", g.Name, "triggers")
+		case tc != nil:
+			file, line, key = tc.Tier.Display(), tc.Tier.Line(config.KeyCommands, g.Name, "triggers"), config.KeyCommands+"."+g.Name+".triggers"
+		}
+		warnings = append(warnings, fmt.Sprintf("%s:%d: %s: %s refused: a command gate runs on an agent's every edit only when "+
+			"the user or managed tier says so (gates.%s.triggers there); it runs at its other triggers",
+			file, line, key, strings.Join(dropped, ", "), g.Name))
+	}
+	return warnings
 }
