@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/store"
 )
 
 // Outcomes of one gate (the README's "Outcomes and exit codes").
@@ -209,4 +211,26 @@ func DisabledNotes(d *Decision) []string {
 		out = append(out, fmt.Sprintf("%s (block) is disabled by the %s tier (%s)", s.Gate, s.Tier, s.File))
 	}
 	return out
+}
+
+// StoreLog appends decisions to the store's hash-chained decision log.
+type StoreLog struct {
+	Store *store.Store
+}
+
+// Append implements DecisionLog.
+func (l StoreLog) Append(ctx context.Context, d *Decision) error {
+	body, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	gates := make([]store.GateVerdict, len(d.Gates))
+	for i, v := range d.Gates {
+		gates[i] = store.GateVerdict{Name: v.Name, Outcome: store.Outcome(v.Outcome), Severity: store.Severity(v.Severity), Blocks: v.Blocks}
+	}
+	_, err = l.Store.AppendDecision(ctx, store.Decision{
+		ID: d.ID, Time: d.Time, Trigger: d.Request.Trigger, Task: d.Request.Task, Requester: d.Requester,
+		GitHead: d.GitHead, ExitCode: d.ExitCode, Blocked: d.Blocked, Gates: gates, Body: body,
+	})
+	return err
 }

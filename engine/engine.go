@@ -227,7 +227,7 @@ func (e *Engine) resolve(ctx context.Context, tiers []*config.File) error {
 		return err
 	}
 	var err error
-	if e.eff, e.warnings, err = config.Resolve(e.gates, tiers, e.projectToolUse(ctx)); err != nil {
+	if e.eff, e.warnings, err = config.Resolve(e.gates, tiers, e.cmds.ToolUse(ctx, e.runners, gatherSafely, e.root)); err != nil {
 		return err
 	}
 	limits, refused := config.ResolveLimits(tiers)

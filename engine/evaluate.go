@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,7 +11,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/engine/commandgate"
+
 	"github.com/tausik/tausik/engine/toolcall"
+	"github.com/tausik/tausik/runners/git"
 
 	"github.com/tausik/tausik/engine/internal/realpath"
 
@@ -373,7 +377,7 @@ func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []strin
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	seen := map[string]bool{NamespaceRequest: true}
-	for _, ns := range e.gatherStacksFirst(ctx, scope, needs, doc, took) {
+	for _, ns := range commandgate.StacksFirst(ctx, e.runners, gatherSafely, scope, needs, doc, took) {
 		seen[ns] = true
 	}
 	for _, ns := range needs {
@@ -450,4 +454,23 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// changedFiles lists the files changed since ref for a request whose scope
+// is "what changed" (Request.ChangedFiles). A ref git cannot use, or a
+// project that is not a git work tree, is a usage error naming the ref.
+func (e *Engine) changedFiles(ctx context.Context, ref string) ([]string, error) {
+	files, err := git.New().ChangedFiles(ctx, e.root, ref)
+	switch {
+	case errors.Is(err, git.ErrBadSince):
+		return nil, fmt.Errorf("%w: --changed-since %q: %v", ErrUsage, ref, err)
+	case errors.Is(err, git.ErrNotRepo):
+		return nil, fmt.Errorf("%w: --changed-since %q: %s is not in a git work tree", ErrUsage, ref, e.root)
+	case err != nil:
+		return nil, fmt.Errorf("files changed since %q: %w", ref, err)
+	}
+	if files == nil {
+		files = []string{}
+	}
+	return files, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/commandgate"
+
 	"github.com/tausik/tausik/engine/stdrunners"
 
 	"github.com/tausik/tausik/engine/config"
@@ -90,7 +92,7 @@ func TestCommandGatesFollowMarkers(t *testing.T) {
 				t.Fatalf("%s is not on PATH (see CONTRIBUTING.md for the tools the tests need): %v", c.tool, err)
 			}
 			v := judge(t, c.gate, c.source)
-			if v.Outcome != NotApplicable || len(v.Reasons) != 1 || v.Reasons[0].Code != ReasonNotUsed ||
+			if v.Outcome != NotApplicable || len(v.Reasons) != 1 || v.Reasons[0].Code != commandgate.ReasonNotUsed ||
 				!strings.HasPrefix(v.Reasons[0].Msg, c.gate+": this project shows no sign of using") {
 				t.Fatalf("without a marker: %s %+v, want NOT_APPLICABLE not_used", v.Outcome, v.Reasons)
 			}
@@ -116,7 +118,7 @@ func TestCommandGatesFollowMarkers(t *testing.T) {
 // install hint: a used tool's absence fails closed.
 func TestUnusedToolIsNotRun(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	if v := judge(t, "ruff", map[string]string{"a.py": "import os\n"}); v.Outcome != NotApplicable || v.Reasons[0].Code != ReasonNotUsed {
+	if v := judge(t, "ruff", map[string]string{"a.py": "import os\n"}); v.Outcome != NotApplicable || v.Reasons[0].Code != commandgate.ReasonNotUsed {
 		t.Fatalf("unused: %s %+v", v.Outcome, v.Reasons)
 	}
 	v := judge(t, "ruff", map[string]string{"a.py": "import os\n", "ruff.toml": ""})
@@ -136,7 +138,7 @@ func TestFactsOfAnUnusedTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ns := doc.Namespaces["ruff"]; ns.Status != facts.StatusUnavailable || ns.Reason != ReasonNotUsed || ns.Data != nil {
+	if ns := doc.Namespaces["ruff"]; ns.Status != facts.StatusUnavailable || ns.Reason != commandgate.ReasonNotUsed || ns.Data != nil {
 		t.Fatalf("ruff with stacks: %+v", ns)
 	}
 	t.Setenv("PATH", t.TempDir())

@@ -1,4 +1,4 @@
-package engine
+package commandgate
 
 import (
 	"context"
@@ -12,27 +12,31 @@ import (
 	"github.com/tausik/tausik/runners/stacks"
 )
 
-// ReasonNotUsed is the reason of a command namespace the engine did not
+// ReasonNotUsed is the reason of a command namespace the engine does not
 // gather because the stacks facts show the project does not use its tool.
 const ReasonNotUsed = "not_used"
 
-// gatherStacksFirst gathers the stacks namespace before the others when
+// GatherOne gathers one runner's namespace over scope (the engine's: a
+// runner that panics yields an error namespace).
+type GatherOne func(ctx context.Context, r runners.Runner, scope *runners.Scope) facts.Namespace
+
+// StacksFirst gathers the stacks namespace before the others when
 // needs holds it together with a command namespace whose tool stacks
 // reports on (stacks.ToolNames): a tool the project shows no sign of using is
 // not run, and its namespace is unavailable with ReasonNotUsed, for its gate
 // to say NOT_APPLICABLE. When stacks cannot be gathered every tool runs
 // (fail closed). It returns the namespaces it set in doc.
-func (e *Engine) gatherStacksFirst(ctx context.Context, scope *runners.Scope, needs []string, doc *facts.Document, took map[string]int64) []string {
+func StacksFirst(ctx context.Context, reg *runners.Registry, gather GatherOne, scope *runners.Scope, needs []string, doc *facts.Document, took map[string]int64) []string {
 	tools := slices.DeleteFunc(slices.Clone(needs), func(ns string) bool { return !slices.Contains(stacks.ToolNames(), ns) })
 	if len(tools) == 0 || !slices.Contains(needs, stacks.Namespace) {
 		return nil
 	}
-	r, ok := e.runners.Get(stacks.Namespace)
+	r, ok := reg.Get(stacks.Namespace)
 	if !ok {
 		return nil
 	}
 	t0 := time.Now()
-	got := gatherSafely(ctx, r, scope)
+	got := gather(ctx, r, scope)
 	doc.Set(stacks.Namespace, got)
 	took[stacks.Namespace] = time.Since(t0).Nanoseconds()
 	done := []string{stacks.Namespace}
@@ -49,22 +53,23 @@ func (e *Engine) gatherStacksFirst(ctx context.Context, scope *runners.Scope, ne
 	return done
 }
 
-// projectToolUse is the engine's config.ToolUse: only a built-in command gate of
+// ToolUse is the project's config.ToolUse, asking the stacks runner of reg
+// (gathered with gather over root): only a built-in command gate of
 // stacks.ToolNames qualifies, and stacks that cannot be gathered count as used.
-func (e *Engine) projectToolUse(ctx context.Context) config.ToolUse {
+func (s *Set) ToolUse(ctx context.Context, reg *runners.Registry, gather GatherOne, root string) config.ToolUse {
 	var once sync.Once
 	var f stacks.Facts
 	var ok bool
 	return func(gate string) bool {
-		if _, builtin := e.cmds.Builtin(gate); !builtin || !slices.Contains(stacks.ToolNames(), gate) {
+		if _, builtin := s.Builtin(gate); !builtin || !slices.Contains(stacks.ToolNames(), gate) {
 			return false
 		}
 		once.Do(func() {
-			r, found := e.runners.Get(stacks.Namespace)
+			r, found := reg.Get(stacks.Namespace)
 			if !found {
 				return
 			}
-			got := gatherSafely(ctx, r, runners.NewScope(e.root, facts.Request{}))
+			got := gather(ctx, r, runners.NewScope(root, facts.Request{}))
 			f, ok = got.Data.(stacks.Facts)
 			ok = ok && got.Status == facts.StatusOK
 		})
