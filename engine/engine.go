@@ -115,7 +115,7 @@ type Engine struct {
 	// verdicts reuses policy results across evaluations; nil without a store.
 	verdicts *verdictCache
 
-	// limits bound each gate's evaluation, by limits class (limitsconf.go, package policy).
+	// limits bound each gate's evaluation, by limits class (engine/config/limitsconf.go, package policy).
 	limits map[string]policy.Limits
 
 	// configDigest names the configuration files this engine was built

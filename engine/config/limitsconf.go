@@ -12,7 +12,7 @@ import (
 
 // HookTriggers are the triggers judged while an agent's host waits on a
 // hook: tighter limits bound them, and a project's own command gates never
-// run at them (trust.go).
+// run at them (commandgate.Set.KeepOffHooks).
 var HookTriggers = []string{"pre-write", "post-write"}
 
 // LimitsClass is the class of limits that bounds trigger's evaluations.
