@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 
-	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/app/taskflow"
 
 	"github.com/spf13/cobra"
 )
@@ -44,11 +44,11 @@ func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
 		return err
 	}
 	defer e.Close()
-	req := app.DoneTaskRequest{Slug: opts.slug, Requester: g.requester()}
+	req := taskflow.DoneRequest{Slug: opts.slug, Requester: g.requester()}
 	if opts.noChangelog {
-		req.Bypass = []string{app.GateChangelog}
+		req.Bypass = []string{taskflow.GateChangelog}
 	}
-	out, err := app.DoneTask(ctx, e, req)
+	out, err := taskflow.Done(ctx, e, req)
 	if out == nil || out.Decision == nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/app/taskflow"
 
 	"github.com/spf13/cobra"
 )
@@ -37,7 +37,7 @@ func runTaskFiles(ctx context.Context, g *globals, opts *taskFilesOptions) error
 		return err
 	}
 	defer e.Close()
-	t, err := app.AddTaskFiles(ctx, e, opts.slug, files)
+	t, err := taskflow.AddFiles(ctx, e, opts.slug, files)
 	if err != nil {
 		return err
 	}

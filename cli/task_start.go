@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tausik/tausik/internal/app/taskflow"
+
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
@@ -55,8 +57,8 @@ func newTaskStartCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.goal, "goal", "", "what the task is for")
 	f.StringArrayVar(&opts.scope, "scope", nil, "a path pattern the task may write (repeatable)")
-	f.StringVar(&opts.tier, "tier", string(app.DefaultTier), "lightweight, standard, substantial or deep")
-	f.StringVar(&opts.complexity, "complexity", string(app.DefaultComplexity), "simple, medium or complex")
+	f.StringVar(&opts.tier, "tier", string(taskflow.DefaultTier), "lightweight, standard, substantial or deep")
+	f.StringVar(&opts.complexity, "complexity", string(taskflow.DefaultComplexity), "simple, medium or complex")
 	f.IntVar(&opts.budget, "budget", 0, "tool calls the task may spend (needs an open session)")
 	f.BoolVar(&opts.delegated, "delegated", false, "the task is done by a delegated worker")
 	f.StringArrayVar(&opts.specs, "spec", nil, "a linked SPEC slug (repeatable)")
@@ -90,7 +92,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 	if opts.budgetSet {
 		t.CallBudget = &opts.budget
 	}
-	out, err := app.StartTask(ctx, e, app.StartTaskRequest{Task: t, Requester: g.requester()})
+	out, err := taskflow.Start(ctx, e, taskflow.StartRequest{Task: t, Requester: g.requester()})
 	if out == nil || out.Decision == nil {
 		return err
 	}
@@ -102,7 +104,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 
 // renderTaskOutcome prints the decision a task flow acted on, then what
 // happened to the task.
-func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *app.TaskOutcome, did, didNot string) error {
+func renderTaskOutcome(g *globals, e *engine.Engine, format string, out *taskflow.Outcome, did, didNot string) error {
 	if format == "json" {
 		return writeJSON(g.stdout, struct {
 			Task     facts.Task       `json:"task"`

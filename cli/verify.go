@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/app/taskflow"
 
 	"github.com/spf13/cobra"
 
@@ -49,7 +49,7 @@ func newVerifyCmd(g *globals) *cobra.Command {
 }
 
 func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
-	req := app.VerifyRequest{Task: opts.task, Requester: g.requester()}
+	req := taskflow.VerifyRequest{Task: opts.task, Requester: g.requester()}
 	if opts.files != nil {
 		var err error
 		if req.Files, err = absPaths(opts.files); err != nil {
@@ -61,7 +61,7 @@ func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
 		return err
 	}
 	defer e.Close()
-	out, err := app.Verify(ctx, e, req)
+	out, err := taskflow.Verify(ctx, e, req)
 	if out == nil || out.Decision == nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
 	return verdictErr(err, out.Decision.Blocked)
 }
 
-func renderVerify(g *globals, e *engine.Engine, format string, out *app.VerifyOutcome, recorded bool) error {
+func renderVerify(g *globals, e *engine.Engine, format string, out *taskflow.VerifyOutcome, recorded bool) error {
 	r := out.Run
 	if format == "json" {
 		return writeJSON(g.stdout, struct {

@@ -55,6 +55,8 @@ type Fingerprint struct{ Gate, Rule, File, Key string }
 // Fingerprint returns the entry's fingerprint.
 func (b Entry) Fingerprint() Fingerprint { return Fingerprint{b.Gate, b.Rule, b.File, b.Key} }
 
+// String names the fingerprint as messages show it: gate/rule, then the
+// key, or the file when the key is the file.
 func (f Fingerprint) String() string {
 	s := f.Gate
 	if f.Rule != "" {

@@ -1,3 +1,8 @@
+// Package toolcall is the model of an agent's tool call as the engine
+// judges it: the normalised call every host adapter produces, its kinds and
+// hook events, the text each written path has after it, the record a
+// decision keeps (secrets masked), the lifecycle events of a turn, and the
+// call as the tool facts namespace shows it.
 package toolcall
 
 import (

@@ -49,6 +49,7 @@ type LineError struct {
 	Msg  string // what is wrong
 }
 
+// Error says the line and what is wrong there.
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 // Line returns the line where the value at path starts, or 0.

@@ -1,4 +1,4 @@
-package app
+package taskflow
 
 import (
 	"context"
@@ -130,21 +130,21 @@ func (p *flowProject) initKey(t *testing.T) {
 	}
 }
 
-func (p *flowProject) start(t *testing.T, task store.Task) *TaskOutcome {
+func (p *flowProject) start(t *testing.T, task store.Task) *Outcome {
 	t.Helper()
 	if task.Goal == "" {
 		task.Goal = "goal of " + task.Slug
 	}
-	out, err := StartTask(context.Background(), p.e, StartTaskRequest{Task: task})
+	out, err := Start(context.Background(), p.e, StartRequest{Task: task})
 	if err != nil {
 		t.Fatalf("start %s: %v", task.Slug, err)
 	}
 	return out
 }
 
-func (p *flowProject) done(t *testing.T, slug string) *TaskOutcome {
+func (p *flowProject) done(t *testing.T, slug string) *Outcome {
 	t.Helper()
-	out, err := DoneTask(context.Background(), p.e, DoneTaskRequest{Slug: slug})
+	out, err := Done(context.Background(), p.e, DoneRequest{Slug: slug})
 	if err != nil {
 		t.Fatalf("done %s: %v", slug, err)
 	}
@@ -210,7 +210,7 @@ func TestFlowVerifyThenDone(t *testing.T) {
 	if out.Blocked || out.Task.Status != store.TaskDone {
 		t.Fatalf("close after verify: blocked=%v status=%s %s", out.Blocked, out.Task.Status, violations(out.Decision, "verify_first"))
 	}
-	if _, err := DoneTask(context.Background(), p.e, DoneTaskRequest{Slug: "feat"}); !errors.Is(err, engine.ErrUsage) {
+	if _, err := Done(context.Background(), p.e, DoneRequest{Slug: "feat"}); !errors.Is(err, engine.ErrUsage) {
 		t.Fatalf("closing twice: %v", err)
 	}
 	// Every evaluation was logged, and the chain holds: four decisions and
@@ -319,7 +319,7 @@ func TestFlowVerifyNeedsKey(t *testing.T) {
 func TestFlowBypassIsRecorded(t *testing.T) {
 	p := newFlowProject(t, `{}`)
 	p.start(t, store.Task{Slug: "feat"})
-	out, err := DoneTask(context.Background(), p.e, DoneTaskRequest{Slug: "feat", Bypass: []string{"changelog"}})
+	out, err := Done(context.Background(), p.e, DoneRequest{Slug: "feat", Bypass: []string{"changelog"}})
 	if err != nil {
 		t.Fatal(err)
 	}

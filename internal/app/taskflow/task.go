@@ -1,4 +1,8 @@
-package app
+// Package taskflow is the task workflows of the application layer: starting
+// a task, declaring its files and scope, verifying it with a signed
+// receipt and closing it, each judged by the gates of its trigger and
+// written only when nothing blocks.
+package taskflow
 
 import (
 	"context"
@@ -29,25 +33,25 @@ const (
 	DefaultComplexity = store.ComplexityMedium
 )
 
-// StartTaskRequest asks to start a task. Task carries what the task declares
+// StartRequest asks to start a task. Task carries what the task declares
 // (slug, goal, scope, tier, complexity, delegation, budget, links, files);
 // its status and times are the store's. Files may be absolute or relative to
 // the project root; they are stored repo-relative.
-type StartTaskRequest struct {
+type StartRequest struct {
 	Task      store.Task
 	Requester string
 }
 
-// TaskOutcome is what a task flow did. When Blocked, a gate refused and
-// nothing changed: Task is the task as proposed (StartTask) or as it still
-// is (DoneTask). Decision is the logged decision the flow acted on.
-type TaskOutcome struct {
+// Outcome is what a task flow did. When Blocked, a gate refused and
+// nothing changed: Task is the task as proposed (Start) or as it still
+// is (Done). Decision is the logged decision the flow acted on.
+type Outcome struct {
 	Task     store.Task
 	Decision *engine.Decision
 	Blocked  bool
 }
 
-// StartTask judges the task-start gates over the proposed task and creates it
+// Start judges the task-start gates over the proposed task and creates it
 // only if nothing blocks: a blocked start leaves no task behind, and of two
 // concurrent starts of one slug exactly one creates it. The gates see the
 // proposed task in the task facts; if the active tasks or the open session
@@ -56,7 +60,7 @@ type TaskOutcome struct {
 // Errors: ErrUsage for a malformed or already existing task, ErrStore when the
 // store fails or the decision cannot be logged (then the outcome still
 // carries the decision, and no task is created).
-func StartTask(ctx context.Context, e *engine.Engine, req StartTaskRequest) (*TaskOutcome, error) {
+func Start(ctx context.Context, e *engine.Engine, req StartRequest) (*Outcome, error) {
 	st, err := needStore(e)
 	if err != nil {
 		return nil, err
@@ -78,7 +82,7 @@ func StartTask(ctx context.Context, e *engine.Engine, req StartTaskRequest) (*Ta
 		}
 		sessBefore := sessionKey(st.OpenSession(ctx))
 		dec, err := e.Evaluate(ctx, engine.Request{Trigger: engine.TriggerTaskStart, Task: t.Slug, Proposed: &t, Requester: req.Requester})
-		out := &TaskOutcome{Task: t, Decision: dec}
+		out := &Outcome{Task: t, Decision: dec}
 		if err != nil {
 			return out, err
 		}
@@ -200,8 +204,8 @@ func sessionKey(s store.Session, err error) string {
 // GateChangelog is the gate --no-changelog (and MCP's no_changelog) waives.
 const GateChangelog = "changelog"
 
-// DoneTaskRequest asks to close a task.
-type DoneTaskRequest struct {
+// DoneRequest asks to close a task.
+type DoneRequest struct {
 	Slug string
 	// Bypass names gates the requester waives on purpose (--no-changelog is
 	// GateChangelog); the decision records it.
@@ -211,14 +215,14 @@ type DoneTaskRequest struct {
 	Requester    string
 }
 
-// DoneTask judges the task-done gates for an active task, with its declared
+// Done judges the task-done gates for an active task, with its declared
 // files in scope (the whole project when it declares none) and git history
 // since its start, and marks it done only if nothing blocks. If a verify run
 // is recorded for the task between the evaluation and the close, the close
 // is judged again, so it never rests on a run that is no longer the latest.
 //
-// Errors: ErrUsage for an unknown or closed task, ErrStore as for StartTask.
-func DoneTask(ctx context.Context, e *engine.Engine, req DoneTaskRequest) (*TaskOutcome, error) {
+// Errors: ErrUsage for an unknown or closed task, ErrStore as for Start.
+func Done(ctx context.Context, e *engine.Engine, req DoneRequest) (*Outcome, error) {
 	st, err := needStore(e)
 	if err != nil {
 		return nil, err
@@ -243,7 +247,7 @@ func DoneTask(ctx context.Context, e *engine.Engine, req DoneTaskRequest) (*Task
 			Trigger: engine.TriggerTaskDone, Task: t.Slug, Files: t.Files, Bypass: req.Bypass,
 			ChangedSince: since, Requester: req.Requester,
 		})
-		out := &TaskOutcome{Task: t, Decision: dec}
+		out := &Outcome{Task: t, Decision: dec}
 		if err != nil {
 			return out, err
 		}
@@ -290,10 +294,10 @@ func latestRunID(run store.VerifyRun, err error) (int64, error) {
 	return run.ID, err
 }
 
-// AddTaskFiles declares more files (absolute or relative to the root) for an
+// AddFiles declares more files (absolute or relative to the root) for an
 // active task: what verify certifies and verify_first compares. A file
 // already declared is not repeated. ErrUsage for an unknown or closed task.
-func AddTaskFiles(ctx context.Context, e *engine.Engine, slug string, paths []string) (store.Task, error) {
+func AddFiles(ctx context.Context, e *engine.Engine, slug string, paths []string) (store.Task, error) {
 	st, err := needStore(e)
 	if err != nil {
 		return store.Task{}, err
@@ -312,11 +316,11 @@ func AddTaskFiles(ctx context.Context, e *engine.Engine, slug string, paths []st
 	return t, engine.StoreErr(err)
 }
 
-// AddTaskScope widens an active task's declared scope with patterns (the
+// AddScope widens an active task's declared scope with patterns (the
 // scope_write pattern language). A task that declared no scope gets one,
 // which from then on limits its writes. A pattern already declared is not
 // repeated. ErrUsage for an unknown or closed task or an empty pattern.
-func AddTaskScope(ctx context.Context, e *engine.Engine, slug string, patterns []string) (store.Task, error) {
+func AddScope(ctx context.Context, e *engine.Engine, slug string, patterns []string) (store.Task, error) {
 	st, err := needStore(e)
 	if err != nil {
 		return store.Task{}, err

@@ -1,4 +1,4 @@
-package app
+package taskflow
 
 import (
 	"context"
@@ -55,7 +55,7 @@ func TestFlowStartRefusals(t *testing.T) {
 		{store.Task{Slug: "ok", CallBudget: budgetOf(-1)}, "negative"},
 		{store.Task{Slug: "ok", Files: []string{"../outside.py"}}, "not a file inside the project"},
 	} {
-		_, err := StartTask(context.Background(), p.e, StartTaskRequest{Task: tc.task})
+		_, err := Start(context.Background(), p.e, StartRequest{Task: tc.task})
 		if !errors.Is(err, engine.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("start %+v: %v, want a usage error about %s", tc.task, err, tc.want)
 		}
@@ -72,7 +72,7 @@ func TestFlowConcurrentDuplicateStart(t *testing.T) {
 	errs := make([]error, n)
 	for i := range n {
 		wg.Go(func() {
-			_, errs[i] = StartTask(context.Background(), p.e, StartTaskRequest{Task: store.Task{Slug: "same", Goal: "race"}})
+			_, errs[i] = Start(context.Background(), p.e, StartRequest{Task: store.Task{Slug: "same", Goal: "race"}})
 		})
 	}
 	wg.Wait()
@@ -99,11 +99,11 @@ func TestFlowConcurrentBudgetsDoNotOverbook(t *testing.T) {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	outs := make([]*TaskOutcome, 2)
+	outs := make([]*Outcome, 2)
 	errs := make([]error, 2)
 	for i := range 2 {
 		wg.Go(func() {
-			outs[i], errs[i] = StartTask(context.Background(), p.e, StartTaskRequest{
+			outs[i], errs[i] = Start(context.Background(), p.e, StartRequest{
 				Task: store.Task{Slug: []string{"a", "b"}[i], Goal: "g", CallBudget: budgetOf(120)}})
 		})
 	}
@@ -149,11 +149,11 @@ func TestFlowSessionOvertimeWarns(t *testing.T) {
 func TestFlowAddTaskFiles(t *testing.T) {
 	p := newFlowProject(t, "")
 	p.start(t, store.Task{Slug: "feat", Files: []string{"src/app.py"}})
-	tk, err := AddTaskFiles(context.Background(), p.e, "feat", []string{"README.md", "./src/app.py"})
+	tk, err := AddFiles(context.Background(), p.e, "feat", []string{"README.md", "./src/app.py"})
 	if err != nil || strings.Join(tk.Files, ",") != "README.md,src/app.py" {
 		t.Fatalf("add files: %v %v", tk.Files, err)
 	}
-	if _, err := AddTaskFiles(context.Background(), p.e, "ghost", []string{"a"}); !errors.Is(err, engine.ErrUsage) {
+	if _, err := AddFiles(context.Background(), p.e, "ghost", []string{"a"}); !errors.Is(err, engine.ErrUsage) {
 		t.Fatalf("unknown task: %v", err)
 	}
 }
@@ -170,7 +170,7 @@ func TestFlowUnloggedStartCreatesNothing(t *testing.T) {
 	if _, err := db.Exec("DROP TABLE chain_head"); err != nil {
 		t.Fatal(err)
 	}
-	out, err := StartTask(context.Background(), p.e, StartTaskRequest{Task: store.Task{Slug: "feat", Goal: "g"}})
+	out, err := Start(context.Background(), p.e, StartRequest{Task: store.Task{Slug: "feat", Goal: "g"}})
 	if !errors.Is(err, engine.ErrStore) || out == nil || out.Decision == nil {
 		t.Fatalf("unlogged start: %v %+v", err, out)
 	}
