@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/baseline"
+
 	"github.com/tausik/tausik/cli"
-	"github.com/tausik/tausik/engine"
 )
 
 // tausikIn runs the CLI in-process against root and returns its exit code,
@@ -109,16 +110,16 @@ func TestBaselineHoldsTheLine(t *testing.T) {
 
 	// An agent may not record the baseline.
 	t.Setenv("CLAUDECODE", "1")
-	if code, out, errOut := tausikIn(t, root, "baseline"); code != 1 || fileExists(root, engine.BaselineFile) {
-		t.Fatalf("an agent's baseline: exit %d, file written %v, want 1 and none\n%s%s", code, fileExists(root, engine.BaselineFile), out, errOut)
+	if code, out, errOut := tausikIn(t, root, "baseline"); code != 1 || fileExists(root, baseline.Path) {
+		t.Fatalf("an agent's baseline: exit %d, file written %v, want 1 and none\n%s%s", code, fileExists(root, baseline.Path), out, errOut)
 	}
 	t.Setenv("CLAUDECODE", "")
 
 	if code, out, errOut := tausikIn(t, root, "baseline"); code != 0 {
 		t.Fatalf("baseline: exit %d\n%s%s", code, out, errOut)
 	}
-	first := readIn(t, root, engine.BaselineFile)
-	bl, err := engine.ParseBaseline([]byte(first))
+	first := readIn(t, root, baseline.Path)
+	bl, err := baseline.Parse([]byte(first))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +139,8 @@ func TestBaselineHoldsTheLine(t *testing.T) {
 	if code, _, _ := tausikIn(t, root, "baseline"); code != 2 {
 		t.Errorf("a second plain baseline: exit %d, want 2 (it exists: --update or --force)", code)
 	}
-	if code, out, errOut := tausikIn(t, root, "baseline", "--force"); code != 0 || readIn(t, root, engine.BaselineFile) != first {
-		t.Fatalf("baseline --force on the same tree: exit %d, bytes changed %v\n%s%s", code, readIn(t, root, engine.BaselineFile) != first, out, errOut)
+	if code, out, errOut := tausikIn(t, root, "baseline", "--force"); code != 0 || readIn(t, root, baseline.Path) != first {
+		t.Fatalf("baseline --force on the same tree: exit %d, bytes changed %v\n%s%s", code, readIn(t, root, baseline.Path) != first, out, errOut)
 	}
 	gitIn(t, root, "add", "-A")
 	gitIn(t, root, "commit", "-q", "-m", "baseline")
@@ -157,7 +158,7 @@ func TestBaselineHoldsTheLine(t *testing.T) {
 			t.Errorf("an agent's write to the baseline (%s): exit %d, want 2 (denied)\n%s%s", call, code, out.String(), errOut.String())
 		}
 	}
-	if readIn(t, root, engine.BaselineFile) != first {
+	if readIn(t, root, baseline.Path) != first {
 		t.Fatal("the baseline changed under an agent's hook")
 	}
 
@@ -217,7 +218,7 @@ func TestBaselineHoldsTheLine(t *testing.T) {
 	if code, out, errOut := tausikIn(t, root, "baseline", "--update"); code != 0 || !strings.Contains(out, "1 lowered") || !strings.Contains(out, "not added: 1") {
 		t.Fatalf("update: exit %d\n%s%s", code, out, errOut)
 	}
-	after := readIn(t, root, engine.BaselineFile)
+	after := readIn(t, root, baseline.Path)
 	if strings.Contains(after, "new_big.py") || !strings.Contains(after, `"quantity": 640`) {
 		t.Fatalf("update added debt or did not lower:\n%s", after)
 	}
@@ -247,7 +248,7 @@ func TestBaselineFileMalformed(t *testing.T) {
 		"wrong type":    {"{\n  \"format\": \"tausik-baseline/v1\",\n  \"entries\": [\n    {\"gate\": \"filesize\", \"quantity\": \"many\"}\n  ]\n}\n", "tausik/baseline.json:4"},
 		"duplicate key": {"{\n  \"format\": \"tausik-baseline/v1\",\n  \"format\": \"tausik-baseline/v1\",\n  \"entries\": []\n}\n", "tausik/baseline.json:3"},
 	} {
-		writeIn(t, root, engine.BaselineFile, body.file)
+		writeIn(t, root, baseline.Path, body.file)
 		code, out, errOut := tausikIn(t, root, "policy", "eval", "--trigger", "commit", "--gate", "filesize")
 		if code != 3 || !strings.Contains(errOut, body.want) {
 			t.Errorf("%s: exit %d, want 3 naming %s\n%s%s", name, code, body.want, out, errOut)

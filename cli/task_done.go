@@ -3,9 +3,9 @@ package cli
 import (
 	"context"
 
-	"github.com/spf13/cobra"
+	"github.com/tausik/tausik/internal/app/taskflow"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/spf13/cobra"
 	"github.com/tausik/tausik/internal/render"
 )
 
@@ -45,11 +45,11 @@ func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
 		return err
 	}
 	defer e.Close()
-	req := engine.DoneTaskRequest{Slug: opts.slug, Requester: g.requester()}
+	req := taskflow.DoneRequest{Slug: opts.slug, Requester: g.requester()}
 	if opts.noChangelog {
-		req.Bypass = []string{engine.GateChangelog}
+		req.Bypass = []string{taskflow.GateChangelog}
 	}
-	out, err := e.DoneTask(ctx, req)
+	out, err := taskflow.Done(ctx, e, req)
 	if out == nil || out.Decision == nil {
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tausik/tausik/internal/app/taskflow"
+
 	"github.com/spf13/cobra"
 	"github.com/tausik/tausik/internal/render"
 )
@@ -36,7 +38,7 @@ func runTaskFiles(ctx context.Context, g *globals, opts *taskFilesOptions) error
 		return err
 	}
 	defer e.Close()
-	t, err := e.AddTaskFiles(ctx, opts.slug, files)
+	t, err := taskflow.AddFiles(ctx, e, opts.slug, files)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tausik/tausik/internal/app/taskflow"
+
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +37,7 @@ func runTaskScope(ctx context.Context, g *globals, opts *taskScopeOptions) error
 	if err := g.judgeGuardChange(ctx, e); err != nil {
 		return err
 	}
-	t, err := e.AddTaskScope(ctx, opts.slug, opts.patterns)
+	t, err := taskflow.AddScope(ctx, e, opts.slug, opts.patterns)
 	if err != nil {
 		return err
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tausik/tausik/internal/app/taskflow"
+
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type taskStartOptions struct {
@@ -54,8 +54,8 @@ func newTaskStartCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.goal, "goal", "", "what the task is for")
 	f.StringArrayVar(&opts.scope, "scope", nil, "a path pattern the task may write (repeatable)")
-	f.StringVar(&opts.tier, "tier", string(engine.DefaultTier), "lightweight, standard, substantial or deep")
-	f.StringVar(&opts.complexity, "complexity", string(engine.DefaultComplexity), "simple, medium or complex")
+	f.StringVar(&opts.tier, "tier", string(taskflow.DefaultTier), "lightweight, standard, substantial or deep")
+	f.StringVar(&opts.complexity, "complexity", string(taskflow.DefaultComplexity), "simple, medium or complex")
 	f.IntVar(&opts.budget, "budget", 0, "tool calls the task may spend (needs an open session)")
 	f.BoolVar(&opts.delegated, "delegated", false, "the task is done by a delegated worker")
 	f.StringArrayVar(&opts.specs, "spec", nil, "a linked SPEC slug (repeatable)")
@@ -89,7 +89,7 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 	if opts.budgetSet {
 		t.CallBudget = &opts.budget
 	}
-	out, err := e.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: g.requester()})
+	out, err := taskflow.Start(ctx, e, taskflow.StartRequest{Task: t, Requester: g.requester()})
 	if out == nil || out.Decision == nil {
 		return err
 	}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tausik/tausik/internal/app/taskflow"
+
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/render"
 )
 
@@ -47,7 +48,7 @@ func newVerifyCmd(g *globals) *cobra.Command {
 }
 
 func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
-	req := engine.VerifyRequest{Task: opts.task, Requester: g.requester()}
+	req := taskflow.VerifyRequest{Task: opts.task, Requester: g.requester()}
 	if opts.files != nil {
 		var err error
 		if req.Files, err = absPaths(opts.files); err != nil {
@@ -59,7 +60,7 @@ func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
 		return err
 	}
 	defer e.Close()
-	out, err := e.Verify(ctx, req)
+	out, err := taskflow.Verify(ctx, e, req)
 	if out == nil || out.Decision == nil {
 		return err
 	}

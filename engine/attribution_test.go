@@ -9,6 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
@@ -60,8 +64,8 @@ func pyClass(name, base string, methods ...string) string {
 // projectEngine loads the built-in gates over root with its project config.
 func projectEngine(t *testing.T, root string) *Engine {
 	t.Helper()
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil),
-		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}})
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil),
+		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,10 @@ package engine
 import (
 	"testing"
 
+	"github.com/tausik/tausik/engine/guard"
+
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/facts"
 )
 
@@ -43,8 +47,7 @@ func TestJudgedCalls(t *testing.T) {
 // says the dot.
 func TestProtectedTargets(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
-	e := &Engine{root: root, home: home}
-	e.guard = guardPaths(root, home, ConfigPaths{Project: root + "/tausik/gates.json", User: home + "/.tausik/config.json", Managed: "/etc/managed.json"})
+	e := &Engine{root: root, guard: guard.New(root, home, config.Paths{Project: root + "/tausik/gates.json", User: home + "/.tausik/config.json", Managed: "/etc/managed.json"})}
 	for _, c := range []struct {
 		path, reason string
 	}{

@@ -3,6 +3,8 @@ package engine
 import (
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/baseline"
 )
 
 // Two classes of one name in one file (Meta inside two models) are two
@@ -16,11 +18,13 @@ func TestMeasuredKeysAreUnique(t *testing.T) {
 		}}
 		return &Decision{Gates: []Verdict{v}}
 	}
-	got := Findings(mk(70, 62), "c", func(*Verdict) bool { return true })
+	first := mk(70, 62).Gates[0]
+	got := baseline.Entries(first.Name, first.Violations, "c")
+	baseline.Sort(got)
 	if len(got) != 2 || got[0].Key != "a.py:Meta" || got[0].Quantity != 70 || got[1].Key != "a.py:Meta#2" || got[1].Quantity != 62 {
 		t.Fatalf("entries %+v, want a.py:Meta 70 (line 10) and a.py:Meta#2 62 (line 30)", got)
 	}
-	bl := &Baseline{Entries: got}
+	bl := &baseline.File{Entries: got}
 	d := mk(70, 65)
 	holdBaseline(bl, d, func(string) string { return "warn" })
 	judged := d.Gates[0].Judged()
@@ -31,8 +35,8 @@ func TestMeasuredKeysAreUnique(t *testing.T) {
 
 // A baseline file cut short is an error naming the file and its last line.
 func TestBaselineCutShortNamesTheLine(t *testing.T) {
-	_, err := ParseBaseline([]byte("{\n \"format\": \"tausik-baseline/v1\",\n \"entries\": [\n  {\"gate\": \"x\","))
-	if err == nil || !strings.Contains(err.Error(), BaselineFile+":4:") || !strings.Contains(err.Error(), "ends before") {
-		t.Fatalf("err = %v, want %s:4: … ends before the JSON does", err, BaselineFile)
+	_, err := baseline.Parse([]byte("{\n \"format\": \"tausik-baseline/v1\",\n \"entries\": [\n  {\"gate\": \"x\","))
+	if err == nil || !strings.Contains(err.Error(), baseline.Path+":4:") || !strings.Contains(err.Error(), "ends before") {
+		t.Fatalf("err = %v, want %s:4: … ends before the JSON does", err, baseline.Path)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/baseline"
 )
 
 // A default fingerprint leaves out numbers and line references but keeps
@@ -11,13 +13,13 @@ import (
 // a third finding of the same kind in a file grows the count and blocks
 // every finding of that fingerprint; two stay held.
 func TestDefaultFingerprintCountsFindings(t *testing.T) {
-	a := fingerprintOf("ruff", Violation{Msg: "a.py:12:4: E501 line too long (120 > 88)", File: "a.py", Rule: "E501"})
-	b := fingerprintOf("ruff", Violation{Msg: "a.py:40:1: E501 line too long (97 > 88)", File: "a.py", Rule: "E501"})
-	c := fingerprintOf("ruff", Violation{Msg: "a.py:40:1: E502 line too long (97 > 88)", File: "a.py", Rule: "E501"})
+	a := baseline.FingerprintOf("ruff", Violation{Msg: "a.py:12:4: E501 line too long (120 > 88)", File: "a.py", Rule: "E501"})
+	b := baseline.FingerprintOf("ruff", Violation{Msg: "a.py:40:1: E501 line too long (97 > 88)", File: "a.py", Rule: "E501"})
+	c := baseline.FingerprintOf("ruff", Violation{Msg: "a.py:40:1: E502 line too long (97 > 88)", File: "a.py", Rule: "E501"})
 	if a != b || a == c || !strings.Contains(a.Key, "E501") {
 		t.Fatalf("fingerprints %+v %+v %+v: want the first two equal, the third apart, E501 kept", a, b, c)
 	}
-	bl := &Baseline{Entries: []BaselineEntry{{Gate: "ruff", Rule: "E501", File: "a.py", Key: a.Key, Quantity: 2}}}
+	bl := &baseline.File{Entries: []baseline.Entry{{Gate: "ruff", Rule: "E501", File: "a.py", Key: a.Key, Quantity: 2}}}
 	mk := func(n int) *Decision {
 		v := Verdict{Name: "ruff", Severity: SeverityBlock, Outcome: Failed}
 		for i := range n {
@@ -42,7 +44,7 @@ func TestDefaultFingerprintCountsFindings(t *testing.T) {
 // name is not called stale; stale_baseline: block fails the gate once,
 // however often the verdict is judged.
 func TestHoldBaselineIdempotentAndScoped(t *testing.T) {
-	bl := &Baseline{Entries: []BaselineEntry{
+	bl := &baseline.File{Entries: []baseline.Entry{
 		{Gate: "filesize", Rule: "too_long", File: "big.py", Key: "big.py", Quantity: 600},
 		{Gate: "filesize", Rule: "too_long", File: "other.py", Key: "other.py", Quantity: 700},
 	}}
@@ -63,27 +65,27 @@ func TestHoldBaselineIdempotentAndScoped(t *testing.T) {
 		holdBaseline(bl, d, func(string) string { return "block" })
 		d.Gates[0].settle()
 	}
-	if v := d.Gates[0]; v.Outcome != Failed || len(v.Violations) != 2 || v.Violations[0].Rule != RuleBaselineStale {
-		t.Fatalf("stale entries with block: %+v, want FAILED with two %s violations", v, RuleBaselineStale)
+	if v := d.Gates[0]; v.Outcome != Failed || len(v.Violations) != 2 || v.Violations[0].Rule != baseline.RuleStale {
+		t.Fatalf("stale entries with block: %+v, want FAILED with two %s violations", v, baseline.RuleStale)
 	}
 }
 
 // Encode is canonical: the same entries in any order give the same bytes,
 // which ParseBaseline reads back; a fingerprint listed twice is refused.
 func TestBaselineEncodeCanonical(t *testing.T) {
-	x := BaselineEntry{Gate: "filesize", Rule: "too_long", File: "b.py", Key: "b.py", Quantity: 3}
-	y := BaselineEntry{Gate: "class_surface", Rule: "over_cap", File: "a.py", Key: "a.py:A", Quantity: 70}
-	b1, err1 := (&Baseline{Entries: []BaselineEntry{x, y}}).Encode()
-	b2, err2 := (&Baseline{Entries: []BaselineEntry{y, x}}).Encode()
+	x := baseline.Entry{Gate: "filesize", Rule: "too_long", File: "b.py", Key: "b.py", Quantity: 3}
+	y := baseline.Entry{Gate: "class_surface", Rule: "over_cap", File: "a.py", Key: "a.py:A", Quantity: 70}
+	b1, err1 := (&baseline.File{Entries: []baseline.Entry{x, y}}).Encode()
+	b2, err2 := (&baseline.File{Entries: []baseline.Entry{y, x}}).Encode()
 	if err1 != nil || err2 != nil || string(b1) != string(b2) {
 		t.Fatalf("encodings differ (%v %v):\n%s\n%s", err1, err2, b1, b2)
 	}
-	bl, err := ParseBaseline(b1)
+	bl, err := baseline.Parse(b1)
 	if err != nil || len(bl.Entries) != 2 || bl.Entries[0] != y {
 		t.Fatalf("read back %+v, %v", bl, err)
 	}
-	dup, _ := (&Baseline{Entries: []BaselineEntry{x, x}}).Encode()
-	if _, err := ParseBaseline(dup); err == nil || !strings.Contains(err.Error(), "listed twice") {
+	dup, _ := (&baseline.File{Entries: []baseline.Entry{x, x}}).Encode()
+	if _, err := baseline.Parse(dup); err == nil || !strings.Contains(err.Error(), "listed twice") {
 		t.Fatalf("a fingerprint listed twice: %v, want an error saying so", err)
 	}
 }

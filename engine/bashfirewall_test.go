@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/hosts/shellwrites"
@@ -36,7 +38,7 @@ func shellToolDoc(t *testing.T, text string) *facts.Document {
 // builtinGate loads the built-in gate name.
 func builtinGate(t *testing.T, name string) *engine.Gate {
 	t.Helper()
-	e, err := engine.New(context.Background(), engine.Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: engine.DefaultRunners(nil)})
+	e, err := engine.New(context.Background(), engine.Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: stdrunners.New(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

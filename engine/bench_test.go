@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
@@ -115,7 +117,7 @@ func BenchmarkLoadBuiltins(b *testing.B) {
 	}{{"eager", nil}, {"lazy", []Option{WithLazyBuiltins()}}} {
 		b.Run(v.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)},
+				if _, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil)},
 					v.opts...); err != nil {
 					b.Fatal(err)
 				}

@@ -3,10 +3,17 @@ package engine
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/stdrunners"
+
+	"github.com/tausik/tausik/engine/commandgate"
+
+	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners/command"
@@ -17,13 +24,13 @@ import (
 func newCommandEngine(t *testing.T, project, user string) (*Engine, error) {
 	t.Helper()
 	root := t.TempDir()
-	paths := ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}
+	paths := config.Paths{Project: filepath.Join(root, "tausik", "gates.json")}
 	writeFiles(t, root, map[string]string{"tausik/gates.json": project})
 	if user != "" {
 		paths.User = filepath.Join(root, "user.json")
 		writeFiles(t, root, map[string]string{"user.json": user})
 	}
-	return New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil), Config: paths})
+	return New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil), Config: paths})
 }
 
 // configErr returns err's diagnostics as text, failing unless it is ErrConfig.
@@ -54,7 +61,7 @@ func TestCommandGateFromProjectConfig(t *testing.T) {
 		t.Fatalf("gate %+v", g.Meta)
 	}
 	eff, _ := e.Effective("go_version")
-	if !eff.Enabled || eff.Severity != SeverityWarn || !slices.Equal(eff.Triggers, []string{"commit"}) || eff.Params[ParamNamespace] != "go_version" {
+	if !eff.Enabled || eff.Severity != SeverityWarn || !slices.Equal(eff.Triggers, []string{"commit"}) || eff.Params[commandgate.ParamNamespace] != "go_version" {
 		t.Fatalf("effective %+v", eff)
 	}
 	dec, err := e.Evaluate(context.Background(), Request{Trigger: "commit", Gates: []string{"go_version"}})
@@ -172,8 +179,8 @@ func TestExcludeParamReachesTheRunner(t *testing.T) {
 		t.Fatalf("exclude %q", got)
 	}
 	g, _ := e.Gate("ruff")
-	p, _ := g.Param(ParamExclude)
-	def := sortedKeys(p.Default.(map[string]any))
+	p, _ := g.Param(commandgate.ParamExclude)
+	def := slices.Sorted(maps.Keys(p.Default.(map[string]any)))
 	if !slices.Equal(def, slices.Sorted(slices.Values(command.DefaultExclude))) {
 		t.Fatalf("gate.yaml default %q differs from command.DefaultExclude %q", def, command.DefaultExclude)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
@@ -28,7 +30,7 @@ var configGates = map[string]string{
 func engineWithTiers(t *testing.T, project, user, managed string) (*Engine, error) {
 	t.Helper()
 	dir := t.TempDir()
-	paths := ConfigPaths{Project: filepath.Join(dir, "tausik", "gates.json"), User: filepath.Join(dir, "user.json")}
+	paths := config.Paths{Project: filepath.Join(dir, "tausik", "gates.json"), User: filepath.Join(dir, "user.json")}
 	files := map[string]string{}
 	for rel, body := range map[string]string{"tausik/gates.json": project, "user.json": user, "managed.json": managed} {
 		if body != "" {
@@ -66,7 +68,7 @@ func TestConfigProjectMayTighten(t *testing.T) {
 	if strings.Join(eff.Triggers, ",") != "commit,verify" {
 		t.Errorf("triggers = %v", eff.Triggers)
 	}
-	if eff.SetBy["params.max_lines"] != TierProject {
+	if eff.SetBy["params.max_lines"] != config.TierProject {
 		t.Errorf("set_by = %v", eff.SetBy)
 	}
 }
@@ -126,7 +128,7 @@ func TestConfigHigherTiersMayWeaken(t *testing.T) {
 	if eff.Enabled || eff.Severity != SeverityWarn || eff.Params["max_lines"] != int64(50) || eff.Params["locked"] != false {
 		t.Errorf("effective = %+v", eff)
 	}
-	if eff.SetBy["params.max_lines"] != TierUser || eff.SetBy["enabled"] != TierManaged {
+	if eff.SetBy["params.max_lines"] != config.TierUser || eff.SetBy["enabled"] != config.TierManaged {
 		t.Errorf("set_by = %v", eff.SetBy)
 	}
 }
@@ -163,7 +165,7 @@ func TestConfigMalformed(t *testing.T) {
 func TestConfigManagedTierFailsClosed(t *testing.T) {
 	dir := t.TempDir()
 	_, err := New(context.Background(), Deps{Root: dir, Builtin: bundleFS(configGates),
-		Runners: runners.NewRegistry(fs.New()), Config: ConfigPaths{Managed: filepath.Join(dir, "missing.json")}})
+		Runners: runners.NewRegistry(fs.New()), Config: config.Paths{Managed: filepath.Join(dir, "missing.json")}})
 	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "missing.json") {
 		t.Fatalf("a named but missing managed config gave %v, want ErrConfig naming it", err)
 	}

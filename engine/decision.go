@@ -2,11 +2,15 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/store"
 )
 
 // Outcomes of one gate (the README's "Outcomes and exit codes").
@@ -47,11 +51,11 @@ type Decision struct {
 	ConfigDigest string `json:"config_digest,omitempty"`
 	// Tiers are the configuration keys a tier above the defaults set, with
 	// the tier and its file: which gate each switched off, which params it
-	// moved (see TierSetting).
-	Tiers    []TierSetting `json:"tiers,omitempty"`
-	Gates    []Verdict     `json:"gates"`
-	Warnings []string      `json:"warnings"`
-	Blocked  bool          `json:"blocked"`
+	// moved (see config.TierSetting).
+	Tiers    []config.TierSetting `json:"tiers,omitempty"`
+	Gates    []Verdict            `json:"gates"`
+	Warnings []string             `json:"warnings"`
+	Blocked  bool                 `json:"blocked"`
 	// Ask: Blocked, and every blocking verdict is one a person may let
 	// through (Verdict.Ask). A host that can ask shows the person the
 	// call; every other caller treats the decision as blocked (exit 1).
@@ -192,4 +196,41 @@ func settleSeverity(v *Verdict, severity string) {
 	if severity == gate.SeverityAsk {
 		v.Severity = gate.SeverityBlock
 	}
+}
+
+// DisabledNotes are the notes a text report gives for d's configuration: a
+// blocking gate that a tier switched off (the project tier may only switch
+// off a command gate whose tool the project does not use), with the tier and
+// its file, so nobody reads a pass without knowing what was not asked.
+func DisabledNotes(d *Decision) []string {
+	var out []string
+	for _, s := range d.Tiers {
+		if s.Key != "enabled" || s.Value != false || s.Severity != gate.SeverityBlock {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (block) is disabled by the %s tier (%s)", s.Gate, s.Tier, s.File))
+	}
+	return out
+}
+
+// StoreLog appends decisions to the store's hash-chained decision log.
+type StoreLog struct {
+	Store *store.Store
+}
+
+// Append implements DecisionLog.
+func (l StoreLog) Append(ctx context.Context, d *Decision) error {
+	body, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	gates := make([]store.GateVerdict, len(d.Gates))
+	for i, v := range d.Gates {
+		gates[i] = store.GateVerdict{Name: v.Name, Outcome: store.Outcome(v.Outcome), Severity: store.Severity(v.Severity), Blocks: v.Blocks}
+	}
+	_, err = l.Store.AppendDecision(ctx, store.Decision{
+		ID: d.ID, Time: d.Time, Trigger: d.Request.Trigger, Task: d.Request.Task, Requester: d.Requester,
+		GitHead: d.GitHead, ExitCode: d.ExitCode, Blocked: d.Blocked, Gates: gates, Body: body,
+	})
+	return err
 }

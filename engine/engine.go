@@ -15,6 +15,12 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/guard"
+
+	"github.com/tausik/tausik/engine/commandgate"
+
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/oklog/ulid/v2"
 
 	"github.com/tausik/tausik/engine/gate"
@@ -36,7 +42,7 @@ type Deps struct {
 	// Runners gathers facts; a gate may only read namespaces it provides.
 	Runners *runners.Registry
 	// Config names the configuration file of each trust tier.
-	Config ConfigPaths
+	Config config.Paths
 	// Log records every decision; nil records nothing (fixture runs).
 	Log DecisionLog
 	// BuiltinTests are the names of the Go test functions in tausik's own
@@ -82,7 +88,7 @@ type Engine struct {
 	root     string
 	gates    []*gate.Gate
 	byName   map[string]*gate.Gate
-	eff      map[string]*Effective
+	eff      map[string]*config.Effective
 	warnings []string
 	runners  *runners.Registry
 	log      DecisionLog
@@ -96,11 +102,10 @@ type Engine struct {
 	builtinTests   []string
 	fixtureRunners func(ctx context.Context, root string, seed FixtureSeed) (*runners.Registry, func(), error)
 
-	// builtinCommands are the built-in command gates' specs
-	// (command.Defaults()); a runner is registered for each whose gate is
-	// loaded, with the gate's effective exclusions.
-	builtinCommands []command.Spec
-	cmds            *commandSetup
+	// cmds are the command gates: the built-in specs (command.Defaults()),
+	// a runner registered for each whose gate is loaded, with the gate's
+	// effective exclusions, and the ones the config tiers define.
+	cmds *commandgate.Set
 
 	// verifyGates and gateSignature are the verify gate set and its
 	// signature (see VerifyGates), fixed once the configuration is resolved.
@@ -110,20 +115,18 @@ type Engine struct {
 	// verdicts reuses policy results across evaluations; nil without a store.
 	verdicts *verdictCache
 
-	// limits bound each gate's evaluation, by limits class (limitsconf.go, package policy).
+	// limits bound each gate's evaluation, by limits class (engine/config/limitsconf.go, package policy).
 	limits map[string]policy.Limits
 
 	// configDigest names the configuration files this engine was built
 	// from (see configDigest); every decision records it.
 	configDigest string
-	// guard lists the paths agent_authority keeps from an agent, and home
-	// the home directory they were derived from (see guardPaths).
-	guard []guardPath
-	home  string
+	// guard is what agent_authority keeps from an agent (see package guard).
+	guard *guard.Guard
 	// tiers is what the configuration tiers set, recorded in each decision.
-	tiers []TierSetting
+	tiers []config.TierSetting
 	// config is what the tiers' files said, for the commands that show it.
-	config configView
+	config config.View
 	// programs names the tiers' files and the interpreter in force; every
 	// decision records it (see Programs).
 	programs *Programs
@@ -147,7 +150,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 	if err := e.loadGates(ctx, deps.Builtin); err != nil {
 		return nil, err
 	}
-	tiers, err := loadTiers(root, deps.Config)
+	tiers, err := config.LoadTiers(root, deps.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +166,7 @@ func New(ctx context.Context, deps Deps, opts ...Option) (*Engine, error) {
 func newEngine(root string, deps Deps, opts []Option) *Engine {
 	e := &Engine{root: root, runners: deps.Runners, log: deps.Log, now: time.Now, byName: map[string]*gate.Gate{},
 		builtinTests: deps.BuiltinTests, fixtureRunners: deps.FixtureRunners, store: deps.Store, requester: deps.Requester,
-		builtinCommands: command.Defaults()}
+		cmds: commandgate.NewSet(command.Defaults())}
 	for _, o := range opts {
 		o(e)
 	}
@@ -190,7 +193,7 @@ func newEngine(root string, deps Deps, opts []Option) *Engine {
 func (e *Engine) loadGates(ctx context.Context, builtin fs.FS) error {
 	known := func(ns string) bool {
 		_, ok := e.runners.Get(ns)
-		return ok || ns == NamespaceRequest || e.isCommand(ns)
+		return ok || ns == NamespaceRequest || e.cmds.Is(ns)
 	}
 	d := &Diagnostics{Kind: ErrBundle}
 	gates := gate.LoadBundles(ctx, builtin, "policies", gate.SourceBuiltin, known, e.lazyBuiltins, d)
@@ -216,46 +219,24 @@ func (e *Engine) loadGates(ctx context.Context, builtin fs.FS) error {
 	return nil
 }
 
-// loadTiers reads the project, user and managed configuration files, each
-// shown relative to root when it lies under it; only the managed one must
-// exist.
-func loadTiers(root string, paths ConfigPaths) ([]*tierFile, error) {
-	var tiers []*tierFile
-	for _, t := range []struct {
-		tier, path string
-		required   bool
-	}{{TierProject, paths.Project, false}, {TierUser, paths.User, false}, {TierManaged, paths.Managed, true}} {
-		display := t.path
-		if rel, err := filepath.Rel(root, t.path); err == nil && filepath.IsLocal(rel) {
-			display = filepath.ToSlash(rel)
-		}
-		tf, err := loadTier(t.tier, t.path, display, t.required)
-		if err != nil {
-			return nil, err
-		}
-		tiers = append(tiers, tf)
-	}
-	return tiers, nil
-}
-
 // resolve applies the tiers to the loaded gates: command gates, effective
 // settings, limits, and the commands, MCP surface and hosts they register,
 // refusing what would weaken a gate.
-func (e *Engine) resolve(ctx context.Context, tiers []*tierFile) error {
+func (e *Engine) resolve(ctx context.Context, tiers []*config.File) error {
 	if err := e.addCommandGates(ctx, tiers); err != nil {
 		return err
 	}
 	var err error
-	if e.eff, e.warnings, err = resolveConfig(e.gates, tiers, e.projectToolUse(ctx)); err != nil {
+	if e.eff, e.warnings, err = config.Resolve(e.gates, tiers, e.cmds.ToolUse(ctx, e.runners, gatherSafely, e.root)); err != nil {
 		return err
 	}
-	limits, refused := resolveLimits(tiers)
+	limits, refused := config.ResolveLimits(tiers)
 	e.limits, e.warnings = limits, append(e.warnings, refused...)
 	if err := e.refuseLoopholes(ctx); err != nil {
 		return err
 	}
 	cd := &Diagnostics{Kind: ErrBundle}
-	if checkCELCosts(e.gates, e.limits, cd); cd.Err() != nil {
+	if config.CheckCELCosts(e.gates, e.limits, cd); cd.Err() != nil {
 		return cd
 	}
 	if err := e.registerCommands(tiers); err != nil {
@@ -269,15 +250,11 @@ func (e *Engine) resolve(ctx context.Context, tiers []*tierFile) error {
 
 // record fixes what every decision records of the configuration (its
 // digest, tiers, programs, guarded paths, verify gate set).
-func (e *Engine) record(deps Deps, tiers []*tierFile) {
-	e.configDigest = configDigest(tiers)
-	e.tiers = tierSettings(e.gates, e.eff, tiers)
-	e.config = newConfigView(tiers, e.gates, e.eff)
-	e.home = deps.Home
-	if e.home != "" {
-		e.home = resolvePath(filepath.Clean(e.home), 0)
-	}
-	e.guard = guardPaths(e.root, deps.Home, deps.Config)
+func (e *Engine) record(deps Deps, tiers []*config.File) {
+	e.configDigest = config.Digest(tiers)
+	e.tiers = config.Settings(e.gates, e.eff, tiers)
+	e.config = config.NewView(tiers, e.gates, e.eff)
+	e.guard = guard.New(e.root, deps.Home, deps.Config)
 	e.programs = e.programsRecord(deps.Config)
 	e.verifyGates = e.verifyGateSet()
 	e.gateSignature = receipt.GateSignature(e.verifyGates)
@@ -298,6 +275,14 @@ func (e *Engine) Store() *store.Store { return e.store }
 // Root returns the project root the engine judges.
 func (e *Engine) Root() string { return e.root }
 
+// Requester is recorded with every decision and task change whose request
+// names none.
+func (e *Engine) Requester() string { return e.requester }
+
+// GateSignature is the signature of the verify gate set (see VerifyGates)
+// that a receipt certifies.
+func (e *Engine) GateSignature() string { return e.gateSignature }
+
 // Gates returns every loaded gate in evaluation order.
 func (e *Engine) Gates() []*gate.Gate { return slices.Clone(e.gates) }
 
@@ -308,7 +293,7 @@ func (e *Engine) Gate(name string) (*gate.Gate, bool) {
 }
 
 // Effective returns a gate's configuration after every tier was applied.
-func (e *Engine) Effective(name string) (*Effective, bool) {
+func (e *Engine) Effective(name string) (*config.Effective, bool) {
 	eff, ok := e.eff[name]
 	return eff, ok
 }

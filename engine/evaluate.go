@@ -2,14 +2,21 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tausik/tausik/engine/commandgate"
+
+	"github.com/tausik/tausik/engine/toolcall"
+	"github.com/tausik/tausik/runners/git"
+
+	"github.com/tausik/tausik/engine/internal/realpath"
 
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
@@ -337,7 +344,7 @@ func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 	r.Protected = e.protectedTargets(req)
 	s := runners.NewScope(e.root, r)
 	if req.Tool != nil {
-		s.Tool, s.After = toolNamespace(e.root, req.Tool, r.Files)
+		s.Tool, s.After = toolcall.Namespace(req.Tool, r.Files, func(p string) (string, bool) { return Relative(e.root, p) })
 	}
 	s.Work = e.workContext(req)
 	return s
@@ -353,44 +360,11 @@ func Relative(root, p string) (string, bool) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(root, p)
 	}
-	rel, err := filepath.Rel(root, resolvePath(filepath.Clean(p), 0))
+	rel, err := filepath.Rel(root, realpath.Resolve(filepath.Clean(p)))
 	if err != nil || !filepath.IsLocal(rel) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
-}
-
-// maxLinks bounds symlink chains, as the kernel's ELOOP does.
-const maxLinks = 40
-
-// resolvePath resolves symlinks in the longest existing prefix of the clean,
-// absolute path p and appends the rest. A dangling symlink is followed to the
-// (not yet existing) path it names.
-func resolvePath(p string, depth int) string {
-	existing, rest := p, ""
-	for {
-		if _, err := os.Lstat(existing); err == nil {
-			break
-		}
-		parent := filepath.Dir(existing)
-		if parent == existing {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(existing), rest)
-		existing = parent
-	}
-	if r, err := filepath.EvalSymlinks(existing); err == nil {
-		return filepath.Join(r, rest)
-	}
-	// A dangling link somewhere: resolve its parent, then follow it by hand.
-	target, err := os.Readlink(existing)
-	if err != nil || depth >= maxLinks {
-		return p
-	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(resolvePath(filepath.Dir(existing), depth+1), target)
-	}
-	return resolvePath(filepath.Join(filepath.Clean(target), rest), depth+1)
 }
 
 // gather runs the runners for the needed namespaces concurrently, and says
@@ -403,7 +377,7 @@ func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []strin
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	seen := map[string]bool{NamespaceRequest: true}
-	for _, ns := range e.gatherStacksFirst(ctx, scope, needs, doc, took) {
+	for _, ns := range commandgate.StacksFirst(ctx, e.runners, gatherSafely, scope, needs, doc, took) {
 		seen[ns] = true
 	}
 	for _, ns := range needs {
@@ -458,7 +432,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 		// A command gate's namespace runs its tool (a test suite, a
 		// linter): only when asked for by name.
 		for _, n := range e.Namespaces() {
-			if !e.isCommand(n) {
+			if !e.cmds.Is(n) {
 				names = append(names, n)
 			}
 		}
@@ -480,4 +454,23 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// changedFiles lists the files changed since ref for a request whose scope
+// is "what changed" (Request.ChangedFiles). A ref git cannot use, or a
+// project that is not a git work tree, is a usage error naming the ref.
+func (e *Engine) changedFiles(ctx context.Context, ref string) ([]string, error) {
+	files, err := git.New().ChangedFiles(ctx, e.root, ref)
+	switch {
+	case errors.Is(err, git.ErrBadSince):
+		return nil, fmt.Errorf("%w: --changed-since %q: %v", ErrUsage, ref, err)
+	case errors.Is(err, git.ErrNotRepo):
+		return nil, fmt.Errorf("%w: --changed-since %q: %s is not in a git work tree", ErrUsage, ref, e.root)
+	case err != nil:
+		return nil, fmt.Errorf("files changed since %q: %w", ref, err)
+	}
+	if files == nil {
+		files = []string{}
+	}
+	return files, nil
 }

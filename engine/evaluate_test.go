@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
@@ -211,7 +213,7 @@ type failingLog struct{}
 func (failingLog) Append(context.Context, *Decision) error { return errors.New("disk full") }
 
 func TestEvaluateLogFailureIsAnError(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil), Log: failingLog{}})
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: stdrunners.New(nil), Log: failingLog{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +275,7 @@ func TestPolicySeesOnlyDeclaredFacts(t *testing.T) {
 // TestBuiltinsCompileEagerly backs LazyPolicy's promise: every built-in
 // bundle compiles when loaded eagerly, so deferring it in Open hides nothing.
 func TestBuiltinsCompileEagerly(t *testing.T) {
-	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: DefaultRunners(nil)})
+	e, err := New(context.Background(), Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: stdrunners.New(nil)})
 	if err != nil {
 		t.Fatalf("a built-in bundle does not compile: %v", err)
 	}

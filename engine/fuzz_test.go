@@ -2,10 +2,8 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"testing"
 
-	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 )
 
@@ -26,27 +24,5 @@ func FuzzCompileCEL(f *testing.F) {
 			return
 		}
 		_, _ = policy.EvalBounded(context.Background(), p, policy.NewInput(map[string]any{}, map[string]any{}))
-	})
-}
-
-// FuzzConfig: a config file of any bytes is either loaded or refused as
-// ErrConfig, never a panic.
-func FuzzConfig(f *testing.F) {
-	f.Add([]byte(`{"gates": {"big": {"params": {"max_lines": 2}}}}`))
-	f.Add([]byte(`{"gates": {"big": {"triggers": ["commit", 1]}}}`))
-	f.Add([]byte(`{"gates": []}`))
-	f.Add([]byte("{\n\"gates\": {\"big\": {\"enabled\": false}}}"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		tier, err := parseTier(TierProject, "gates.json", b)
-		if err != nil {
-			if !errors.Is(err, ErrConfig) {
-				t.Fatalf("refused as %v, not ErrConfig", err)
-			}
-			return
-		}
-		_ = tier.doc.line("gates", "big")
-		g := &Gate{Meta: gate.Meta{Name: "big", Severity: SeverityBlock, Triggers: []string{"commit"}, Enabled: true,
-			Params: []gate.Param{{Name: "max_lines", Type: gate.TypeInt, Default: int64(3), ProjectMay: gate.MayLower}}}}
-		_, _, _ = resolveConfig([]*Gate{g}, []*tierFile{tier}, nil)
 	})
 }

@@ -4,6 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/guard"
+
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/facts"
 )
 
@@ -13,8 +17,7 @@ import (
 // a read-only program, a dynamic word and a path outside the guard are not.
 func TestGuardNamedOnACommandLine(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
-	e := &Engine{root: root, home: home}
-	e.guard = guardPaths(root, home, ConfigPaths{User: home + "/.tausik/config.json", Managed: "/etc/team-tier.json"})
+	e := &Engine{root: root, guard: guard.New(root, home, config.Paths{User: home + "/.tausik/config.json", Managed: "/etc/team-tier.json"})}
 	lit := func(argv ...string) facts.ToolCommand {
 		return facts.ToolCommand{Argv: argv, Dynamic: make([]bool, len(argv))}
 	}

@@ -28,8 +28,8 @@ func (e *Engine) Python() string {
 	if p := command.PythonFromEnv(); p != "" {
 		return p
 	}
-	if e.cmds != nil && e.cmds.python != "" {
-		return e.cmds.python
+	if p := e.cmds.Python(); p != "" {
+		return p
 	}
 	return command.Python()
 }
@@ -73,7 +73,7 @@ func (e *Engine) gatherFixture(ctx context.Context, g *gate.Gate, params map[str
 		return nil, fmt.Errorf("fixture runners: %w", err)
 	}
 	defer done()
-	cmds, err := e.fixtureCommands(g, params, dir)
+	cmds, err := e.cmds.FixtureRunners(g, params, dir)
 	if err != nil {
 		return nil, fmt.Errorf("fixture runners: %w", err)
 	}

@@ -2,9 +2,12 @@ package engine
 
 import (
 	"context"
+	iofs "io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/tausik/tausik/engine/stdrunners"
 
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
@@ -30,7 +33,7 @@ func newTestEngine(t *testing.T, root string, files map[string]string, opts ...O
 // builtinEngine loads every built-in gate over root with the standard runners.
 func builtinEngine(t testing.TB, root string) *Engine {
 	t.Helper()
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil)})
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,3 +77,24 @@ violations:
 `
 	paramsMaxLines = "params:\n  max_lines: {type: int, default: 3, project_may: lower, description: the limit}"
 )
+
+// builtinSubset holds only the named built-in bundles, so a flow test does
+// not depend on which other gates ship.
+func builtinSubset(t *testing.T, names ...string) fstest.MapFS {
+	t.Helper()
+	m := fstest.MapFS{}
+	for _, name := range names {
+		err := iofs.WalkDir(policies.FS, name, func(p string, d iofs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := iofs.ReadFile(policies.FS, p)
+			m[p] = &fstest.MapFile{Data: b}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}

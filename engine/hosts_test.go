@@ -12,6 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners/hosts"
 )
@@ -48,8 +52,8 @@ func TestGeneratorsMultiHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFiles(t, root, map[string]string{"tausik/gates.json": multiHostGates})
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil),
-		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json"), User: user}})
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil),
+		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json"), User: user}})
 	if err != nil {
 		t.Fatal(err)
 	}

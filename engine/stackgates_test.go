@@ -8,6 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/commandgate"
+
+	"github.com/tausik/tausik/engine/stdrunners"
+
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners/command"
@@ -86,7 +92,7 @@ func TestCommandGatesFollowMarkers(t *testing.T) {
 				t.Fatalf("%s is not on PATH (see CONTRIBUTING.md for the tools the tests need): %v", c.tool, err)
 			}
 			v := judge(t, c.gate, c.source)
-			if v.Outcome != NotApplicable || len(v.Reasons) != 1 || v.Reasons[0].Code != ReasonNotUsed ||
+			if v.Outcome != NotApplicable || len(v.Reasons) != 1 || v.Reasons[0].Code != commandgate.ReasonNotUsed ||
 				!strings.HasPrefix(v.Reasons[0].Msg, c.gate+": this project shows no sign of using") {
 				t.Fatalf("without a marker: %s %+v, want NOT_APPLICABLE not_used", v.Outcome, v.Reasons)
 			}
@@ -112,7 +118,7 @@ func TestCommandGatesFollowMarkers(t *testing.T) {
 // install hint: a used tool's absence fails closed.
 func TestUnusedToolIsNotRun(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	if v := judge(t, "ruff", map[string]string{"a.py": "import os\n"}); v.Outcome != NotApplicable || v.Reasons[0].Code != ReasonNotUsed {
+	if v := judge(t, "ruff", map[string]string{"a.py": "import os\n"}); v.Outcome != NotApplicable || v.Reasons[0].Code != commandgate.ReasonNotUsed {
 		t.Fatalf("unused: %s %+v", v.Outcome, v.Reasons)
 	}
 	v := judge(t, "ruff", map[string]string{"a.py": "import os\n", "ruff.toml": ""})
@@ -132,7 +138,7 @@ func TestFactsOfAnUnusedTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ns := doc.Namespaces["ruff"]; ns.Status != facts.StatusUnavailable || ns.Reason != ReasonNotUsed || ns.Data != nil {
+	if ns := doc.Namespaces["ruff"]; ns.Status != facts.StatusUnavailable || ns.Reason != commandgate.ReasonNotUsed || ns.Data != nil {
 		t.Fatalf("ruff with stacks: %+v", ns)
 	}
 	t.Setenv("PATH", t.TempDir())
@@ -152,8 +158,8 @@ func stacksEngine(t *testing.T, project string, files map[string]string) *Engine
 	root := t.TempDir()
 	writeFiles(t, root, files)
 	writeFiles(t, root, map[string]string{"tausik/gates.json": project})
-	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: DefaultRunners(nil),
-		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}})
+	e, err := New(context.Background(), Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil),
+		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +173,7 @@ func stacksEngine(t *testing.T, project string, files map[string]string) *Engine
 func TestProjectSwitchesOffAnUnusedTool(t *testing.T) {
 	off := `{"gates": {"ruff": {"enabled": false}, "pytest": {"enabled": false}, "filesize": {"enabled": false}}}`
 	e := stacksEngine(t, off, map[string]string{"a.py": "import os\n", "pytest.ini": "[pytest]\n"})
-	if eff, _ := e.Effective("ruff"); eff.Enabled || eff.SetBy["enabled"] != TierProject {
+	if eff, _ := e.Effective("ruff"); eff.Enabled || eff.SetBy["enabled"] != config.TierProject {
 		t.Fatalf("ruff %+v, want switched off by the project", eff)
 	}
 	for _, g := range []string{"pytest", "filesize"} {

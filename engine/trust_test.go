@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/runners/command"
 )
 
@@ -40,25 +41,25 @@ func TestCheckEnv(t *testing.T) {
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
 	t.Setenv(command.PythonEnv, "")
-	if err := CheckEnv(root, getenv); err != nil {
+	if err := config.CheckEnv(root, getenv); err != nil {
 		t.Fatal(err)
 	}
-	env[EnvUserConfig] = root + "/sub/../x.json"
-	if err := CheckEnv(root, getenv); err == nil || !strings.Contains(err.Error(), "TAUSIK_USER_CONFIG=") {
+	env[config.EnvUserConfig] = root + "/sub/../x.json"
+	if err := config.CheckEnv(root, getenv); err == nil || !strings.Contains(err.Error(), "TAUSIK_USER_CONFIG=") {
 		t.Fatalf("in-repo user config: %v", err)
 	}
-	env[EnvUserConfig] = t.TempDir() + "/config.json"
-	if err := CheckEnv(root, getenv); err != nil {
+	env[config.EnvUserConfig] = t.TempDir() + "/config.json"
+	if err := config.CheckEnv(root, getenv); err != nil {
 		t.Fatalf("a user config outside: %v", err)
 	}
 	for _, bad := range []string{"/bin/sh", "sh", "/usr/bin/env"} {
 		t.Setenv(command.PythonEnv, bad)
-		if err := CheckEnv(root, getenv); err == nil || !strings.Contains(err.Error(), "is not a Python interpreter") {
+		if err := config.CheckEnv(root, getenv); err == nil || !strings.Contains(err.Error(), "is not a Python interpreter") {
 			t.Errorf("TAUSIK_PYTHON=%s: %v", bad, err)
 		}
 	}
 	t.Setenv(command.PythonEnv, "/usr/bin/python3")
-	if err := CheckEnv(root, getenv); err != nil {
+	if err := config.CheckEnv(root, getenv); err != nil {
 		t.Fatalf("/usr/bin/python3: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/work"
@@ -46,8 +47,8 @@ func (e *Engine) verifyGateSet() []receipt.VerifyGate {
 // its argv, then one "exclude=PATTERN" entry per path it leaves out, so a
 // receipt from a weaker command (other flags, more files skipped) does not
 // certify the configured one. A gate that runs no command has none.
-func (e *Engine) gateCommand(g *gate.Gate, eff *Effective) []string {
-	spec, ok := e.commandSpecFor(g, eff.Params)
+func (e *Engine) gateCommand(g *gate.Gate, eff *config.Effective) []string {
+	spec, ok := e.cmds.SpecFor(g, eff.Params)
 	if !ok {
 		return nil
 	}

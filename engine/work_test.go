@@ -7,17 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
+	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/store/receipt"
 )
 
 // verifyGatesOf loads the built-in bundles named with config as the project
 // tier and returns the verify gate set and its signature.
-func verifyGatesOf(t *testing.T, config string, names ...string) ([]receipt.VerifyGate, string) {
+func verifyGatesOf(t *testing.T, cfg string, names ...string) ([]receipt.VerifyGate, string) {
 	t.Helper()
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{"tausik/gates.json": config})
-	e, err := New(context.Background(), Deps{Root: root, Builtin: builtinSubset(t, names...), Runners: DefaultRunners(nil),
-		Config: ConfigPaths{Project: filepath.Join(root, "tausik", "gates.json")}})
+	writeFiles(t, root, map[string]string{"tausik/gates.json": cfg})
+	e, err := New(context.Background(), Deps{Root: root, Builtin: builtinSubset(t, names...), Runners: stdrunners.New(nil),
+		Config: config.Paths{Project: filepath.Join(root, "tausik", "gates.json")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +48,11 @@ func TestVerifyGateSignature(t *testing.T) {
 	if again, sig2 := verifyGatesOf(t, `{}`, bundles...); sig2 != sig || len(again) != len(base) {
 		t.Fatal("the signature is not stable across engines")
 	}
-	for name, config := range map[string]string{
+	for name, cfg := range map[string]string{
 		"a gate added to verify": `{"gates": {"filesize": {"triggers": ["task-done", "commit", "verify"]}}}`,
 		"a path excluded":        `{"gates": {"ruff": {"params": {"exclude": ["testdata/", "**/fixtures/*/tree/", "vendor/"]}}}}`,
 	} {
-		if _, other := verifyGatesOf(t, config, bundles...); other == sig {
+		if _, other := verifyGatesOf(t, cfg, bundles...); other == sig {
 			t.Errorf("%s: gate signature unchanged", name)
 		}
 	}

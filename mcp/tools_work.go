@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/internal/app"
 	"time"
+
+	"github.com/tausik/tausik/internal/app/taskflow"
+
+	"github.com/tausik/tausik/internal/app"
 
 	"github.com/tausik/tausik/engine"
 )
@@ -49,7 +52,7 @@ func blockedMessage(what string, d *engine.Decision) string {
 
 // taskResult renders a task flow's outcome: the task and the decision, or a
 // refusal carrying them when a gate blocked (what says what did not happen).
-func taskResult(out *engine.TaskOutcome, err error, what string) (any, error) {
+func taskResult(out *taskflow.Outcome, err error, what string) (any, error) {
 	if err != nil {
 		return nil, flowError(err)
 	}
@@ -84,7 +87,7 @@ func taskStartTool() tool {
 			if n, ok := a.integer("budget"); ok {
 				t.CallBudget = &n
 			}
-			out, err := eng.StartTask(ctx, engine.StartTaskRequest{Task: t, Requester: requester(ctx)})
+			out, err := taskflow.Start(ctx, eng, taskflow.StartRequest{Task: t, Requester: requester(ctx)})
 			return taskResult(out, err, "task "+t.Slug+" was not started")
 		},
 	}
@@ -103,11 +106,11 @@ func taskDoneTool() tool {
 		},
 		output: raw(schemaTaskResult),
 		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
-			req := engine.DoneTaskRequest{Slug: a.str("slug"), Requester: requester(ctx)}
+			req := taskflow.DoneRequest{Slug: a.str("slug"), Requester: requester(ctx)}
 			if a.boolean("no_changelog") {
-				req.Bypass = []string{engine.GateChangelog}
+				req.Bypass = []string{taskflow.GateChangelog}
 			}
-			out, err := eng.DoneTask(ctx, req)
+			out, err := taskflow.Done(ctx, eng, req)
 			return taskResult(out, err, "task "+req.Slug+" was not closed")
 		},
 	}
@@ -128,7 +131,7 @@ func verifyRunTool() tool {
 			`"gate_signature":{"type":"string"},"signed":{"type":"boolean"},"decision":` + schemaEvalResult + `},` +
 			`"required":["passed","run_id","ran_at","files","declared","files_hash","gate_signature","signed","decision"]}`),
 		handle: func(ctx context.Context, eng *engine.Engine, a args) (any, error) {
-			out, err := eng.Verify(ctx, engine.VerifyRequest{Task: a.str("task"), Files: a.strs("files"), Requester: requester(ctx)})
+			out, err := taskflow.Verify(ctx, eng, taskflow.VerifyRequest{Task: a.str("task"), Files: a.strs("files"), Requester: requester(ctx)})
 			if err != nil {
 				return nil, flowError(err)
 			}

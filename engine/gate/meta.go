@@ -78,7 +78,7 @@ type Meta struct {
 	Documents       []string `json:"documents,omitempty"`
 	ContentMaxBytes int64    `json:"content_max_bytes,omitempty"`
 	// Attribution says which of the gate's violations a request about a
-	// change judges (the engine's attribution.go): AttributionNone (the
+	// change judges (the engine's attribution, judge.go): AttributionNone (the
 	// default) every one, AttributionFile those whose file or sources the
 	// change touched.
 	Attribution string `json:"attribution,omitempty"`

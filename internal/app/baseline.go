@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/tausik/tausik/engine/baseline"
+
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/atomicfile"
 )
@@ -64,18 +66,18 @@ type BaselineReport struct {
 // their findings to tausik/baseline.json as mode allows. A person's
 // command: the caller refuses an agent requester first.
 func RecordBaseline(ctx context.Context, e *engine.Engine, mode BaselineMode, requester string) (*BaselineReport, error) {
-	old, err := engine.LoadBaseline(e.Root())
+	old, err := baseline.Load(e.Root())
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case mode == BaselineCreate && old != nil:
-		return nil, fmt.Errorf("%s: %w; `tausik baseline --update` lowers it, `tausik baseline --force` rewrites it (accepting new debt)", engine.BaselineFile, engine.ErrExists)
+		return nil, fmt.Errorf("%s: %w; `tausik baseline --update` lowers it, `tausik baseline --force` rewrites it (accepting new debt)", baseline.Path, engine.ErrExists)
 	case mode == BaselineUpdate && old == nil:
-		return nil, fmt.Errorf("%w: %s does not exist, so there is nothing to update; record one with `tausik baseline`", engine.ErrUsage, engine.BaselineFile)
+		return nil, fmt.Errorf("%w: %s does not exist, so there is nothing to update; record one with `tausik baseline`", engine.ErrUsage, baseline.Path)
 	}
-	rep := &BaselineReport{Path: engine.BaselineFile, NotRecorded: []string{}, Raised: []string{}}
-	found := map[engine.Fingerprint]engine.BaselineEntry{}
+	rep := &BaselineReport{Path: baseline.Path, NotRecorded: []string{}, Raised: []string{}}
+	found := map[baseline.Fingerprint]baseline.Entry{}
 	ran := map[string]bool{}
 	for _, trig := range baselineTriggers {
 		dec, err := e.Evaluate(ctx, engine.Request{Trigger: trig, Requester: requester})
@@ -97,14 +99,14 @@ func RecordBaseline(ctx context.Context, e *engine.Engine, mode BaselineMode, re
 			ran[v.Name] = true
 			return true
 		}
-		for _, en := range engine.Findings(dec, dec.GitHead, keep) {
+		for _, en := range findings(dec, dec.GitHead, keep) {
 			if prev, ok := found[en.Fingerprint()]; !ok || en.Quantity > prev.Quantity {
 				found[en.Fingerprint()] = en
 			}
 		}
 	}
 	slices.Sort(rep.NotRecorded)
-	next := &engine.Baseline{}
+	next := &baseline.File{}
 	if mode == BaselineUpdate {
 		next.Entries = lower(old, found, ran, rep)
 	} else {
@@ -123,9 +125,9 @@ func RecordBaseline(ctx context.Context, e *engine.Engine, mode BaselineMode, re
 // lower is the update: each old entry stays, is lowered to what was found
 // now, or is dropped when its gate ran and found nothing of it. What was
 // found and has no entry, or grew past its entry, is counted as refused.
-func lower(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEntry, ran map[string]bool, rep *BaselineReport) []engine.BaselineEntry {
-	var out []engine.BaselineEntry
-	kept := map[engine.Fingerprint]bool{}
+func lower(old *baseline.File, found map[baseline.Fingerprint]baseline.Entry, ran map[string]bool, rep *BaselineReport) []baseline.Entry {
+	var out []baseline.Entry
+	kept := map[baseline.Fingerprint]bool{}
 	for _, en := range old.Entries {
 		now, ok := found[en.Fingerprint()]
 		kept[en.Fingerprint()] = true
@@ -151,8 +153,8 @@ func lower(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEnt
 
 // diff counts how a rewrite changes old, and names the entries it adds or
 // raises.
-func diff(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEntry) (added, lowered, dropped int, raised []string) {
-	had := map[engine.Fingerprint]int{}
+func diff(old *baseline.File, found map[baseline.Fingerprint]baseline.Entry) (added, lowered, dropped int, raised []string) {
+	had := map[baseline.Fingerprint]int{}
 	raised = []string{}
 	for _, en := range old.Entries {
 		had[en.Fingerprint()] = en.Quantity
@@ -178,21 +180,35 @@ func diff(old *engine.Baseline, found map[engine.Fingerprint]engine.BaselineEntr
 
 // write stores bl as root's baseline file, atomically, unless its bytes
 // are already there.
-func write(root string, bl *engine.Baseline, rep *BaselineReport) error {
+func write(root string, bl *baseline.File, rep *BaselineReport) error {
 	b, err := bl.Encode()
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(root, filepath.FromSlash(engine.BaselineFile))
+	path := filepath.Join(root, filepath.FromSlash(baseline.Path))
 	if cur, err := os.ReadFile(path); err == nil && string(cur) == string(b) {
 		rep.Unchanged = true
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", engine.BaselineFile, err)
+		return fmt.Errorf("write %s: %w", baseline.Path, err)
 	}
 	if err := atomicfile.Write(path, b, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", engine.BaselineFile, err)
+		return fmt.Errorf("write %s: %w", baseline.Path, err)
 	}
 	return nil
+}
+
+// findings returns the baseline entries the violations of dec's gates
+// would make, for the gates keep selects: what `tausik baseline` records.
+// Every violation counts, whatever state the engine gave it.
+func findings(dec *engine.Decision, commit string, keep func(*engine.Verdict) bool) []baseline.Entry {
+	var out []baseline.Entry
+	for i := range dec.Gates {
+		if v := &dec.Gates[i]; keep(v) {
+			out = append(out, baseline.Entries(v.Name, v.Violations, commit)...)
+		}
+	}
+	baseline.Sort(out)
+	return out
 }

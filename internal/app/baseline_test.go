@@ -4,18 +4,18 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/baseline"
 )
 
 // A forced rewrite names the entries it adds or raises (the debt a person
 // accepts), not the ones it keeps or lowers.
 func TestForceReportsRaisedEntries(t *testing.T) {
-	en := func(key string, q int) engine.BaselineEntry {
-		return engine.BaselineEntry{Gate: "filesize", Rule: "too_long", File: key, Key: key, Quantity: q}
+	en := func(key string, q int) baseline.Entry {
+		return baseline.Entry{Gate: "filesize", Rule: "too_long", File: key, Key: key, Quantity: q}
 	}
-	old := &engine.Baseline{Entries: []engine.BaselineEntry{en("a.py", 600), en("b.py", 700), en("c.py", 800), en("gone.py", 900)}}
-	found := map[engine.Fingerprint]engine.BaselineEntry{}
-	for _, e := range []engine.BaselineEntry{en("a.py", 650), en("b.py", 700), en("c.py", 750), en("new.py", 510)} {
+	old := &baseline.File{Entries: []baseline.Entry{en("a.py", 600), en("b.py", 700), en("c.py", 800), en("gone.py", 900)}}
+	found := map[baseline.Fingerprint]baseline.Entry{}
+	for _, e := range []baseline.Entry{en("a.py", 650), en("b.py", 700), en("c.py", 750), en("new.py", 510)} {
 		found[e.Fingerprint()] = e
 	}
 	added, lowered, dropped, raised := diff(old, found)

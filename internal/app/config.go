@@ -4,13 +4,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/engine"
 )
 
 // ConfigFiles is what `tausik config show` reports: each tier's file that
 // was found, lowest tier first.
 type ConfigFiles struct {
-	Files []engine.ConfigFile `json:"files"`
+	Files []config.ConfigFile `json:"files"`
 }
 
 // EffectiveConfig is what `tausik config show --effective` reports: every
@@ -37,7 +39,7 @@ type SwitchedOff struct {
 func ShowConfig(eng *engine.Engine) ConfigFiles {
 	files := eng.ConfigFiles()
 	if files == nil {
-		files = []engine.ConfigFile{}
+		files = []config.ConfigFile{}
 	}
 	return ConfigFiles{Files: files}
 }

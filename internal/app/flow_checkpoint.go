@@ -5,12 +5,14 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/engine"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/config"
 
 	"golang.org/x/mod/sumdb/note"
 
@@ -44,7 +46,7 @@ func LogOrigin(ctx context.Context, root string, getenv func(string) string) (st
 		}
 		return o, nil
 	}
-	if loc, err := engine.LocateStore(root, getenv); err != nil {
+	if loc, err := config.LocateStore(root, getenv); err != nil {
 		return "", err
 	} else if loc.URL != "" {
 		return postgresOrigin(loc.URL)

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/engine"
 	"io"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/store"
 )
@@ -123,7 +125,7 @@ func OpenLogStore(ctx context.Context, root string, getenv func(string) string) 
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	loc, err := engine.LocateStore(root, getenv)
+	loc, err := config.LocateStore(root, getenv)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/app/report"
 	"github.com/tausik/tausik/store"
@@ -51,7 +53,7 @@ func syntheticLog(tb testing.TB, n int) *store.Store {
 func synthetic(i int, at time.Time) store.Decision {
 	d := engine.Decision{Schema: engine.DecisionSchema, ID: store.NewID(at), Time: at, Requester: "hook:claude",
 		Warnings: []string{"tausik.json:3: gates.filesize.enabled: refused: false; only the user or managed tier may weaken a gate"},
-		Tiers:    []engine.TierSetting{{Gate: "tdd_order", Key: "enabled", Tier: "user", File: "/home/u/.tausik/config.json", Value: false, Severity: "block"}}}
+		Tiers:    []config.TierSetting{{Gate: "tdd_order", Key: "enabled", Tier: "user", File: "/home/u/.tausik/config.json", Value: false, Severity: "block"}}}
 	d.Request = engine.RequestRecord{Trigger: engine.TriggerPreWrite, Task: fmt.Sprintf("task-%02d", i%50), Files: []string{}, Gates: []string{}}
 	d.Request.Tool = &engine.ToolRecord{Host: "claude", Tool: "Write", Kind: "write", Targets: []string{fmt.Sprintf("src/f%d.go", i%97)}}
 	blocked := i%7 == 0

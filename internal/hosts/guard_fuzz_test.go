@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"github.com/tausik/tausik/internal/project"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/internal/project"
+
 	"github.com/tausik/tausik/internal/hosts/shellwrites"
-	"github.com/tausik/tausik/store"
 )
 
 // guardPaths are the paths the grammar writes: two in the scope (src/),
@@ -81,9 +80,7 @@ func guardTree(t *testing.T) (string, func(string) string) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	if out, err := e.StartTask(context.Background(), engine.StartTaskRequest{Task: store.Task{Slug: "feat", Goal: "g", Scope: []string{"src/"}}}); err != nil || out.Blocked {
-		t.Fatalf("start: %v %+v", err, out)
-	}
+	startScopedTask(t, e, "feat", []string{"src/"})
 	return root, getenv
 }
 

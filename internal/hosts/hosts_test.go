@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/internal/project"
+
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/store"
 )
 
 // hostCase holds one host's real payload shapes ($ROOT is the project) and
@@ -170,10 +170,8 @@ func scopedProject(t *testing.T) (string, func(string) string) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	out, err := e.StartTask(context.Background(), engine.StartTaskRequest{Task: store.Task{Slug: "feat", Goal: "work in src", Scope: []string{"src/"}}})
-	if err != nil || out.Blocked {
-		t.Fatalf("start task: %v %+v", err, out)
-	}
+	startScopedTask(t, e, "feat", []string{"src/"})
+
 	return root, getenv
 }
 

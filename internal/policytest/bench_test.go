@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/policies"
 )
@@ -13,7 +15,7 @@ import (
 // tree fixtures run git, pytest, ruff, mypy, bandit and go), and judging
 // every mutant, GOMAXPROCS at a time. Run it once: -benchtime=1x.
 func BenchmarkMutateBuiltins(b *testing.B) {
-	e, err := engine.New(context.Background(), engine.Deps{Root: b.TempDir(), Builtin: policies.FS, Runners: engine.DefaultRunners(nil)})
+	e, err := engine.New(context.Background(), engine.Deps{Root: b.TempDir(), Builtin: policies.FS, Runners: stdrunners.New(nil)})
 	if err != nil {
 		b.Fatal(err)
 	}

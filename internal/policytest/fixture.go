@@ -8,6 +8,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/baseline"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
@@ -56,7 +58,7 @@ type Case struct {
 	tree     fs.FS           // end-to-end case, rooted at tree/
 	// baseline is the tree's tausik/baseline.json, which settles the
 	// case's verdict as it settles an evaluation's (nil: none).
-	baseline *engine.Baseline
+	baseline *baseline.File
 	caseFS   fs.FS // the case directory (for git apply steps)
 }
 
@@ -280,17 +282,17 @@ func dirExists(fsys fs.FS, name string) bool {
 }
 
 // parseCaseBaseline reads a tree case's tausik/baseline.json, if it has one.
-func parseCaseBaseline(d yamlread.Sink, dir string, tree fs.FS) *engine.Baseline {
-	b, err := fs.ReadFile(tree, engine.BaselineFile)
+func parseCaseBaseline(d yamlread.Sink, dir string, tree fs.FS) *baseline.File {
+	b, err := fs.ReadFile(tree, baseline.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err == nil {
-		var bl *engine.Baseline
-		if bl, err = engine.ParseBaseline(b); err == nil {
+		var bl *baseline.File
+		if bl, err = baseline.Parse(b); err == nil {
 			return bl
 		}
 	}
-	d.Add(path.Join(dir, "tree", engine.BaselineFile), 0, "%v", err)
+	d.Add(path.Join(dir, "tree", baseline.Path), 0, "%v", err)
 	return nil
 }

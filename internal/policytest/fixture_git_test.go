@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
 	"github.com/tausik/tausik/engine"
 )
 
@@ -62,7 +64,7 @@ expect:
 }
 
 func TestGitFixtureSteps(t *testing.T) {
-	e, err := engine.New(context.Background(), engine.Deps{Root: t.TempDir(), Builtin: bundleFS(gitFixtureGate), Runners: engine.DefaultRunners(nil)})
+	e, err := engine.New(context.Background(), engine.Deps{Root: t.TempDir(), Builtin: bundleFS(gitFixtureGate), Runners: stdrunners.New(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,8 +76,8 @@ func parseSeedTasks(r yamlread.Reader, n *yaml.Node, def time.Time) []seedTask {
 	for _, tn := range seq(r, n, "store.tasks") {
 		tf := r.Fields(tn, "store.tasks[]", "slug", "tier", "complexity", "specs", "adapts", "started_at", "status", "done_at")
 		r.Require(tn, tf, "store.tasks[]", "slug")
-		st := seedTask{task: store.Task{Slug: r.Str(tf["slug"], "slug"), Goal: "fixture task", Tier: engine.DefaultTier,
-			Complexity: engine.DefaultComplexity, Specs: r.Strs(tf["specs"], "specs"), Adapts: r.Strs(tf["adapts"], "adapts")}, status: store.TaskActive}
+		st := seedTask{task: store.Task{Slug: r.Str(tf["slug"], "slug"), Goal: "fixture task", Tier: store.TierStandard,
+			Complexity: store.ComplexityMedium, Specs: r.Strs(tf["specs"], "specs"), Adapts: r.Strs(tf["adapts"], "adapts")}, status: store.TaskActive}
 		if tf["tier"] != nil {
 			st.task.Tier = store.Tier(r.Str(tf["tier"], "tier"))
 		}

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/engine/commandgate"
+
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/policytest/mutate"
@@ -209,8 +211,8 @@ func score(killed, survived int) float64 {
 // says why the gate cannot be mutated.
 func prepareGate(ctx context.Context, e *engine.Engine, r *gateRun, gather chan struct{}) {
 	g := r.g
-	if g.Dir == engine.CommandPolicyDir {
-		r.rep.NotMutated = "a config-defined command gate runs the generic command policy (" + engine.CommandPolicyDir +
+	if g.Dir == commandgate.PolicyDir {
+		r.rep.NotMutated = "a config-defined command gate runs the generic command policy (" + commandgate.PolicyDir +
 			"), whose own fixtures are mutation-tested with tausik's built-ins"
 		return
 	}

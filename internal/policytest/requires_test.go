@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/stdrunners"
+
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/policies"
 )
@@ -67,8 +71,8 @@ func TestCommandGateFixtures(t *testing.T) {
 	if err := os.WriteFile(user, []byte(`{"allow_commands": [["go", "version"]]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e, err := engine.New(context.Background(), engine.Deps{Root: root, Builtin: policies.FS, Runners: engine.DefaultRunners(nil),
-		Config: engine.ConfigPaths{Project: project, User: user}})
+	e, err := engine.New(context.Background(), engine.Deps{Root: root, Builtin: policies.FS, Runners: stdrunners.New(nil),
+		Config: config.Paths{Project: project, User: user}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,11 +2,13 @@ package policytest
 
 import (
 	"context"
-	"github.com/tausik/tausik/internal/project"
 	"reflect"
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/tausik/tausik/engine/commandgate"
+	"github.com/tausik/tausik/internal/project"
 
 	"github.com/tausik/tausik/engine"
 )
@@ -31,7 +33,7 @@ func TestShardedFixturesMatchWhole(t *testing.T) {
 	type pair struct{ whole, split *engine.Gate }
 	gates := map[string]pair{}
 	for _, g := range e.Gates() {
-		if g.Language != engine.LangRego || g.Table() != engine.TableCovered || g.Dir == engine.CommandPolicyDir {
+		if g.Language != engine.LangRego || g.Table() != engine.TableCovered || g.Dir == commandgate.PolicyDir {
 			continue
 		}
 		src, err := g.PolicySource()

@@ -2,10 +2,11 @@ package project
 
 import (
 	"errors"
-	"github.com/tausik/tausik/engine"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tausik/tausik/engine/config"
 )
 
 // TestHookRootIgnoresHome: home's .tausik is the user tier, not a project,
@@ -13,12 +14,12 @@ import (
 // and a directory under home with no store of its own has none.
 func TestHookRootIgnoresHome(t *testing.T) {
 	home := t.TempDir()
-	for _, d := range []string{filepath.Join(home, engine.StateDir), filepath.Join(home, "proj", engine.StateDir), filepath.Join(home, "loose", "src")} {
+	for _, d := range []string{filepath.Join(home, config.StateDir), filepath.Join(home, "proj", config.StateDir), filepath.Join(home, "loose", "src")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{filepath.Join(home, engine.StateDir, "tausik.db"), filepath.Join(home, "proj", engine.StateDir, "tausik.db")} {
+	for _, f := range []string{filepath.Join(home, config.StateDir, "tausik.db"), filepath.Join(home, "proj", config.StateDir, "tausik.db")} {
 		if err := os.WriteFile(f, nil, 0o600); err != nil {
 			t.Fatal(err)
 		}

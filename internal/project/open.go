@@ -4,12 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/engine"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/tausik/tausik/engine/stdrunners"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/config"
 
 	"github.com/tausik/tausik/policies"
 	"github.com/tausik/tausik/runners"
@@ -41,12 +45,12 @@ type Setup struct {
 // ConfigPaths returns the configuration file of each tier for s: the
 // project's tausik/gates.json, $TAUSIK_USER_CONFIG (default
 // ~/.tausik/config.json) and $TAUSIK_MANAGED_CONFIG.
-func (s Setup) ConfigPaths() engine.ConfigPaths {
+func (s Setup) ConfigPaths() config.Paths {
 	getenv := s.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return engine.ConfigPaths{Project: filepath.Join(s.Root, "tausik", "gates.json"), User: engine.UserConfigPath(getenv), Managed: getenv(engine.EnvManagedConfig)}
+	return config.Paths{Project: filepath.Join(s.Root, "tausik", "gates.json"), User: config.UserConfigPath(getenv), Managed: getenv(config.EnvManagedConfig)}
 }
 
 // Open builds the engine for a project exactly as every front end runs it:
@@ -58,7 +62,7 @@ func Open(ctx context.Context, s Setup, opts ...engine.Option) (*engine.Engine, 
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if err := engine.CheckEnv(s.Root, getenv); err != nil {
+	if err := config.CheckEnv(s.Root, getenv); err != nil {
 		return nil, err
 	}
 	st := s.Store
@@ -79,7 +83,7 @@ func Open(ctx context.Context, s Setup, opts ...engine.Option) (*engine.Engine, 
 	e, err := engine.New(ctx, engine.Deps{
 		Root:    s.Root,
 		Builtin: policies.FS,
-		Runners: engine.DefaultRunners(st),
+		Runners: stdrunners.New(st),
 		Config:  s.ConfigPaths(),
 		Log:     log,
 		Store:   st,
@@ -100,7 +104,7 @@ func Open(ctx context.Context, s Setup, opts ...engine.Option) (*engine.Engine, 
 					return nil, nil, fmt.Errorf("seed the fixture store: %w", err)
 				}
 			}
-			return engine.DefaultRunners(mem), func() { mem.Close() }, nil
+			return stdrunners.New(mem), func() { mem.Close() }, nil
 		},
 		Requester: s.Requester,
 		Home:      getenv("HOME"),
@@ -130,12 +134,12 @@ func lent(st *store.Store) []engine.Option {
 // A server that cannot be reached is ErrStore: there is no fall-back to a
 // local file, which would split the log.
 func OpenStore(ctx context.Context, root string, getenv func(string) string) (*store.Store, error) {
-	loc, err := engine.LocateStore(root, getenv)
+	loc, err := config.LocateStore(root, getenv)
 	if err != nil {
 		return nil, err
 	}
 	if loc.URL == "" {
-		if getenv(engine.EnvDB) == "" {
+		if getenv(config.EnvDB) == "" {
 			if _, err := EnsureStateDir(root); err != nil {
 				return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
 			}
@@ -162,7 +166,7 @@ func OpenStore(ctx context.Context, root string, getenv func(string) string) (*s
 // in. It creates no file and no directory; a project without its store is
 // ErrNoProject.
 func OpenExistingStore(ctx context.Context, root string, getenv func(string) string) (*store.Store, error) {
-	loc, err := engine.LocateStore(root, getenv)
+	loc, err := config.LocateStore(root, getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +180,7 @@ func OpenExistingStore(ctx context.Context, root string, getenv func(string) str
 		}
 		return st, nil
 	}
-	dir := filepath.Join(root, engine.StateDir)
+	dir := filepath.Join(root, config.StateDir)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("%w (no %s)", ErrNoProject, dir)
 	}
@@ -191,7 +195,7 @@ func OpenExistingStore(ctx context.Context, root string, getenv func(string) str
 // .gitignore, so its files (database, keys) are never committed or judged
 // as project files, and returns its path.
 func EnsureStateDir(root string) (string, error) {
-	dir := filepath.Join(root, engine.StateDir)
+	dir := filepath.Join(root, config.StateDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
@@ -285,7 +289,7 @@ func HookRoot(p HookPlace, getenv func(string) string) (string, error) {
 		}
 	default:
 		if root = outermostStore(cwd, getenv); root == "" {
-			return "", fmt.Errorf("%w (no %s at or above %s)", ErrNoProject, filepath.Join(engine.StateDir, "tausik.db"), p.CWD)
+			return "", fmt.Errorf("%w (no %s at or above %s)", ErrNoProject, filepath.Join(config.StateDir, "tausik.db"), p.CWD)
 		}
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
@@ -302,7 +306,7 @@ func HookRoot(p HookPlace, getenv func(string) string) (string, error) {
 // the fact cache of a server store.
 func hasStore(dir string) bool {
 	for _, name := range []string{"tausik.db", "cache.db"} {
-		if info, err := os.Stat(filepath.Join(dir, engine.StateDir, name)); err == nil && info.Mode().IsRegular() {
+		if info, err := os.Stat(filepath.Join(dir, config.StateDir, name)); err == nil && info.Mode().IsRegular() {
 			return true
 		}
 	}

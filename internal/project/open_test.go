@@ -2,11 +2,12 @@ package project
 
 import (
 	"context"
-	"github.com/tausik/tausik/engine"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tausik/tausik/engine/stdrunners"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
@@ -37,7 +38,7 @@ func TestDefaultRunnersCacheFileFacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	reg := engine.DefaultRunners(st)
+	reg := stdrunners.New(st)
 	for _, ns := range []string{fs.Namespace, python.Namespace, golang.Namespace} {
 		r, _ := reg.Get(ns)
 		if got := r.Gather(ctx, runners.NewScope(root, facts.Request{Explicit: true, Files: []string{"a.py", "a.go"}})); got.Status != facts.StatusOK {

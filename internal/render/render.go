@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/config"
 )
 
 // Formats are the output formats of an evaluation.
@@ -35,7 +36,7 @@ type Options struct {
 func OptionsOf(e *engine.Engine, getenv func(string) string) Options {
 	o := Options{Gate: e.Gate, Fileless: ".", LinkBase: mdLinkBase(getenv)}
 	for _, f := range e.ConfigFiles() {
-		if f.Tier == engine.TierProject && filepath.IsLocal(f.File) {
+		if f.Tier == config.TierProject && filepath.IsLocal(f.File) {
 			o.Fileless = f.File
 		}
 	}

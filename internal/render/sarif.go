@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/baseline"
 	"github.com/tausik/tausik/internal/buildinfo"
 )
 
@@ -132,7 +133,7 @@ func renderSARIF(w io.Writer, in Options, d *engine.Decision) error {
 		for _, vi := range v.Violations {
 			r := sarifResult{RuleID: v.Name, RuleIndex: i, Level: level, Message: sarifMessage{Text: nonEmpty(vi.Msg, v.Outcome)},
 				Locations: locate(in, vi.File, vi.Line)}
-			fp := engine.FingerprintOf(v.Name, vi)
+			fp := baseline.FingerprintOf(v.Name, vi)
 			r.PartialFingerprints = fingerprints(strings.Join([]string{fp.Gate, fp.Rule, fp.File, fp.Key}, "\x00"), seen)
 			switch vi.State {
 			case "":

@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/tausik/tausik/internal/project"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tausik/tausik/engine/config"
+	"github.com/tausik/tausik/internal/project"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -153,7 +155,7 @@ func builtinEngine(t *testing.T) *engine.Engine {
 		switch k {
 		case "HOME":
 			return home
-		case engine.EnvUserConfig, engine.EnvManagedConfig, engine.EnvDB:
+		case config.EnvUserConfig, config.EnvManagedConfig, config.EnvDB:
 			return ""
 		}
 		return os.Getenv(k)

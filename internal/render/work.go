@@ -10,6 +10,7 @@ import (
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/app"
+	"github.com/tausik/tausik/internal/app/taskflow"
 	"github.com/tausik/tausik/store/receipt"
 )
 
@@ -74,7 +75,7 @@ func Tasks(w io.Writer, format string, tasks []app.Task) error {
 // TaskOutcome writes the decision a task flow acted on, then what happened
 // to the task (did, or didNot when a gate blocked); as JSON, the task,
 // whether it changed, and the decision.
-func TaskOutcome(w io.Writer, format string, out *engine.TaskOutcome, did, didNot string) error {
+func TaskOutcome(w io.Writer, format string, out *taskflow.Outcome, did, didNot string) error {
 	if format == "json" {
 		return JSON(w, struct {
 			Task     facts.Task       `json:"task"`
@@ -131,7 +132,7 @@ func Session(w io.Writer, format string, st app.SessionState) error {
 
 // Verify writes a verify run: its decision, then the run and its receipt
 // when it was recorded; or all of it as JSON.
-func Verify(w io.Writer, format string, out *engine.VerifyOutcome, recorded bool) error {
+func Verify(w io.Writer, format string, out *taskflow.VerifyOutcome, recorded bool) error {
 	r := out.Run
 	if format == "json" {
 		return JSON(w, struct {

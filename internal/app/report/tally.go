@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/config"
+
 	"github.com/tausik/tausik/store"
 )
 
@@ -24,7 +25,7 @@ type body struct {
 		} `json:"tool"`
 	} `json:"request"`
 	Warnings  []string             `json:"warnings"`
-	Tiers     []engine.TierSetting `json:"tiers"`
+	Tiers     []config.TierSetting `json:"tiers"`
 	Change    string               `json:"change"`
 	TaskState *store.TaskState     `json:"task_state"`
 }
