@@ -13,7 +13,7 @@ SIGNING_KEY ?=
 VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 # Built-in gates held to a mutation score of 1 (docs/mutation.md); a gate
 # joins once `tausik policy mutate --gate G` reports no survivor.
-MUTATE_GATES ?= agent_authority ansible_lint bandit bash_firewall bootstrap_drift cargo_check cargo_test changelog class_surface clippy cross_model_parity eslint filesize git_push_gate go_test go_vet hadolint helm_lint javac js_test ktlint kubeconform layers mcp_surface memory_route mypy phpcs phpstan phpunit pytest renar_adapt_supersession renar_drift_provenance renar_drift_schema renar_qg0_advisory ruff scope_write secret_scan session_capacity session_overtime task_gate tdd_order terraform_validate tsc verify_first
+MUTATE_GATES ?= agent_authority ansible_lint bandit bash_firewall bootstrap_drift cargo_check cargo_test changelog class_surface clippy cross_model_parity eslint filesize git_push_gate go_test go_vet golangci_lint hadolint helm_lint javac js_test ktlint kubeconform layers mcp_surface memory_route mypy phpcs phpstan phpunit pytest renar_adapt_supersession renar_drift_provenance renar_drift_schema renar_qg0_advisory ruff scope_write secret_scan session_capacity session_overtime shellcheck task_gate tdd_order terraform_validate tsc verify_first yamllint
 
 BUILDINFO := github.com/tausik/tausik/internal/buildinfo
 

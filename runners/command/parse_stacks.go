@@ -7,7 +7,8 @@ import (
 )
 
 // The parsers of the Rust, PHP, Java, Kotlin, Ansible, Terraform and
-// Dockerfile stack gates' tools.
+// Dockerfile stack gates' tools (the shell and yaml stacks' are in
+// parse_shell.go).
 const (
 	ParserCargo    Parser = "cargo"        // `cargo check|clippy|test --message-format=json` on stdout
 	ParserPHPCS    Parser = "phpcs"        // `phpcs --report=json` on stdout
@@ -21,7 +22,7 @@ const (
 )
 
 // stackParsers are the parsers parseStack knows.
-var stackParsers = []Parser{ParserCargo, ParserPHPCS, ParserPHPStan, ParserPHPUnit, ParserJavac, ParserAnsible, ParserTfValid, ParserHadolint, ParserKtlint}
+var stackParsers = []Parser{ParserCargo, ParserPHPCS, ParserPHPStan, ParserPHPUnit, ParserJavac, ParserAnsible, ParserTfValid, ParserHadolint, ParserKtlint, ParserShellcheck, ParserYamllint}
 
 // stackReport reports whether the tool of a stack parser is given a
 // report path in a temp directory: PHPUnit's JUnit report, javac's output
@@ -40,7 +41,8 @@ func parseStack(p Parser, out outcome, root, report string) (handled bool, diags
 		}
 		tests, err = ParsePHPUnit(data, root)
 		return true, nil, tests, err
-	case ParserCargo, ParserPHPCS, ParserPHPStan, ParserJavac, ParserAnsible, ParserTfValid, ParserHadolint, ParserKtlint:
+	case ParserCargo, ParserPHPCS, ParserPHPStan, ParserJavac, ParserAnsible, ParserTfValid, ParserHadolint, ParserKtlint,
+		ParserShellcheck, ParserYamllint:
 	default:
 		return false, nil, nil, nil
 	}
@@ -64,6 +66,10 @@ func parseStack(p Parser, out outcome, root, report string) (handled bool, diags
 		diags, err = ParseHadolint(out.stdout.head, root)
 	case ParserKtlint:
 		diags, err = ParseKtlint(out.stdout.head, root)
+	case ParserShellcheck:
+		diags, err = ParseShellcheck(out.stdout.head, root)
+	case ParserYamllint:
+		diags, err = ParseYamllint(out.stdout.head, root)
 	}
 	return true, diags, tests, err
 }

@@ -263,7 +263,7 @@ func stackOf(name string) string {
 	case strings.HasPrefix(name, "Dockerfile") || name == "Containerfile":
 		return "docker"
 	}
-	return ""
+	return lintStackOf(name)
 }
 
 // facts returns what was found, every list sorted.

@@ -81,3 +81,29 @@ func TestJavaAndInfraToolRoots(t *testing.T) {
 		}
 	}
 }
+
+// TestShellAndYamlToolRoots: shellcheck judges each directory of shell
+// scripts, given those scripts; yamllint each directory that keeps a
+// yamllint config; scripts in test data are not the project's.
+func TestShellAndYamlToolRoots(t *testing.T) {
+	f := gather(t, map[string]string{
+		"install.sh":                 "#!/bin/sh\n",
+		"scripts/ci.bash":            "#!/bin/bash\n",
+		"scripts/release.sh":         "#!/bin/sh\n",
+		"scripts/notes.txt":          "",
+		"testdata/x.sh":              "#!/bin/sh\n",
+		"deploy/.yamllint.yaml":      "extends: default\n",
+		"deploy/app.yaml":            "a: 1\n",
+		"config/settings.yml":        "a: 1\n",
+		"ops/.yamllint":              "extends: relaxed\n",
+		"testdata/cfg/.yamllint.yml": "extends: default\n",
+	})
+	for tool, want := range map[string][]string{
+		"shellcheck": {".:|install.sh+install.sh", "scripts:|ci.bash|release.sh+ci.bash+release.sh"},
+		"yamllint":   {"deploy:|.yamllint.yaml", "ops:|.yamllint"},
+	} {
+		if got := toolRoots(f, tool); !slices.Equal(got, want) {
+			t.Errorf("%s roots = %q, want %q", tool, got, want)
+		}
+	}
+}
