@@ -4,21 +4,12 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/tausik/tausik/internal/hosts/shellwrites/getopt"
 )
 
-// Option specs of the wrappers, whose command starts at their first operand.
-var (
-	sudoSpec    = spec{short: "u:g:p:C:D:h:r:t:U:T:", long: []string{"user", "group", "prompt", "close-from", "chdir", "host", "role", "type", "other-user", "command-timeout"}, stopAtOperand: true}
-	envSpec     = spec{short: "u:C:S:", long: []string{"unset", "chdir", "split-string"}, flags: []string{"ignore-environment", "null", "debug"}, stopAtOperand: true}
-	niceSpec    = spec{short: "n:", long: []string{"adjustment"}, stopAtOperand: true}
-	timeoutSpec = spec{short: "s:k:", long: []string{"signal", "kill-after"}, stopAtOperand: true}
-	stdbufSpec  = spec{short: "i:o:e:", long: []string{"input", "output", "error"}, stopAtOperand: true}
-	ioniceSpec  = spec{short: "c:n:p:P:u:", long: []string{"class", "classdata"}, stopAtOperand: true}
-	timeSpec    = spec{short: "o:f:", long: []string{"output", "format"}, stopAtOperand: true}
-	xargsSpec   = spec{short: "a:d:E:I:L:n:P:s:", long: []string{"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"}, stopAtOperand: true}
-	execSpec    = spec{short: "a:", stopAtOperand: true}
-	findExprs   = []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}
-)
+// findExprs are find's actions that write or run a command.
+var findExprs = []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}
 
 // wrappers run the command that follows their own options.
 var wrappers = map[string]bool{
@@ -95,11 +86,11 @@ func (w *walker) run(args []arg, st *state) {
 func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 	switch name {
 	case "sudo", "doas":
-		_, cmd := sudoSpec.parse(rest)
+		_, cmd := getopt.Parse(getopt.Sudo, rest)
 		w.run(cmd, st)
 	case "env":
-		opts, cmd := envSpec.parse(rest)
-		if s, ok := value(opts, "S", "split-string"); ok {
+		opts, cmd := getopt.Parse(getopt.Env, rest)
+		if s, ok := getopt.Value(opts, "S", "split-string"); ok {
 			w.shellString(s, st)
 			return true
 		}
@@ -108,58 +99,58 @@ func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 			w.job.setVar(name)
 			cmd = cmd[1:]
 		}
-		if d, ok := value(opts, "C", "chdir"); ok {
+		if d, ok := getopt.Value(opts, "C", "chdir"); ok {
 			st = cd(st, d)
 		}
 		w.run(cmd, st)
 	case "nohup", "builtin":
 		w.run(rest, st)
 	case "command":
-		opts, cmd := spec{stopAtOperand: true}.parse(rest)
-		if !has(opts, "v", "V") {
+		opts, cmd := getopt.Parse(getopt.Spec{StopAtOperand: true}, rest)
+		if !getopt.Has(opts, "v", "V") {
 			w.run(cmd, st)
 		}
 	case "exec":
-		_, cmd := execSpec.parse(rest)
+		_, cmd := getopt.Parse(getopt.Exec, rest)
 		w.run(cmd, st)
 	case "nice":
-		_, cmd := niceSpec.parse(rest)
+		_, cmd := getopt.Parse(getopt.Nice, rest)
 		w.run(cmd, st)
 	case "timeout":
-		if _, cmd := timeoutSpec.parse(rest); len(cmd) > 0 {
+		if _, cmd := getopt.Parse(getopt.Timeout, rest); len(cmd) > 0 {
 			w.run(cmd[1:], st)
 		}
 	case "stdbuf":
-		_, cmd := stdbufSpec.parse(rest)
+		_, cmd := getopt.Parse(getopt.Stdbuf, rest)
 		w.run(cmd, st)
 	case "ionice":
-		_, cmd := ioniceSpec.parse(rest)
+		_, cmd := getopt.Parse(getopt.Ionice, rest)
 		w.run(cmd, st)
 	case "time":
-		opts, cmd := timeSpec.parse(rest)
-		if o, ok := value(opts, "o", "output"); ok {
+		opts, cmd := getopt.Parse(getopt.Time, rest)
+		if o, ok := getopt.Value(opts, "o", "output"); ok {
 			w.write(o, st, "")
 		}
 		w.run(cmd, st)
 	case "xargs":
 		w.xargs(rest, st)
 	case "setsid", "unbuffer", "fakeroot", "chronic", "torsocks", "proxychains", "proxychains4", "busybox", "toybox", "catchsegv", "caffeinate":
-		_, cmd := spec{stopAtOperand: true}.parse(rest)
+		_, cmd := getopt.Parse(getopt.Spec{StopAtOperand: true}, rest)
 		w.run(cmd, st)
 	case "taskset", "chrt": // a mask or priority, then the command
-		if _, cmd := (spec{stopAtOperand: true}).parse(rest); len(cmd) > 0 {
+		if _, cmd := getopt.Parse(getopt.Spec{StopAtOperand: true}, rest); len(cmd) > 0 {
 			w.run(cmd[1:], st)
 		}
 	case "strace", "ltrace":
-		opts, cmd := spec{short: "o:e:p:s:a:u:E:P:I:X:b:O:S:U:", long: []string{"output"}, stopAtOperand: true}.parse(rest)
-		w.writeAll(values(opts, "o", "output"), st)
+		opts, cmd := getopt.Parse(getopt.Strace, rest)
+		w.writeAll(getopt.Values(opts, "o", "output"), st)
 		w.run(cmd, st)
 	case "flock":
-		opts, ops := spec{short: "w:E:c:", long: []string{"timeout", "conflict-exit-code", "command"}, stopAtOperand: true}.parse(rest)
+		opts, ops := getopt.Parse(getopt.Flock, rest)
 		if len(ops) > 0 {
 			w.write(ops[0], st, "") // the lock file is created
 		}
-		switch c, ok := value(opts, "c", "command"); {
+		switch c, ok := getopt.Value(opts, "c", "command"); {
 		case ok:
 			w.shellString(c, st)
 		case len(ops) > 2 && ops[1].ok && (ops[1].lit == "-c" || ops[1].lit == "--command"):
@@ -179,8 +170,8 @@ func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 func (w *walker) stringRunner(name string, rest []arg, st *state) bool {
 	switch name {
 	case "watch":
-		opts, ops := spec{short: "n:d::q:", long: []string{"interval", "equexit", "errexit"}, stopAtOperand: true}.parse(rest)
-		if has(opts, "x", "exec") {
+		opts, ops := getopt.Parse(getopt.Watch, rest)
+		if getopt.Has(opts, "x", "exec") {
 			w.run(ops, st)
 			return true
 		}
@@ -194,8 +185,8 @@ func (w *walker) stringRunner(name string, rest []arg, st *state) bool {
 		}
 		w.shellString(joined, st)
 	case "su", "runuser", "script":
-		opts, ops := spec{short: "c:s:g:G:u:E:I:O:B:T:", long: []string{"command", "shell", "group", "supp-group", "user", "echo", "log-in", "log-out", "log-io", "log-timing"}}.parse(rest)
-		if c, ok := value(opts, "c", "command"); ok {
+		opts, ops := getopt.Parse(getopt.Su, rest)
+		if c, ok := getopt.Value(opts, "c", "command"); ok {
 			w.shellString(c, st)
 		}
 		if name == "script" {
@@ -223,7 +214,7 @@ func (w *walker) dynamicProgram(args []arg) {
 		return
 	}
 	for _, a := range args[1:] {
-		if a.ok && (contains([]string{"--eval", "--print", "--command", "-Command", "-"}, a.lit) ||
+		if a.ok && (slices.Contains([]string{"--eval", "--print", "--command", "-Command", "-"}, a.lit) ||
 			len(a.lit) > 1 && a.lit[0] == '-' && a.lit[1] != '-' && strings.ContainsAny(a.lit[len(a.lit)-1:], "cerE")) {
 			w.unknown(joinRaw(args), reasonInline)
 			return
@@ -265,12 +256,12 @@ func (w *walker) writeAll(ops []arg, st *state) {
 func (w *walker) copyLike(name string, opts []opt, ops []arg, st *state) {
 	if name == "mv" {
 		for i, a := range ops {
-			if i < len(ops)-1 || has(opts, "t", "target-directory") {
+			if i < len(ops)-1 || getopt.Has(opts, "t", "target-directory") {
 				w.write(a, st, "")
 			}
 		}
 	}
-	dir, toDir := value(opts, "t", "target-directory")
+	dir, toDir := getopt.Value(opts, "t", "target-directory")
 	srcs := ops
 	if !toDir {
 		switch {
@@ -282,7 +273,7 @@ func (w *walker) copyLike(name string, opts []opt, ops []arg, st *state) {
 			return
 		default:
 			dir, srcs = ops[len(ops)-1], ops[:len(ops)-1]
-			noDir := has(opts, "T", "no-target-directory")
+			noDir := getopt.Has(opts, "T", "no-target-directory")
 			toDir = !noDir && (len(srcs) > 1 || strings.HasSuffix(dir.lit, "/"))
 			if !toDir {
 				w.write(dir, st, baseOf(srcs[0], noDir))

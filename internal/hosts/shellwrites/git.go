@@ -2,19 +2,13 @@ package shellwrites
 
 import (
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/tausik/tausik/internal/hosts/shellwrites/getopt"
 )
 
 var (
-	gitSpec      = spec{short: "C:c:", long: []string{"git-dir", "work-tree", "namespace", "exec-path", "config-env", "super-prefix", "list-cmds", "attr-source"}, stopAtOperand: true}
-	restoreSpec  = spec{short: "s:", long: []string{"source", "conflict", "pathspec-from-file", "inter-hunk-context", "unified"}}
-	checkoutSpec = spec{short: "b:B:", long: []string{"conflict", "pathspec-from-file", "orphan"}}
-	gitRmSpec    = spec{long: []string{"pathspec-from-file"}}
-	cleanSpec    = spec{short: "e:", long: []string{"exclude"}}
-	cloneSpec    = spec{short: "o:b:u:c:j:", long: []string{"template", "reference", "reference-if-able", "origin", "branch", "upload-pack", "depth", "shallow-since", "shallow-exclude", "separate-git-dir", "config", "jobs", "filter", "bundle-uri", "server-option", "ref-format"}}
-	worktreeSpec = spec{short: "b:B:", long: []string{"reason", "expire", "orphan"}}
-	applySpec    = spec{short: "p:C:", long: []string{"directory", "exclude", "include", "whitespace", "build-fake-ancestor"}}
-
 	// gitReads change nothing in the work tree.
 	gitReads = map[string]bool{"status": true, "diff": true, "log": true, "show": true, "branch": true, "tag": true,
 		"fetch": true, "remote": true, "rev-parse": true, "rev-list": true, "ls-files": true, "ls-tree": true, "ls-remote": true,
@@ -32,7 +26,6 @@ var (
 	// subcommand leave the work tree alone.
 	gitRewriteReads = map[string][]string{"submodule": {"status", "summary"}, "bisect": {"log", "view", "visualize", "terms"},
 		"sparse-checkout": {"list"}, "am": {"--show-current-patch"}}
-	switchSpec = spec{short: "c:C:", long: []string{"create", "force-create", "orphan", "conflict"}}
 	// gitRiskyConfig are -c settings that run commands or change what git
 	// writes.
 	gitRiskyConfig = []string{"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath",
@@ -70,7 +63,7 @@ func (w *walker) git(rest []arg, st *state) {
 	case gitReads[sub]:
 		w.gitRead(text, sub, args, st)
 	case gitRewrites[sub]:
-		if len(args) > 0 && args[0].ok && contains(gitRewriteReads[sub], args[0].lit) {
+		if len(args) > 0 && args[0].ok && slices.Contains(gitRewriteReads[sub], args[0].lit) {
 			return
 		}
 		if sub == "switch" && !gitSwitchMoves(args) {
@@ -87,20 +80,20 @@ func (w *walker) git(rest []arg, st *state) {
 // any other setting that runs commands or moves what git writes is Unknown
 // (ok false: nothing more is judged).
 func (w *walker) gitGlobals(rest []arg, st *state) (cmd []arg, _ *state, defs map[string]string, ok bool) {
-	opts, cmd := gitSpec.parse(rest)
+	opts, cmd := getopt.Parse(getopt.Git, rest)
 	defs = map[string]string{}
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "C", "work-tree":
-			st = cd(st, o.value)
+			st = cd(st, o.Value)
 		case "c", "config-env", "exec-path":
-			if o.name == "c" && w.gitConfigAlias(o, defs) {
+			if o.Name == "c" && w.gitConfigAlias(o, defs) {
 				continue
 			}
-			k := strings.ToLower(o.value.lit)
+			k := strings.ToLower(o.Value.lit)
 			for _, r := range gitRiskyConfig {
-				if !o.value.ok || strings.HasPrefix(k, r) || o.name == "exec-path" {
-					w.unknown("git "+joinRaw(rest), reasonOption+"-c "+o.value.raw)
+				if !o.Value.ok || strings.HasPrefix(k, r) || o.Name == "exec-path" {
+					w.unknown("git "+joinRaw(rest), reasonOption+"-c "+o.Value.raw)
 					return nil, st, nil, false
 				}
 			}
@@ -120,7 +113,7 @@ func (w *walker) gitRead(text, sub string, args []arg, st *state) {
 		}
 	}
 	if sub == "init" {
-		_, ops := spec{long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}, short: "b:"}.parse(args)
+		_, ops := getopt.Parse(getopt.GitInit, args)
 		if len(ops) == 0 {
 			ops = []arg{{lit: ".git", ok: true, raw: "git init"}}
 		}
@@ -135,25 +128,25 @@ func (w *walker) gitWorkTree(text, sub string, args []arg, st *state) bool {
 	case "checkout":
 		w.gitCheckout(text, args, st)
 	case "restore":
-		o, ops := restoreSpec.parse(args)
-		if has(o, "S", "staged") && !has(o, "W", "worktree") {
+		o, ops := getopt.Parse(getopt.GitRestore, args)
+		if getopt.Has(o, "S", "staged") && !getopt.Has(o, "W", "worktree") {
 			return true
 		}
-		if f, ok := value(o, "pathspec-from-file"); ok {
+		if f, ok := getopt.Value(o, "pathspec-from-file"); ok {
 			w.unknown("git restore --pathspec-from-file="+f.raw, reasonFromFile)
 		}
 		w.writeAll(ops, st)
 	case "rm":
-		o, ops := gitRmSpec.parse(args)
-		if !has(o, "cached") {
+		o, ops := getopt.Parse(getopt.GitRm, args)
+		if !getopt.Has(o, "cached") {
 			w.writeAll(ops, st)
 		}
 	case "mv":
-		o, ops := spec{}.parse(args)
+		o, ops := getopt.Parse(getopt.Spec{}, args)
 		w.copyLike("mv", o, ops, st)
 	case "clean":
-		o, ops := cleanSpec.parse(args)
-		if has(o, "n", "dry-run") {
+		o, ops := getopt.Parse(getopt.GitClean, args)
+		if getopt.Has(o, "n", "dry-run") {
 			return true
 		}
 		if len(ops) == 0 {
@@ -161,8 +154,8 @@ func (w *walker) gitWorkTree(text, sub string, args []arg, st *state) bool {
 		}
 		w.writeAll(ops, st)
 	case "reset":
-		o, _ := spec{}.parse(args)
-		if has(o, "hard", "merge", "keep") {
+		o, _ := getopt.Parse(getopt.Spec{}, args)
+		if getopt.Has(o, "hard", "merge", "keep") {
 			w.treeRewrite(text, reasonHistory, st)
 		}
 	case "stash":
@@ -171,7 +164,7 @@ func (w *walker) gitWorkTree(text, sub string, args []arg, st *state) bool {
 		w.gitClone(text, args, st)
 	case "worktree":
 		if len(args) > 0 && args[0].ok && (args[0].lit == "add" || args[0].lit == "remove" || args[0].lit == "move") {
-			_, ops := worktreeSpec.parse(args[1:])
+			_, ops := getopt.Parse(getopt.GitWorktree, args[1:])
 			if args[0].lit == "add" && len(ops) > 1 {
 				ops = ops[:1]
 			}
@@ -195,8 +188,8 @@ func (w *walker) gitWorkTree(text, sub string, args []arg, st *state) bool {
 // gitClone writes the directory it clones into: the second operand, or
 // the repository's name (NAME.git for --bare and --mirror).
 func (w *walker) gitClone(text string, args []arg, st *state) {
-	o, ops := cloneSpec.parse(args)
-	if has(o, "bare", "mirror") && len(ops) < 2 {
+	o, ops := getopt.Parse(getopt.GitClone, args)
+	if getopt.Has(o, "bare", "mirror") && len(ops) < 2 {
 		ops = append(ops, arg{lit: strings.TrimSuffix(path.Base(ops[0].lit), ".git") + ".git", ok: ops[0].ok, raw: ops[0].raw})
 	}
 	switch {
@@ -221,13 +214,13 @@ func (w *walker) gitCheckout(text string, args []arg, st *state) {
 			return
 		}
 	}
-	o, ops := checkoutSpec.parse(args)
-	if f, ok := value(o, "pathspec-from-file"); ok {
+	o, ops := getopt.Parse(getopt.GitCheckout, args)
+	if f, ok := getopt.Value(o, "pathspec-from-file"); ok {
 		w.unknown("git checkout --pathspec-from-file="+f.raw, reasonFromFile)
 		return
 	}
 	switch {
-	case len(ops) == 0 && has(o, "f", "force"):
+	case len(ops) == 0 && getopt.Has(o, "f", "force"):
 		w.treeRewrite(text, reasonHistory, st) // checkout -f: HEAD's files over the tree's
 	case len(ops) == 0:
 	case len(ops) == 1: // a branch, a commit, or a new branch's start point
@@ -241,7 +234,7 @@ func (w *walker) gitCheckout(text string, args []arg, st *state) {
 // push -- PATHS writes the paths; the rest (push, save, pop, apply, branch)
 // rewrite the whole tree.
 func (w *walker) gitStash(text string, args []arg, st *state) {
-	if len(args) > 0 && args[0].ok && contains([]string{"list", "show", "drop", "clear", "create", "store"}, args[0].lit) {
+	if len(args) > 0 && args[0].ok && slices.Contains([]string{"list", "show", "drop", "clear", "create", "store"}, args[0].lit) {
 		return
 	}
 	for i, a := range args {
@@ -256,8 +249,8 @@ func (w *walker) gitStash(text string, args []arg, st *state) {
 // gitSwitchMoves reports whether git switch ARGS changes the work tree: all
 // but a new branch at HEAD (-c NEW, -C NEW) do; --orphan empties it.
 func gitSwitchMoves(args []arg) bool {
-	o, ops := switchSpec.parse(args)
-	return len(ops) > 0 || !has(o, "c", "C", "create", "force-create")
+	o, ops := getopt.Parse(getopt.GitSwitch, args)
+	return len(ops) > 0 || !getopt.Has(o, "c", "C", "create", "force-create")
 }
 
 // treeRewrite records a git command that rewrites work-tree files from

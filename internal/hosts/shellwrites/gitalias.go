@@ -13,9 +13,9 @@ const maxGitAliases = 8
 // gitConfigAlias reads `git -c alias.NAME=DEF`: a literal definition is
 // kept for the subcommand that follows, and reports whether o was one.
 func (w *walker) gitConfigAlias(o opt, defs map[string]string) bool {
-	k, def, ok := strings.Cut(o.value.lit, "=")
+	k, def, ok := strings.Cut(o.Value.lit, "=")
 	name, isAlias := strings.CutPrefix(strings.ToLower(k), "alias.")
-	if !o.value.ok || !ok || !isAlias || name == "" {
+	if !o.Value.ok || !ok || !isAlias || name == "" {
 		return false
 	}
 	defs[name] = def

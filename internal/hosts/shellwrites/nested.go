@@ -2,7 +2,10 @@ package shellwrites
 
 import (
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/tausik/tausik/internal/hosts/shellwrites/getopt"
 )
 
 // writes reports the commands that write the files their arguments name
@@ -13,14 +16,14 @@ func writes(name string) bool {
 		return true
 	}
 	l, ok := langOf(name)
-	return ok && l.shell || contains([]string{"dd", "chmod", "chown", "chgrp", "sed", "gsed", "perl", "git", "patch", "tar",
+	return ok && l.shell || slices.Contains([]string{"dd", "chmod", "chown", "chgrp", "sed", "gsed", "perl", "git", "patch", "tar",
 		"unzip", "zip", "cpio", "curl", "wget", "rsync"}, name)
 }
 
 // xargs runs its command with arguments read from its input: a writer under
 // it writes paths that are not in the command line.
 func (w *walker) xargs(rest []arg, st *state) {
-	opts, cmd := xargsSpec.parse(rest)
+	opts, cmd := getopt.Parse(getopt.Xargs, rest)
 	if len(cmd) == 0 {
 		return // echo
 	}
@@ -39,7 +42,7 @@ func (w *walker) xargs(rest []arg, st *state) {
 	}
 	if writes(name) || !cmd[0].ok {
 		text := "xargs " + joinRaw(rest)
-		if f, ok := value(opts, "a", "arg-file"); ok && f.ok {
+		if f, ok := getopt.Value(opts, "a", "arg-file"); ok && f.ok {
 			w.unknown(text, reasonFromFile)
 			return
 		}
@@ -50,7 +53,7 @@ func (w *walker) xargs(rest []arg, st *state) {
 // chdir moves st to cd's operand; a directory known only at run time makes
 // later relative paths Unknown.
 func (w *walker) chdir(rest []arg, st *state) {
-	_, ops := spec{}.parse(rest)
+	_, ops := getopt.Parse(getopt.Spec{}, rest)
 	if len(ops) == 0 {
 		*st = *cd(st, arg{lit: "~", ok: true})
 		return
@@ -122,7 +125,7 @@ func (w *walker) find(rest []arg, st *state) {
 	}
 	for ; i < len(rest); i++ {
 		a := rest[i]
-		if !a.ok || !contains(findExprs, a.lit) {
+		if !a.ok || !slices.Contains(findExprs, a.lit) {
 			continue
 		}
 		switch a.lit {

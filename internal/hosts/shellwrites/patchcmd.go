@@ -5,14 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tausik/tausik/internal/hosts/shellwrites/getopt"
 	"github.com/tausik/tausik/internal/hosts/shellwrites/scripts"
 )
-
-var patchSpec = spec{strict: true, short: "bcEefhlnNRstTuvZB:d:D:F:g:i:o:p:r:V:Y:z:",
-	long:     []string{"prefix", "directory", "ifdef", "fuzz", "get", "input", "output", "strip", "reject-file", "version-control", "basename-prefix", "suffix", "quoting-style", "read-only", "reject-format"},
-	optional: []string{"merge"},
-	flags: append([]string{"backup", "backup-if-mismatch", "no-backup-if-mismatch", "context", "ed", "remove-empty-files", "forward", "batch", "force", "ignore-whitespace",
-		"normal", "dry-run", "silent", "quiet", "reverse", "set-time", "set-utc", "unified", "verbose", "posix", "binary", "follow-symlinks"}, std...)}
 
 // patch writes the files its patch names (stripped of -p N leading
 // directories, or of all of them without -p), their backups with -b, and
@@ -20,35 +15,35 @@ var patchSpec = spec{strict: true, short: "bcEefhlnNRstTuvZB:d:D:F:g:i:o:p:r:V:Y
 // -i FILE, a second operand, or its standard input when that is a literal
 // here-document or a readable file; a patch it cannot read is Unknown.
 func (w *walker) patch(args []arg, st *state) {
-	opts, ops, bad := patchSpec.parseStrict(args[1:])
+	opts, ops, bad := getopt.ParseStrict(getopt.Patch, args[1:])
 	switch {
 	case bad != "":
 		w.unknown(joinRaw(args), reasonOption+bad)
 		return
-	case has(opts, "dry-run", "help", "version"):
+	case getopt.Has(opts, "dry-run", "help", "version"):
 		return
 	}
 	shellDir := st // the shell opens a redirection before patch moves to -d DIR
-	if d, ok := value(opts, "d", "directory"); ok {
+	if d, ok := getopt.Value(opts, "d", "directory"); ok {
 		st = cd(st, d)
 	}
-	w.writeAll(values(opts, "r", "reject-file"), st)
-	if o, ok := value(opts, "o", "output"); ok {
+	w.writeAll(getopt.Values(opts, "r", "reject-file"), st)
+	if o, ok := getopt.Value(opts, "o", "output"); ok {
 		w.write(o, st, "")
 		return
 	}
 	backup := func(p arg) {
-		if !has(opts, "b", "backup", "B", "prefix", "z", "suffix", "Y", "basename-prefix", "V", "version-control") {
+		if !getopt.Has(opts, "b", "backup", "B", "prefix", "z", "suffix", "Y", "basename-prefix", "V", "version-control") {
 			return
 		}
 		b := p.lit + ".orig"
-		if s, ok := value(opts, "z", "suffix"); ok {
+		if s, ok := getopt.Value(opts, "z", "suffix"); ok {
 			b = p.lit + s.lit
 		}
-		if pre, ok := value(opts, "B", "prefix"); ok {
+		if pre, ok := getopt.Value(opts, "B", "prefix"); ok {
 			b = pre.lit + p.lit
 		}
-		if pre, ok := value(opts, "Y", "basename-prefix"); ok {
+		if pre, ok := getopt.Value(opts, "Y", "basename-prefix"); ok {
 			b = path.Join(path.Dir(p.lit), pre.lit+path.Base(p.lit))
 		}
 		w.write(arg{lit: b, ok: p.ok, raw: p.raw}, st, "")
@@ -60,13 +55,13 @@ func (w *walker) patch(args []arg, st *state) {
 	}
 	var text string
 	var ok bool
-	if f, given := value(opts, "i", "input"); given {
+	if f, given := getopt.Value(opts, "i", "input"); given {
 		text, ok = w.readFile(f, st)
 	} else {
 		text, ok = w.stdinText(shellDir)
 	}
 	strip := -1
-	if p, given := value(opts, "p", "strip"); given {
+	if p, given := getopt.Value(opts, "p", "strip"); given {
 		n, err := strconv.Atoi(p.lit)
 		if !p.ok || err != nil {
 			w.unknown(joinRaw(args), reasonDynamic)
@@ -129,12 +124,12 @@ func stripPath(p string, n int) string {
 // change no work-tree file. An unreadable patch is Unknown and a write of
 // the whole work tree.
 func (w *walker) gitApply(text string, args []arg, st *state) {
-	o, ops := applySpec.parse(args)
-	if has(o, "cached") || has(o, "check", "stat", "numstat", "summary") && !has(o, "apply") {
+	o, ops := getopt.Parse(getopt.GitApply, args)
+	if getopt.Has(o, "cached") || getopt.Has(o, "check", "stat", "numstat", "summary") && !getopt.Has(o, "apply") {
 		return
 	}
 	strip := 1
-	if p, given := value(o, "p"); given {
+	if p, given := getopt.Value(o, "p"); given {
 		n, err := strconv.Atoi(p.lit)
 		if !p.ok || err != nil {
 			w.unknown(text, reasonDynamic)
@@ -142,7 +137,7 @@ func (w *walker) gitApply(text string, args []arg, st *state) {
 		}
 		strip = n
 	}
-	dir, _ := value(o, "directory")
+	dir, _ := getopt.Value(o, "directory")
 	var texts []string
 	for _, f := range ops {
 		t, ok := w.readFile(f, st)

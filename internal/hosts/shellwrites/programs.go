@@ -2,6 +2,7 @@ package shellwrites
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -92,7 +93,7 @@ loop:
 					return
 				}
 			}
-			if contains(l.longValued, n) && !hasValue {
+			if slices.Contains(l.longValued, n) && !hasValue {
 				i++
 			}
 		case strings.HasPrefix(a.lit, "-") || (l.shell && strings.HasPrefix(a.lit, "+") && len(a.lit) > 1):
@@ -167,7 +168,7 @@ func (w *walker) stdinProgram(l lang, args []arg, st *state, explicit bool) {
 // an agent's shell it only runs with commands. --version and --help pass.
 func (w *walker) editor(args []arg) {
 	for _, a := range args[1:] {
-		if !a.ok || !contains([]string{"--version", "--help", "-h", "-V"}, a.lit) {
+		if !a.ok || !slices.Contains([]string{"--version", "--help", "-h", "-V"}, a.lit) {
 			w.unknown(joinRaw(args), reasonEditor)
 			return
 		}

@@ -4,11 +4,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/tausik/tausik/internal/hosts/shellwrites/getopt"
 	"github.com/tausik/tausik/internal/hosts/shellwrites/scripts"
 )
-
-var sedSpec = spec{strict: true, short: "nrsuzEe:f:l:i::", long: []string{"expression", "file", "line-length"}, optional: []string{"in-place"},
-	flags: append([]string{"quiet", "silent", "posix", "regexp-extended", "separate", "sandbox", "debug", "unbuffered", "null-data", "zero-terminated", "follow-symlinks", "binary"}, std...)}
 
 // sed writes its file operands with -i (GNU -i[SUFFIX], --in-place[=SUFFIX]
 // and its abbreviations, BSD -i with an empty argument), and the files its script's w and W
@@ -25,25 +23,25 @@ func (w *walker) sed(args []arg, st *state) {
 		}
 		kept = append(kept, args[i])
 	}
-	opts, ops, bad := sedSpec.parseStrict(kept)
+	opts, ops, bad := getopt.ParseStrict(getopt.Sed, kept)
 	if bad != "" {
 		w.unknown(joinRaw(args), reasonOption+bad)
 		return
 	}
-	if has(opts, "help", "version") {
+	if getopt.Has(opts, "help", "version") {
 		return
 	}
 	var texts []string
 	for _, o := range opts {
-		switch o.name {
+		switch o.Name {
 		case "e", "expression":
-			if !o.value.ok {
+			if !o.Value.ok {
 				w.unknown(joinRaw(args), reasonDynamic)
 				return
 			}
-			texts = append(texts, o.value.lit)
+			texts = append(texts, o.Value.lit)
 		case "f", "file":
-			text, ok := w.readFile(o.value, st)
+			text, ok := w.readFile(o.Value, st)
 			if !ok {
 				w.unknown(joinRaw(args), reasonUnread)
 				return
@@ -59,17 +57,17 @@ func (w *walker) sed(args []arg, st *state) {
 		texts, ops = append(texts, ops[0].lit), ops[1:]
 	}
 	files, runs := scripts.SedScript(strings.Join(texts, "\n"))
-	if runs && !has(opts, "sandbox") {
+	if runs && !getopt.Has(opts, "sandbox") {
 		w.unknown(joinRaw(args), "a sed script that runs commands (e, s///e), or one the analysis cannot read, can write any file")
 	}
-	if !has(opts, "sandbox") {
+	if !getopt.Has(opts, "sandbox") {
 		for _, f := range files {
 			if f != "/dev/stdout" && f != "/dev/stderr" {
 				w.write(arg{lit: f, ok: true, raw: f}, st, "")
 			}
 		}
 	}
-	suffix, inPlace := value(opts, "i", "in-place")
+	suffix, inPlace := getopt.Value(opts, "i", "in-place")
 	if !inPlace && !bsd {
 		return
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/tausik/tausik/internal/hosts/shellwrites/getopt"
 )
 
 // arg is one argument after brace expansion: its literal value when it has
@@ -13,6 +15,17 @@ type arg struct {
 	ok  bool
 	raw string
 }
+
+// opt is one option of a command, its value an arg.
+type opt = getopt.Opt[arg]
+
+// Literal is a's value for the option parser: ok false when it is known
+// only at run time.
+func (a arg) Literal() (string, bool) { return a.lit, a.ok }
+
+// Part is a value attached to a's option (-tDIR, --suffix=.bak): known, and
+// written as a is.
+func (a arg) Part(value string) arg { return arg{lit: value, ok: true, raw: a.raw} }
 
 // word turns a word into its arguments: brace expansion as bash does it
 // (a{b,c} is two), quotes removed. A word with a parameter, command or
