@@ -87,7 +87,11 @@ fuzz: ## a short run of every fuzz target (FUZZTIME each)
 	done
 
 .PHONY: bench
-bench: build ## benchmarks (figures go to the README's performance section), then class_surface beside the reference algorithm
+bench: build ## benchmarks (figures go to the README's performance section; the hook table ends BenchmarkHookResident's), then class_surface beside the reference algorithm
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 	testdata/surface/bench.sh $(BIN)
+
+.PHONY: bench-hooks
+bench-hooks: ## the hook latency table alone: thin client and warm evaluator, cold, in process, empty Go, opa eval (when on PATH)
+	$(GO) test -run '^$$' -bench '^BenchmarkHookResident$$' -benchtime 40x .
 
