@@ -163,22 +163,22 @@ func printHookTable(w io.Writer, r map[string][2]float64) {
 }
 
 // stopEvaluator kills the project's evaluator, if one runs, and waits
-// until its lock is free (the kernel frees it when the process dies).
+// until its lock is free (the kernel frees it when the process dies). It
+// reads the pid again each round: an evaluator that has just taken the lock
+// may not have written its pid yet.
 func stopEvaluator(root string) {
 	lock := filepath.Join(root, ".tausik", "hook.lock")
-	raw, err := os.ReadFile(lock)
-	if err != nil {
-		return
-	}
-	if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
 	f, err := os.Open(lock)
 	if err != nil {
 		return
 	}
 	defer f.Close()
 	for syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		if raw, err := os.ReadFile(lock); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
 		time.Sleep(time.Millisecond)
 	}
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
