@@ -38,17 +38,19 @@ build: ## build the static binary into bin/tausik, and the thin hook client besi
 	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(dir $(BIN))tausik-hook ./cmd/tausik-hook
 
 .PHONY: release
-release: ## reproducible static binaries for every platform in DIST, their SHA256SUMS, signed with SIGNING_KEY
+release: ## reproducible static binaries (tausik and the thin hook client tausik-hook) for every platform in DIST, their SHA256SUMS, signed with SIGNING_KEY
 	@rm -rf $(DIST) && mkdir -p $(DIST)
 	@commit=$$(git rev-parse HEAD) && date=$$(git log -1 --format=%cI) && \
 	for p in $(PLATFORMS); do \
 	  os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
-	  out=$(DIST)/tausik_$(VERSION)_$${os}_$${arch}$$ext; echo "build $$out"; \
-	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=false \
-	    -ldflags "-s -w -buildid= -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$$commit -X $(BUILDINFO).date=$$date" \
-	    -o $$out . || exit 1; \
+	  for cmd in tausik:. tausik-hook:./cmd/tausik-hook; do \
+	    out=$(DIST)/$${cmd%%:*}_$(VERSION)_$${os}_$${arch}$$ext; echo "build $$out"; \
+	    CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=false \
+	      -ldflags "-s -w -buildid= -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$$commit -X $(BUILDINFO).date=$$date" \
+	      -o $$out $${cmd#*:} || exit 1; \
+	  done; \
 	done
-	cd $(DIST) && sha256sum tausik_* > SHA256SUMS
+	cd $(DIST) && sha256sum tausik_* tausik-hook_* > SHA256SUMS
 	@if [ -n "$(SIGNING_KEY)" ]; then ssh-keygen -q -Y sign -f "$(SIGNING_KEY)" -n tausik-release $(DIST)/SHA256SUMS; fi
 
 .PHONY: test
@@ -85,7 +87,11 @@ fuzz: ## a short run of every fuzz target (FUZZTIME each)
 	done
 
 .PHONY: bench
-bench: build ## benchmarks (figures go to the README's performance section), then class_surface beside the reference algorithm
+bench: build ## benchmarks (figures go to the README's performance section; the hook table ends BenchmarkHookResident's), then class_surface beside the reference algorithm
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 	testdata/surface/bench.sh $(BIN)
+
+.PHONY: bench-hooks
+bench-hooks: ## the hook latency table alone: thin client and warm evaluator, cold, in process, empty Go, opa eval (when on PATH)
+	$(GO) test -run '^$$' -bench '^BenchmarkHookResident$$' -benchtime 40x .
 

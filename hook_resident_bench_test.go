@@ -1,15 +1,22 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tausik/tausik/cli"
+	"github.com/tausik/tausik/internal/hookwire"
 )
 
 // BenchmarkHookResident is the wall time of one hook call as a host pays it,
@@ -17,8 +24,9 @@ import (
 // resident evaluator, the same client with no evaluator yet (cold: it judges
 // in process and starts one, which is stopped again before the next call),
 // the in-process hook (`tausik hook`), an empty Go program and `opa eval` of
-// a one-rule policy as a process; for a scoped Write, a harmless Bash and a
-// post-tool-use. It reports p50 and p95.
+// a one-rule policy as a process (when opa is on PATH); for a scoped Write,
+// a harmless Bash and a post-tool-use. It reports p50 and p95 per run and,
+// at the end, prints them as one table with the machine's load average.
 func BenchmarkHookResident(b *testing.B) {
 	dir := b.TempDir()
 	full, client := filepath.Join(dir, "tausik"), filepath.Join(dir, "tausik-hook")
@@ -29,39 +37,24 @@ func BenchmarkHookResident(b *testing.B) {
 			b.Fatalf("build %s: %v\n%s", pkg, err, o)
 		}
 	}
+	// A git repository, as an agent's project is: a hook that ran git
+	// would pay for it here.
 	root := hookProject(b, full)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=b", "-c", "user.email=b@example.test", "commit", "-qm", "bench", "--allow-empty"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
 	b.Cleanup(func() { stopEvaluator(root) })
-	head := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse",`
-	write := head + `"tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(root, "src", "a.py") + `","content":"x = 1\n"}}`
-	bash := head + `"tool_name":"Bash","tool_input":{"command":"ls -la src | head"}}`
-	post := strings.Replace(write, "PreToolUse", "PostToolUse", 1)
-	type run struct {
-		name    string
-		argv    []string
-		payload string
-		env     []string
-		before  func()
-	}
-	required := append(os.Environ(), "TAUSIK_HOOKD=require")
-	var runs []run
-	for _, c := range []struct{ name, event, payload string }{
-		{"write", "pre-tool-use", write}, {"bash_harmless", "pre-tool-use", bash}, {"post", "post-tool-use", post},
-	} {
-		runs = append(runs,
-			run{"warm_evaluator/" + c.name, []string{client, "claude", c.event}, c.payload, required, nil},
-			run{"cold/" + c.name, []string{client, "claude", c.event}, c.payload, os.Environ(), func() { stopEvaluator(root) }},
-			run{"in_process/" + c.name, []string{full, "hook", "claude", c.event}, c.payload, os.Environ(), nil})
-	}
-	runs = append(runs, run{name: "empty_go", argv: []string{buildEmptyProgram(b)}})
-	policy := filepath.Join(dir, "p.rego")
-	if err := os.WriteFile(policy, []byte("package p\n\nallow if input.x == 1\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	runs = append(runs, run{name: "opa_eval", argv: []string{buildOPA(b), "eval", "-d", policy, "-I", "data.p.allow"}, payload: `{"x":1}`})
+	runs := residentRuns(b, root, full, client)
 	// The first call starts the evaluator the warm runs use.
 	start := exec.Command(client, "claude", "pre-tool-use")
-	start.Dir, start.Stdin = root, strings.NewReader(write)
+	start.Dir, start.Stdin = root, strings.NewReader(runs[0].payload)
 	_ = start.Run()
+	results := map[string][2]float64{}
+	b.Cleanup(func() { printHookTable(os.Stdout, results) })
 	for _, r := range runs {
 		b.Run(r.name, func(b *testing.B) {
 			if strings.HasPrefix(r.name, "warm") {
@@ -83,38 +76,109 @@ func BenchmarkHookResident(b *testing.B) {
 				samples = append(samples, time.Since(t0))
 			}
 			reportPercentiles(b, samples)
+			results[r.name] = percentiles(samples)
 		})
 	}
 }
 
-// buildOPA installs the OPA release tausik links, from the Go module proxy.
-func buildOPA(b *testing.B) string {
-	bin := b.TempDir()
-	cmd := exec.Command("go", "install", "github.com/open-policy-agent/opa@v1.22.3")
-	cmd.Env = append(os.Environ(), "GOBIN="+bin, "CGO_ENABLED=0", "GOFLAGS=-buildvcs=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go install opa: %v\n%s", err, out)
+// residentRun is one command BenchmarkHookResident times.
+type residentRun struct {
+	name    string
+	argv    []string
+	payload string
+	env     []string
+	before  func()
+}
+
+// residentRuns are the commands BenchmarkHookResident times, the warm
+// evaluator's write first.
+func residentRuns(b *testing.B, root, full, client string) []residentRun {
+	head := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse",`
+	write := head + `"tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(root, "src", "a.py") + `","content":"x = 1\n"}}`
+	bash := head + `"tool_name":"Bash","tool_input":{"command":"ls -la src | head"}}`
+	post := strings.Replace(write, "PreToolUse", "PostToolUse", 1)
+	required := append(os.Environ(), "TAUSIK_HOOKD=require")
+	var runs []residentRun
+	for _, c := range []struct{ name, event, payload string }{
+		{"write", "pre-tool-use", write}, {"bash_harmless", "pre-tool-use", bash}, {"post", "post-tool-use", post},
+	} {
+		runs = append(runs,
+			residentRun{"warm_evaluator/" + c.name, []string{client, "claude", c.event}, c.payload, required, nil},
+			residentRun{"cold/" + c.name, []string{client, "claude", c.event}, c.payload, os.Environ(), func() { stopEvaluator(root) }},
+			residentRun{"in_process/" + c.name, []string{full, "hook", "claude", c.event}, c.payload, os.Environ(), nil})
 	}
-	return filepath.Join(bin, "opa")
+	runs = append(runs, residentRun{name: "empty_go", argv: []string{buildEmptyProgram(b)}})
+	opa, err := exec.LookPath("opa")
+	if err != nil {
+		return runs
+	}
+	policy := filepath.Join(b.TempDir(), "p.rego")
+	if err := os.WriteFile(policy, []byte("package p\n\nallow if input.x == 1\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return append(runs, residentRun{name: "opa_eval", argv: []string{opa, "eval", "-d", policy, "-I", "data.p.allow"}, payload: `{"x":1}`})
+}
+
+// percentiles are the p50 and p95 of samples in milliseconds.
+func percentiles(samples []time.Duration) [2]float64 {
+	s := slices.Clone(samples)
+	slices.Sort(s)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	return [2]float64{ms(s[len(s)/2]), ms(s[len(s)*95/100])}
+}
+
+// printHookTable prints BenchmarkHookResident's figures side by side: per
+// call, p50 / p95 in ms of each path, and the warm evaluator's p50 as a
+// multiple of the empty Go program's.
+func printHookTable(w io.Writer, r map[string][2]float64) {
+	cell := func(name string) string {
+		v, ok := r[name]
+		if !ok {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f / %.1f", v[0], v[1])
+	}
+	load := "unknown"
+	if raw, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(raw)); len(f) >= 3 {
+			load = strings.Join(f[:3], " ")
+		}
+	}
+	fmt.Fprintf(w, "\nhook call, wall ms p50 / p95 (load average %s)\n", load)
+	fmt.Fprintf(w, "%-14s %-16s %-16s %-18s %s\n", "call", "warm evaluator", "cold (none yet)", "in process", "warm / empty Go")
+	empty := r["empty_go"][0]
+	for _, c := range []string{"write", "bash_harmless", "post"} {
+		ratio := "-"
+		if v, ok := r["warm_evaluator/"+c]; ok && empty > 0 {
+			ratio = fmt.Sprintf("%.1fx", v[0]/empty)
+		}
+		fmt.Fprintf(w, "%-14s %-16s %-16s %-18s %s\n", c, cell("warm_evaluator/"+c), cell("cold/"+c), cell("in_process/"+c), ratio)
+	}
+	fmt.Fprintf(w, "%-14s %s\n", "empty Go", cell("empty_go"))
+	if _, ok := r["opa_eval"]; ok {
+		fmt.Fprintf(w, "%-14s %s\n", "opa eval", cell("opa_eval"))
+	} else {
+		fmt.Fprintf(w, "%-14s not measured: no opa on PATH\n", "opa eval")
+	}
 }
 
 // stopEvaluator kills the project's evaluator, if one runs, and waits
-// until its lock is free (the kernel frees it when the process dies).
+// until its lock is free (the kernel frees it when the process dies). It
+// reads the pid again each round: an evaluator that has just taken the lock
+// may not have written its pid yet.
 func stopEvaluator(root string) {
 	lock := filepath.Join(root, ".tausik", "hook.lock")
-	raw, err := os.ReadFile(lock)
-	if err != nil {
-		return
-	}
-	if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
 	f, err := os.Open(lock)
 	if err != nil {
 		return
 	}
 	defer f.Close()
 	for syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		if raw, err := os.ReadFile(lock); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
 		time.Sleep(time.Millisecond)
 	}
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
@@ -130,4 +194,61 @@ func waitEvaluator(b *testing.B, root string) {
 		time.Sleep(time.Millisecond)
 	}
 	b.Fatal("no evaluator started")
+}
+
+// BenchmarkHookEvaluatorCall is one call as the resident evaluator handles
+// it, in this process so that -cpuprofile sees it: `tausik hook serve` runs
+// here, warm, and each iteration forwards a real payload over its socket,
+// as tausik-hook does (the peer check included).
+func BenchmarkHookEvaluatorCall(b *testing.B) {
+	root := hookProject(b, buildBinary(b))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Run(ctx, []string{"hook", "serve", "--root", root}, strings.NewReader(""), io.Discard, os.Stderr)
+	}()
+	b.Cleanup(func() { cancel(); <-done })
+	waitEvaluator(b, root)
+	self, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	id, err := hookwire.Stat(self)
+	if err != nil {
+		b.Fatal(err)
+	}
+	head := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse",`
+	write := head + `"tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(root, "src", "a.py") + `","content":"x = 1\n"}}`
+	for _, c := range []struct{ name, event, payload string }{
+		{"write", "pre-tool-use", write},
+		{"bash_harmless", "pre-tool-use", head + `"tool_name":"Bash","tool_input":{"command":"ls -la src | head"}}`},
+		{"post", "post-tool-use", strings.Replace(write, "PreToolUse", "PostToolUse", 1)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			req := &hookwire.Request{Host: "claude", Event: c.event, WD: root, Env: os.Environ(), Binary: id, Payload: []byte(c.payload)}
+			var samples []time.Duration
+			cpu0 := cpuTime(b)
+			for b.Loop() {
+				t0 := time.Now()
+				a, err := hookwire.Forward(hookwire.Socket(root), req, time.Minute)
+				if err != nil || a.Code != 0 {
+					b.Fatalf("%s: %+v, %v", c.name, a, err)
+				}
+				samples = append(samples, time.Since(t0))
+			}
+			// CPU time per call, evaluator and client together: what a
+			// loaded machine stretches, but does not change.
+			b.ReportMetric(float64((cpuTime(b)-cpu0).Microseconds())/1000/float64(len(samples)), "cpu-ms/op")
+			reportPercentiles(b, samples)
+		})
+	}
+}
+
+// cpuTime is the user and system time this process has used.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // TestReleaseTargets runs `make release` as a maintainer would, with an ssh
-// ed25519 signing key: every platform builds, SHA256SUMS verifies with
+// ed25519 signing key: tausik and the thin hook client tausik-hook build
+// for every platform, SHA256SUMS verifies with
 // sha256sum -c, its signature verifies with ssh-keygen against the public
 // key, the linux/amd64 binary reports the version, commit and date it was
 // given, and a second build of the same commit is byte for byte the same.
@@ -29,9 +30,14 @@ func TestReleaseTargets(t *testing.T) {
 	want := []string{"darwin_amd64", "darwin_arm64", "linux_amd64", "linux_arm64", "windows_amd64.exe", "windows_arm64.exe"}
 	sums := run(t, dist, "sha256sum", "-c", "SHA256SUMS")
 	for _, p := range want {
-		if !strings.Contains(sums, "tausik_v0.0.0-test_"+p+": OK") {
-			t.Errorf("SHA256SUMS does not check %s:\n%s", p, sums)
+		for _, name := range []string{"tausik", "tausik-hook"} {
+			if !strings.Contains(sums, name+"_v0.0.0-test_"+p+": OK") {
+				t.Errorf("SHA256SUMS does not check %s %s:\n%s", name, p, sums)
+			}
 		}
+	}
+	if n := strings.Count(sums, ": OK"); n != 2*len(want) {
+		t.Errorf("SHA256SUMS checks %d files, want %d:\n%s", n, 2*len(want), sums)
 	}
 	pub, err := os.ReadFile(key + ".pub")
 	if err != nil {
@@ -64,16 +70,35 @@ func TestReleaseTargets(t *testing.T) {
 
 	again := filepath.Join(dir, "again")
 	run(t, "", "make", "--no-print-directory", "release", "DIST="+again, "VERSION=v0.0.0-test", "PLATFORMS=linux/amd64")
-	a, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"tausik_v0.0.0-test_linux_amd64", "tausik-hook_v0.0.0-test_linux_amd64"} {
+		a, err := os.ReadFile(filepath.Join(dist, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(again, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("two release builds of %s from one commit differ (%d and %d bytes): not reproducible", name, len(a), len(b))
+		}
 	}
-	b, err := os.ReadFile(filepath.Join(again, "tausik_v0.0.0-test_linux_amd64"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a, b) {
-		t.Errorf("two release builds of one commit differ (%d and %d bytes): not reproducible", len(a), len(b))
+}
+
+// TestCrossCompiles builds every package, and vets the hook client, the
+// evaluator and their protocol with their tests, for macOS and Windows:
+// the platform-specific peer checks (SO_PEERCRED on Linux, LOCAL_PEERCRED
+// on macOS, none on Windows, where every hook call is judged in process)
+// must compile wherever tausik ships.
+func TestCrossCompiles(t *testing.T) {
+	for _, goos := range []string{"darwin", "windows"} {
+		for _, args := range [][]string{{"build", "./..."}, {"vet", "./internal/hookd", "./internal/hookwire", "./cmd/tausik-hook"}} {
+			cmd := exec.Command("go", args...)
+			cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH=amd64", "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("GOOS=%s go %s: %v\n%s", goos, strings.Join(args, " "), err, out)
+			}
+		}
 	}
 }
 

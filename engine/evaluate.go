@@ -89,7 +89,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	setOptions(scope, e.runners, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	var needs []string
 	for _, g := range selected {
-		needs = append(needs, g.Facts...)
+		needs = append(needs, g.NeedsAt(req.Trigger)...)
 	}
 	doc, gatherNS := e.gather(ctx, scope, needs)
 	factsDone := time.Now()
@@ -266,7 +266,9 @@ func evalGate(ctx context.Context, g *gate.Gate, severity string, params map[str
 func verdictOf(g *gate.Gate, severity string, res policy.Result, err error, doc *facts.Document) Verdict {
 	var unread []policy.Reason
 	for _, ns := range g.Facts {
-		if st := doc.Namespaces[ns]; st.Status != facts.StatusOK {
+		// A namespace missing was not gathered: the gate does not read it
+		// at this trigger (gate.yaml facts_at).
+		if st, ok := doc.Namespaces[ns]; ok && st.Status != facts.StatusOK {
 			unread = append(unread, policy.Reason{Code: "fact_" + string(st.Status) + ":" + ns, Msg: st.Reason})
 		}
 	}

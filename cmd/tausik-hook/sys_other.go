@@ -1,10 +1,11 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package main
 
 import "syscall"
 
-// evaluatorRuns: no evaluator here; every call takes the in-process path.
+// evaluatorRuns: no evaluator here (Windows has no peer check the client
+// could trust); every call takes the in-process path.
 func evaluatorRuns() bool { return false }
 
 func detached() *syscall.SysProcAttr { return nil }

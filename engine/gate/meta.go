@@ -69,7 +69,12 @@ type Meta struct {
 	Enabled     bool     `json:"enabled"`
 	Language    string   `json:"language"`
 	Facts       []string `json:"facts"`
-	Params      []Param  `json:"params"`
+	// FactsAt narrows Facts at a trigger: the namespaces the policy reads
+	// when it runs for that trigger, when fewer than all (memory_route
+	// judges a write's paths before it, not git status, so a hook does not
+	// run git for it).
+	FactsAt map[string][]string `json:"facts_at,omitempty"`
+	Params  []Param             `json:"params"`
 	// Content and Documents are the globs of the files whose lines
 	// (content) or parsed documents (documents) the gate reads; the
 	// namespace holds only those files for this gate. ContentMaxBytes caps
@@ -157,7 +162,7 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *di
 		return Meta{}
 	}
 	f := r.Fields(root, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
-		"severity", "enabled", "language", "facts", "params", "content", "documents", "content_max_bytes", "attribution")
+		"severity", "enabled", "language", "facts", "facts_at", "params", "content", "documents", "content_max_bytes", "attribution")
 	r.Require(root, f, "gate.yaml", "name", "description", "prevents", "phase", "triggers",
 		"severity", "enabled", "language", "facts")
 	m := Meta{
@@ -183,7 +188,39 @@ func parseMeta(file, dirName string, b []byte, known func(ns string) bool, d *di
 	}
 	m.Params = parseParams(r, f["params"])
 	mf.parseGlobs(&m)
+	mf.parseFactsAt(&m)
 	return m
+}
+
+// NeedsAt is the namespaces the gate reads when it runs for trigger.
+func (m *Meta) NeedsAt(trigger string) []string {
+	if ns, ok := m.FactsAt[trigger]; ok {
+		return ns
+	}
+	return m.Facts
+}
+
+// parseFactsAt reads facts_at: per trigger of the gate's, the namespaces of
+// facts it reads then, each one facts names.
+func (mf metaFields) parseFactsAt(m *Meta) {
+	r, file, d := mf.r, mf.r.File, mf.r.D
+	for _, kv := range r.Pairs(mf.f["facts_at"], "facts_at") {
+		t := kv[0].Value
+		if !slices.Contains(m.Triggers, t) {
+			d.Add(file, kv[0].Line, "facts_at: %q is not one of the gate's triggers %v", t, m.Triggers)
+			continue
+		}
+		ns := r.Strs(kv[1], "facts_at."+t)
+		for _, n := range ns {
+			if !slices.Contains(m.Facts, n) {
+				d.Add(file, kv[1].Line, "facts_at.%s: %q is not a namespace facts names", t, n)
+			}
+		}
+		if m.FactsAt == nil {
+			m.FactsAt = map[string][]string{}
+		}
+		m.FactsAt[t] = append([]string{}, ns...)
+	}
 }
 
 // metaFields is a gate.yaml being read: its reader, its top-level fields and

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package hookd
 
@@ -7,10 +7,10 @@ import (
 	"net"
 )
 
-// errUnsupported: only on Linux can the client check which binary serves
-// the socket, so elsewhere no evaluator runs and every hook call takes the
-// in-process path.
-var errUnsupported = errors.New("the resident evaluator runs on Linux only")
+// errUnsupported: only on Linux and macOS can the client check which
+// binary serves the socket, so elsewhere (Windows) no evaluator runs and
+// every hook call takes the in-process path.
+var errUnsupported = errors.New("the resident evaluator runs on Linux and macOS only")
 
 func lock(string) (func(), error)         { return nil, errUnsupported }
 func listen(string) (net.Listener, error) { return nil, errUnsupported }

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package hookwire
 
@@ -7,8 +7,9 @@ import (
 	"net"
 )
 
-// verifyPeer: only Linux tells the client which binary serves the socket,
-// so elsewhere no evaluator is trusted and every call is judged in process.
+// verifyPeer: only Linux and macOS tell the client which binary serves the
+// socket, so elsewhere (Windows) no evaluator is trusted and every call is
+// judged in process.
 func verifyPeer(net.Conn, Identity) error {
-	return errors.New("the resident evaluator runs on Linux only")
+	return errors.New("the resident evaluator runs on Linux and macOS only")
 }

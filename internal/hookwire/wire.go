@@ -5,7 +5,8 @@
 // protocol version, length) and a JSON body. The header never changes, so
 // a client and an evaluator of different versions always recognise each
 // other and the client falls back to the in-process path. The package uses
-// the standard library only: the client must not link the engine.
+// the standard library only (and golang.org/x/sys/unix on macOS, for the
+// peer check): the client must not link the engine.
 package hookwire
 
 import (

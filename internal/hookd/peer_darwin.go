@@ -1,0 +1,13 @@
+package hookd
+
+import "golang.org/x/sys/unix"
+
+// peerUID is the uid of the process at the other end of the socket fd, as
+// LOCAL_PEERCRED reports the credentials it had when it connected.
+func peerUID(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+	if err != nil {
+		return 0, err
+	}
+	return int(cred.Uid), nil
+}
