@@ -1,3 +1,6 @@
+// Package logcmd holds the log commands: list, show, export, verify,
+// checkpoint, prove, verify-proof and report, over the decision log that
+// internal/app opens and reads.
 package logcmd
 
 import (

@@ -1,3 +1,5 @@
+// Package policycmd holds the policy commands: eval, list, test, mutate,
+// new and explain, over the engine the project opens.
 package policycmd
 
 import (
