@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/artifacts"
 )
 
@@ -12,7 +13,7 @@ type adaptNewOptions struct {
 	artifacts.NewAdapt
 }
 
-func newAdaptNewCmd(g *globals) *cobra.Command {
+func newAdaptNewCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &adaptNewOptions{}
 	cmd := &cobra.Command{
 		Use:   "new SLUG --spec SPEC [--parent ADAPT] [--title TEXT] [--task SLUG]...",
@@ -20,7 +21,7 @@ func newAdaptNewCmd(g *globals) *cobra.Command {
 		Long: "A base ADAPT has delta_n 0; with --parent it is a delta whose delta_n is the parent's + 1\n" +
 			"and whose SPEC is the parent's unless --spec names one. --task links a task to it.\n" +
 			"Exit codes: 0 written, 2 a bad slug, an unknown SPEC or parent, a superseded parent, an existing ADAPT.",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Slug = args[0]
 			return runAdaptNew(g, opts)
@@ -34,8 +35,8 @@ func newAdaptNewCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runAdaptNew(g *globals, opts *adaptNewOptions) error {
-	repo, err := g.renarRepo()
+func runAdaptNew(g *cmdbase.Globals, opts *adaptNewOptions) error {
+	repo, err := renarRepo(g)
 	if err != nil {
 		return err
 	}
@@ -43,6 +44,6 @@ func runAdaptNew(g *globals, opts *adaptNewOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "wrote %s\n", file)
+	_, err = fmt.Fprintf(g.Stdout, "wrote %s\n", file)
 	return err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/artifacts"
 )
 
@@ -14,7 +15,7 @@ type adaptSignOptions struct {
 	slug, role, by, key string
 }
 
-func newAdaptSignCmd(g *globals) *cobra.Command {
+func newAdaptSignCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &adaptSignOptions{}
 	cmd := &cobra.Command{
 		Use:   "sign SLUG --role architect [--by NAME] [--key PATH]",
@@ -25,11 +26,11 @@ func newAdaptSignCmd(g *globals) *cobra.Command {
 			"status, links and supersession) breaks the signature: renar_drift_schema reports\n" +
 			"signature-invalid until it is signed again. Roles: " + strings.Join(artifacts.Roles, ", ") + ".\n" +
 			"Exit codes: 0 signed, 2 a bad role, signer or ADAPT, 3 a key that cannot be loaded.",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.slug = args[0]
 			if !cmd.Flags().Changed("by") {
-				opts.by = g.getenv("USER")
+				opts.by = g.Getenv("USER")
 			}
 			return runAdaptSign(g, opts)
 		},
@@ -41,8 +42,8 @@ func newAdaptSignCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runAdaptSign(g *globals, opts *adaptSignOptions) error {
-	repo, err := g.renarRepo()
+func runAdaptSign(g *cmdbase.Globals, opts *adaptSignOptions) error {
+	repo, err := renarRepo(g)
 	if err != nil {
 		return err
 	}
@@ -59,9 +60,9 @@ func runAdaptSign(g *globals, opts *adaptSignOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stdout, "ADAPT %s signed as %s by %s with %s\n", opts.slug, s.Signature.Role, s.Signature.SignedBy, s.Signature.Fingerprint)
+	fmt.Fprintf(g.Stdout, "ADAPT %s signed as %s by %s with %s\n", opts.slug, s.Signature.Role, s.Signature.SignedBy, s.Signature.Fingerprint)
 	if s.Published != "" {
-		fmt.Fprintf(g.stdout, "public key written to %s: commit it so others can check the signature\n", s.Published)
+		fmt.Fprintf(g.Stdout, "public key written to %s: commit it so others can check the signature\n", s.Published)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/artifacts"
 )
 
@@ -13,7 +14,7 @@ type adaptStatusOptions struct {
 	slug, status string
 }
 
-func newAdaptStatusCmd(g *globals) *cobra.Command {
+func newAdaptStatusCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &adaptStatusOptions{}
 	return &cobra.Command{
 		Use:   "status SLUG " + strings.Join(artifacts.AdaptStatuses, "|"),
@@ -21,7 +22,7 @@ func newAdaptStatusCmd(g *globals) *cobra.Command {
 		Long: "approved and frozen need a valid architect signature (`tausik adapt sign`);\n" +
 			"superseded goes through `tausik adapt supersede`, which records the successor and why.\n" +
 			"Exit codes: 0 done, 2 a bad or refused status, no such ADAPT.",
-		Args: usageArgs(cobra.ExactArgs(2)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.slug, opts.status = args[0], args[1]
 			return runAdaptStatus(g, opts)
@@ -29,8 +30,8 @@ func newAdaptStatusCmd(g *globals) *cobra.Command {
 	}
 }
 
-func runAdaptStatus(g *globals, opts *adaptStatusOptions) error {
-	repo, err := g.renarRepo()
+func runAdaptStatus(g *cmdbase.Globals, opts *adaptStatusOptions) error {
+	repo, err := renarRepo(g)
 	if err != nil {
 		return err
 	}
@@ -39,9 +40,9 @@ func runAdaptStatus(g *globals, opts *adaptStatusOptions) error {
 		return err
 	}
 	if !changed {
-		_, err = fmt.Fprintf(g.stdout, "ADAPT %s is already %s\n", opts.slug, opts.status)
+		_, err = fmt.Fprintf(g.Stdout, "ADAPT %s is already %s\n", opts.slug, opts.status)
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "ADAPT %s is now %s\n", opts.slug, opts.status)
+	_, err = fmt.Fprintf(g.Stdout, "ADAPT %s is now %s\n", opts.slug, opts.status)
 	return err
 }

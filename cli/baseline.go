@@ -6,11 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 )
 
-func newBaselineCmd(g *globals) *cobra.Command {
+func newBaselineCmd(g *cmdbase.Globals) *cobra.Command {
 	var update, force bool
 	var format string
 	cmd := &cobra.Command{
@@ -24,13 +25,13 @@ func newBaselineCmd(g *globals) *cobra.Command {
 			"raises one. --force rewrites it from today's findings, accepting new debt.\n" +
 			"An agent's run is refused: a person changes the baseline.\n" +
 			"Exit codes: 0 written, 1 refused, 2 usage, 3 policy/config/store error.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(format, "text", "json"); err != nil {
 				return err
 			}
 			if update && force {
-				return usageErr(errors.New("--update lowers the baseline, --force rewrites it: give one"))
+				return cmdbase.UsageErr(errors.New("--update lowers the baseline, --force rewrites it: give one"))
 			}
 			mode := app.BaselineCreate
 			switch {
@@ -49,18 +50,18 @@ func newBaselineCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runBaseline(ctx context.Context, g *globals, mode app.BaselineMode, format string) error {
-	e, err := g.openEngine(ctx, true)
+func runBaseline(ctx context.Context, g *cmdbase.Globals, mode app.BaselineMode, format string) error {
+	e, err := g.OpenEngine(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	if err := g.judgeGuardChange(ctx, e); err != nil {
+	if err := g.JudgeGuardChange(ctx, e); err != nil {
 		return err
 	}
-	rep, err := app.RecordBaseline(ctx, e, mode, g.requester())
+	rep, err := app.RecordBaseline(ctx, e, mode, g.Requester())
 	if err != nil {
 		return err
 	}
-	return render.Baseline(g.stdout, format, rep)
+	return render.Baseline(g.Stdout, format, rep)
 }

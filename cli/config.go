@@ -5,12 +5,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 )
 
-func newConfigCmd(g *globals) *cobra.Command {
-	return newGroupCmd("config", "Show the configuration tiers and the configuration they resolve to",
+func newConfigCmd(g *cmdbase.Globals) *cobra.Command {
+	return cmdbase.NewGroupCmd("config", "Show the configuration tiers and the configuration they resolve to",
 		newConfigShowCmd(g))
 }
 
@@ -19,7 +20,7 @@ type configShowOptions struct {
 	format    string
 }
 
-func newConfigShowCmd(g *globals) *cobra.Command {
+func newConfigShowCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &configShowOptions{}
 	cmd := &cobra.Command{
 		Use:   "show [--effective] [--format text|json]",
@@ -29,9 +30,9 @@ func newConfigShowCmd(g *globals) *cobra.Command {
 			"triggers and every param with its value, the tier that set it and what the committed\n" +
 			"project may do with it; then the refused weakenings and the gates switched off.\n" +
 			"Exit codes: 0 shown, 2 usage, 3 config error.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			return runConfigShow(cmd.Context(), g, opts)
@@ -42,14 +43,14 @@ func newConfigShowCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runConfigShow(ctx context.Context, g *globals, opts *configShowOptions) error {
-	e, err := g.openEngine(ctx, false)
+func runConfigShow(ctx context.Context, g *cmdbase.Globals, opts *configShowOptions) error {
+	e, err := g.OpenEngine(ctx, false)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
 	if opts.effective {
-		return render.Effective(g.stdout, opts.format, app.ShowEffective(e))
+		return render.Effective(g.Stdout, opts.format, app.ShowEffective(e))
 	}
-	return render.ConfigFiles(g.stdout, opts.format, app.ShowConfig(e))
+	return render.ConfigFiles(g.Stdout, opts.format, app.ShowConfig(e))
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
@@ -17,12 +18,12 @@ type factsOptions struct {
 	task       string
 }
 
-func newFactsCmd(g *globals) *cobra.Command {
+func newFactsCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &factsOptions{}
 	cmd := &cobra.Command{
 		Use:   "facts [--namespace N]... [--files PATH]...",
 		Short: "Print the facts document policies are evaluated against, as JSON",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runFacts(cmd.Context(), g, opts)
 		},
@@ -35,19 +36,19 @@ func newFactsCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runFacts(ctx context.Context, g *globals, opts *factsOptions) error {
-	files, err := absPaths(opts.files)
+func runFacts(ctx context.Context, g *cmdbase.Globals, opts *factsOptions) error {
+	files, err := cmdbase.AbsPaths(opts.files)
 	if err != nil {
 		return err
 	}
-	e, err := g.openEngine(ctx, true)
+	e, err := g.OpenEngine(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	plain, err := app.Facts(ctx, e, engine.Request{Trigger: opts.trigger, Files: files, Task: opts.task, Requester: g.requester()}, opts.namespaces)
+	plain, err := app.Facts(ctx, e, engine.Request{Trigger: opts.trigger, Files: files, Task: opts.task, Requester: g.Requester()}, opts.namespaces)
 	if err != nil {
 		return err
 	}
-	return render.JSON(g.stdout, plain)
+	return render.JSON(g.Stdout, plain)
 }

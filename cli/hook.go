@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/hosts"
 	"github.com/tausik/tausik/internal/project"
@@ -24,7 +25,7 @@ var hookEvents = []struct {
 	{"post-tool-use", hosts.Post, "Count a finished tool call into the open session"},
 }
 
-func newHookCmd(g *globals) *cobra.Command {
+func newHookCmd(g *cmdbase.Globals) *cobra.Command {
 	names := hosts.Names()
 	cmd := &cobra.Command{
 		Use:   "hook HOST EVENT",
@@ -40,9 +41,9 @@ func newHookCmd(g *globals) *cobra.Command {
 			"(.tausik/tausik.db); a nested .git or tausik/ does not move it. A hook never creates a store: a\n" +
 			"call from a project without one, or from outside the project, is refused.\n" +
 			"Hosts: " + strings.Join(names, ", ") + " (docs/hosts.md has each host's wiring).",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErr(fmt.Errorf("name a host: %s", strings.Join(names, ", ")))
+			return cmdbase.UsageErr(fmt.Errorf("name a host: %s", strings.Join(names, ", ")))
 		},
 	}
 	for _, name := range names {
@@ -50,16 +51,16 @@ func newHookCmd(g *globals) *cobra.Command {
 		hc := &cobra.Command{
 			Use:   name + " EVENT",
 			Short: h.Title + " hooks: " + strings.Join(append([]string{"pre-tool-use", "post-tool-use"}, hosts.TurnEvents(h)...), ", "),
-			Args:  usageArgs(cobra.NoArgs),
+			Args:  cmdbase.UsageArgs(cobra.NoArgs),
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				return usageErr(fmt.Errorf("name an event: %s", strings.Join(append([]string{"pre-tool-use", "post-tool-use"}, hosts.TurnEvents(h)...), ", ")))
+				return cmdbase.UsageErr(fmt.Errorf("name an event: %s", strings.Join(append([]string{"pre-tool-use", "post-tool-use"}, hosts.TurnEvents(h)...), ", ")))
 			},
 		}
 		for _, ev := range hookEvents {
 			hc.AddCommand(&cobra.Command{
 				Use:   ev.name,
 				Short: ev.short,
-				Args:  usageArgs(cobra.NoArgs),
+				Args:  cmdbase.UsageArgs(cobra.NoArgs),
 				RunE: func(cmd *cobra.Command, _ []string) error {
 					return runHook(cmd.Context(), g, h, ev.phase)
 				},
@@ -87,15 +88,15 @@ func hookEvent(host, event string) (*hosts.Host, hosts.Phase, bool) {
 }
 
 // runHook answers one hook event; the exit code is the host's protocol.
-func runHook(ctx context.Context, g *globals, h *hosts.Host, phase hosts.Phase) error {
+func runHook(ctx context.Context, g *cmdbase.Globals, h *hosts.Host, phase hosts.Phase) error {
 	wd, _ := os.Getwd()
-	env := hookEnv(h, g.stdin, g.stdout, g.stderr, g.getenv, wd)
+	env := hookEnv(h, g.Stdin, g.Stdout, g.Stderr, g.Getenv, wd)
 	env.Open = func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
-		return g.hookEngine(ctx, at, h.Name)
+		return hookEngine(ctx, g, at, h.Name)
 	}
 	code := hosts.RunWithin(ctx, h, phase, env, hosts.Deadline)
 	if code != 0 {
-		return hostExit{code}
+		return cmdbase.HostExit{Code: code}
 	}
 	return nil
 }
@@ -112,16 +113,16 @@ func hookEnv(h *hosts.Host, stdin io.Reader, stdout, stderr io.Writer, getenv fu
 // directory, else the outermost store above the call's cwd (the hook's own
 // directory when the payload has none). The store must already exist: a
 // hook never creates one.
-func (g *globals) hookEngine(ctx context.Context, at hosts.Where, host string) (*engine.Engine, error) {
+func hookEngine(ctx context.Context, g *cmdbase.Globals, at hosts.Where, host string) (*engine.Engine, error) {
 	wd, err := os.Getwd()
 	if err != nil && at.CWD == "" {
 		return nil, err
 	}
-	root, err := hookRoot(g.root, at, wd, g.getenv)
+	root, err := hookRoot(g.Root, at, wd, g.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	return project.Open(ctx, project.Setup{Root: root, Getenv: g.getenv, Requester: "hook:" + host, ExistingStore: true}, engine.WithLazyTeam())
+	return project.Open(ctx, project.Setup{Root: root, Getenv: g.Getenv, Requester: "hook:" + host, ExistingStore: true}, engine.WithLazyTeam())
 }
 
 // hookRoot is the project a hook call comes from: flag (--root), else

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/project"
 
@@ -25,18 +26,18 @@ import (
 
 // newHookServeCmd is the resident evaluator the thin client (tausik-hook)
 // starts on demand; it is not for people, so it is hidden.
-func newHookServeCmd(g *globals) *cobra.Command {
+func newHookServeCmd(g *cmdbase.Globals) *cobra.Command {
 	var idle time.Duration
 	cmd := &cobra.Command{
 		Use:    "serve",
 		Short:  "Answer hook calls forwarded by tausik-hook from warm policies, until idle",
 		Hidden: true,
-		Args:   usageArgs(cobra.NoArgs),
+		Args:   cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if g.root == "" || !filepath.IsAbs(g.root) {
-				return usageErr(errors.New("hook serve needs --root, an absolute project directory"))
+			if g.Root == "" || !filepath.IsAbs(g.Root) {
+				return cmdbase.UsageErr(errors.New("hook serve needs --root, an absolute project directory"))
 			}
-			err := serveHooks(cmd.Context(), g, filepath.Clean(g.root), idle)
+			err := serveHooks(cmd.Context(), g, filepath.Clean(g.Root), idle)
 			if errors.Is(err, hookd.ErrRunning) {
 				return nil
 			}
@@ -50,7 +51,7 @@ func newHookServeCmd(g *globals) *cobra.Command {
 // serveHooks runs the evaluator for root: one store, and per host one
 // live.Source (the engine for the configuration on disk now, as the MCP
 // server keeps it).
-func serveHooks(ctx context.Context, g *globals, root string, idle time.Duration) error {
+func serveHooks(ctx context.Context, g *cmdbase.Globals, root string, idle time.Duration) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -59,7 +60,7 @@ func serveHooks(ctx context.Context, g *globals, root string, idle time.Duration
 	if err != nil {
 		return err
 	}
-	st, err := project.OpenExistingStore(ctx, root, g.getenv)
+	st, err := project.OpenExistingStore(ctx, root, g.Getenv)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func serveHooks(ctx context.Context, g *globals, root string, idle time.Duration
 		now, err := hookwire.Stat(self)
 		return err != nil || !now.Same(id)
 	}
-	return hookd.Serve(ctx, hookd.Config{Root: root, Idle: idle, Self: id, Env: os.Environ(), Handle: ev.handle, Replaced: replaced, Log: g.stderr})
+	return hookd.Serve(ctx, hookd.Config{Root: root, Idle: idle, Self: id, Env: os.Environ(), Handle: ev.handle, Replaced: replaced, Log: g.Stderr})
 }
 
 // errHandBack makes hosts.Run stop at Open: the call goes back to the
@@ -77,7 +78,7 @@ func serveHooks(ctx context.Context, g *globals, root string, idle time.Duration
 var errHandBack = errors.New("handed back to the client")
 
 type evaluator struct {
-	g     *globals
+	g     *cmdbase.Globals
 	root  string
 	store *app.Store
 
@@ -137,7 +138,7 @@ func (ev *evaluator) engine(ctx context.Context, host string) (*engine.Engine, [
 	ev.mu.Lock()
 	src, ok := ev.sources[host]
 	if !ok {
-		setup := project.Setup{Root: ev.root, Getenv: ev.g.getenv, Requester: "hook:" + host, Store: ev.store}
+		setup := project.Setup{Root: ev.root, Getenv: ev.g.Getenv, Requester: "hook:" + host, Store: ev.store}
 		var err error
 		if src, err = live.Open(ctx, setup, live.WithEngineOptions(engine.WithLazyTeam())); err != nil {
 			ev.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/hosts"
@@ -19,13 +20,13 @@ var turnShort = map[string]string{
 }
 
 // addTurnEvents adds to hc the lifecycle events host h has.
-func addTurnEvents(hc *cobra.Command, g *globals, h *hosts.Host) {
+func addTurnEvents(hc *cobra.Command, g *cmdbase.Globals, h *hosts.Host) {
 	for _, ev := range hosts.TurnEvents(h) {
 		bound := app.DefaultStopBound
 		c := &cobra.Command{
 			Use:   ev,
 			Short: turnShort[ev],
-			Args:  usageArgs(cobra.NoArgs),
+			Args:  cmdbase.UsageArgs(cobra.NoArgs),
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				return runTurnHook(cmd.Context(), g, h, ev, bound)
 			},
@@ -39,7 +40,7 @@ func addTurnEvents(hc *cobra.Command, g *globals, h *hosts.Host) {
 
 // runTurnHook answers one lifecycle event; the exit code is the host's
 // protocol.
-func runTurnHook(ctx context.Context, g *globals, h *hosts.Host, ev string, bound int) error {
+func runTurnHook(ctx context.Context, g *cmdbase.Globals, h *hosts.Host, ev string, bound int) error {
 	wd, _ := os.Getwd()
 	judge := func(ctx context.Context, e *engine.Engine, rec engine.TurnRecord) (hosts.TurnAnswer, error) {
 		if ev == engine.EventStop {
@@ -50,13 +51,13 @@ func runTurnHook(ctx context.Context, g *globals, h *hosts.Host, ev string, boun
 		return hosts.TurnAnswer{Context: text}, err
 	}
 	code := hosts.RunTurn(ctx, h, ev, hosts.Env{
-		Stdin: g.stdin, Stdout: g.stdout, Stderr: g.stderr, Getenv: g.getenv, WD: wd,
+		Stdin: g.Stdin, Stdout: g.Stdout, Stderr: g.Stderr, Getenv: g.Getenv, WD: wd,
 		Open: func(ctx context.Context, at hosts.Where) (*engine.Engine, error) {
-			return g.hookEngine(ctx, at, h.Name)
+			return hookEngine(ctx, g, at, h.Name)
 		},
 	}, judge, hosts.Deadline)
 	if code != 0 {
-		return hostExit{code}
+		return cmdbase.HostExit{Code: code}
 	}
 	return nil
 }

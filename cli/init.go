@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/hosts/hostinit"
 	"github.com/tausik/tausik/internal/render"
@@ -23,7 +24,7 @@ type initOptions struct {
 	command string
 }
 
-func newInitCmd(g *globals) *cobra.Command {
+func newInitCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &initOptions{}
 	cmd := &cobra.Command{
 		Use:   "init [--host H,...] [--dry-run | --check] [--out DIR] [--command CMD]",
@@ -36,9 +37,9 @@ func newInitCmd(g *globals) *cobra.Command {
 			"Hosts: " + strings.Join(hostinit.HostNames(), ", ") + ".\n\n" +
 			"--dry-run prints the diff and writes nothing; --check exits 1 naming each file that\n" +
 			"differs from what init would write now. A file init cannot read is refused (exit 3).",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := g.refuseAgent(cmd.Context()); err != nil {
+			if err := g.RefuseAgent(cmd.Context()); err != nil {
 				return err
 			}
 			return runInit(g, opts)
@@ -78,44 +79,44 @@ func hookClient(command []string) []string {
 	return []string{"tausik-hook"}
 }
 
-func runInit(g *globals, opts *initOptions) error {
+func runInit(g *cmdbase.Globals, opts *initOptions) error {
 	if opts.dryRun && opts.check {
-		return usageErr(errors.New("--dry-run and --check exclude each other"))
+		return cmdbase.UsageErr(errors.New("--dry-run and --check exclude each other"))
 	}
 	command := strings.Fields(opts.command)
 	if len(command) == 0 {
-		return usageErr(errors.New("--command is empty"))
+		return cmdbase.UsageErr(errors.New("--command is empty"))
 	}
-	root, err := g.projectRoot()
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return err
 	}
 	p, err := hostinit.Build(hostinit.Options{Root: root, Out: opts.out, Hosts: opts.hosts, Command: command, HookCommand: app.HookClient(command)})
 	switch {
 	case errors.Is(err, hostinit.ErrNoHost):
-		return usageErr(fmt.Errorf("no agent host found in %s (looked for %s); name one: tausik init --host claude (known: %s)",
+		return cmdbase.UsageErr(fmt.Errorf("no agent host found in %s (looked for %s); name one: tausik init --host claude (known: %s)",
 			root, app.HostMarkers(), strings.Join(hostinit.HostNames(), ", ")))
 	case errors.Is(err, hostinit.ErrUnknownHost):
-		return usageErr(err)
+		return cmdbase.UsageErr(err)
 	case err != nil:
 		return err
 	}
 	if p.Detected {
-		fmt.Fprintf(g.stderr, "tausik init: detected %s (name hosts with --host)\n", strings.Join(p.Hosts, ", "))
+		fmt.Fprintf(g.Stderr, "tausik init: detected %s (name hosts with --host)\n", strings.Join(p.Hosts, ", "))
 	}
 	changed := p.Changed()
 	switch {
 	case opts.dryRun:
-		_, err := g.stdout.Write(p.Diff())
+		_, err := g.Stdout.Write(p.Diff())
 		return err
 	case opts.check:
-		if !render.InitCheck(g.stdout, p) {
-			return errCheckFailed
+		if !render.InitCheck(g.Stdout, p) {
+			return cmdbase.ErrCheckFailed
 		}
 		return nil
 	}
 	if err := p.Apply(); err != nil {
 		return err
 	}
-	return render.InitWritten(g.stdout, p, changed)
+	return render.InitWritten(g.Stdout, p, changed)
 }

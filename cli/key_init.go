@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
@@ -12,7 +13,7 @@ type keyInitOptions struct {
 	force bool
 }
 
-func newKeyInitCmd(g *globals) *cobra.Command {
+func newKeyInitCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &keyInitOptions{}
 	cmd := &cobra.Command{
 		Use:   "init [--force]",
@@ -20,9 +21,9 @@ func newKeyInitCmd(g *globals) *cobra.Command {
 		Long: "Creates .tausik/keys/signing.key (mode 0600, never printed) and signing.pub.\n" +
 			"An existing key is kept unless --force: receipts it signed stop verifying once it\n" +
 			"is replaced.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := g.refuseAgent(cmd.Context()); err != nil {
+			if err := g.RefuseAgent(cmd.Context()); err != nil {
 				return err
 			}
 			return runKeyInit(g, opts)
@@ -32,8 +33,8 @@ func newKeyInitCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runKeyInit(g *globals, opts *keyInitOptions) error {
-	root, err := g.projectRoot()
+func runKeyInit(g *cmdbase.Globals, opts *keyInitOptions) error {
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return err
 	}
@@ -41,6 +42,6 @@ func runKeyInit(g *globals, opts *keyInitOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "signing key created in %s\nfingerprint %s\npublic key  %s\n", k.Dir, k.Fingerprint, k.PublicFile)
+	_, err = fmt.Fprintf(g.Stdout, "signing key created in %s\nfingerprint %s\npublic key  %s\n", k.Dir, k.Fingerprint, k.PublicFile)
 	return err
 }

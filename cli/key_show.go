@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -14,14 +15,14 @@ type keyShowOptions struct {
 	format string
 }
 
-func newKeyShowCmd(g *globals) *cobra.Command {
+func newKeyShowCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &keyShowOptions{}
 	cmd := &cobra.Command{
 		Use:   "show",
 		Short: "Show the signing key's fingerprint and public key (never the private key)",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			return runKeyShow(cmd.Context(), g, opts)
@@ -31,8 +32,8 @@ func newKeyShowCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runKeyShow(ctx context.Context, g *globals, opts *keyShowOptions) error {
-	root, err := g.projectRoot()
+func runKeyShow(ctx context.Context, g *cmdbase.Globals, opts *keyShowOptions) error {
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return err
 	}
@@ -43,9 +44,9 @@ func runKeyShow(ctx context.Context, g *globals, opts *keyShowOptions) error {
 	pub := base64.StdEncoding.EncodeToString(k.Public)
 	// The note verifier key auditors pin to check checkpoints: the one
 	// checkpoints are signed with here ($TAUSIK_LOG_KEY… or this key).
-	ck, err := app.LoadCheckpointKey(ctx, root, "", g.getenv)
+	ck, err := app.LoadCheckpointKey(ctx, root, "", g.Getenv)
 	if err != nil {
 		return err
 	}
-	return render.Key(g.stdout, opts.format, k, pub, ck)
+	return render.Key(g.Stdout, opts.format, k, pub, ck)
 }

@@ -78,9 +78,11 @@ package store
 
 // TestArchitectureLayersHold runs the layers gate, configured as tausik
 // configures it for itself, over a tree that keeps every contract and over
-// the same tree with one import that breaks one: cli reaching the store
-// around the application layer, a source runner importing a sibling, a
-// package of the application layer importing its parent folder's package.
+// the same tree with one import that breaks one: cli, or one of its command
+// packages, reaching the store around the application layer; one command
+// package importing another, or the command base one above it; a source
+// runner importing a sibling; a package of the application layer importing
+// its parent folder's package.
 func TestArchitectureLayersHold(t *testing.T) {
 	cases := []struct {
 		name, extra, want string
@@ -91,6 +93,25 @@ package cli
 
 import _ "github.com/tausik/tausik/store"
 `, `cli/log.go:3: cli imports store: forbidden "front_ends_through_app"`},
+		{"a command package imports store", `-- cli/internal/logcmd/log.go --
+package logcmd
+
+import _ "github.com/tausik/tausik/store"
+`, `cli/internal/logcmd/log.go:3: cli/internal/logcmd imports store: forbidden "front_ends_through_app"`},
+		{"a command package imports another", `-- cli/internal/logcmd/log.go --
+package logcmd
+
+import _ "github.com/tausik/tausik/cli/internal/policycmd"
+-- cli/internal/policycmd/policy.go --
+package policycmd
+`, `cli/internal/logcmd/log.go:3: cli/internal/logcmd imports cli/internal/policycmd: "logcmd" and "policycmd" are independent siblings`},
+		{"the command base imports a command package", `-- cli/internal/cmdbase/base.go --
+package cmdbase
+
+import _ "github.com/tausik/tausik/cli/internal/logcmd"
+-- cli/internal/logcmd/log.go --
+package logcmd
+`, `cli/internal/cmdbase/base.go:3: cli/internal/cmdbase imports cli/internal/logcmd: layer "cmdbase" may not import "logcmd" above it`},
 		{"runner imports a sibling", `-- runners/fs/py.go --
 package fs
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/project"
 
 	"github.com/spf13/cobra"
@@ -13,7 +14,7 @@ import (
 	"github.com/tausik/tausik/mcp"
 )
 
-func newMCPCmd(g *globals) *cobra.Command {
+func newMCPCmd(g *cmdbase.Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the gates to an AI coding agent over MCP (stdio)",
@@ -22,25 +23,25 @@ func newMCPCmd(g *globals) *cobra.Command {
 			"with requester mcp:<client name>. A changed configuration file or team policy is\n" +
 			"loaded before the next call (one that does not load is a tool error naming file:line);\n" +
 			"a replaced tausik binary is reported in every result until the server is restarted.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runMCP(cmd.Context(), g)
 		},
 	}
 }
 
-func runMCP(ctx context.Context, g *globals) error {
+func runMCP(ctx context.Context, g *cmdbase.Globals) error {
 	// A server lives as long as its host: it goes back to Go's default
 	// collector pace from the one main sets for short runs.
 	gcpace.Server()
-	root, err := g.projectRoot()
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return err
 	}
-	src, err := live.Open(ctx, project.Setup{Root: root, Getenv: g.getenv, Requester: "mcp"})
+	src, err := live.Open(ctx, project.Setup{Root: root, Getenv: g.Getenv, Requester: "mcp"})
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	return mcp.NewWith(src, buildinfo.Read().Version).Serve(ctx, g.stdin, g.stdout)
+	return mcp.NewWith(src, buildinfo.Read().Version).Serve(ctx, g.Stdin, g.Stdout)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 )
@@ -15,7 +16,7 @@ type pushOKOptions struct {
 	force                  bool
 }
 
-func newPushOKCmd(g *globals) *cobra.Command {
+func newPushOKCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &pushOKOptions{}
 	cmd := &cobra.Command{
 		Use:   "push-ok [REMOTE [BRANCH]]",
@@ -27,9 +28,9 @@ func newPushOKCmd(g *globals) *cobra.Command {
 			"the earlier ones. The issue and the use are both in the decision log.\n" +
 			"An agent's run is refused: a person lets a push through.\n" +
 			"Exit codes: 0 issued, 1 refused, 2 usage (no commit), 3 config/store error.",
-		Args: usageArgs(cobra.MaximumNArgs(2)),
+		Args: cmdbase.UsageArgs(cobra.MaximumNArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			if len(args) > 0 {
@@ -47,18 +48,18 @@ func newPushOKCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runPushOK(ctx context.Context, g *globals, opts *pushOKOptions) error {
-	e, err := g.openEngine(ctx, true)
+func runPushOK(ctx context.Context, g *cmdbase.Globals, opts *pushOKOptions) error {
+	e, err := g.OpenEngine(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	if err := g.judgeGuardChange(ctx, e); err != nil {
+	if err := g.JudgeGuardChange(ctx, e); err != nil {
 		return err
 	}
-	rep, err := app.IssuePushTicket(ctx, e, g.requester(), opts.remote, opts.branch, opts.force)
+	rep, err := app.IssuePushTicket(ctx, e, g.Requester(), opts.remote, opts.branch, opts.force)
 	if err != nil {
 		return err
 	}
-	return render.PushTicket(g.stdout, opts.format, rep)
+	return render.PushTicket(g.Stdout, opts.format, rep)
 }

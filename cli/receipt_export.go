@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
@@ -15,12 +16,12 @@ type receiptExportOptions struct {
 	output string
 }
 
-func newReceiptExportCmd(g *globals) *cobra.Command {
+func newReceiptExportCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &receiptExportOptions{}
 	cmd := &cobra.Command{
 		Use:   "export SLUG [--output FILE]",
 		Short: "Export a task's latest receipt with the public key, verifiable offline",
-		Args:  usageArgs(cobra.ExactArgs(1)),
+		Args:  cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.task = args[0]
 			return runReceiptExport(cmd.Context(), g, opts)
@@ -30,8 +31,8 @@ func newReceiptExportCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runReceiptExport(ctx context.Context, g *globals, opts *receiptExportOptions) error {
-	st, root, err := g.openStore(ctx)
+func runReceiptExport(ctx context.Context, g *cmdbase.Globals, opts *receiptExportOptions) error {
+	st, root, err := g.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -41,12 +42,12 @@ func runReceiptExport(ctx context.Context, g *globals, opts *receiptExportOption
 		return err
 	}
 	if opts.output == "" {
-		_, err = g.stdout.Write(b)
+		_, err = g.Stdout.Write(b)
 		return err
 	}
 	if err := os.WriteFile(opts.output, b, 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", opts.output, err)
 	}
-	_, err = fmt.Fprintf(g.stderr, "receipt of task %s written to %s\n", opts.task, opts.output)
+	_, err = fmt.Fprintf(g.Stderr, "receipt of task %s written to %s\n", opts.task, opts.output)
 	return err
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -14,14 +15,14 @@ type receiptShowOptions struct {
 	format string
 }
 
-func newReceiptShowCmd(g *globals) *cobra.Command {
+func newReceiptShowCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &receiptShowOptions{}
 	cmd := &cobra.Command{
 		Use:   "show SLUG",
 		Short: "Show a task's latest verify receipt, checked against the project key",
-		Args:  usageArgs(cobra.ExactArgs(1)),
+		Args:  cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			opts.task = args[0]
@@ -32,8 +33,8 @@ func newReceiptShowCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runReceiptShow(ctx context.Context, g *globals, opts *receiptShowOptions) error {
-	st, root, err := g.openStore(ctx)
+func runReceiptShow(ctx context.Context, g *cmdbase.Globals, opts *receiptShowOptions) error {
+	st, root, err := g.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -42,5 +43,5 @@ func runReceiptShow(ctx context.Context, g *globals, opts *receiptShowOptions) e
 	if err != nil {
 		return err
 	}
-	return render.Receipt(g.stdout, opts.format, opts.task, v)
+	return render.Receipt(g.Stdout, opts.format, opts.task, v)
 }

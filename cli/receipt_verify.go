@@ -4,9 +4,9 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -20,7 +20,7 @@ type receiptVerifyOptions struct {
 	pub  string
 }
 
-func newReceiptVerifyCmd(g *globals) *cobra.Command {
+func newReceiptVerifyCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &receiptVerifyOptions{}
 	cmd := &cobra.Command{
 		Use:   "verify FILE [--pub KEYFILE]",
@@ -30,7 +30,7 @@ func newReceiptVerifyCmd(g *globals) *cobra.Command {
 			"that the file is intact and self-consistent: anyone can sign with a key of their own.\n" +
 			"FILE - reads stdin.\n" +
 			"Exit codes: 0 valid, 1 bad signature or another key, 2 not a receipt (or bad --pub).",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
 			return runReceiptVerify(g, opts)
@@ -40,44 +40,28 @@ func newReceiptVerifyCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runReceiptVerify(g *globals, opts *receiptVerifyOptions) error {
+func runReceiptVerify(g *cmdbase.Globals, opts *receiptVerifyOptions) error {
 	var pinned ed25519.PublicKey
 	if opts.pub != "" {
 		b, err := os.ReadFile(opts.pub)
 		if err != nil {
-			return usageErr(fmt.Errorf("--pub: %w", err))
+			return cmdbase.UsageErr(fmt.Errorf("--pub: %w", err))
 		}
 		if pinned, err = app.ParsePublicKey(b); err != nil {
-			return usageErr(fmt.Errorf("--pub %s: %w", opts.pub, err))
+			return cmdbase.UsageErr(fmt.Errorf("--pub %s: %w", opts.pub, err))
 		}
 	}
-	data, err := readBundle(g, opts.file)
+	data, err := cmdbase.ReadBundle(g, opts.file)
 	if err != nil {
 		return err
 	}
 	r, err := app.VerifyReceiptExport(data, pinned)
 	if errors.Is(err, engine.ErrInvalidReceipt) {
-		fmt.Fprintf(g.stdout, "INVALID: %s: %v\n", opts.file, err)
-		return errCheckFailed
+		fmt.Fprintf(g.Stdout, "INVALID: %s: %v\n", opts.file, err)
+		return cmdbase.ErrCheckFailed
 	}
 	if err != nil {
 		return err
 	}
-	return render.ValidReceipt(g.stdout, r, pinned != nil)
-}
-
-// readBundle reads the file a verify command checks, or stdin for "-"; a
-// file that cannot be read is a usage error (exit 2), as both commands say.
-func readBundle(g *globals, file string) ([]byte, error) {
-	var data []byte
-	var err error
-	if file == "-" {
-		data, err = io.ReadAll(g.stdin)
-	} else {
-		data, err = os.ReadFile(file)
-	}
-	if err != nil {
-		return nil, usageErr(fmt.Errorf("read %s: %w", file, err))
-	}
-	return data, nil
+	return render.ValidReceipt(g.Stdout, r, pinned != nil)
 }

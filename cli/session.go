@@ -1,8 +1,11 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/spf13/cobra"
+	"github.com/tausik/tausik/cli/internal/cmdbase"
+)
 
-func newSessionCmd(g *globals) *cobra.Command {
-	return newGroupCmd("session", "Open, close and inspect the working session; write the handoff note",
+func newSessionCmd(g *cmdbase.Globals) *cobra.Command {
+	return cmdbase.NewGroupCmd("session", "Open, close and inspect the working session; write the handoff note",
 		newSessionStartCmd(g), newSessionEndCmd(g), newSessionStatusCmd(g), newSessionHandoffCmd(g))
 }

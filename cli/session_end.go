@@ -4,25 +4,26 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
 
-func newSessionEndCmd(g *globals) *cobra.Command {
+func newSessionEndCmd(g *cmdbase.Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "end",
 		Short: "Close the open session (its counters and the handoff are kept)",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSessionEnd(cmd.Context(), g)
 		},
 	}
 }
 
-func runSessionEnd(ctx context.Context, g *globals) error {
-	st, _, err := g.openStore(ctx)
+func runSessionEnd(ctx context.Context, g *cmdbase.Globals) error {
+	st, _, err := g.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -32,7 +33,7 @@ func runSessionEnd(ctx context.Context, g *globals) error {
 		return err
 	}
 	s := state.Session
-	_, err = fmt.Fprintf(g.stdout, "session %s ended %s after %d tool call(s), %d active minute(s)\n",
+	_, err = fmt.Fprintf(g.Stdout, "session %s ended %s after %d tool call(s), %d active minute(s)\n",
 		s.ID, render.Stamp(s.EndedAt), s.ToolCalls, state.ActiveMinutes())
 	return err
 }

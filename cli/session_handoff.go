@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -17,7 +18,7 @@ type sessionHandoffOptions struct {
 	text string
 }
 
-func newSessionHandoffCmd(g *globals) *cobra.Command {
+func newSessionHandoffCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &sessionHandoffOptions{}
 	return &cobra.Command{
 		Use:   "handoff TEXT... | -",
@@ -25,26 +26,26 @@ func newSessionHandoffCmd(g *globals) *cobra.Command {
 		Long: "Stores the handoff note; `-` reads it from stdin. Writing a handoff needs no open\n" +
 			"session and never resets a session's counters: ending the window and passing the\n" +
 			"baton are separate acts.",
-		Args: usageArgs(cobra.MinimumNArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.text = strings.Join(args, " ")
 			if len(args) == 1 && args[0] == "-" {
-				b, err := io.ReadAll(g.stdin)
+				b, err := io.ReadAll(g.Stdin)
 				if err != nil {
 					return fmt.Errorf("read the handoff from stdin: %w", err)
 				}
 				opts.text = string(b)
 			}
 			if strings.TrimSpace(opts.text) == "" {
-				return usageErr(errors.New("the handoff text is empty"))
+				return cmdbase.UsageErr(errors.New("the handoff text is empty"))
 			}
 			return runSessionHandoff(cmd.Context(), g, opts)
 		},
 	}
 }
 
-func runSessionHandoff(ctx context.Context, g *globals, opts *sessionHandoffOptions) error {
-	st, _, err := g.openStore(ctx)
+func runSessionHandoff(ctx context.Context, g *cmdbase.Globals, opts *sessionHandoffOptions) error {
+	st, _, err := g.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -57,6 +58,6 @@ func runSessionHandoff(ctx context.Context, g *globals, opts *sessionHandoffOpti
 	if h.SessionID != "" {
 		from = "session " + h.SessionID
 	}
-	_, err = fmt.Fprintf(g.stdout, "handoff written %s (%s)\n", render.Stamp(h.WrittenAt), from)
+	_, err = fmt.Fprintf(g.Stdout, "handoff written %s (%s)\n", render.Stamp(h.WrittenAt), from)
 	return err
 }

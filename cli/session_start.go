@@ -4,25 +4,26 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
 )
 
-func newSessionStartCmd(g *globals) *cobra.Command {
+func newSessionStartCmd(g *cmdbase.Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "start",
 		Short: "Open a session (budgeted tasks start only inside one)",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runSessionStart(cmd.Context(), g)
 		},
 	}
 }
 
-func runSessionStart(ctx context.Context, g *globals) error {
-	st, _, err := g.openStore(ctx)
+func runSessionStart(ctx context.Context, g *cmdbase.Globals) error {
+	st, _, err := g.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -31,6 +32,6 @@ func runSessionStart(ctx context.Context, g *globals) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "session %s started %s\n", s.ID, render.Stamp(s.StartedAt))
+	_, err = fmt.Fprintf(g.Stdout, "session %s started %s\n", s.ID, render.Stamp(s.StartedAt))
 	return err
 }

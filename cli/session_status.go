@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -13,14 +14,14 @@ type sessionStatusOptions struct {
 	format string
 }
 
-func newSessionStatusCmd(g *globals) *cobra.Command {
+func newSessionStatusCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &sessionStatusOptions{}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the open (or last) session, its active time and the latest handoff",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			return runSessionStatus(cmd.Context(), g, opts)
@@ -30,8 +31,8 @@ func newSessionStatusCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runSessionStatus(ctx context.Context, g *globals, opts *sessionStatusOptions) error {
-	st, _, err := g.openStore(ctx)
+func runSessionStatus(ctx context.Context, g *cmdbase.Globals, opts *sessionStatusOptions) error {
+	st, _, err := g.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -40,5 +41,5 @@ func runSessionStatus(ctx context.Context, g *globals, opts *sessionStatusOption
 	if err != nil {
 		return err
 	}
-	return render.Session(g.stdout, opts.format, state)
+	return render.Session(g.Stdout, opts.format, state)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 )
@@ -11,14 +12,14 @@ type specListOptions struct {
 	format string
 }
 
-func newSpecListCmd(g *globals) *cobra.Command {
+func newSpecListCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &specListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list [--format text|json]",
 		Short: "List the SPECs, by slug; a file that does not parse is listed with its error",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			return runSpecList(g, opts)
@@ -28,8 +29,8 @@ func newSpecListCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runSpecList(g *globals, opts *specListOptions) error {
-	repo, err := g.renarRepo()
+func runSpecList(g *cmdbase.Globals, opts *specListOptions) error {
+	repo, err := renarRepo(g)
 	if err != nil {
 		return err
 	}
@@ -37,5 +38,5 @@ func runSpecList(g *globals, opts *specListOptions) error {
 	if err != nil {
 		return err
 	}
-	return render.Specs(g.stdout, opts.format, rows)
+	return render.Specs(g.Stdout, opts.format, rows)
 }

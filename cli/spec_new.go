@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/artifacts"
 )
 
@@ -13,7 +14,7 @@ type specNewOptions struct {
 	artifacts.NewSpec
 }
 
-func newSpecNewCmd(g *globals) *cobra.Command {
+func newSpecNewCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &specNewOptions{}
 	cmd := &cobra.Command{
 		Use:   "new SLUG --type TYPE --title TEXT [--status draft|active] [--task SLUG]...",
@@ -21,7 +22,7 @@ func newSpecNewCmd(g *globals) *cobra.Command {
 		Long: "Writes renar/specs/SLUG.md with its front matter and a body to fill in.\n" +
 			"Types: " + strings.Join(artifacts.SpecTypes, " ") + ". Statuses: " + strings.Join(artifacts.SpecStatuses, " ") + ".\n" +
 			"Exit codes: 0 written, 2 a bad value or an existing SPEC.",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Slug = args[0]
 			return runSpecNew(g, opts)
@@ -37,8 +38,8 @@ func newSpecNewCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runSpecNew(g *globals, opts *specNewOptions) error {
-	repo, err := g.renarRepo()
+func runSpecNew(g *cmdbase.Globals, opts *specNewOptions) error {
+	repo, err := renarRepo(g)
 	if err != nil {
 		return err
 	}
@@ -46,6 +47,6 @@ func runSpecNew(g *globals, opts *specNewOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "wrote %s\n", file)
+	_, err = fmt.Fprintf(g.Stdout, "wrote %s\n", file)
 	return err
 }

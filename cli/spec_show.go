@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/render"
 )
 
@@ -10,15 +11,15 @@ type specShowOptions struct {
 	format string
 }
 
-func newSpecShowCmd(g *globals) *cobra.Command {
+func newSpecShowCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &specShowOptions{}
 	cmd := &cobra.Command{
 		Use:   "show SLUG [--format text|json]",
 		Short: "Show a SPEC's fields and body",
 		Long:  "Exit codes: 0 shown, 2 no such SPEC, 3 its file does not parse (file:line).",
-		Args:  usageArgs(cobra.ExactArgs(1)),
+		Args:  cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			opts.slug = args[0]
@@ -29,8 +30,8 @@ func newSpecShowCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runSpecShow(g *globals, opts *specShowOptions) error {
-	repo, err := g.renarRepo()
+func runSpecShow(g *cmdbase.Globals, opts *specShowOptions) error {
+	repo, err := renarRepo(g)
 	if err != nil {
 		return err
 	}
@@ -38,5 +39,5 @@ func runSpecShow(g *globals, opts *specShowOptions) error {
 	if err != nil {
 		return err
 	}
-	return render.Spec(g.stdout, opts.format, d.Body, s)
+	return render.Spec(g.Stdout, opts.format, d.Body, s)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/artifacts"
 )
 
@@ -13,14 +14,14 @@ type specStatusOptions struct {
 	slug, status string
 }
 
-func newSpecStatusCmd(g *globals) *cobra.Command {
+func newSpecStatusCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &specStatusOptions{}
 	return &cobra.Command{
 		Use:   "status SLUG " + strings.Join(artifacts.SpecStatuses, "|"),
 		Short: "Move a SPEC to a status; updated_at moves with it",
 		Long: "A changed status bumps updated_at, so tasks verified before it read as stale\n" +
 			"(renar_drift_provenance). Exit codes: 0 done, 2 a bad status or no such SPEC.",
-		Args: usageArgs(cobra.ExactArgs(2)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.slug, opts.status = args[0], args[1]
 			return runSpecStatus(g, opts)
@@ -28,8 +29,8 @@ func newSpecStatusCmd(g *globals) *cobra.Command {
 	}
 }
 
-func runSpecStatus(g *globals, opts *specStatusOptions) error {
-	repo, err := g.renarRepo()
+func runSpecStatus(g *cmdbase.Globals, opts *specStatusOptions) error {
+	repo, err := renarRepo(g)
 	if err != nil {
 		return err
 	}
@@ -38,9 +39,9 @@ func runSpecStatus(g *globals, opts *specStatusOptions) error {
 		return err
 	}
 	if !changed {
-		_, err = fmt.Fprintf(g.stdout, "SPEC %s is already %s\n", opts.slug, opts.status)
+		_, err = fmt.Fprintf(g.Stdout, "SPEC %s is already %s\n", opts.slug, opts.status)
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "SPEC %s is now %s\n", opts.slug, opts.status)
+	_, err = fmt.Fprintf(g.Stdout, "SPEC %s is now %s\n", opts.slug, opts.status)
 	return err
 }

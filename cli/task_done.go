@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app/taskflow"
 
 	"github.com/spf13/cobra"
@@ -15,7 +16,7 @@ type taskDoneOptions struct {
 	format      string
 }
 
-func newTaskDoneCmd(g *globals) *cobra.Command {
+func newTaskDoneCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &taskDoneOptions{}
 	cmd := &cobra.Command{
 		Use:   "done SLUG [--no-changelog]",
@@ -25,9 +26,9 @@ func newTaskDoneCmd(g *globals) *cobra.Command {
 			"done only if no gate blocks. --no-changelog waives the changelog gate; the decision\n" +
 			"records the waiver.\n" +
 			"Exit codes: 0 closed, 1 blocked, 2 usage (unknown or closed task), 3 store error.",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			opts.slug = args[0]
@@ -39,13 +40,13 @@ func newTaskDoneCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
-	e, err := g.openEngine(ctx, true)
+func runTaskDone(ctx context.Context, g *cmdbase.Globals, opts *taskDoneOptions) error {
+	e, err := g.OpenEngine(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer e.Close()
-	req := taskflow.DoneRequest{Slug: opts.slug, Requester: g.requester()}
+	req := taskflow.DoneRequest{Slug: opts.slug, Requester: g.Requester()}
 	if opts.noChangelog {
 		req.Bypass = []string{taskflow.GateChangelog}
 	}
@@ -54,10 +55,10 @@ func runTaskDone(ctx context.Context, g *globals, opts *taskDoneOptions) error {
 		return err
 	}
 	if opts.format != "json" {
-		g.warn(out.Decision)
+		g.Warn(out.Decision)
 	}
-	if rerr := render.TaskOutcome(g.stdout, opts.format, out, "done", "not closed"); rerr != nil {
+	if rerr := render.TaskOutcome(g.Stdout, opts.format, out, "done", "not closed"); rerr != nil {
 		return rerr
 	}
-	return verdictErr(err, out.Blocked)
+	return cmdbase.VerdictErr(err, out.Blocked)
 }

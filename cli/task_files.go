@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app/taskflow"
 
 	"github.com/spf13/cobra"
@@ -15,12 +16,12 @@ type taskFilesOptions struct {
 	files []string
 }
 
-func newTaskFilesCmd(g *globals) *cobra.Command {
+func newTaskFilesCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &taskFilesOptions{}
 	return &cobra.Command{
 		Use:   "files SLUG PATH...",
 		Short: "Declare more files an active task changes (what verify certifies)",
-		Args:  usageArgs(cobra.MinimumNArgs(2)),
+		Args:  cmdbase.UsageArgs(cobra.MinimumNArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.slug, opts.files = args[0], args[1:]
 			return runTaskFiles(cmd.Context(), g, opts)
@@ -28,12 +29,12 @@ func newTaskFilesCmd(g *globals) *cobra.Command {
 	}
 }
 
-func runTaskFiles(ctx context.Context, g *globals, opts *taskFilesOptions) error {
-	files, err := absPaths(opts.files)
+func runTaskFiles(ctx context.Context, g *cmdbase.Globals, opts *taskFilesOptions) error {
+	files, err := cmdbase.AbsPaths(opts.files)
 	if err != nil {
 		return err
 	}
-	e, err := g.openEngine(ctx, true)
+	e, err := g.OpenEngine(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -42,6 +43,6 @@ func runTaskFiles(ctx context.Context, g *globals, opts *taskFilesOptions) error
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "task %s declares %d file(s): %s\n", t.Slug, len(t.Files), render.OrNone(t.Files))
+	_, err = fmt.Fprintf(g.Stdout, "task %s declares %d file(s): %s\n", t.Slug, len(t.Files), render.OrNone(t.Files))
 	return err
 }

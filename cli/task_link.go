@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/artifacts"
 )
 
@@ -14,7 +15,7 @@ type taskLinkOptions struct {
 	task, spec, adapt string
 }
 
-func newTaskLinkCmd(g *globals) *cobra.Command {
+func newTaskLinkCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &taskLinkOptions{}
 	cmd := &cobra.Command{
 		Use:   "link SLUG --spec SPEC | --adapt ADAPT",
@@ -22,11 +23,11 @@ func newTaskLinkCmd(g *globals) *cobra.Command {
 		Long: "An active task records the link in its own specs/adapts; a closed task cannot change,\n" +
 			"so the link is written into the SPEC's linked_tasks or the ADAPT's links.\n" +
 			"Exit codes: 0 linked, 2 neither or both flags, an unknown task, SPEC or ADAPT, 3 store error.",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.task = args[0]
 			if (opts.spec == "") == (opts.adapt == "") {
-				return usageErr(errors.New("name exactly one of --spec SPEC or --adapt ADAPT"))
+				return cmdbase.UsageErr(errors.New("name exactly one of --spec SPEC or --adapt ADAPT"))
 			}
 			return runTaskLink(cmd.Context(), g, opts)
 		},
@@ -36,12 +37,12 @@ func newTaskLinkCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runTaskLink(ctx context.Context, g *globals, opts *taskLinkOptions) error {
-	repo, err := g.renarRepo()
+func runTaskLink(ctx context.Context, g *cmdbase.Globals, opts *taskLinkOptions) error {
+	repo, err := renarRepo(g)
 	if err != nil {
 		return err
 	}
-	st, _, err := g.openStore(ctx)
+	st, _, err := g.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -59,9 +60,9 @@ func runTaskLink(ctx context.Context, g *globals, opts *taskLinkOptions) error {
 		where = "in " + l.Where + " (the task is closed)"
 	}
 	if l.Already {
-		_, err = fmt.Fprintf(g.stdout, "task %s was already linked to %s %s\n", opts.task, kind, slug)
+		_, err = fmt.Fprintf(g.Stdout, "task %s was already linked to %s %s\n", opts.task, kind, slug)
 		return err
 	}
-	_, err = fmt.Fprintf(g.stdout, "task %s linked to %s %s %s\n", opts.task, kind, slug, where)
+	_, err = fmt.Fprintf(g.Stdout, "task %s linked to %s %s %s\n", opts.task, kind, slug, where)
 	return err
 }

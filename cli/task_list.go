@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -15,18 +16,18 @@ type taskListOptions struct {
 	format string
 }
 
-func newTaskListCmd(g *globals) *cobra.Command {
+func newTaskListCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &taskListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list [--status active|done|abandoned|all]",
 		Short: "List tasks, oldest first",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
-			if err := checkFormat(opts.status, "active", "done", "abandoned", "all"); err != nil {
-				return usageErr(fmt.Errorf("--status %q is not one of active, done, abandoned, all", opts.status))
+			if err := cmdbase.CheckFormat(opts.status, "active", "done", "abandoned", "all"); err != nil {
+				return cmdbase.UsageErr(fmt.Errorf("--status %q is not one of active, done, abandoned, all", opts.status))
 			}
 			return runTaskList(cmd.Context(), g, opts)
 		},
@@ -36,12 +37,12 @@ func newTaskListCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runTaskList(ctx context.Context, g *globals, opts *taskListOptions) error {
+func runTaskList(ctx context.Context, g *cmdbase.Globals, opts *taskListOptions) error {
 	status := opts.status
 	if status == "all" {
 		status = ""
 	}
-	st, _, err := g.openStore(ctx)
+	st, _, err := g.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -50,5 +51,5 @@ func runTaskList(ctx context.Context, g *globals, opts *taskListOptions) error {
 	if err != nil {
 		return err
 	}
-	return render.Tasks(g.stdout, opts.format, tasks)
+	return render.Tasks(g.Stdout, opts.format, tasks)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -14,14 +15,14 @@ type taskShowOptions struct {
 	format string
 }
 
-func newTaskShowCmd(g *globals) *cobra.Command {
+func newTaskShowCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &taskShowOptions{}
 	cmd := &cobra.Command{
 		Use:   "show SLUG",
 		Short: "Show one task",
-		Args:  usageArgs(cobra.ExactArgs(1)),
+		Args:  cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			opts.slug = args[0]
@@ -32,8 +33,8 @@ func newTaskShowCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
-	st, _, err := g.openStore(ctx)
+func runTaskShow(ctx context.Context, g *cmdbase.Globals, opts *taskShowOptions) error {
+	st, _, err := g.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -42,5 +43,5 @@ func runTaskShow(ctx context.Context, g *globals, opts *taskShowOptions) error {
 	if err != nil {
 		return err
 	}
-	return render.Task(g.stdout, opts.format, t)
+	return render.Task(g.Stdout, opts.format, t)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app/taskflow"
 
 	"github.com/tausik/tausik/internal/app"
@@ -28,7 +29,7 @@ type taskStartOptions struct {
 	format     string
 }
 
-func newTaskStartCmd(g *globals) *cobra.Command {
+func newTaskStartCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &taskStartOptions{}
 	cmd := &cobra.Command{
 		Use:   "start SLUG --goal TEXT [--scope PATTERN]... [--files PATH]... [--budget N]",
@@ -37,16 +38,16 @@ func newTaskStartCmd(g *globals) *cobra.Command {
 			"it only if none blocks: a refused start leaves no task behind. --scope '' declares an\n" +
 			"empty scope (the task may write nothing); no --scope declares none.\n" +
 			"Exit codes: 0 started, 1 blocked, 2 usage (bad or existing slug), 3 store error.",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			opts.slug = args[0]
 			opts.scopeSet = cmd.Flags().Changed("scope")
 			opts.budgetSet = cmd.Flags().Changed("budget")
 			if cmd.Flags().Changed("files") && len(opts.files) == 0 {
-				return usageErr(errors.New("--files: empty list"))
+				return cmdbase.UsageErr(errors.New("--files: empty list"))
 			}
 			return runTaskStart(cmd.Context(), g, opts)
 		},
@@ -66,12 +67,12 @@ func newTaskStartCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error {
-	files, err := absPaths(opts.files)
+func runTaskStart(ctx context.Context, g *cmdbase.Globals, opts *taskStartOptions) error {
+	files, err := cmdbase.AbsPaths(opts.files)
 	if err != nil {
 		return err
 	}
-	e, err := g.openEngine(ctx, true)
+	e, err := g.OpenEngine(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -89,15 +90,15 @@ func runTaskStart(ctx context.Context, g *globals, opts *taskStartOptions) error
 	if opts.budgetSet {
 		t.CallBudget = &opts.budget
 	}
-	out, err := taskflow.Start(ctx, e, taskflow.StartRequest{Task: t, Requester: g.requester()})
+	out, err := taskflow.Start(ctx, e, taskflow.StartRequest{Task: t, Requester: g.Requester()})
 	if out == nil || out.Decision == nil {
 		return err
 	}
 	if opts.format != "json" {
-		g.warn(out.Decision)
+		g.Warn(out.Decision)
 	}
-	if rerr := render.TaskOutcome(g.stdout, opts.format, out, "started", "not started"); rerr != nil {
+	if rerr := render.TaskOutcome(g.Stdout, opts.format, out, "started", "not started"); rerr != nil {
 		return rerr
 	}
-	return verdictErr(err, out.Blocked)
+	return cmdbase.VerdictErr(err, out.Blocked)
 }

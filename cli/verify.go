@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app/taskflow"
 
 	"github.com/spf13/cobra"
@@ -17,7 +18,7 @@ type verifyOptions struct {
 	format string
 }
 
-func newVerifyCmd(g *globals) *cobra.Command {
+func newVerifyCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &verifyOptions{}
 	cmd := &cobra.Command{
 		Use:   "verify --task SLUG [--files PATH]...",
@@ -28,13 +29,13 @@ func newVerifyCmd(g *globals) *cobra.Command {
 			"and the files, the verify gates and the receipt still match.\n" +
 			"Exit codes: 0 passed, 1 a verify gate blocks (the run is recorded as failed),\n" +
 			"2 usage, 3 store or key error.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			if cmd.Flags().Changed("files") && len(opts.files) == 0 {
-				return usageErr(errors.New("--files: empty list (omit it to verify the declared files)"))
+				return cmdbase.UsageErr(errors.New("--files: empty list (omit it to verify the declared files)"))
 			}
 			return runVerify(cmd.Context(), g, opts)
 		},
@@ -47,15 +48,15 @@ func newVerifyCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
-	req := taskflow.VerifyRequest{Task: opts.task, Requester: g.requester()}
+func runVerify(ctx context.Context, g *cmdbase.Globals, opts *verifyOptions) error {
+	req := taskflow.VerifyRequest{Task: opts.task, Requester: g.Requester()}
 	if opts.files != nil {
 		var err error
-		if req.Files, err = absPaths(opts.files); err != nil {
+		if req.Files, err = cmdbase.AbsPaths(opts.files); err != nil {
 			return err
 		}
 	}
-	e, err := g.openEngine(ctx, true)
+	e, err := g.OpenEngine(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -65,10 +66,10 @@ func runVerify(ctx context.Context, g *globals, opts *verifyOptions) error {
 		return err
 	}
 	if opts.format != "json" {
-		g.warn(out.Decision)
+		g.Warn(out.Decision)
 	}
-	if rerr := render.Verify(g.stdout, opts.format, out, err == nil); rerr != nil {
+	if rerr := render.Verify(g.Stdout, opts.format, out, err == nil); rerr != nil {
 		return rerr
 	}
-	return verdictErr(err, out.Decision.Blocked)
+	return cmdbase.VerdictErr(err, out.Decision.Blocked)
 }

@@ -1,16 +1,21 @@
-package cli
+// Package logcmd holds the log commands: list, show, export, verify,
+// checkpoint, prove, verify-proof and report, over the decision log that
+// internal/app opens and reads.
+package logcmd
 
 import (
 	"context"
 	"time"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
 )
 
-func newLogCmd(g *globals) *cobra.Command {
-	return newGroupCmd("log", "Read, export, verify, checkpoint and prove the decision log",
+// New is the log command and its subcommands.
+func New(g *cmdbase.Globals) *cobra.Command {
+	return cmdbase.NewGroupCmd("log", "Read, export, verify, checkpoint and prove the decision log",
 		newLogListCmd(g), newLogShowCmd(g), newLogExportCmd(g), newLogVerifyCmd(g),
 		newLogCheckpointCmd(g), newLogProveCmd(g), newLogVerifyProofCmd(g), newLogReportCmd(g))
 }
@@ -30,15 +35,15 @@ func logFilterFlags(cmd *cobra.Command, q *app.LogQuery) {
 }
 
 // openLog opens the decision log read-only and turns q into a filter.
-func (g *globals) openLog(ctx context.Context, q app.LogQuery) (*app.Store, app.LogFilter, error) {
+func openLog(ctx context.Context, g *cmdbase.Globals, q app.LogQuery) (*app.Store, app.LogFilter, error) {
 	f, err := q.Filter(time.Now())
 	if err != nil {
 		return nil, f, err
 	}
-	root, err := g.projectRoot()
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return nil, f, err
 	}
-	st, err := app.OpenLogStore(ctx, root, g.getenv)
+	st, err := app.OpenLogStore(ctx, root, g.Getenv)
 	return st, f, err
 }

@@ -1,8 +1,10 @@
-package cli
+package policycmd
 
 import (
 	"errors"
 	"testing"
+
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 )
 
 // TestCheckWrites: --write takes FORMAT=FILE with a known format; anything
@@ -13,7 +15,7 @@ func TestCheckWrites(t *testing.T) {
 	}
 	for _, bad := range []string{"sarif", "sarif=", "=out", "pdf=out.pdf"} {
 		err := checkWrites([]string{bad})
-		var u usageError
+		var u cmdbase.UsageError
 		if err == nil || !errors.As(err, &u) {
 			t.Errorf("--write %q: err = %v, want a usage error", bad, err)
 		}

@@ -1,4 +1,4 @@
-package cli
+package policycmd
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/render"
 )
@@ -16,10 +17,10 @@ func checkWrites(writes []string) error {
 	for _, w := range writes {
 		format, file, ok := strings.Cut(w, "=")
 		if !ok || file == "" {
-			return usageErr(fmt.Errorf("--write %q: want FORMAT=FILE", w))
+			return cmdbase.UsageErr(fmt.Errorf("--write %q: want FORMAT=FILE", w))
 		}
 		if !slices.Contains(render.Formats, format) {
-			return usageErr(fmt.Errorf("--write %q: unknown format %q (want one of %s)", w, format, strings.Join(render.Formats, ", ")))
+			return cmdbase.UsageErr(fmt.Errorf("--write %q: unknown format %q (want one of %s)", w, format, strings.Join(render.Formats, ", ")))
 		}
 	}
 	return nil
@@ -27,14 +28,14 @@ func checkWrites(writes []string) error {
 
 // writeRenderings writes the decision in each --write format to its file;
 // a file that cannot be written is exit 3, whatever the decision.
-func writeRenderings(g *globals, e *engine.Engine, writes []string, d *engine.Decision) error {
+func writeRenderings(g *cmdbase.Globals, e *engine.Engine, writes []string, d *engine.Decision) error {
 	for _, w := range writes {
 		format, file, _ := strings.Cut(w, "=")
 		var buf bytes.Buffer
-		if err := render.Decision(&buf, format, d, render.OptionsOf(e, g.getenv)); err != nil {
+		if err := render.Decision(&buf, format, d, render.OptionsOf(e, g.Getenv)); err != nil {
 			return err
 		}
-		if err := writeOut(g, file, buf.Bytes()); err != nil {
+		if err := cmdbase.WriteOut(g, file, buf.Bytes()); err != nil {
 			return fmt.Errorf("--write %s: %w", w, err)
 		}
 	}

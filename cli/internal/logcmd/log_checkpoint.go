@@ -1,13 +1,11 @@
-package cli
+package logcmd
 
 import (
 	"context"
-	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 )
 
@@ -17,7 +15,7 @@ type logCheckpointOptions struct {
 	gitRef string
 }
 
-func newLogCheckpointCmd(g *globals) *cobra.Command {
+func newLogCheckpointCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &logCheckpointOptions{}
 	cmd := &cobra.Command{
 		Use:   "checkpoint [--out FILE] [--key KEYFILE] [--git-ref REF]",
@@ -31,7 +29,7 @@ func newLogCheckpointCmd(g *globals) *cobra.Command {
 			"ref, beside every checkpoint kept there before: push the ref with the code\n" +
 			"(git push origin REF) and `log verify --git-ref REF` checks the log against them all.\n" +
 			"Exit codes: 0 written, 3 no key, the log cannot be read or the ref not written.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLogCheckpoint(cmd.Context(), g, opts)
 		},
@@ -42,21 +40,21 @@ func newLogCheckpointCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runLogCheckpoint(ctx context.Context, g *globals, opts *logCheckpointOptions) error {
-	st, _, err := g.openLog(ctx, app.LogQuery{})
+func runLogCheckpoint(ctx context.Context, g *cmdbase.Globals, opts *logCheckpointOptions) error {
+	st, _, err := openLog(ctx, g, app.LogQuery{})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	root, err := g.projectRoot()
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return err
 	}
-	key, err := app.LoadCheckpointKey(ctx, root, opts.key, g.getenv)
+	key, err := app.LoadCheckpointKey(ctx, root, opts.key, g.Getenv)
 	if err != nil {
 		return err
 	}
-	msg, err := app.SignCheckpoint(ctx, st, root, key, g.getenv)
+	msg, err := app.SignCheckpoint(ctx, st, root, key, g.Getenv)
 	if err != nil {
 		return err
 	}
@@ -65,17 +63,5 @@ func runLogCheckpoint(ctx context.Context, g *globals, opts *logCheckpointOption
 			return err
 		}
 	}
-	return writeOut(g, opts.out, msg)
-}
-
-// writeOut writes data to the file named, or to stdout when none is.
-func writeOut(g *globals, path string, data []byte) error {
-	if path == "" {
-		_, err := g.stdout.Write(data)
-		return err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("%w: %v", engine.ErrConfig, err)
-	}
-	return nil
+	return cmdbase.WriteOut(g, opts.out, msg)
 }

@@ -1,8 +1,9 @@
-package cli
+package logcmd
 
 import (
 	"context"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
@@ -16,7 +17,7 @@ type logProveOptions struct {
 	out        string
 }
 
-func newLogProveCmd(g *globals) *cobra.Command {
+func newLogProveCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &logProveOptions{}
 	cmd := &cobra.Command{
 		Use:   "prove ID [--checkpoint FILE] > bundle.json",
@@ -26,7 +27,7 @@ func newLogProveCmd(g *globals) *cobra.Command {
 			"(the log must extend it; its signer is --pub, else the project key); without, a\n" +
 			"checkpoint of the current log is signed now (key as for `log checkpoint`).\n" +
 			"Exit codes: 0 written, 1 the log does not extend the checkpoint, 2 usage, 3 error.",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.id = args[0]
 			return runLogProve(cmd.Context(), g, opts)
@@ -40,7 +41,7 @@ func newLogProveCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runLogProve(ctx context.Context, g *globals, opts *logProveOptions) error {
+func runLogProve(ctx context.Context, g *cmdbase.Globals, opts *logProveOptions) error {
 	trusted, _, err := app.LoadCheckpoints(ctx, "", app.CheckpointSources{Pub: opts.pub})
 	if err != nil {
 		return err
@@ -51,19 +52,19 @@ func runLogProve(ctx context.Context, g *globals, opts *logProveOptions) error {
 			return err
 		}
 	}
-	st, _, err := g.openLog(ctx, app.LogQuery{})
+	st, _, err := openLog(ctx, g, app.LogQuery{})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	root, err := g.projectRoot()
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return err
 	}
-	key := func() (app.CheckpointKey, error) { return app.LoadCheckpointKey(ctx, root, opts.key, g.getenv) }
-	b, err := app.ProveLog(ctx, st, root, opts.id, cp, trusted, key, g.getenv)
+	key := func() (app.CheckpointKey, error) { return app.LoadCheckpointKey(ctx, root, opts.key, g.Getenv) }
+	b, err := app.ProveLog(ctx, st, root, opts.id, cp, trusted, key, g.Getenv)
 	if err != nil {
 		return err
 	}
-	return writeOut(g, opts.out, b)
+	return cmdbase.WriteOut(g, opts.out, b)
 }

@@ -1,9 +1,10 @@
-package cli
+package logcmd
 
 import (
 	"errors"
 	"fmt"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -15,7 +16,7 @@ type logVerifyProofOptions struct {
 	pub  string
 }
 
-func newLogVerifyProofCmd(g *globals) *cobra.Command {
+func newLogVerifyProofCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &logVerifyProofOptions{}
 	cmd := &cobra.Command{
 		Use:   "verify-proof BUNDLE [--pub KEY]",
@@ -25,7 +26,7 @@ func newLogVerifyProofCmd(g *globals) *cobra.Command {
 			"public key file), or else only against the key the bundle embeds: without --pub it\n" +
 			"proves the bundle is intact, not who signed it. BUNDLE - reads stdin.\n" +
 			"Exit codes: 0 valid, 1 invalid or signed by another key, 2 not a bundle (or bad --pub).",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.file = args[0]
 			return runLogVerifyProof(g, opts)
@@ -35,7 +36,7 @@ func newLogVerifyProofCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runLogVerifyProof(g *globals, opts *logVerifyProofOptions) error {
+func runLogVerifyProof(g *cmdbase.Globals, opts *logVerifyProofOptions) error {
 	var trusted []app.TrustedKey
 	var err error
 	if opts.pub != "" {
@@ -43,17 +44,17 @@ func runLogVerifyProof(g *globals, opts *logVerifyProofOptions) error {
 			return err
 		}
 	}
-	data, err := readBundle(g, opts.file)
+	data, err := cmdbase.ReadBundle(g, opts.file)
 	if err != nil {
 		return err
 	}
 	v, err := app.VerifyProofBundle(data, trusted)
 	if errors.Is(err, app.ErrInvalidProof) {
-		fmt.Fprintf(g.stdout, "INVALID: %s: %v\n", opts.file, err)
-		return errCheckFailed
+		fmt.Fprintf(g.Stdout, "INVALID: %s: %v\n", opts.file, err)
+		return cmdbase.ErrCheckFailed
 	}
 	if err != nil {
 		return err
 	}
-	return render.ValidProof(g.stdout, v)
+	return render.ValidProof(g.Stdout, v)
 }

@@ -1,4 +1,4 @@
-package cli
+package policycmd
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 )
@@ -14,14 +15,14 @@ type listOptions struct {
 	format string
 }
 
-func newPolicyListCmd(g *globals) *cobra.Command {
+func newPolicyListCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &listOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List every gate with its effective configuration",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			return runPolicyList(cmd.Context(), g, opts)
@@ -31,8 +32,8 @@ func newPolicyListCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runPolicyList(ctx context.Context, g *globals, opts *listOptions) error {
-	e, err := g.openEngine(ctx, false)
+func runPolicyList(ctx context.Context, g *cmdbase.Globals, opts *listOptions) error {
+	e, err := g.OpenEngine(ctx, false)
 	if err != nil {
 		return err
 	}
@@ -42,7 +43,7 @@ func runPolicyList(ctx context.Context, g *globals, opts *listOptions) error {
 		return err
 	}
 	for _, w := range e.ConfigWarnings() {
-		fmt.Fprintf(g.stderr, "warning: %s\n", w)
+		fmt.Fprintf(g.Stderr, "warning: %s\n", w)
 	}
-	return render.GateList(g.stdout, opts.format, rows)
+	return render.GateList(g.Stdout, opts.format, rows)
 }

@@ -1,10 +1,11 @@
-package cli
+package logcmd
 
 import (
 	"context"
 	"fmt"
 	"os"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/spf13/cobra"
@@ -15,7 +16,7 @@ type logExportOptions struct {
 	output string
 }
 
-func newLogExportCmd(g *globals) *cobra.Command {
+func newLogExportCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &logExportOptions{}
 	cmd := &cobra.Command{
 		Use:   "export [filters] [--output FILE]",
@@ -23,7 +24,7 @@ func newLogExportCmd(g *globals) *cobra.Command {
 		Long: "One JSON event per line: decision_id, timestamp, path, input, result, labels,\n" +
 			"requested_by, metrics (OPA's names where they overlap), custom.decision (the full\n" +
 			"record) and seq, prev_hash, hash, so an export verifies on its own.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLogExport(cmd.Context(), g, opts)
 		},
@@ -33,13 +34,13 @@ func newLogExportCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runLogExport(ctx context.Context, g *globals, opts *logExportOptions) error {
-	st, f, err := g.openLog(ctx, opts.query)
+func runLogExport(ctx context.Context, g *cmdbase.Globals, opts *logExportOptions) error {
+	st, f, err := openLog(ctx, g, opts.query)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	w := g.stdout
+	w := g.Stdout
 	if opts.output != "" {
 		file, err := os.Create(opts.output)
 		if err != nil {
@@ -52,6 +53,6 @@ func runLogExport(ctx context.Context, g *globals, opts *logExportOptions) error
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(g.stderr, "exported %d decision(s)\n", n)
+	_, err = fmt.Fprintf(g.Stderr, "exported %d decision(s)\n", n)
 	return err
 }

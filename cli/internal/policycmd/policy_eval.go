@@ -1,4 +1,4 @@
-package cli
+package policycmd
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -31,7 +31,7 @@ type evalOptions struct {
 	checkpoint string
 }
 
-func newPolicyEvalCmd(g *globals) *cobra.Command {
+func newPolicyEvalCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &evalOptions{}
 	cmd := &cobra.Command{
 		Use:   "eval --trigger TRIGGER [--changed-since REF | [--files PATH]... [PATH...]] [--gate NAME]...",
@@ -42,24 +42,24 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 			"committed, staged, unstaged and untracked; deleted files judged as absent), or the\n" +
 			"whole project when none are given.\n" +
 			"Exit codes: 0 passed (warnings allowed), 1 blocked, 2 usage, 3 policy/config/store error.",
-		Args: usageArgs(cobra.ArbitraryArgs),
+		Args: cmdbase.UsageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, render.Formats...); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, render.Formats...); err != nil {
 				return err
 			}
 			if err := checkWrites(opts.writes); err != nil {
 				return err
 			}
 			if cmd.Flags().Changed("files") && len(opts.files) == 0 {
-				return usageErr(errors.New("--files: empty list (omit --files to judge the whole project)"))
+				return cmdbase.UsageErr(errors.New("--files: empty list (omit --files to judge the whole project)"))
 			}
 			opts.files = append(opts.files, args...)
 			if cmd.Flags().Changed("changed-since") {
 				if opts.changedSince == "" {
-					return usageErr(errors.New("--changed-since: empty ref"))
+					return cmdbase.UsageErr(errors.New("--changed-since: empty ref"))
 				}
 				if len(opts.files) > 0 {
-					return usageErr(errors.New("--changed-since judges the changed files: give it or file paths, not both"))
+					return cmdbase.UsageErr(errors.New("--changed-since judges the changed files: give it or file paths, not both"))
 				}
 			}
 			return runPolicyEval(cmd.Context(), g, opts)
@@ -79,8 +79,8 @@ func newPolicyEvalCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
-	files, err := absPaths(opts.files)
+func runPolicyEval(ctx context.Context, g *cmdbase.Globals, opts *evalOptions) error {
+	files, err := cmdbase.AbsPaths(opts.files)
 	if err != nil {
 		return err
 	}
@@ -90,10 +90,10 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 		// as "the file is fine". Only pre-write names files a write is
 		// about to create.
 		if _, err := os.Lstat(f); errors.Is(err, fs.ErrNotExist) && opts.trigger != engine.TriggerPreWrite {
-			return usageErr(fmt.Errorf("%s: no such file (--files splits on commas: pass a name with a comma as a positional path; --changed-since judges deleted files)", opts.files[i]))
+			return cmdbase.UsageErr(fmt.Errorf("%s: no such file (--files splits on commas: pass a name with a comma as a positional path; --changed-since judges deleted files)", opts.files[i]))
 		}
 	}
-	e, err := g.openEngine(ctx, true)
+	e, err := g.OpenEngine(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -101,30 +101,30 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 	for _, f := range files {
 		if _, ok := engine.Relative(e.Root(), f); !ok {
 			// Judging nothing and passing would read as "the file is fine".
-			return usageErr(fmt.Errorf("%s is outside the project %s: policy eval judges the project's files only", f, e.Root()))
+			return cmdbase.UsageErr(fmt.Errorf("%s is outside the project %s: policy eval judges the project's files only", f, e.Root()))
 		}
 	}
 	dec, err := e.Evaluate(ctx, engine.Request{
-		Trigger: opts.trigger, Files: files, Gates: opts.gates, Task: opts.task, Requester: g.requester(),
+		Trigger: opts.trigger, Files: files, Gates: opts.gates, Task: opts.task, Requester: g.Requester(),
 		ChangedSince: opts.changedSince, ChangedFiles: opts.changedSince != "",
 	})
 	if dec == nil {
 		return err
 	}
-	if rerr := renderDecision(g, e, opts.format, dec); rerr != nil {
+	if rerr := cmdbase.RenderDecision(g, e, opts.format, dec); rerr != nil {
 		return rerr
 	}
 	if werr := writeRenderings(g, e, opts.writes, dec); werr != nil {
 		return werr
 	}
-	verdict := verdictErr(err, dec.Blocked)
+	verdict := cmdbase.VerdictErr(err, dec.Blocked)
 	if opts.checkpoint != "" {
 		if cerr := writeEvalCheckpoint(ctx, g, e, opts.checkpoint); cerr != nil && verdict == nil {
 			// A checkpoint asked for and not made fails the run, but never
 			// hides a block: the blocked exit code does not depend on flags.
 			return cerr
 		} else if cerr != nil {
-			fmt.Fprintf(g.stderr, "tausik: checkpoint: %v\n", cerr)
+			fmt.Fprintf(g.Stderr, "tausik: checkpoint: %v\n", cerr)
 		}
 	}
 	return verdict
@@ -133,31 +133,14 @@ func runPolicyEval(ctx context.Context, g *globals, opts *evalOptions) error {
 // writeEvalCheckpoint signs the log's tree head, which now includes the
 // decision just made, to stderr (so stdout stays the decision in any
 // format) or to a file.
-func writeEvalCheckpoint(ctx context.Context, g *globals, e *engine.Engine, dest string) error {
-	msg, err := app.SignLogCheckpoint(ctx, e, g.getenv)
+func writeEvalCheckpoint(ctx context.Context, g *cmdbase.Globals, e *engine.Engine, dest string) error {
+	msg, err := app.SignLogCheckpoint(ctx, e, g.Getenv)
 	if err != nil {
 		return err
 	}
 	if dest == "-" {
-		_, err = g.stderr.Write(msg)
+		_, err = g.Stderr.Write(msg)
 		return err
 	}
-	return writeOut(g, dest, msg)
-}
-
-// absPaths resolves command-line paths against the working directory, which
-// is where the user typed them, not the project root.
-func absPaths(paths []string) ([]string, error) {
-	out := make([]string, 0, len(paths))
-	for _, p := range paths {
-		if p == "" {
-			return nil, usageErr(errors.New("--files: empty path"))
-		}
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return nil, fmt.Errorf("resolve %s: %w", p, err)
-		}
-		out = append(out, abs)
-	}
-	return out, nil
+	return cmdbase.WriteOut(g, dest, msg)
 }

@@ -1,8 +1,9 @@
-package cli
+package logcmd
 
 import (
 	"context"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -15,7 +16,7 @@ type logVerifyOptions struct {
 	pub         string
 }
 
-func newLogVerifyCmd(g *globals) *cobra.Command {
+func newLogVerifyCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &logVerifyOptions{}
 	cmd := &cobra.Command{
 		Use:   "verify [--checkpoint FILE]... [--git-ref REF] [--pub KEY]",
@@ -29,7 +30,7 @@ func newLogVerifyCmd(g *globals) *cobra.Command {
 			"--pub (a note verifier key, or a public key file) checks their signatures.\n" +
 			"Decisions after the newest checkpoint are protected by nothing outside the database.\n" +
 			"Exit codes: 0 intact, 1 broken, 2 usage (not a checkpoint), 3 the log cannot be read.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLogVerify(cmd.Context(), g, opts)
 		},
@@ -40,12 +41,12 @@ func newLogVerifyCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error {
-	trusted, files, err := g.loadCheckpoints(ctx, opts)
+func runLogVerify(ctx context.Context, g *cmdbase.Globals, opts *logVerifyOptions) error {
+	trusted, files, err := loadCheckpoints(ctx, g, opts)
 	if err != nil {
 		return err
 	}
-	st, _, err := g.openLog(ctx, app.LogQuery{})
+	st, _, err := openLog(ctx, g, app.LogQuery{})
 	if err != nil {
 		return err
 	}
@@ -54,19 +55,19 @@ func runLogVerify(ctx context.Context, g *globals, opts *logVerifyOptions) error
 	if err != nil {
 		return err
 	}
-	if err := render.LogVerification(g.stdout, v, len(files), opts.gitRef); err != nil {
+	if err := render.LogVerification(g.Stdout, v, len(files), opts.gitRef); err != nil {
 		return err
 	}
 	if !v.OK() {
-		return errCheckFailed
+		return cmdbase.ErrCheckFailed
 	}
 	return nil
 }
 
 // loadCheckpoints reads the trusted keys and the checkpoints (files and the
 // git ref's) that log verify and log report check the log against.
-func (g *globals) loadCheckpoints(ctx context.Context, opts *logVerifyOptions) ([]app.TrustedKey, []app.CheckpointFile, error) {
-	root, err := g.projectRoot()
+func loadCheckpoints(ctx context.Context, g *cmdbase.Globals, opts *logVerifyOptions) ([]app.TrustedKey, []app.CheckpointFile, error) {
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return nil, nil, err
 	}

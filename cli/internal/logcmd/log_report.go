@@ -1,4 +1,4 @@
-package cli
+package logcmd
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/app/report"
 )
@@ -21,7 +22,7 @@ type logReportOptions struct {
 	stamp  bool
 }
 
-func newLogReportCmd(g *globals) *cobra.Command {
+func newLogReportCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &logReportOptions{}
 	cmd := &cobra.Command{
 		Use:   "report [--since T | --between A,B] [--checkpoint FILE]... [--git-ref REF] [--pub KEY] [--format html|markdown] [--out FILE]",
@@ -33,9 +34,9 @@ func newLogReportCmd(g *globals) *cobra.Command {
 			"`tausik log list` command that returns it. The page is self-contained (no script, nothing\n" +
 			"fetched) and the same bytes for the same log and flags unless --stamp prints the time.\n" +
 			"Exit codes: 0 written (even when the log is broken: the report says so), 2 usage, 3 store.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "html", "markdown"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "html", "markdown"); err != nil {
 				return err
 			}
 			return runLogReport(cmd.Context(), g, opts)
@@ -53,21 +54,21 @@ func newLogReportCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error {
+func runLogReport(ctx context.Context, g *cmdbase.Globals, opts *logReportOptions) error {
 	now := time.Now()
 	flt, err := opts.query.Filter(now)
 	if err != nil {
 		return err
 	}
 	req := app.ReportRequest{Since: flt.Since, Until: flt.Until}
-	if req.Trusted, req.Checkpoints, err = g.loadCheckpoints(ctx, &opts.verify); err != nil {
+	if req.Trusted, req.Checkpoints, err = loadCheckpoints(ctx, g, &opts.verify); err != nil {
 		return err
 	}
 	req.VerifyArgs = opts.verify.sources().Args()
 	if opts.stamp {
 		req.Generated = now
 	}
-	st, _, err := g.openLog(ctx, app.LogQuery{})
+	st, _, err := openLog(ctx, g, app.LogQuery{})
 	if err != nil {
 		return err
 	}
@@ -81,7 +82,7 @@ func runLogReport(ctx context.Context, g *globals, opts *logReportOptions) error
 		return err
 	}
 	if opts.out == "" {
-		_, err = g.stdout.Write(buf.Bytes())
+		_, err = g.Stdout.Write(buf.Bytes())
 		return err
 	}
 	if err := os.WriteFile(opts.out, buf.Bytes(), 0o644); err != nil {

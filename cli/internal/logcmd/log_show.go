@@ -1,8 +1,9 @@
-package cli
+package logcmd
 
 import (
 	"context"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -14,14 +15,14 @@ type logShowOptions struct {
 	format string
 }
 
-func newLogShowCmd(g *globals) *cobra.Command {
+func newLogShowCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &logShowOptions{}
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "Show one decision by id or unique prefix (at least 6 characters)",
-		Args:  usageArgs(cobra.ExactArgs(1)),
+		Args:  cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			opts.id = args[0]
@@ -32,8 +33,8 @@ func newLogShowCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
-	st, _, err := g.openLog(ctx, app.LogQuery{})
+func runLogShow(ctx context.Context, g *cmdbase.Globals, opts *logShowOptions) error {
+	st, _, err := openLog(ctx, g, app.LogQuery{})
 	if err != nil {
 		return err
 	}
@@ -42,5 +43,5 @@ func runLogShow(ctx context.Context, g *globals, opts *logShowOptions) error {
 	if err != nil {
 		return err
 	}
-	return render.LogShow(g.stdout, opts.format, e)
+	return render.LogShow(g.Stdout, opts.format, e)
 }

@@ -1,10 +1,11 @@
-package cli
+package policycmd
 
 import (
 	"context"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/policytest"
 	"github.com/tausik/tausik/internal/render"
 )
@@ -16,7 +17,7 @@ type testOptions struct {
 	requireTools bool
 }
 
-func newPolicyTestCmd(g *globals) *cobra.Command {
+func newPolicyTestCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &testOptions{}
 	cmd := &cobra.Command{
 		Use:   "test [--gate NAME]...",
@@ -24,9 +25,9 @@ func newPolicyTestCmd(g *globals) *cobra.Command {
 		Long: "Runs each fixture of each gate (hermetically, in a temporary copy) and checks that\n" +
 			"every gate is COVERED (a fixture that must come out FAILED and one that must come\n" +
 			"out PASSED) or EXCUSED (a reason and the Go tests that prove it red and green).",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			return runPolicyTest(cmd.Context(), g, opts)
@@ -40,8 +41,8 @@ func newPolicyTestCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runPolicyTest(ctx context.Context, g *globals, opts *testOptions) error {
-	e, err := g.openEngine(ctx, false)
+func runPolicyTest(ctx context.Context, g *cmdbase.Globals, opts *testOptions) error {
+	e, err := g.OpenEngine(ctx, false)
 	if err != nil {
 		return err
 	}
@@ -50,11 +51,11 @@ func runPolicyTest(ctx context.Context, g *globals, opts *testOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := render.PolicyTest(g.stdout, opts.format, rep, opts.verbose); err != nil {
+	if err := render.PolicyTest(g.Stdout, opts.format, rep, opts.verbose); err != nil {
 		return err
 	}
 	if !rep.OK() {
-		return errTestsFailed
+		return cmdbase.ErrTestsFailed
 	}
 	return nil
 }

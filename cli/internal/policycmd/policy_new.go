@@ -1,4 +1,4 @@
-package cli
+package policycmd
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/policies"
 )
@@ -16,7 +17,7 @@ type newOptions struct {
 	from string
 }
 
-func newPolicyNewCmd(g *globals) *cobra.Command {
+func newPolicyNewCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &newOptions{}
 	cmd := &cobra.Command{
 		Use:   "new NAME --lang rego|cel | --from content|documents|imports|tool|files [--lang rego|cel]",
@@ -28,7 +29,7 @@ func newPolicyNewCmd(g *globals) *cobra.Command {
 			"rego), imports (banned Python and Go imports, rego) or tool (an agent's shell call runs\n" +
 			"no denied program, rego; trigger pre-write, judged by the host's hook).\n" +
 			"Exit codes: 0 created, 2 usage (bad name, unknown kind or language, gate exists).",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
 			return runPolicyNew(g, opts)
@@ -39,15 +40,15 @@ func newPolicyNewCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runPolicyNew(g *globals, opts *newOptions) error {
+func runPolicyNew(g *cmdbase.Globals, opts *newOptions) error {
 	if opts.from == "" && opts.lang == "" {
-		return usageErr(errors.New(`required flag(s) "lang" not set`))
+		return cmdbase.UsageErr(errors.New(`required flag(s) "lang" not set`))
 	}
 	kind := opts.from
 	if kind == "" {
 		kind = engine.KindFiles
 	}
-	root, err := g.projectRoot()
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return err
 	}
@@ -56,8 +57,8 @@ func runPolicyNew(g *globals, opts *newOptions) error {
 		return err
 	}
 	for _, f := range files {
-		fmt.Fprintf(g.stdout, "created %s\n", f)
+		fmt.Fprintf(g.Stdout, "created %s\n", f)
 	}
-	fmt.Fprintf(g.stdout, "next: edit the policy, then run `tausik policy test --gate %s`\n", opts.name)
+	fmt.Fprintf(g.Stdout, "next: edit the policy, then run `tausik policy test --gate %s`\n", opts.name)
 	return nil
 }

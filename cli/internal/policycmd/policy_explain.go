@@ -1,10 +1,11 @@
-package cli
+package policycmd
 
 import (
 	"context"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 )
@@ -14,7 +15,7 @@ type explainOptions struct {
 	format string
 }
 
-func newPolicyExplainCmd(g *globals) *cobra.Command {
+func newPolicyExplainCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &explainOptions{}
 	cmd := &cobra.Command{
 		Use:   "explain GATE [--format text|json]",
@@ -24,9 +25,9 @@ func newPolicyExplainCmd(g *globals) *cobra.Command {
 			"(default, or the project, user or managed file and line) and what the committed project\n" +
 			"may do with it, and the fixtures that prove the gate red and green.\n" +
 			"Exit codes: 0 shown, 2 unknown gate or usage, 3 policy/config error.",
-		Args: usageArgs(cobra.ExactArgs(1)),
+		Args: cmdbase.UsageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			opts.gate = args[0]
@@ -37,8 +38,8 @@ func newPolicyExplainCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runPolicyExplain(ctx context.Context, g *globals, opts *explainOptions) error {
-	e, err := g.openEngine(ctx, false)
+func runPolicyExplain(ctx context.Context, g *cmdbase.Globals, opts *explainOptions) error {
+	e, err := g.OpenEngine(ctx, false)
 	if err != nil {
 		return err
 	}
@@ -47,5 +48,5 @@ func runPolicyExplain(ctx context.Context, g *globals, opts *explainOptions) err
 	if err != nil {
 		return err
 	}
-	return render.Explanation(g.stdout, opts.format, ex)
+	return render.Explanation(g.Stdout, opts.format, ex)
 }

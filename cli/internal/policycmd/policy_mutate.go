@@ -1,4 +1,4 @@
-package cli
+package policycmd
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/policytest"
 	"github.com/tausik/tausik/internal/render"
 )
@@ -18,7 +19,7 @@ type mutateOptions struct {
 	timeout  time.Duration
 }
 
-func newPolicyMutateCmd(g *globals) *cobra.Command {
+func newPolicyMutateCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &mutateOptions{}
 	cmd := &cobra.Command{
 		Use:   "mutate [--gate NAME]... [--min-score S]",
@@ -29,16 +30,16 @@ func newPolicyMutateCmd(g *globals) *cobra.Command {
 			"Go tests) against each. A mutant no fixture notices survives: a rule the fixtures do not\n" +
 			"pin down. Exit 4 when a gate scores below --min-score or has a problem (a fixture\n" +
 			"failing on the unmutated policy, a stale mutants.yaml declaration). See docs/mutation.md.",
-		Args: usageArgs(cobra.NoArgs),
+		Args: cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			if opts.minScore < 0 || opts.minScore > 1 {
-				return usageErr(fmt.Errorf("--min-score %v: a score lies between 0 and 1", opts.minScore))
+				return cmdbase.UsageErr(fmt.Errorf("--min-score %v: a score lies between 0 and 1", opts.minScore))
 			}
 			if opts.timeout < 0 {
-				return usageErr(fmt.Errorf("--timeout %v: must not be negative", opts.timeout))
+				return cmdbase.UsageErr(fmt.Errorf("--timeout %v: must not be negative", opts.timeout))
 			}
 			return runPolicyMutate(cmd.Context(), g, opts)
 		},
@@ -51,8 +52,8 @@ func newPolicyMutateCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runPolicyMutate(ctx context.Context, g *globals, opts *mutateOptions) error {
-	e, err := g.openEngine(ctx, false)
+func runPolicyMutate(ctx context.Context, g *cmdbase.Globals, opts *mutateOptions) error {
+	e, err := g.OpenEngine(ctx, false)
 	if err != nil {
 		return err
 	}
@@ -63,11 +64,11 @@ func runPolicyMutate(ctx context.Context, g *globals, opts *mutateOptions) error
 		return err
 	}
 	below := rep.Below(opts.minScore)
-	if err := render.Mutation(g.stdout, opts.format, rep, below, opts.minScore, time.Since(t0)); err != nil {
+	if err := render.Mutation(g.Stdout, opts.format, rep, below, opts.minScore, time.Since(t0)); err != nil {
 		return err
 	}
 	if !rep.OK() || len(below) > 0 {
-		return errTestsFailed
+		return cmdbase.ErrTestsFailed
 	}
 	return nil
 }

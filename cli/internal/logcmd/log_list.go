@@ -1,8 +1,9 @@
-package cli
+package logcmd
 
 import (
 	"context"
 
+	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
@@ -14,14 +15,14 @@ type logListOptions struct {
 	format string
 }
 
-func newLogListCmd(g *globals) *cobra.Command {
+func newLogListCmd(g *cmdbase.Globals) *cobra.Command {
 	opts := &logListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list [--gate G] [--outcome O] [--task T] [--since 3h | --between A,B] [--tail N]",
 		Short: "List decisions, oldest first",
-		Args:  usageArgs(cobra.NoArgs),
+		Args:  cmdbase.UsageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(opts.format, "text", "json"); err != nil {
+			if err := cmdbase.CheckFormat(opts.format, "text", "json"); err != nil {
 				return err
 			}
 			return runLogList(cmd.Context(), g, opts)
@@ -32,8 +33,8 @@ func newLogListCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-func runLogList(ctx context.Context, g *globals, opts *logListOptions) error {
-	st, f, err := g.openLog(ctx, opts.query)
+func runLogList(ctx context.Context, g *cmdbase.Globals, opts *logListOptions) error {
+	st, f, err := openLog(ctx, g, opts.query)
 	if err != nil {
 		return err
 	}
@@ -42,5 +43,5 @@ func runLogList(ctx context.Context, g *globals, opts *logListOptions) error {
 	if err != nil {
 		return err
 	}
-	return render.LogList(g.stdout, opts.format, entries)
+	return render.LogList(g.Stdout, opts.format, entries)
 }

@@ -1,4 +1,4 @@
-package cli
+package cmdbase
 
 import (
 	"context"
@@ -7,14 +7,14 @@ import (
 	"github.com/tausik/tausik/internal/project"
 )
 
-// openStore opens the project's store alone, for commands that read or
+// OpenStore opens the project's store alone, for commands that read or
 // write workflow state without judging anything (task show, session…): they
 // work even while the gate configuration is broken. The caller closes it.
-func (g *globals) openStore(ctx context.Context) (*app.Store, string, error) {
-	root, err := g.projectRoot()
+func (g *Globals) OpenStore(ctx context.Context) (*app.Store, string, error) {
+	root, err := g.ProjectRoot()
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := project.OpenStore(ctx, root, g.getenv)
+	st, err := project.OpenStore(ctx, root, g.Getenv)
 	return st, root, err
 }
