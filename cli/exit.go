@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/tausik/tausik/engine"
@@ -53,12 +54,12 @@ func exitCode(err error) int {
 		return engine.ExitPassed
 	case errors.As(err, &he):
 		return he.code
-	case errors.Is(err, errBlocked), errors.Is(err, errCheckFailed), errors.Is(err, engine.ErrInvalidReceipt),
+	case errors.Is(err, errBlocked), errors.Is(err, errCheckFailed), errors.Is(err, diag.ErrInvalidReceipt),
 		errors.Is(err, app.ErrInvalidProof):
 		return engine.ExitBlocked
 	case errors.Is(err, errTestsFailed):
 		return engine.ExitTestsFailed
-	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage), errors.Is(err, engine.ErrExists), isCobraUsage(err),
+	case errors.As(err, &ue), errors.Is(err, diag.ErrUsage), errors.Is(err, diag.ErrExists), isCobraUsage(err),
 		errors.Is(err, artifacts.ErrUsage), errors.Is(err, artifacts.ErrNotFound), errors.Is(err, artifacts.ErrExists):
 		return engine.ExitUsage
 	}

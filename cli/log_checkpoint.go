@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/app"
 )
 
@@ -75,7 +75,7 @@ func writeOut(g *globals, path string, data []byte) error {
 		return err
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/guard"
 
 	"github.com/tausik/tausik/engine/commandgate"
@@ -195,7 +196,7 @@ func (e *Engine) loadGates(ctx context.Context, builtin fs.FS) error {
 		_, ok := e.runners.Get(ns)
 		return ok || ns == NamespaceRequest || e.cmds.Is(ns)
 	}
-	d := &Diagnostics{Kind: ErrBundle}
+	d := &diag.Diagnostics{Kind: diag.ErrBundle}
 	gates := gate.LoadBundles(ctx, builtin, "policies", gate.SourceBuiltin, known, e.lazyBuiltins, d)
 	teamDir := filepath.Join(e.root, filepath.FromSlash(gate.TeamDir))
 	if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
@@ -235,7 +236,7 @@ func (e *Engine) resolve(ctx context.Context, tiers []*config.File) error {
 	if err := e.refuseLoopholes(ctx); err != nil {
 		return err
 	}
-	cd := &Diagnostics{Kind: ErrBundle}
+	cd := &diag.Diagnostics{Kind: diag.ErrBundle}
 	if config.CheckCELCosts(e.gates, e.limits, cd); cd.Err() != nil {
 		return cd
 	}

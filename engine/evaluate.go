@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine/commandgate"
+	"github.com/tausik/tausik/engine/diag"
 
 	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/runners/git"
@@ -60,10 +61,10 @@ type Request struct {
 	// Tool is the agent tool call a pre-write hook asks about (see
 	// JudgeToolCall): its targets are Files, and what it would write that
 	// cannot be known reaches the policies as request.unknown_writes.
-	Tool *ToolCall
+	Tool *toolcall.Call
 	// Turn is the agent lifecycle event (a stop, a session start, a
 	// prompt) a hook asks about, recorded with the decision.
-	Turn *TurnRecord
+	Turn *toolcall.Turn
 }
 
 // Evaluate judges req: it selects the gates, gathers the facts they need,
@@ -109,7 +110,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), GatherNS: gatherNS, EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
 	if e.log != nil {
 		if err := e.log.Append(ctx, dec); err != nil {
-			return dec, fmt.Errorf("%w: record decision %s: %v", ErrStore, dec.ID, err)
+			return dec, fmt.Errorf("%w: record decision %s: %v", diag.ErrStore, dec.ID, err)
 		}
 		e.verdicts.index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
 	}
@@ -138,7 +139,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (Request, []*gate.Gat
 	}
 	if req.ChangedFiles {
 		if len(req.Files) > 0 {
-			return req, nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", ErrUsage)
+			return req, nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", diag.ErrUsage)
 		}
 		if req.Files, err = e.changedFiles(ctx, req.ChangedSince); err != nil {
 			return req, nil, err
@@ -292,7 +293,7 @@ func (e *Engine) selectGates(req Request) ([]*gate.Gate, error) {
 	if len(req.Gates) > 0 {
 		for _, name := range req.Gates {
 			if _, ok := e.byName[name]; !ok {
-				return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", ErrUsage, name)
+				return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", diag.ErrUsage, name)
 			}
 		}
 		for _, g := range e.gates {
@@ -314,7 +315,7 @@ func (e *Engine) selectGates(req Request) ([]*gate.Gate, error) {
 // checkTrigger refuses a trigger that is not one of Triggers (ErrUsage).
 func checkTrigger(trigger string) error {
 	if !slices.Contains(gate.Triggers, trigger) {
-		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(gate.Triggers, ", "))
+		return fmt.Errorf("%w: unknown trigger %q (known: %s)", diag.ErrUsage, trigger, strings.Join(gate.Triggers, ", "))
 	}
 	return nil
 }
@@ -425,7 +426,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 	}
 	for _, n := range names {
 		if _, ok := e.runners.Get(n); !ok && n != NamespaceRequest {
-			return nil, fmt.Errorf("%w: unknown namespace %q (known: %s)", ErrUsage, n, strings.Join(e.Namespaces(), ", "))
+			return nil, fmt.Errorf("%w: unknown namespace %q (known: %s)", diag.ErrUsage, n, strings.Join(e.Namespaces(), ", "))
 		}
 	}
 	if len(names) == 0 {
@@ -463,9 +464,9 @@ func (e *Engine) changedFiles(ctx context.Context, ref string) ([]string, error)
 	files, err := git.New().ChangedFiles(ctx, e.root, ref)
 	switch {
 	case errors.Is(err, git.ErrBadSince):
-		return nil, fmt.Errorf("%w: --changed-since %q: %v", ErrUsage, ref, err)
+		return nil, fmt.Errorf("%w: --changed-since %q: %v", diag.ErrUsage, ref, err)
 	case errors.Is(err, git.ErrNotRepo):
-		return nil, fmt.Errorf("%w: --changed-since %q: %s is not in a git work tree", ErrUsage, ref, e.root)
+		return nil, fmt.Errorf("%w: --changed-since %q: %s is not in a git work tree", diag.ErrUsage, ref, e.root)
 	case err != nil:
 		return nil, fmt.Errorf("files changed since %q: %w", ref, err)
 	}

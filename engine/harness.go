@@ -8,6 +8,7 @@ import (
 
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
@@ -48,7 +49,7 @@ func (e *Engine) GatherFixture(ctx context.Context, g *gate.Gate, params map[str
 // tool call: either c (a host payload normalised against dir) or t (the
 // tool namespace as given, its writes' texts the files' texts after the
 // call). The request names the call's targets as a hook's would.
-func (e *Engine) GatherFixtureCall(ctx context.Context, g *gate.Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed, c *ToolCall, t *facts.Tool) (*facts.Document, error) {
+func (e *Engine) GatherFixtureCall(ctx context.Context, g *gate.Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed, c *toolcall.Call, t *facts.Tool) (*facts.Document, error) {
 	scope := runners.NewScope(dir, req)
 	sub := &Engine{root: dir}
 	if c != nil {

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
@@ -74,7 +75,7 @@ func BenchmarkRegoShards(b *testing.B) {
 func compileOn(b *testing.B, procs int, gate, src string) policy.Policy {
 	b.Helper()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	d := &Diagnostics{}
+	d := &diag.Diagnostics{}
 	p := policy.CompileRego(context.Background(), gate, "policy.rego", []byte(src), d)
 	if err := d.Err(); err != nil || p == nil {
 		b.Fatalf("compile with %d cores: %v", procs, err)
