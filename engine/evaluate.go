@@ -13,6 +13,7 @@ import (
 
 	"github.com/tausik/tausik/engine/commandgate"
 	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/factplan"
 
 	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/runners/git"
@@ -86,8 +87,8 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		active = e.activeSlugs(ctx)
 		scope.Request.Tasks = active
 	}
-	setGlobs(scope, selected)
-	setOptions(scope, e.runners, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
+	factplan.SetGlobs(scope, selected)
+	factplan.SetOptions(scope, e.runners, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.Facts...)
@@ -178,7 +179,7 @@ func (e *Engine) evalGates(ctx context.Context, selected []*gate.Gate, scope *ru
 	for _, g := range selected {
 		eff := e.eff[g.Name]
 		v, ok := hits[g.Name]
-		if r := paramsConflict(scope, e.runners, g, eff.Params); r != nil {
+		if r := factplan.ParamsConflict(scope, e.runners, g, eff.Params); r != nil {
 			v = verdictOf(g, eff.Severity, policy.Result{CouldNotRun: []policy.Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
@@ -244,7 +245,7 @@ func prefetchNames(selected []*gate.Gate) []string {
 			continue
 		}
 		for _, ns := range g.Facts {
-			if !slices.Contains(globNamespaces, ns) && !slices.Contains(names, ns) {
+			if !slices.Contains(factplan.GlobNamespaces, ns) && !slices.Contains(names, ns) {
 				names = append(names, ns)
 			}
 		}
@@ -256,7 +257,7 @@ func prefetchNames(selected []*gate.Gate) []string {
 // input, and returns its verdict and the policy's error, if any.
 func evalGate(ctx context.Context, g *gate.Gate, severity string, params map[string]any, base *policy.Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
-	res, err := policy.EvalBounded(ctx, g.Policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
+	res, err := policy.EvalBounded(ctx, g.Policy, base.ForGate(g.Facts, params).WithViews(factplan.GateViews(g, doc)))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v, err
@@ -439,8 +440,8 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 		}
 	}
 	scope := e.scope(req, e.now().UTC())
-	setGlobs(scope, e.gates) // every gate's files: what any of them would read
-	setOptions(scope, e.runners, e.gates, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
+	factplan.SetGlobs(scope, e.gates) // every gate's files: what any of them would read
+	factplan.SetOptions(scope, e.runners, e.gates, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	doc, _ := e.gather(ctx, scope, names)
 	return doc, nil
 }

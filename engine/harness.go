@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/factplan"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/engine/toolcall"
@@ -79,8 +80,8 @@ func (e *Engine) gatherFixture(ctx context.Context, g *gate.Gate, params map[str
 		return nil, fmt.Errorf("fixture runners: %w", err)
 	}
 	sub := &Engine{root: dir, runners: reg.With(cmds...)}
-	setGlobs(scope, []*gate.Gate{g})
-	setOptions(scope, sub.runners, []*gate.Gate{g}, func(*gate.Gate) map[string]any { return params })
+	factplan.SetGlobs(scope, []*gate.Gate{g})
+	factplan.SetOptions(scope, sub.runners, []*gate.Gate{g}, func(*gate.Gate) map[string]any { return params })
 	doc, _ := sub.gather(ctx, scope, g.Facts)
 	return doc, nil
 }

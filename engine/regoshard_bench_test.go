@@ -10,6 +10,7 @@ import (
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
+	"github.com/tausik/tausik/runners/surface"
 )
 
 // BenchmarkRegoShards evaluates the class_surface policy alone, compiled
@@ -29,7 +30,7 @@ func BenchmarkRegoShards(b *testing.B) {
 	inputs := map[string]*policy.Input{}
 	py, gof := syntheticPython(1, 20_000, 7), facts.Go{Files: []facts.GoFile{}}
 	syn, _ := classSurfaceInput(b, e, py, gof, nil)
-	inputs["adversarial20k"] = syn.ForGate([]string{NamespaceSurface}, params)
+	inputs["adversarial20k"] = syn.ForGate([]string{surface.Namespace}, params)
 	if f := os.Getenv("TAUSIK_BENCH_SURFACE"); f != "" {
 		raw, err := os.ReadFile(f)
 		if err != nil {
@@ -39,7 +40,7 @@ func BenchmarkRegoShards(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		inputs["facts"] = policy.NewDocumentInput(doc, nil).ForGate([]string{NamespaceSurface}, params)
+		inputs["facts"] = policy.NewDocumentInput(doc, nil).ForGate([]string{surface.Namespace}, params)
 	}
 	for name, in := range inputs {
 		for _, mode := range []struct {

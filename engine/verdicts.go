@@ -10,6 +10,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/tausik/tausik/engine/factplan"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
@@ -97,7 +98,7 @@ func (c *verdictCache) key(g *gate.Gate, params map[string]any, parts map[string
 		"schema": parts["schema"], "params": params, "facts": seen,
 	}
 	// A gate's view of a glob namespace is its globs' part of it.
-	for _, ns := range globNamespaces {
+	for _, ns := range factplan.GlobNamespaces {
 		if globs := g.Globs(ns); len(globs) > 0 {
 			k["globs:"+ns] = globs
 		}
