@@ -116,7 +116,7 @@ type Verdict struct {
 	InputDigest string `json:"input_digest,omitempty"`
 	// Reused names the earlier decision whose verdict, evaluated from the
 	// same InputDigest, this one repeats instead of evaluating the policy
-	// again (see verdictCache); empty when it was evaluated for this decision.
+	// again (see package verdictcache); empty when it was evaluated for this decision.
 	Reused string `json:"reused,omitempty"`
 }
 

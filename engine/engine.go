@@ -17,6 +17,7 @@ import (
 
 	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/guard"
+	"github.com/tausik/tausik/engine/verdictcache"
 
 	"github.com/tausik/tausik/engine/commandgate"
 
@@ -114,7 +115,7 @@ type Engine struct {
 	gateSignature string
 
 	// verdicts reuses policy results across evaluations; nil without a store.
-	verdicts *verdictCache
+	verdicts *verdictcache.Cache
 
 	// limits bound each gate's evaluation, by limits class (engine/config/limitsconf.go, package policy).
 	limits map[string]policy.Limits
@@ -172,7 +173,7 @@ func newEngine(root string, deps Deps, opts []Option) *Engine {
 		o(e)
 	}
 	if deps.Store != nil {
-		e.verdicts = newVerdictCache(deps.Store)
+		e.verdicts = verdictcache.New(deps.Store)
 	}
 	if e.runners == nil {
 		e.runners = runners.NewRegistry()

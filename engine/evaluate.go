@@ -14,6 +14,7 @@ import (
 	"github.com/tausik/tausik/engine/commandgate"
 	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/factplan"
+	"github.com/tausik/tausik/engine/verdictcache"
 
 	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/runners/git"
@@ -113,7 +114,7 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		if err := e.log.Append(ctx, dec); err != nil {
 			return dec, fmt.Errorf("%w: record decision %s: %v", diag.ErrStore, dec.ID, err)
 		}
-		e.verdicts.index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
+		e.verdicts.Index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
 	}
 	return dec, nil
 }
@@ -174,7 +175,7 @@ func (e *Engine) newDecision(req Request, scope *runners.Scope, now time.Time, d
 // verdict cache has one for the same input, else evaluated under the
 // limits ctx carries. It returns the verdict keys computed anew.
 func (e *Engine) evalGates(ctx context.Context, selected []*gate.Gate, scope *runners.Scope, base *policy.Input, doc *facts.Document, parts map[string]string, dec *Decision) []string {
-	keys, hits := e.verdicts.reuse(ctx, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, parts)
+	keys, hits := e.reuse(ctx, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, parts)
 	var computed []string
 	for _, g := range selected {
 		eff := e.eff[g.Name]
@@ -190,7 +191,7 @@ func (e *Engine) evalGates(ctx context.Context, selected []*gate.Gate, scope *ru
 			v, perr = evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
 			// Only a policy that read nothing the digest leaves out has its
 			// result named by it, and reusable by a later evaluation.
-			if k := keys[g.Name]; k != "" && perr == nil && reusable(g) {
+			if k := keys[g.Name]; k != "" && perr == nil && verdictcache.Reusable(g) {
 				v.InputDigest = k
 				computed = append(computed, k)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/engine/verdictcache"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/store"
@@ -189,8 +190,8 @@ func TestVerdictCacheForged(t *testing.T) {
 	} {
 		e := verdictEngine(t, root, db, verdictGates())
 		g := e.byName["big"]
-		keys, _ := e.verdicts.reuse(context.Background(), []*gate.Gate{g}, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, namespaceDigests(t, e))
-		forged := store.CacheEntry{Key: store.CacheKey{Runner: verdictRunner, Version: e.verdicts.version, SHA256: hexOf(keys["big"])}, Value: json.RawMessage(row)}
+		keys, _ := e.reuse(context.Background(), []*gate.Gate{g}, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, namespaceDigests(t, e))
+		forged := store.CacheEntry{Key: store.CacheKey{Runner: verdictcache.Runner, Version: e.verdicts.Version(), SHA256: verdictcache.HexOf(keys["big"])}, Value: json.RawMessage(row)}
 		if err := e.store.CachePutMany(context.Background(), []store.CacheEntry{forged}); err != nil {
 			t.Fatal(err)
 		}
