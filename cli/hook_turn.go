@@ -8,15 +8,16 @@ import (
 
 	"github.com/tausik/tausik/cli/internal/cmdbase"
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/hosts"
 )
 
 // turnShort describes each lifecycle event's command.
 var turnShort = map[string]string{
-	engine.EventStop:         "Judge the agent's stop: an active task whose task-done gates block makes the host continue with the reasons",
-	engine.EventSessionStart: "Hand the model the active task, its scope and what would block now (byte-stable)",
-	engine.EventPromptSubmit: "Hand the model the active task, its scope and what would block now, at each prompt (byte-stable)",
+	toolcall.EventStop:         "Judge the agent's stop: an active task whose task-done gates block makes the host continue with the reasons",
+	toolcall.EventSessionStart: "Hand the model the active task, its scope and what would block now (byte-stable)",
+	toolcall.EventPromptSubmit: "Hand the model the active task, its scope and what would block now, at each prompt (byte-stable)",
 }
 
 // addTurnEvents adds to hc the lifecycle events host h has.
@@ -31,7 +32,7 @@ func addTurnEvents(hc *cobra.Command, g *cmdbase.Globals, h *hosts.Host) {
 				return runTurnHook(cmd.Context(), g, h, ev, bound)
 			},
 		}
-		if ev == engine.EventStop {
+		if ev == toolcall.EventStop {
 			c.Flags().IntVar(&bound, "stop-bound", app.DefaultStopBound, "refused stops in a row (per session and task) after which a stop passes, with a note in its decision")
 		}
 		hc.AddCommand(c)
@@ -42,8 +43,8 @@ func addTurnEvents(hc *cobra.Command, g *cmdbase.Globals, h *hosts.Host) {
 // protocol.
 func runTurnHook(ctx context.Context, g *cmdbase.Globals, h *hosts.Host, ev string, bound int) error {
 	wd, _ := os.Getwd()
-	judge := func(ctx context.Context, e *engine.Engine, rec engine.TurnRecord) (hosts.TurnAnswer, error) {
-		if ev == engine.EventStop {
+	judge := func(ctx context.Context, e *engine.Engine, rec toolcall.Turn) (hosts.TurnAnswer, error) {
+		if ev == toolcall.EventStop {
 			v, err := app.JudgeStop(ctx, e, rec, bound)
 			return hosts.TurnAnswer{Continue: v.Continue, Reason: v.Reason}, err
 		}

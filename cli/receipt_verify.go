@@ -7,12 +7,11 @@ import (
 	"os"
 
 	"github.com/tausik/tausik/cli/internal/cmdbase"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/render"
 
 	"github.com/spf13/cobra"
-
-	"github.com/tausik/tausik/engine"
 )
 
 type receiptVerifyOptions struct {
@@ -56,7 +55,7 @@ func runReceiptVerify(g *cmdbase.Globals, opts *receiptVerifyOptions) error {
 		return err
 	}
 	r, err := app.VerifyReceiptExport(data, pinned)
-	if errors.Is(err, engine.ErrInvalidReceipt) {
+	if errors.Is(err, diag.ErrInvalidReceipt) {
 		fmt.Fprintf(g.Stdout, "INVALID: %s: %v\n", opts.file, err)
 		return cmdbase.ErrCheckFailed
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/engine/stdrunners"
 
 	"github.com/tausik/tausik/engine/config"
@@ -171,16 +173,16 @@ func attributionEngine(t *testing.T) *Engine {
 // is not about a change, judge every violation.
 func TestAttributeByFileAndSources(t *testing.T) {
 	e := attributionEngine(t)
-	violations := func() []Violation {
-		return []Violation{
+	violations := func() []policy.Violation {
+		return []policy.Violation{
 			{Msg: "in a", File: "a.py"}, {Msg: "sourced from a", File: "b.py", Sources: []string{"z.py", "a.py"}},
 			{Msg: "no file"}, {Msg: "in b", File: "b.py", Sources: []string{"c.py"}}, {Msg: "prefix", File: "a.py.orig"},
 		}
 	}
 	dec := func() *Decision {
 		return &Decision{Gates: []Verdict{
-			{Name: "whole", Severity: SeverityBlock, Outcome: Failed, Violations: violations()},
-			{Name: "plain", Severity: SeverityBlock, Outcome: Failed, Violations: violations()},
+			{Name: "whole", Severity: gate.SeverityBlock, Outcome: Failed, Violations: violations()},
+			{Name: "plain", Severity: gate.SeverityBlock, Outcome: Failed, Violations: violations()},
 		}}
 	}
 	states := func(v Verdict) string {

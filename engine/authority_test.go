@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine/guard"
+	"github.com/tausik/tausik/engine/toolcall"
 
 	"github.com/tausik/tausik/engine/config"
 
@@ -14,24 +15,24 @@ import (
 // judged only when it may run tausik (a literal tausik, or go run), so
 // agent_authority sees `tausik task scope` while `go test` costs nothing.
 func TestJudgedCalls(t *testing.T) {
-	cmd := func(dyn bool, argv ...string) ToolCall {
-		return ToolCall{Kind: KindShell, Commands: []facts.ToolCommand{{Argv: argv, Dynamic: append([]bool{dyn}, make([]bool, len(argv)-1)...)}}}
+	cmd := func(dyn bool, argv ...string) toolcall.Call {
+		return toolcall.Call{Kind: toolcall.KindShell, Commands: []facts.ToolCommand{{Argv: argv, Dynamic: append([]bool{dyn}, make([]bool, len(argv)-1)...)}}}
 	}
 	for _, c := range []struct {
-		call ToolCall
+		call toolcall.Call
 		want bool
 	}{
 		{cmd(false, "tausik", "task", "scope", "t", "**"), true},
 		{cmd(false, "go", "test", "./..."), true},
 		{cmd(false, "echo", "tausik task scope"), true},
 		{cmd(true, "tausik", "key", "init"), true},
-		{ToolCall{Kind: KindWrite, Writes: []string{"a.py"}}, true},
-		{ToolCall{Kind: KindWrite, Unknown: []facts.UnknownWrite{{Text: "x", Reason: "y"}}}, true},
-		{ToolCall{Kind: KindWrite}, false},
-		{ToolCall{Kind: KindRead, Commands: cmd(false, "tausik", "init").Commands}, false},
-		{ToolCall{Kind: KindOther, Writes: []string{"a.py"}}, false},
-		{ToolCall{Kind: KindMCP, MCP: &facts.ToolMCP{Server: "github", Tool: "create_issue"}}, true},
-		{ToolCall{Kind: KindFetch, URL: "https://example.com"}, true},
+		{toolcall.Call{Kind: toolcall.KindWrite, Writes: []string{"a.py"}}, true},
+		{toolcall.Call{Kind: toolcall.KindWrite, Unknown: []facts.UnknownWrite{{Text: "x", Reason: "y"}}}, true},
+		{toolcall.Call{Kind: toolcall.KindWrite}, false},
+		{toolcall.Call{Kind: toolcall.KindRead, Commands: cmd(false, "tausik", "init").Commands}, false},
+		{toolcall.Call{Kind: toolcall.KindOther, Writes: []string{"a.py"}}, false},
+		{toolcall.Call{Kind: toolcall.KindMCP, MCP: &facts.ToolMCP{Server: "github", Tool: "create_issue"}}, true},
+		{toolcall.Call{Kind: toolcall.KindFetch, URL: "https://example.com"}, true},
 	} {
 		if got := c.call.Judged(); got != c.want {
 			t.Errorf("Judged(%+v) = %v, want %v", c.call, got, c.want)
@@ -80,7 +81,7 @@ func TestProtectedTargets(t *testing.T) {
 		{home, "a directory holding the user configuration tier"},
 		{"/etc/other.json", ""},
 	} {
-		got := e.protectedTargets(Request{Trigger: TriggerPreWrite, Tool: &ToolCall{Writes: []string{c.path}}})
+		got := e.protectedTargets(Request{Trigger: TriggerPreWrite, Tool: &toolcall.Call{Writes: []string{c.path}}})
 		switch {
 		case c.reason == "" && len(got) != 0:
 			t.Errorf("%s: protected as %v", c.path, got)

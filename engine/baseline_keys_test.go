@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine/baseline"
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // Two classes of one name in one file (Meta inside two models) are two
@@ -12,7 +14,7 @@ import (
 // smaller one growing is judged, and the keys stay the same run to run.
 func TestMeasuredKeysAreUnique(t *testing.T) {
 	mk := func(first, second int) *Decision {
-		v := Verdict{Name: "class_surface", Severity: SeverityBlock, Outcome: Failed, Violations: []Violation{
+		v := Verdict{Name: "class_surface", Severity: gate.SeverityBlock, Outcome: Failed, Violations: []policy.Violation{
 			{Msg: "a.py:30: class Meta", File: "a.py", Line: 30, Rule: "over_cap", Key: "a.py:Meta", Quantity: second},
 			{Msg: "a.py:10: class Meta", File: "a.py", Line: 10, Rule: "over_cap", Key: "a.py:Meta", Quantity: first},
 		}}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine/baseline"
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // A default fingerprint leaves out numbers and line references but keeps
@@ -13,17 +15,17 @@ import (
 // a third finding of the same kind in a file grows the count and blocks
 // every finding of that fingerprint; two stay held.
 func TestDefaultFingerprintCountsFindings(t *testing.T) {
-	a := baseline.FingerprintOf("ruff", Violation{Msg: "a.py:12:4: E501 line too long (120 > 88)", File: "a.py", Rule: "E501"})
-	b := baseline.FingerprintOf("ruff", Violation{Msg: "a.py:40:1: E501 line too long (97 > 88)", File: "a.py", Rule: "E501"})
-	c := baseline.FingerprintOf("ruff", Violation{Msg: "a.py:40:1: E502 line too long (97 > 88)", File: "a.py", Rule: "E501"})
+	a := baseline.FingerprintOf("ruff", policy.Violation{Msg: "a.py:12:4: E501 line too long (120 > 88)", File: "a.py", Rule: "E501"})
+	b := baseline.FingerprintOf("ruff", policy.Violation{Msg: "a.py:40:1: E501 line too long (97 > 88)", File: "a.py", Rule: "E501"})
+	c := baseline.FingerprintOf("ruff", policy.Violation{Msg: "a.py:40:1: E502 line too long (97 > 88)", File: "a.py", Rule: "E501"})
 	if a != b || a == c || !strings.Contains(a.Key, "E501") {
 		t.Fatalf("fingerprints %+v %+v %+v: want the first two equal, the third apart, E501 kept", a, b, c)
 	}
 	bl := &baseline.File{Entries: []baseline.Entry{{Gate: "ruff", Rule: "E501", File: "a.py", Key: a.Key, Quantity: 2}}}
 	mk := func(n int) *Decision {
-		v := Verdict{Name: "ruff", Severity: SeverityBlock, Outcome: Failed}
+		v := Verdict{Name: "ruff", Severity: gate.SeverityBlock, Outcome: Failed}
 		for i := range n {
-			v.Violations = append(v.Violations, Violation{Msg: fmt.Sprintf("a.py:%d:1: E501 line too long (99 > 88)", 10+i), File: "a.py", Rule: "E501"})
+			v.Violations = append(v.Violations, policy.Violation{Msg: fmt.Sprintf("a.py:%d:1: E501 line too long (99 > 88)", 10+i), File: "a.py", Rule: "E501"})
 		}
 		return &Decision{Gates: []Verdict{v}}
 	}
@@ -48,8 +50,8 @@ func TestHoldBaselineIdempotentAndScoped(t *testing.T) {
 		{Gate: "filesize", Rule: "too_long", File: "big.py", Key: "big.py", Quantity: 600},
 		{Gate: "filesize", Rule: "too_long", File: "other.py", Key: "other.py", Quantity: 700},
 	}}
-	d := &Decision{Request: RequestRecord{Files: []string{"big.py"}, Explicit: true}, Gates: []Verdict{{Name: "filesize", Severity: SeverityBlock, Outcome: Failed,
-		Violations: []Violation{{Msg: "big.py: 640 lines (max 500)", File: "big.py", Rule: "too_long", Key: "big.py", Quantity: 640}}}}}
+	d := &Decision{Request: RequestRecord{Files: []string{"big.py"}, Explicit: true}, Gates: []Verdict{{Name: "filesize", Severity: gate.SeverityBlock, Outcome: Failed,
+		Violations: []policy.Violation{{Msg: "big.py: 640 lines (max 500)", File: "big.py", Rule: "too_long", Key: "big.py", Quantity: 640}}}}}
 	for range 2 {
 		d.Gates[0].unsettle()
 		if w := holdBaseline(bl, d, func(string) string { return "warn" }); len(w) != 0 {
@@ -59,7 +61,7 @@ func TestHoldBaselineIdempotentAndScoped(t *testing.T) {
 	if msg := d.Gates[0].Violations[0].Msg; strings.Count(msg, "grew from 600 to 640 lines") != 1 {
 		t.Fatalf("message %q: want the growth noted once", msg)
 	}
-	d = &Decision{Gates: []Verdict{{Name: "filesize", Severity: SeverityBlock, Outcome: Passed}}}
+	d = &Decision{Gates: []Verdict{{Name: "filesize", Severity: gate.SeverityBlock, Outcome: Passed}}}
 	for range 2 {
 		d.Gates[0].unsettle()
 		holdBaseline(bl, d, func(string) string { return "block" })

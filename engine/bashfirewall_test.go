@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/stdrunners"
 
 	"github.com/tausik/tausik/engine"
@@ -36,7 +37,7 @@ func shellToolDoc(t *testing.T, text string) *facts.Document {
 }
 
 // builtinGate loads the built-in gate name.
-func builtinGate(t *testing.T, name string) *engine.Gate {
+func builtinGate(t *testing.T, name string) *gate.Gate {
 	t.Helper()
 	e, err := engine.New(context.Background(), engine.Deps{Root: t.TempDir(), Builtin: policies.FS, Runners: stdrunners.New(nil)})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 )
@@ -24,7 +25,7 @@ func FuzzBoundedPolicy(f *testing.F) {
 		depth = depth%12 + 1
 		lim := policy.Limits{EvalTimeout: 20 * time.Millisecond, EvalMemory: 32 << 20, CELCost: 100_000}
 		var p policy.Policy
-		d := &Diagnostics{Kind: ErrBundle}
+		d := &diag.Diagnostics{Kind: diag.ErrBundle}
 		if rego {
 			p = policy.CompileRego(context.Background(), "fz", "policy.rego", []byte(regoComprehension(int(depth), int(width), op)), d)
 		} else {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/diag"
 )
 
 // TestBundleRefusals loads bundles broken in each way the loader must refuse
@@ -78,7 +80,7 @@ func TestBundleRefusals(t *testing.T) {
 			if err == nil {
 				t.Fatalf("loaded %d gate(s), want a refusal containing %q", len(e.Gates()), c.want)
 			}
-			if !errors.Is(err, ErrBundle) {
+			if !errors.Is(err, diag.ErrBundle) {
 				t.Errorf("error kind: %v, want ErrBundle", err)
 			}
 			if !strings.Contains(err.Error(), c.want) {
@@ -113,7 +115,7 @@ func TestBundleReportsEveryProblem(t *testing.T) {
 	if err == nil {
 		t.Fatal("loaded a gate.yaml with two errors")
 	}
-	var d *Diagnostics
+	var d *diag.Diagnostics
 	if !errors.As(err, &d) || len(d.Items) != 2 {
 		t.Fatalf("want 2 diagnostics, got %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/guard"
 	"github.com/tausik/tausik/engine/toolcall"
@@ -14,46 +15,17 @@ import (
 	"github.com/tausik/tausik/store"
 )
 
-// The tool-call model's names as the host adapters and the front ends use
-// them: the types and constants live in package toolcall.
-type (
-	// ToolCall is one agent tool call (see toolcall.Call).
-	ToolCall = toolcall.Call
-	// WriteText is one written path's text after a call (see toolcall.WriteText).
-	WriteText = toolcall.WriteText
-	// ToolRecord is what a decision records of a call (see toolcall.Record).
-	ToolRecord = toolcall.Record
-	// TurnRecord is what a decision records of a lifecycle event (see toolcall.Turn).
-	TurnRecord = toolcall.Turn
-)
-
-// Kinds of tool call, hook events and the after-text bound (see package toolcall).
-const (
-	KindWrite         = toolcall.KindWrite
-	KindShell         = toolcall.KindShell
-	KindRead          = toolcall.KindRead
-	KindMCP           = toolcall.KindMCP
-	KindFetch         = toolcall.KindFetch
-	KindOther         = toolcall.KindOther
-	EventPreToolUse   = toolcall.EventPreToolUse
-	EventPostToolUse  = toolcall.EventPostToolUse
-	EventStop         = toolcall.EventStop
-	EventSessionStart = toolcall.EventSessionStart
-	EventPromptSubmit = toolcall.EventPromptSubmit
-	MaxWriteText      = toolcall.MaxWriteText
-)
-
 // JudgeToolCall evaluates the pre-write gates for c and returns the
 // decision, logged with the call's parsed targets. A call with nothing to
 // judge (see Judged) returns a nil decision and no error: it passes. A
 // push the decision lets through spends the push ticket it passed on
 // (usePushTicket); a ticket that cannot be spent is an error.
-func (e *Engine) JudgeToolCall(ctx context.Context, c ToolCall) (*Decision, error) {
+func (e *Engine) JudgeToolCall(ctx context.Context, c toolcall.Call) (*Decision, error) {
 	if !c.Judged() {
 		return nil, nil
 	}
 	if c.Event == "" {
-		c.Event = EventPreToolUse
+		c.Event = toolcall.EventPreToolUse
 	}
 	d, err := e.Evaluate(ctx, Request{Trigger: TriggerPreWrite, Files: c.Writes, Tool: &c})
 	if err != nil {
@@ -70,10 +42,10 @@ func (e *Engine) JudgeToolCall(ctx context.Context, c ToolCall) (*Decision, erro
 // nothing: a call outside a session is not billed to a later one.
 func (e *Engine) CountToolCall(ctx context.Context, tool string) error {
 	if e.store == nil {
-		return fmt.Errorf("%w: no store", ErrStore)
+		return fmt.Errorf("%w: no store", diag.ErrStore)
 	}
 	if _, err := e.store.RecordToolCall(ctx, tool); err != nil && !errors.Is(err, store.ErrNoOpenSession) {
-		return fmt.Errorf("%w: %v", ErrStore, err)
+		return fmt.Errorf("%w: %v", diag.ErrStore, err)
 	}
 	return nil
 }
@@ -93,7 +65,7 @@ const TriggerPreWrite = "pre-write"
 // of the guard is on record with who asked.
 func (e *Engine) JudgeCommand(ctx context.Context, argv []string, requester string) (*Decision, error) {
 	cmd := facts.ToolCommand{Argv: slices.Clone(argv), Dynamic: make([]bool, len(argv))}
-	tc := &ToolCall{Host: "cli", Tool: "tausik", Kind: KindOther, Command: strings.Join(argv, " "), Commands: []facts.ToolCommand{cmd}}
+	tc := &toolcall.Call{Host: "cli", Tool: "tausik", Kind: toolcall.KindOther, Command: strings.Join(argv, " "), Commands: []facts.ToolCommand{cmd}}
 	return e.Evaluate(ctx, Request{Trigger: TriggerPreWrite, Gates: []string{GateAgentAuthority}, Requester: requester, Tool: tc})
 }
 
@@ -134,8 +106,8 @@ func (e *Engine) activeSlugs(ctx context.Context) []string {
 // with a declared scope is active, and returns the decision, logged with
 // the call. A call that writes nothing (a read, another tool), or one made
 // with no scoped task active, returns a nil decision: nothing to judge.
-func (e *Engine) CheckToolCall(ctx context.Context, c ToolCall) (*Decision, error) {
-	if c.Kind != KindWrite && c.Kind != KindShell {
+func (e *Engine) CheckToolCall(ctx context.Context, c toolcall.Call) (*Decision, error) {
+	if c.Kind != toolcall.KindWrite && c.Kind != toolcall.KindShell {
 		return nil, nil
 	}
 	st, err := e.needStore()
@@ -158,7 +130,7 @@ func (e *Engine) CheckToolCall(ctx context.Context, c ToolCall) (*Decision, erro
 	rec := c
 	rec.Writes, rec.Unknown, rec.Texts = nil, nil, nil
 	if rec.Event == "" {
-		rec.Event = EventPostToolUse
+		rec.Event = toolcall.EventPostToolUse
 	}
 	return e.Evaluate(ctx, Request{Trigger: gate.TriggerPostWrite, Tool: &rec})
 }
@@ -171,7 +143,7 @@ const GateSecretScan = "secret_scan"
 
 // recordTool is c as a decision records it, every secret the secret_scan
 // detectors in force find masked (none without that gate).
-func (e *Engine) recordTool(c *ToolCall) *ToolRecord {
+func (e *Engine) recordTool(c *toolcall.Call) *toolcall.Record {
 	var detectors map[string]any
 	if g, ok := e.byName[GateSecretScan]; ok {
 		params := g.DefaultParams()

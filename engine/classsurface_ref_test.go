@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // The expectations of TestClassSurfaceMatchesReference: what refSurface
@@ -106,7 +108,7 @@ var (
 )
 
 // got turns the policy's violations into expect's form.
-func got(t testing.TB, vs []Violation) []string {
+func got(t testing.TB, vs []policy.Violation) []string {
 	var out []string
 	for _, v := range vs {
 		switch v.Rule {

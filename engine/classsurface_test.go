@@ -319,10 +319,10 @@ func (r *refSurface) candidates(id int, b string) []int {
 func classSurfaceInput(t testing.TB, e *Engine, py facts.Python, gof facts.Go, params map[string]any) (*policy.Input, *facts.Document) {
 	t.Helper()
 	doc := facts.NewDocument()
-	doc.Set(NamespaceSurface, facts.OK(surface.Compute(surface.ParamsOf(classSurfaceParams(e, params)), py.Files, nil, gof.Files)))
+	doc.Set(surface.Namespace, facts.OK(surface.Compute(surface.ParamsOf(classSurfaceParams(e, params)), py.Files, nil, gof.Files)))
 	doc.Set(NamespaceRequest, facts.OK(facts.Request{Trigger: "commit"}))
 	in := policy.NewDocumentInput(doc, nil)
-	if _, err := in.ForGate([]string{NamespaceSurface}, nil).RegoTerms(); err != nil {
+	if _, err := in.ForGate([]string{surface.Namespace}, nil).RegoTerms(); err != nil {
 		t.Fatal(err)
 	}
 	return in, doc

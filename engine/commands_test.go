@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/stdrunners"
 
 	"github.com/tausik/tausik/engine/commandgate"
@@ -36,7 +38,7 @@ func newCommandEngine(t *testing.T, project, user string) (*Engine, error) {
 // configErr returns err's diagnostics as text, failing unless it is ErrConfig.
 func configErr(t *testing.T, err error) string {
 	t.Helper()
-	if !errors.Is(err, ErrConfig) {
+	if !errors.Is(err, diag.ErrConfig) {
 		t.Fatalf("err %v, want ErrConfig", err)
 	}
 	return err.Error()
@@ -57,11 +59,11 @@ func TestCommandGateFromProjectConfig(t *testing.T) {
 	if !ok {
 		t.Fatal("no go_version gate")
 	}
-	if g.Source != "tausik/gates.json" || g.Table() != TableCovered || g.Language != LangRego || !slices.Equal(g.Facts, []string{"go_version"}) {
+	if g.Source != "tausik/gates.json" || g.Table() != gate.TableCovered || g.Language != gate.LangRego || !slices.Equal(g.Facts, []string{"go_version"}) {
 		t.Fatalf("gate %+v", g.Meta)
 	}
 	eff, _ := e.Effective("go_version")
-	if !eff.Enabled || eff.Severity != SeverityWarn || !slices.Equal(eff.Triggers, []string{"commit"}) || eff.Params[commandgate.ParamNamespace] != "go_version" {
+	if !eff.Enabled || eff.Severity != gate.SeverityWarn || !slices.Equal(eff.Triggers, []string{"commit"}) || eff.Params[commandgate.ParamNamespace] != "go_version" {
 		t.Fatalf("effective %+v", eff)
 	}
 	dec, err := e.Evaluate(context.Background(), Request{Trigger: "commit", Gates: []string{"go_version"}})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine/config"
+	"github.com/tausik/tausik/engine/diag"
 
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
@@ -101,7 +102,7 @@ func TestConfigProjectMayNotWeaken(t *testing.T) {
 		}
 	}
 	eff, _ := e.Effective("big")
-	if !eff.Enabled || eff.Severity != SeverityBlock || eff.Params["max_lines"] != int64(3) ||
+	if !eff.Enabled || eff.Severity != gate.SeverityBlock || eff.Params["max_lines"] != int64(3) ||
 		eff.Params["min_tests"] != int64(1) || eff.Params["locked"] != true {
 		t.Errorf("a refused weakening took effect: %+v", eff)
 	}
@@ -125,7 +126,7 @@ func TestConfigHigherTiersMayWeaken(t *testing.T) {
 		t.Errorf("warnings: %v", w)
 	}
 	eff, _ := e.Effective("big")
-	if eff.Enabled || eff.Severity != SeverityWarn || eff.Params["max_lines"] != int64(50) || eff.Params["locked"] != false {
+	if eff.Enabled || eff.Severity != gate.SeverityWarn || eff.Params["max_lines"] != int64(50) || eff.Params["locked"] != false {
 		t.Errorf("effective = %+v", eff)
 	}
 	if eff.SetBy["params.max_lines"] != config.TierUser || eff.SetBy["enabled"] != config.TierManaged {
@@ -152,7 +153,7 @@ func TestConfigMalformed(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := engineWithTiers(t, c.project, "", "")
-			if !errors.Is(err, ErrConfig) {
+			if !errors.Is(err, diag.ErrConfig) {
 				t.Fatalf("err = %v, want ErrConfig", err)
 			}
 			if !strings.Contains(err.Error(), c.want) {
@@ -166,7 +167,7 @@ func TestConfigManagedTierFailsClosed(t *testing.T) {
 	dir := t.TempDir()
 	_, err := New(context.Background(), Deps{Root: dir, Builtin: bundleFS(configGates),
 		Runners: runners.NewRegistry(fs.New()), Config: config.Paths{Managed: filepath.Join(dir, "missing.json")}})
-	if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "missing.json") {
+	if !errors.Is(err, diag.ErrConfig) || !strings.Contains(err.Error(), "missing.json") {
 		t.Fatalf("a named but missing managed config gave %v, want ErrConfig naming it", err)
 	}
 }
@@ -179,10 +180,10 @@ func TestConfigSeverityAskRanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := strings.Join(e.ConfigWarnings(), "\n")
-	if eff, _ := e.Effective("big"); eff.Severity != SeverityBlock || !strings.Contains(w, "it would lower the severity from block to ask") {
+	if eff, _ := e.Effective("big"); eff.Severity != gate.SeverityBlock || !strings.Contains(w, "it would lower the severity from block to ask") {
 		t.Errorf("block lowered to ask: severity %s, warnings %s", eff.Severity, w)
 	}
-	if !(gate.SeverityRank(SeverityWarn) < gate.SeverityRank(SeverityAsk) && gate.SeverityRank(SeverityAsk) < gate.SeverityRank(SeverityBlock)) {
-		t.Errorf("ranks warn %d, ask %d, block %d", gate.SeverityRank(SeverityWarn), gate.SeverityRank(SeverityAsk), gate.SeverityRank(SeverityBlock))
+	if !(gate.SeverityRank(gate.SeverityWarn) < gate.SeverityRank(gate.SeverityAsk) && gate.SeverityRank(gate.SeverityAsk) < gate.SeverityRank(gate.SeverityBlock)) {
+		t.Errorf("ranks warn %d, ask %d, block %d", gate.SeverityRank(gate.SeverityWarn), gate.SeverityRank(gate.SeverityAsk), gate.SeverityRank(gate.SeverityBlock))
 	}
 }

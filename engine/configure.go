@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tausik/tausik/engine/commandgate"
+	"github.com/tausik/tausik/engine/verdictcache"
 
 	"github.com/tausik/tausik/engine/config"
 
@@ -28,7 +29,7 @@ func (e *Engine) registerMCPSurface(tiers []*config.File) error {
 		return err
 	}
 	var opts []mcpsurface.Option
-	if id, ok := binaryIdentity(); self && ok && e.store != nil {
+	if id, ok := verdictcache.BinaryIdentity(); self && ok && e.store != nil {
 		opts = append(opts, mcpsurface.WithFixedServer(e.store, id))
 	}
 	e.runners = e.runners.With(mcpsurface.New(argv, 0, opts...))
@@ -77,7 +78,7 @@ func (e *Engine) registerHosts(tiers []*config.File) error {
 		return err
 	}
 	opts := []hosts.Option{hosts.WithSelf(config.SelfPath()), hosts.WithCopies(copies)}
-	if id, ok := binaryIdentity(); ok && e.store != nil {
+	if id, ok := verdictcache.BinaryIdentity(); ok && e.store != nil {
 		opts = append(opts, hosts.WithCache(e.store, id))
 	}
 	e.runners = e.runners.With(hosts.New(gens, opts...))

@@ -10,6 +10,7 @@ import (
 	"github.com/tausik/tausik/engine/config"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/store"
 )
 
@@ -81,12 +82,12 @@ type RequestRecord struct {
 	ChangedSince string   `json:"changed_since,omitempty"`
 	Bypass       []string `json:"bypass,omitempty"`
 	// Tool is the agent tool call a hook judged, with its parsed targets.
-	Tool *ToolRecord `json:"tool,omitempty"`
+	Tool *toolcall.Record `json:"tool,omitempty"`
 	// Tasks are the tasks active when a tool call was judged; with exactly
 	// one, Task names it too, so the log lists the call under that task.
 	Tasks []string `json:"tasks,omitempty"`
 	// Turn is the agent lifecycle event a hook's decision was made for.
-	Turn *TurnRecord `json:"turn,omitempty"`
+	Turn *toolcall.Turn `json:"turn,omitempty"`
 }
 
 // Verdict is one gate's outcome within a decision.
@@ -115,7 +116,7 @@ type Verdict struct {
 	InputDigest string `json:"input_digest,omitempty"`
 	// Reused names the earlier decision whose verdict, evaluated from the
 	// same InputDigest, this one repeats instead of evaluating the policy
-	// again (see verdictCache); empty when it was evaluated for this decision.
+	// again (see package verdictcache); empty when it was evaluated for this decision.
 	Reused string `json:"reused,omitempty"`
 }
 

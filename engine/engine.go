@@ -15,7 +15,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/guard"
+	"github.com/tausik/tausik/engine/verdictcache"
 
 	"github.com/tausik/tausik/engine/commandgate"
 
@@ -113,7 +115,7 @@ type Engine struct {
 	gateSignature string
 
 	// verdicts reuses policy results across evaluations; nil without a store.
-	verdicts *verdictCache
+	verdicts *verdictcache.Cache
 
 	// limits bound each gate's evaluation, by limits class (engine/config/limitsconf.go, package policy).
 	limits map[string]policy.Limits
@@ -171,7 +173,7 @@ func newEngine(root string, deps Deps, opts []Option) *Engine {
 		o(e)
 	}
 	if deps.Store != nil {
-		e.verdicts = newVerdictCache(deps.Store)
+		e.verdicts = verdictcache.New(deps.Store)
 	}
 	if e.runners == nil {
 		e.runners = runners.NewRegistry()
@@ -195,7 +197,7 @@ func (e *Engine) loadGates(ctx context.Context, builtin fs.FS) error {
 		_, ok := e.runners.Get(ns)
 		return ok || ns == NamespaceRequest || e.cmds.Is(ns)
 	}
-	d := &Diagnostics{Kind: ErrBundle}
+	d := &diag.Diagnostics{Kind: diag.ErrBundle}
 	gates := gate.LoadBundles(ctx, builtin, "policies", gate.SourceBuiltin, known, e.lazyBuiltins, d)
 	teamDir := filepath.Join(e.root, filepath.FromSlash(gate.TeamDir))
 	if info, err := os.Stat(teamDir); err == nil && info.IsDir() {
@@ -235,7 +237,7 @@ func (e *Engine) resolve(ctx context.Context, tiers []*config.File) error {
 	if err := e.refuseLoopholes(ctx); err != nil {
 		return err
 	}
-	cd := &Diagnostics{Kind: ErrBundle}
+	cd := &diag.Diagnostics{Kind: diag.ErrBundle}
 	if config.CheckCELCosts(e.gates, e.limits, cd); cd.Err() != nil {
 		return cd
 	}

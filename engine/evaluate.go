@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine/commandgate"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/factplan"
+	"github.com/tausik/tausik/engine/verdictcache"
 
 	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/runners/git"
@@ -60,10 +63,10 @@ type Request struct {
 	// Tool is the agent tool call a pre-write hook asks about (see
 	// JudgeToolCall): its targets are Files, and what it would write that
 	// cannot be known reaches the policies as request.unknown_writes.
-	Tool *ToolCall
+	Tool *toolcall.Call
 	// Turn is the agent lifecycle event (a stop, a session start, a
 	// prompt) a hook asks about, recorded with the decision.
-	Turn *TurnRecord
+	Turn *toolcall.Turn
 }
 
 // Evaluate judges req: it selects the gates, gathers the facts they need,
@@ -85,8 +88,8 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 		active = e.activeSlugs(ctx)
 		scope.Request.Tasks = active
 	}
-	setGlobs(scope, selected)
-	setOptions(scope, e.runners, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
+	factplan.SetGlobs(scope, selected)
+	factplan.SetOptions(scope, e.runners, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	var needs []string
 	for _, g := range selected {
 		needs = append(needs, g.NeedsAt(req.Trigger)...)
@@ -109,9 +112,9 @@ func (e *Engine) Evaluate(ctx context.Context, req Request) (*Decision, error) {
 	dec.Timings = Timings{FactsNS: factsDone.Sub(start).Nanoseconds(), GatherNS: gatherNS, EvalNS: end.Sub(factsDone).Nanoseconds(), TotalNS: end.Sub(start).Nanoseconds()}
 	if e.log != nil {
 		if err := e.log.Append(ctx, dec); err != nil {
-			return dec, fmt.Errorf("%w: record decision %s: %v", ErrStore, dec.ID, err)
+			return dec, fmt.Errorf("%w: record decision %s: %v", diag.ErrStore, dec.ID, err)
 		}
-		e.verdicts.index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
+		e.verdicts.Index(ctx, dec.ID, computed) // after the log: an entry names a decision on record
 	}
 	return dec, nil
 }
@@ -138,7 +141,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (Request, []*gate.Gat
 	}
 	if req.ChangedFiles {
 		if len(req.Files) > 0 {
-			return req, nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", ErrUsage)
+			return req, nil, fmt.Errorf("%w: a request scoped to the changed files names no files of its own", diag.ErrUsage)
 		}
 		if req.Files, err = e.changedFiles(ctx, req.ChangedSince); err != nil {
 			return req, nil, err
@@ -172,12 +175,12 @@ func (e *Engine) newDecision(req Request, scope *runners.Scope, now time.Time, d
 // verdict cache has one for the same input, else evaluated under the
 // limits ctx carries. It returns the verdict keys computed anew.
 func (e *Engine) evalGates(ctx context.Context, selected []*gate.Gate, scope *runners.Scope, base *policy.Input, doc *facts.Document, parts map[string]string, dec *Decision) []string {
-	keys, hits := e.verdicts.reuse(ctx, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, parts)
+	keys, hits := e.reuse(ctx, selected, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, parts)
 	var computed []string
 	for _, g := range selected {
 		eff := e.eff[g.Name]
 		v, ok := hits[g.Name]
-		if r := paramsConflict(scope, e.runners, g, eff.Params); r != nil {
+		if r := factplan.ParamsConflict(scope, e.runners, g, eff.Params); r != nil {
 			v = verdictOf(g, eff.Severity, policy.Result{CouldNotRun: []policy.Reason{*r}}, nil, doc)
 		} else if ok {
 			// The outcome is the input's; severity and blocking are today's config.
@@ -188,7 +191,7 @@ func (e *Engine) evalGates(ctx context.Context, selected []*gate.Gate, scope *ru
 			v, perr = evalGate(ctx, g, eff.Severity, eff.Params, base, doc)
 			// Only a policy that read nothing the digest leaves out has its
 			// result named by it, and reusable by a later evaluation.
-			if k := keys[g.Name]; k != "" && perr == nil && reusable(g) {
+			if k := keys[g.Name]; k != "" && perr == nil && verdictcache.Reusable(g) {
 				v.InputDigest = k
 				computed = append(computed, k)
 			}
@@ -243,7 +246,7 @@ func prefetchNames(selected []*gate.Gate) []string {
 			continue
 		}
 		for _, ns := range g.Facts {
-			if !slices.Contains(globNamespaces, ns) && !slices.Contains(names, ns) {
+			if !slices.Contains(factplan.GlobNamespaces, ns) && !slices.Contains(names, ns) {
 				names = append(names, ns)
 			}
 		}
@@ -255,7 +258,7 @@ func prefetchNames(selected []*gate.Gate) []string {
 // input, and returns its verdict and the policy's error, if any.
 func evalGate(ctx context.Context, g *gate.Gate, severity string, params map[string]any, base *policy.Input, doc *facts.Document) (Verdict, error) {
 	t0 := time.Now()
-	res, err := policy.EvalBounded(ctx, g.Policy, base.ForGate(g.Facts, params).WithViews(gateViews(g, doc)))
+	res, err := policy.EvalBounded(ctx, g.Policy, base.ForGate(g.Facts, params).WithViews(factplan.GateViews(g, doc)))
 	v := verdictOf(g, severity, res, err, doc)
 	v.EvalNS = time.Since(t0).Nanoseconds()
 	return v, err
@@ -294,7 +297,7 @@ func (e *Engine) selectGates(req Request) ([]*gate.Gate, error) {
 	if len(req.Gates) > 0 {
 		for _, name := range req.Gates {
 			if _, ok := e.byName[name]; !ok {
-				return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", ErrUsage, name)
+				return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", diag.ErrUsage, name)
 			}
 		}
 		for _, g := range e.gates {
@@ -316,7 +319,7 @@ func (e *Engine) selectGates(req Request) ([]*gate.Gate, error) {
 // checkTrigger refuses a trigger that is not one of Triggers (ErrUsage).
 func checkTrigger(trigger string) error {
 	if !slices.Contains(gate.Triggers, trigger) {
-		return fmt.Errorf("%w: unknown trigger %q (known: %s)", ErrUsage, trigger, strings.Join(gate.Triggers, ", "))
+		return fmt.Errorf("%w: unknown trigger %q (known: %s)", diag.ErrUsage, trigger, strings.Join(gate.Triggers, ", "))
 	}
 	return nil
 }
@@ -427,7 +430,7 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 	}
 	for _, n := range names {
 		if _, ok := e.runners.Get(n); !ok && n != NamespaceRequest {
-			return nil, fmt.Errorf("%w: unknown namespace %q (known: %s)", ErrUsage, n, strings.Join(e.Namespaces(), ", "))
+			return nil, fmt.Errorf("%w: unknown namespace %q (known: %s)", diag.ErrUsage, n, strings.Join(e.Namespaces(), ", "))
 		}
 	}
 	if len(names) == 0 {
@@ -440,8 +443,8 @@ func (e *Engine) Facts(ctx context.Context, req Request, names []string) (*facts
 		}
 	}
 	scope := e.scope(req, e.now().UTC())
-	setGlobs(scope, e.gates) // every gate's files: what any of them would read
-	setOptions(scope, e.runners, e.gates, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
+	factplan.SetGlobs(scope, e.gates) // every gate's files: what any of them would read
+	factplan.SetOptions(scope, e.runners, e.gates, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params })
 	doc, _ := e.gather(ctx, scope, names)
 	return doc, nil
 }
@@ -465,9 +468,9 @@ func (e *Engine) changedFiles(ctx context.Context, ref string) ([]string, error)
 	files, err := git.New().ChangedFiles(ctx, e.root, ref)
 	switch {
 	case errors.Is(err, git.ErrBadSince):
-		return nil, fmt.Errorf("%w: --changed-since %q: %v", ErrUsage, ref, err)
+		return nil, fmt.Errorf("%w: --changed-since %q: %v", diag.ErrUsage, ref, err)
 	case errors.Is(err, git.ErrNotRepo):
-		return nil, fmt.Errorf("%w: --changed-since %q: %s is not in a git work tree", ErrUsage, ref, e.root)
+		return nil, fmt.Errorf("%w: --changed-since %q: %s is not in a git work tree", diag.ErrUsage, ref, e.root)
 	case err != nil:
 		return nil, fmt.Errorf("files changed since %q: %w", ref, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/stdrunners"
 
 	"github.com/tausik/tausik/engine/gate"
@@ -187,7 +188,7 @@ func TestEvaluateSelection(t *testing.T) {
 	writeFiles(t, root, map[string]string{"src/a.py": "x = 1\n"})
 	e := builtinEngine(t, root)
 	for _, req := range []Request{{Trigger: "deploy"}, {Trigger: "commit", Gates: []string{"nope"}}} {
-		if _, err := e.Evaluate(context.Background(), req); !errors.Is(err, ErrUsage) {
+		if _, err := e.Evaluate(context.Background(), req); !errors.Is(err, diag.ErrUsage) {
 			t.Errorf("%+v: err = %v, want ErrUsage", req, err)
 		}
 	}
@@ -218,7 +219,7 @@ func TestEvaluateLogFailureIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, err := e.Evaluate(context.Background(), Request{Trigger: "commit"})
-	if !errors.Is(err, ErrStore) || d == nil || !strings.Contains(err.Error(), d.ID) {
+	if !errors.Is(err, diag.ErrStore) || d == nil || !strings.Contains(err.Error(), d.ID) {
 		t.Fatalf("err = %v, decision = %v; want ErrStore naming the decision", err, d)
 	}
 }
@@ -280,7 +281,7 @@ func TestBuiltinsCompileEagerly(t *testing.T) {
 		t.Fatalf("a built-in bundle does not compile: %v", err)
 	}
 	for _, g := range e.Gates() {
-		if _, lazy := g.Policy.(*gate.LazyPolicy); lazy && g.Source == SourceBuiltin {
+		if _, lazy := g.Policy.(*gate.LazyPolicy); lazy && g.Source == gate.SourceBuiltin {
 			t.Errorf("%s was not compiled eagerly", g.Name)
 		}
 	}

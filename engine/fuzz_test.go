@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/policy"
 )
 
@@ -15,7 +16,7 @@ func FuzzCompileCEL(f *testing.F) {
 	f.Add([]byte("violations:\n  - rule: r\n    expr: '[{\"msg\": \"x\"}]'\n"))
 	f.Add([]byte("violations: 3\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d := &Diagnostics{Kind: ErrBundle}
+		d := &diag.Diagnostics{Kind: diag.ErrBundle}
 		p := policy.CompileCEL("policy.cel.yaml", b, false, d)
 		if p == nil {
 			if len(d.Items) == 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine/guard"
+	"github.com/tausik/tausik/engine/toolcall"
 
 	"github.com/tausik/tausik/engine/config"
 
@@ -39,7 +40,7 @@ func TestGuardNamedOnACommandLine(t *testing.T) {
 		{lit("go", "test", "./..."), "", "nothing near the guard"},
 	} {
 		cmds := []facts.ToolCommand{c.cmd}
-		got := e.protectedTargets(Request{Trigger: TriggerPreWrite, Tool: &ToolCall{Kind: KindShell, Commands: cmds, CWD: root}})
+		got := e.protectedTargets(Request{Trigger: TriggerPreWrite, Tool: &toolcall.Call{Kind: toolcall.KindShell, Commands: cmds, CWD: root}})
 		switch {
 		case c.reason == "" && len(got) != 0:
 			t.Errorf("%s (%s): protected as %v", c.cmd.Argv, c.comment, got)

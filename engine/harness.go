@@ -6,8 +6,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tausik/tausik/engine/factplan"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/command"
@@ -48,7 +50,7 @@ func (e *Engine) GatherFixture(ctx context.Context, g *gate.Gate, params map[str
 // tool call: either c (a host payload normalised against dir) or t (the
 // tool namespace as given, its writes' texts the files' texts after the
 // call). The request names the call's targets as a hook's would.
-func (e *Engine) GatherFixtureCall(ctx context.Context, g *gate.Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed, c *ToolCall, t *facts.Tool) (*facts.Document, error) {
+func (e *Engine) GatherFixtureCall(ctx context.Context, g *gate.Gate, params map[string]any, dir string, req facts.Request, seed FixtureSeed, c *toolcall.Call, t *facts.Tool) (*facts.Document, error) {
 	scope := runners.NewScope(dir, req)
 	sub := &Engine{root: dir}
 	if c != nil {
@@ -78,8 +80,8 @@ func (e *Engine) gatherFixture(ctx context.Context, g *gate.Gate, params map[str
 		return nil, fmt.Errorf("fixture runners: %w", err)
 	}
 	sub := &Engine{root: dir, runners: reg.With(cmds...)}
-	setGlobs(scope, []*gate.Gate{g})
-	setOptions(scope, sub.runners, []*gate.Gate{g}, func(*gate.Gate) map[string]any { return params })
+	factplan.SetGlobs(scope, []*gate.Gate{g})
+	factplan.SetOptions(scope, sub.runners, []*gate.Gate{g}, func(*gate.Gate) map[string]any { return params })
 	doc, _ := sub.gather(ctx, scope, g.Facts)
 	return doc, nil
 }

@@ -1,12 +1,17 @@
 package engine
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
+)
 
 // A verdict none of whose violations is judged here passes; one judged
 // violation keeps it failed; a reused verdict is first brought back to its
 // policy's result.
 func TestSettleCountsOnlyJudgedViolations(t *testing.T) {
-	v := Verdict{Severity: SeverityBlock, Outcome: Failed, Violations: []Violation{
+	v := Verdict{Severity: gate.SeverityBlock, Outcome: Failed, Violations: []policy.Violation{
 		{Msg: "a", State: StateBaselined}, {Msg: "b", State: StateElsewhere}}}
 	v.settle()
 	if v.Outcome != Passed || v.Blocks {

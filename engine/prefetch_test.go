@@ -13,10 +13,10 @@ import (
 )
 
 func TestPrefetchNamesAreTheRegoGatesOwn(t *testing.T) {
-	gates := []*Gate{
-		{Meta: gate.Meta{Name: "a", Language: LangRego, Facts: []string{"surface", gate.NamespaceContent, "git"}}},
-		{Meta: gate.Meta{Name: "b", Language: LangCEL, Facts: []string{"files"}}},
-		{Meta: gate.Meta{Name: "c", Language: LangRego, Facts: []string{"git", gate.NamespaceDocuments, "python"}}},
+	gates := []*gate.Gate{
+		{Meta: gate.Meta{Name: "a", Language: gate.LangRego, Facts: []string{"surface", gate.NamespaceContent, "git"}}},
+		{Meta: gate.Meta{Name: "b", Language: gate.LangCEL, Facts: []string{"files"}}},
+		{Meta: gate.Meta{Name: "c", Language: gate.LangRego, Facts: []string{"git", gate.NamespaceDocuments, "python"}}},
 	}
 	if got, want := prefetchNames(gates), []string{"surface", "git", "python"}; !slices.Equal(got, want) {
 		t.Errorf("prefetchNames = %q, want %q", got, want)
@@ -32,7 +32,7 @@ func TestTermsConvertOnceAcrossGoroutines(t *testing.T) {
 	doc.Set("surface", facts.OK(facts.Surface{Classes: []facts.SurfaceClass{{Name: "C", Lang: "python", Path: "c.py", Line: 3, Count: 70}}}))
 	doc.Set("files", facts.OK(facts.Files{Files: []facts.File{{Path: "a.py", Exists: true, Lines: 3}}}))
 	base := policy.NewDocumentInput(doc, nil)
-	prefetchTerms(base, []*Gate{{Meta: gate.Meta{Language: LangRego, Facts: []string{"surface", "files"}}}})
+	prefetchTerms(base, []*gate.Gate{{Meta: gate.Meta{Language: gate.LangRego, Facts: []string{"surface", "files"}}}})
 	const readers = 8
 	got := make([][][2]*ast.Term, readers)
 	var wg sync.WaitGroup

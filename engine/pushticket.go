@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/store"
 )
 
@@ -28,7 +29,7 @@ func (e *Engine) usePushTicket(ctx context.Context, d *Decision) error {
 			continue
 		}
 		if e.store == nil {
-			return fmt.Errorf("%w: no store to spend the push ticket in", ErrStore)
+			return fmt.Errorf("%w: no store to spend the push ticket in", diag.ErrStore)
 		}
 		ctx = store.WithRequester(ctx, d.Requester)
 		t, err := e.store.LatestPushTicket(ctx)
@@ -39,7 +40,7 @@ func (e *Engine) usePushTicket(ctx context.Context, d *Decision) error {
 			return fmt.Errorf("git push needs a push ticket a person issued: the ticket was used by another call or replaced while this one was judged; ask a person for one (%w)", store.ErrTicketGone)
 		}
 		if err != nil {
-			return fmt.Errorf("%w: spend the push ticket: %v", ErrStore, err)
+			return fmt.Errorf("%w: spend the push ticket: %v", diag.ErrStore, err)
 		}
 	}
 	return nil

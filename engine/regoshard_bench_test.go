@@ -6,9 +6,11 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/policies"
+	"github.com/tausik/tausik/runners/surface"
 )
 
 // BenchmarkRegoShards evaluates the class_surface policy alone, compiled
@@ -28,7 +30,7 @@ func BenchmarkRegoShards(b *testing.B) {
 	inputs := map[string]*policy.Input{}
 	py, gof := syntheticPython(1, 20_000, 7), facts.Go{Files: []facts.GoFile{}}
 	syn, _ := classSurfaceInput(b, e, py, gof, nil)
-	inputs["adversarial20k"] = syn.ForGate([]string{NamespaceSurface}, params)
+	inputs["adversarial20k"] = syn.ForGate([]string{surface.Namespace}, params)
 	if f := os.Getenv("TAUSIK_BENCH_SURFACE"); f != "" {
 		raw, err := os.ReadFile(f)
 		if err != nil {
@@ -38,7 +40,7 @@ func BenchmarkRegoShards(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		inputs["facts"] = policy.NewDocumentInput(doc, nil).ForGate([]string{NamespaceSurface}, params)
+		inputs["facts"] = policy.NewDocumentInput(doc, nil).ForGate([]string{surface.Namespace}, params)
 	}
 	for name, in := range inputs {
 		for _, mode := range []struct {
@@ -74,7 +76,7 @@ func BenchmarkRegoShards(b *testing.B) {
 func compileOn(b *testing.B, procs int, gate, src string) policy.Policy {
 	b.Helper()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	d := &Diagnostics{}
+	d := &diag.Diagnostics{}
 	p := policy.CompileRego(context.Background(), gate, "policy.rego", []byte(src), d)
 	if err := d.Err(); err != nil || p == nil {
 		b.Fatalf("compile with %d cores: %v", procs, err)

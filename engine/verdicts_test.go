@@ -10,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/engine/verdictcache"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 	"github.com/tausik/tausik/store"
@@ -26,20 +28,20 @@ func TestInputUse(t *testing.T) {
 		keys            []string
 		any             bool
 	}{
-		{"rego names", LangRego, rego(regoBigBody), []string{"files", "params"}, false},
-		{"rego import", LangRego, rego("import input.python as py\n\nviolations contains {\"msg\": c.name} if { some c in py.files }"), []string{"python"}, false},
-		{"rego whole input", LangRego, rego("violations contains {\"msg\": \"x\"} if { x := input; x.files }"), nil, true},
-		{"rego computed key", LangRego, rego("k := \"files\"\n\nviolations contains {\"msg\": \"x\"} if { input[k] }"), nil, true},
-		{"rego object.get", LangRego, rego("violations contains {\"msg\": \"x\"} if { object.get(input, \"files\", 0) }"), nil, true},
-		{"rego request", LangRego, rego("violations contains {\"msg\": f} if { some f in input.request.files }"), []string{"request"}, false},
-		{"cel names", LangCEL, celBig, []string{"files", "params"}, false},
-		{"cel has", LangCEL, "violations:\n  - rule: r\n    expr: 'has(input.git) ? [] : [{\"msg\": \"no git\"}]'\n", []string{"git"}, false},
-		{"cel index", LangCEL, "violations:\n  - rule: r\n    expr: 'input[\"files\"].files.map(f, {\"msg\": f.path})'\n", nil, true},
-		{"cel whole input", LangCEL, "violations:\n  - rule: r\n    expr: '[input].map(i, {\"msg\": \"x\"})'\n", nil, true},
+		{"rego names", gate.LangRego, rego(regoBigBody), []string{"files", "params"}, false},
+		{"rego import", gate.LangRego, rego("import input.python as py\n\nviolations contains {\"msg\": c.name} if { some c in py.files }"), []string{"python"}, false},
+		{"rego whole input", gate.LangRego, rego("violations contains {\"msg\": \"x\"} if { x := input; x.files }"), nil, true},
+		{"rego computed key", gate.LangRego, rego("k := \"files\"\n\nviolations contains {\"msg\": \"x\"} if { input[k] }"), nil, true},
+		{"rego object.get", gate.LangRego, rego("violations contains {\"msg\": \"x\"} if { object.get(input, \"files\", 0) }"), nil, true},
+		{"rego request", gate.LangRego, rego("violations contains {\"msg\": f} if { some f in input.request.files }"), []string{"request"}, false},
+		{"cel names", gate.LangCEL, celBig, []string{"files", "params"}, false},
+		{"cel has", gate.LangCEL, "violations:\n  - rule: r\n    expr: 'has(input.git) ? [] : [{\"msg\": \"no git\"}]'\n", []string{"git"}, false},
+		{"cel index", gate.LangCEL, "violations:\n  - rule: r\n    expr: 'input[\"files\"].files.map(f, {\"msg\": f.path})'\n", nil, true},
+		{"cel whole input", gate.LangCEL, "violations:\n  - rule: r\n    expr: '[input].map(i, {\"msg\": \"x\"})'\n", nil, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d := &Diagnostics{Kind: ErrBundle}
-			g := &Gate{Meta: gate.Meta{Name: "u", Language: c.lang}, PolicyFile: "u/policy"}
+			d := &diag.Diagnostics{Kind: diag.ErrBundle}
+			g := &gate.Gate{Meta: gate.Meta{Name: "u", Language: c.lang}, PolicyFile: "u/policy"}
 			p := gate.CompilePolicy(context.Background(), g, []byte(c.src), d)
 			if p == nil {
 				t.Fatalf("does not compile: %v", d)
@@ -82,11 +84,11 @@ func verdictEngine(t *testing.T, root, db string, files map[string]string) *Engi
 // reads the request, which must never be reused.
 func verdictGates() map[string]string {
 	return map[string]string{
-		"big/gate.yaml":          gateYAML("big", LangRego, paramsMaxLines),
+		"big/gate.yaml":          gateYAML("big", gate.LangRego, paramsMaxLines),
 		"big/policy.rego":        regoBig,
-		"celbig/gate.yaml":       gateYAML("celbig", LangCEL, paramsMaxLines),
+		"celbig/gate.yaml":       gateYAML("celbig", gate.LangCEL, paramsMaxLines),
 		"celbig/policy.cel.yaml": celBig,
-		"scoped/gate.yaml":       gateYAML("scoped", LangRego),
+		"scoped/gate.yaml":       gateYAML("scoped", gate.LangRego),
 		"scoped/policy.rego":     "package tausik.gates.scoped\n\nviolations contains {\"msg\": f} if { some f in input.request.files; endswith(f, \".bad\") }\n",
 	}
 }
@@ -154,7 +156,7 @@ func TestVerdictReuse(t *testing.T) {
 	if v := verdictByName(t, evalCommit(t, verdictEngine(t, root, db, changed)), "big"); v.Reused != "" {
 		t.Errorf("an edited policy reused %s", v.Reused)
 	}
-	changed["big/gate.yaml"] = gateYAML("big", LangRego, "params:\n  max_lines: {type: int, default: 0, project_may: lower, description: the limit}")
+	changed["big/gate.yaml"] = gateYAML("big", gate.LangRego, "params:\n  max_lines: {type: int, default: 0, project_may: lower, description: the limit}")
 	if v := verdictByName(t, evalCommit(t, verdictEngine(t, root, db, changed)), "big"); v.Reused != "" || v.Outcome != Failed {
 		t.Errorf("a changed param: %+v, want a fresh FAILED", v)
 	}
@@ -188,8 +190,8 @@ func TestVerdictCacheForged(t *testing.T) {
 	} {
 		e := verdictEngine(t, root, db, verdictGates())
 		g := e.byName["big"]
-		keys, _ := e.verdicts.reuse(context.Background(), []*Gate{g}, func(g *Gate) map[string]any { return e.eff[g.Name].Params }, namespaceDigests(t, e))
-		forged := store.CacheEntry{Key: store.CacheKey{Runner: verdictRunner, Version: e.verdicts.version, SHA256: hexOf(keys["big"])}, Value: json.RawMessage(row)}
+		keys, _ := e.reuse(context.Background(), []*gate.Gate{g}, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, namespaceDigests(t, e))
+		forged := store.CacheEntry{Key: store.CacheKey{Runner: verdictcache.Runner, Version: e.verdicts.Version(), SHA256: verdictcache.HexOf(keys["big"])}, Value: json.RawMessage(row)}
 		if err := e.store.CachePutMany(context.Background(), []store.CacheEntry{forged}); err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine/config"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/work"
@@ -90,7 +91,7 @@ func (e *Engine) taskDefaults(ctx context.Context, req Request) Request {
 // without one.
 func (e *Engine) needStore() (*store.Store, error) {
 	if e.store == nil {
-		return nil, fmt.Errorf("%w: this engine was opened without a store", ErrStore)
+		return nil, fmt.Errorf("%w: this engine was opened without a store", diag.ErrStore)
 	}
 	return e.store, nil
 }
@@ -107,13 +108,13 @@ func storeErr(err error) error {
 		store.ErrSessionOpen, store.ErrNoOpenSession, store.ErrInvalidFilter, store.ErrInvalidVerifyRun,
 	} {
 		if errors.Is(err, refusal) {
-			return fmt.Errorf("%w: %w", ErrUsage, err)
+			return fmt.Errorf("%w: %w", diag.ErrUsage, err)
 		}
 	}
-	if errors.Is(err, ErrStore) || errors.Is(err, ErrUsage) {
+	if errors.Is(err, diag.ErrStore) || errors.Is(err, diag.ErrUsage) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrStore, err)
+	return fmt.Errorf("%w: %w", diag.ErrStore, err)
 }
 
 // StoreErr is storeErr for the application layer's workflows, which map

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // Shared pieces of the output schemas.
@@ -51,8 +52,8 @@ type evalVerdict struct {
 	Outcome    string             `json:"outcome"`
 	Severity   string             `json:"severity"`
 	Blocks     bool               `json:"blocks"`
-	Violations []engine.Violation `json:"violations"`
-	Reasons    []engine.Reason    `json:"reasons"`
+	Violations []policy.Violation `json:"violations"`
+	Reasons    []policy.Reason    `json:"reasons"`
 }
 
 func toEvalResult(d *engine.Decision) evalResult {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/app"
 )
 
@@ -17,7 +19,7 @@ func policyEvalTool() tool {
 			"\"pre-write\" with the files you are about to write, \"commit\" before committing, and " +
 			"\"task-done\" before closing a task. blocked=true means: do not proceed; fix the violations.",
 		args: []arg{
-			{name: "trigger", kind: kindString, required: true, enum: engine.Triggers,
+			{name: "trigger", kind: kindString, required: true, enum: gate.Triggers,
 				desc: "The moment being judged."},
 			{name: "files", kind: kindStrings,
 				desc: "Files in scope, relative to the project root or absolute. Omit to judge the whole project."},
@@ -92,7 +94,7 @@ func policyExplainTool() tool {
 		handle: func(_ context.Context, eng *engine.Engine, a args) (any, error) {
 			ex, err := app.Explain(eng, a.str("gate"))
 			if err != nil {
-				return nil, &refusal{msg: strings.TrimPrefix(err.Error(), engine.ErrUsage.Error()+": ")}
+				return nil, &refusal{msg: strings.TrimPrefix(err.Error(), diag.ErrUsage.Error()+": ")}
 			}
 			return ex, nil
 		},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/app/taskflow"
 
 	"github.com/tausik/tausik/internal/app"
@@ -26,7 +27,7 @@ const (
 // flowError sorts a flow's error: what the agent can act on is a refusal,
 // anything else is tausik failing.
 func flowError(err error) error {
-	if errors.Is(err, engine.ErrUsage) || errors.Is(err, engine.ErrNoKey) {
+	if errors.Is(err, diag.ErrUsage) || errors.Is(err, diag.ErrNoKey) {
 		return &refusal{msg: err.Error()}
 	}
 	return err

@@ -13,7 +13,7 @@ import (
 // or, when it uses the input in any other way (the whole document, a key it
 // computes, `with input as`), any key at all.
 //
-// It is what makes a verdict reusable (see verdictCache): a policy whose
+// It is what makes a verdict reusable (see package verdictcache): a policy whose
 // every read names a key, and only keys the verdict cache's key covers, gives
 // the same result for the same values of those keys. Gate policies cannot
 // call the clock, randomness, the network or the host (unsafeRego; CEL has no

@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"github.com/tausik/tausik/engine/baseline"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/atomicfile"
@@ -72,9 +74,9 @@ func RecordBaseline(ctx context.Context, e *engine.Engine, mode BaselineMode, re
 	}
 	switch {
 	case mode == BaselineCreate && old != nil:
-		return nil, fmt.Errorf("%s: %w; `tausik baseline --update` lowers it, `tausik baseline --force` rewrites it (accepting new debt)", baseline.Path, engine.ErrExists)
+		return nil, fmt.Errorf("%s: %w; `tausik baseline --update` lowers it, `tausik baseline --force` rewrites it (accepting new debt)", baseline.Path, diag.ErrExists)
 	case mode == BaselineUpdate && old == nil:
-		return nil, fmt.Errorf("%w: %s does not exist, so there is nothing to update; record one with `tausik baseline`", engine.ErrUsage, baseline.Path)
+		return nil, fmt.Errorf("%w: %s does not exist, so there is nothing to update; record one with `tausik baseline`", diag.ErrUsage, baseline.Path)
 	}
 	rep := &BaselineReport{Path: baseline.Path, NotRecorded: []string{}, Raised: []string{}}
 	found := map[baseline.Fingerprint]baseline.Entry{}
@@ -87,7 +89,7 @@ func RecordBaseline(ctx context.Context, e *engine.Engine, mode BaselineMode, re
 		rep.Commit = dec.GitHead
 		keep := func(v *engine.Verdict) bool {
 			g, ok := e.Gate(v.Name)
-			if !ok || g.Phase != "scoped" || v.Severity != engine.SeverityBlock {
+			if !ok || g.Phase != "scoped" || v.Severity != gate.SeverityBlock {
 				return false
 			}
 			if v.Outcome != engine.Passed && v.Outcome != engine.Failed {

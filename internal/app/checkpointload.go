@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 )
 
 // usageError is a bad command-line argument: exit 2, and its message as
@@ -14,7 +14,7 @@ type usageError struct{ err error }
 
 func (e usageError) Error() string        { return e.err.Error() }
 func (e usageError) Unwrap() error        { return e.err }
-func (e usageError) Is(target error) bool { return target == engine.ErrUsage }
+func (e usageError) Is(target error) bool { return target == diag.ErrUsage }
 
 // CheckpointSources name what `log verify` and `log report` check the log
 // against: checkpoint files, the checkpoints kept on a git ref, and the

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/runners"
 )
 
@@ -100,7 +100,7 @@ func KeptCheckpoints(ctx context.Context, root, ref string) ([]CheckpointFile, e
 	}
 	if _, err := git(ctx, root, nil, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {
 		if errors.Is(err, errNoRef) {
-			return nil, fmt.Errorf("%w: --git-ref %s: no such ref here (fetch it: git fetch origin %s:%s)", engine.ErrUsage, ref, ref, ref)
+			return nil, fmt.Errorf("%w: --git-ref %s: no such ref here (fetch it: git fetch origin %s:%s)", diag.ErrUsage, ref, ref, ref)
 		}
 		return nil, err
 	}
@@ -131,7 +131,7 @@ var errNoRef = errors.New("no such ref")
 // but checkpoints, and must never replace or fork the code's history.
 func checkRef(ref string) error {
 	bad := func(why string) error {
-		return fmt.Errorf("%w: --git-ref %q: %s; give a ref of its own such as refs/tausik/checkpoints", engine.ErrUsage, ref, why)
+		return fmt.Errorf("%w: --git-ref %q: %s; give a ref of its own such as refs/tausik/checkpoints", diag.ErrUsage, ref, why)
 	}
 	for _, code := range []string{"refs/heads/", "refs/tags/", "refs/remotes/"} {
 		if strings.HasPrefix(ref, code) {
@@ -149,10 +149,10 @@ func checkpointSize(data []byte) (int64, error) {
 	lines := strings.SplitN(string(data), "\n", 3)
 	var n int64
 	if len(lines) < 3 {
-		return 0, fmt.Errorf("%w: not a checkpoint", engine.ErrUsage)
+		return 0, fmt.Errorf("%w: not a checkpoint", diag.ErrUsage)
 	}
 	if _, err := fmt.Sscanf(lines[1], "%d", &n); err != nil || n < 0 {
-		return 0, fmt.Errorf("%w: not a checkpoint: size line %q", engine.ErrUsage, lines[1])
+		return 0, fmt.Errorf("%w: not a checkpoint: size line %q", diag.ErrUsage, lines[1])
 	}
 	return n, nil
 }
@@ -178,7 +178,7 @@ func gitRaw(ctx context.Context, root string, stdin []byte, args ...string) ([]b
 		if args[0] == "rev-parse" && stderr.Len() == 0 && stdout.Len() == 0 {
 			return nil, errNoRef
 		}
-		return nil, fmt.Errorf("%w: git %s: %v: %s", engine.ErrConfig, args[0], err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("%w: git %s: %v: %s", diag.ErrConfig, args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.Bytes(), nil
 }

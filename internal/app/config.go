@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine/config"
+	"github.com/tausik/tausik/engine/gate"
 
 	"github.com/tausik/tausik/engine"
 )
@@ -51,7 +52,7 @@ func ShowEffective(eng *engine.Engine) EffectiveConfig {
 		out.Refused = []string{}
 	}
 	gates := eng.Gates()
-	slices.SortFunc(gates, func(a, b *engine.Gate) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(gates, func(a, b *gate.Gate) int { return strings.Compare(a.Name, b.Name) })
 	for _, g := range gates {
 		c := gateConfig(eng, g)
 		out.Gates = append(out.Gates, c)

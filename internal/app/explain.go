@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/policytest"
 )
 
@@ -33,7 +34,7 @@ type Explanation struct {
 }
 
 // Explain describes the gate called name. An unknown name is an
-// engine.ErrUsage naming the closest known gate and every known one.
+// diag.ErrUsage naming the closest known gate and every known one.
 func Explain(eng *engine.Engine, name string) (*Explanation, error) {
 	g, ok := eng.Gate(name)
 	if !ok {
@@ -58,7 +59,7 @@ func unknownGate(eng *engine.Engine, name string) error {
 	if c := closest(name, known); c != "" {
 		hint = fmt.Sprintf(" (did you mean %q?)", c)
 	}
-	return fmt.Errorf("%w: no gate named %q%s; known gates: %s", engine.ErrUsage, name, hint, strings.Join(known, ", "))
+	return fmt.Errorf("%w: no gate named %q%s; known gates: %s", diag.ErrUsage, name, hint, strings.Join(known, ", "))
 }
 
 // closest returns the known name nearest to name by edit distance, when it

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -31,7 +32,7 @@ func Facts(ctx context.Context, e *engine.Engine, req engine.Request, namespaces
 // project's checkpoint key (as `log checkpoint` without --key).
 func SignLogCheckpoint(ctx context.Context, e *engine.Engine, getenv func(string) string) ([]byte, error) {
 	if e.Store() == nil {
-		return nil, fmt.Errorf("%w: no decision log to checkpoint", engine.ErrStore)
+		return nil, fmt.Errorf("%w: no decision log to checkpoint", diag.ErrStore)
 	}
 	key, err := LoadCheckpointKey(ctx, e.Root(), "", getenv)
 	if err != nil {

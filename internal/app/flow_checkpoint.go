@@ -13,6 +13,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/config"
+	"github.com/tausik/tausik/engine/diag"
 
 	"golang.org/x/mod/sumdb/note"
 
@@ -42,7 +43,7 @@ var ErrInvalidProof = errors.New("proof does not verify")
 func LogOrigin(ctx context.Context, root string, getenv func(string) string) (string, error) {
 	if o := strings.TrimSpace(getenv(EnvLogOrigin)); o != "" {
 		if !merkle.ValidOrigin(o) {
-			return "", fmt.Errorf("%w: %s=%q: an origin has no spaces and no '+'", engine.ErrConfig, EnvLogOrigin, o)
+			return "", fmt.Errorf("%w: %s=%q: an origin has no spaces and no '+'", diag.ErrConfig, EnvLogOrigin, o)
 		}
 		return o, nil
 	}
@@ -111,27 +112,27 @@ func LoadCheckpointKey(ctx context.Context, root, keyFile string, getenv func(st
 		switch {
 		case errors.Is(err, receipt.ErrNoKey):
 			return CheckpointKey{}, fmt.Errorf("%w (no key in %s; or name one with --key, $%s or $%s)",
-				engine.ErrNoKey, receipt.KeyDir(root), EnvLogKeyFile, EnvLogKey)
+				diag.ErrNoKey, receipt.KeyDir(root), EnvLogKeyFile, EnvLogKey)
 		case err != nil:
-			return CheckpointKey{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
+			return CheckpointKey{}, fmt.Errorf("%w: %v", diag.ErrConfig, err)
 		}
 		return newCheckpointKey(origin, k.Private, "project key "+filepath.Join(receipt.KeyDir(root), receipt.PrivateKeyFile))
 	}
 	if data == nil {
 		if data, err = os.ReadFile(keyFile); err != nil {
-			return CheckpointKey{}, fmt.Errorf("%w: checkpoint key: %v", engine.ErrConfig, err)
+			return CheckpointKey{}, fmt.Errorf("%w: checkpoint key: %v", diag.ErrConfig, err)
 		}
 	}
 	if text := strings.TrimSpace(string(data)); strings.HasPrefix(text, "PRIVATE+KEY+") {
 		s, vkey, err := merkle.ParseSignerKey(text)
 		if err != nil {
-			return CheckpointKey{}, fmt.Errorf("%w: checkpoint key %s: %v", engine.ErrConfig, source, err)
+			return CheckpointKey{}, fmt.Errorf("%w: checkpoint key %s: %v", diag.ErrConfig, source, err)
 		}
 		return CheckpointKey{Signer: s, VerifierKey: vkey, Source: source}, nil
 	}
 	priv, err := receipt.ParsePrivateKey(data)
 	if err != nil {
-		return CheckpointKey{}, fmt.Errorf("%w: checkpoint key %s: %v", engine.ErrConfig, source, err)
+		return CheckpointKey{}, fmt.Errorf("%w: checkpoint key %s: %v", diag.ErrConfig, source, err)
 	}
 	return newCheckpointKey(origin, priv, source)
 }
@@ -139,7 +140,7 @@ func LoadCheckpointKey(ctx context.Context, root, keyFile string, getenv func(st
 func newCheckpointKey(name string, priv ed25519.PrivateKey, source string) (CheckpointKey, error) {
 	s, err := merkle.NewSigner(name, priv)
 	if err != nil {
-		return CheckpointKey{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return CheckpointKey{}, fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	return CheckpointKey{Signer: s, VerifierKey: s.VerifierKey(), Source: source}, nil
 }
@@ -157,7 +158,7 @@ func SignCheckpoint(ctx context.Context, st *store.Store, root string, key Check
 	}
 	msg, err := merkle.Sign(merkle.Checkpoint{Origin: origin, Size: th.Size, Root: th.Root}, key.Signer)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	return msg, nil
 }
@@ -171,14 +172,14 @@ func ParseTrustedKeys(arg string) ([]merkle.Trusted, error) {
 	}
 	data, err := os.ReadFile(arg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --pub %s is neither a note verifier key (name+hash+key) nor a readable file", engine.ErrUsage, arg)
+		return nil, fmt.Errorf("%w: --pub %s is neither a note verifier key (name+hash+key) nor a readable file", diag.ErrUsage, arg)
 	}
 	if t, err := merkle.ParseTrusted(string(data)); err == nil {
 		return []merkle.Trusted{t}, nil
 	}
 	pub, err := receipt.ParsePublicKey(data)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --pub %s: %v", engine.ErrUsage, arg, err)
+		return nil, fmt.Errorf("%w: --pub %s: %v", diag.ErrUsage, arg, err)
 	}
 	return []merkle.Trusted{{Public: pub}}, nil
 }
@@ -190,10 +191,10 @@ func ParseTrustedKeys(arg string) ([]merkle.Trusted, error) {
 func postgresOrigin(rawURL string) (string, error) {
 	origin, err := store.PostgresOrigin(rawURL)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return "", fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	if !merkle.ValidOrigin(origin) {
-		return "", fmt.Errorf("%w: the store's origin %q is not a valid checkpoint origin; set %s", engine.ErrConfig, origin, EnvLogOrigin)
+		return "", fmt.Errorf("%w: the store's origin %q is not a valid checkpoint origin; set %s", diag.ErrConfig, origin, EnvLogOrigin)
 	}
 	return origin, nil
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"github.com/tausik/tausik/engine"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tausik/tausik/engine/diag"
 
 	"golang.org/x/mod/sumdb/note"
 
@@ -39,11 +40,11 @@ func TestLogOriginAndCheckpointKeySources(t *testing.T) {
 		t.Fatalf("origin without a remote: %q %v", o, err)
 	}
 	env[EnvLogOrigin] = "two words"
-	if _, err := LogOrigin(context.Background(), root, getenv); !errors.Is(err, engine.ErrConfig) {
+	if _, err := LogOrigin(context.Background(), root, getenv); !errors.Is(err, diag.ErrConfig) {
 		t.Fatalf("bad origin accepted: %v", err)
 	}
 	env[EnvLogOrigin] = "example.com/app"
-	if _, err := LoadCheckpointKey(context.Background(), root, "", getenv); !errors.Is(err, engine.ErrNoKey) {
+	if _, err := LoadCheckpointKey(context.Background(), root, "", getenv); !errors.Is(err, diag.ErrNoKey) {
 		t.Fatalf("no key: %v", err)
 	}
 	if _, err := receipt.InitKey(receipt.KeyDir(root), false); err != nil {
@@ -80,7 +81,7 @@ func TestLogOriginAndCheckpointKeySources(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("nope"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadCheckpointKey(context.Background(), root, bad, getenv); !errors.Is(err, engine.ErrConfig) {
+	if _, err := LoadCheckpointKey(context.Background(), root, bad, getenv); !errors.Is(err, diag.ErrConfig) {
 		t.Fatalf("malformed --key accepted: %v", err)
 	}
 }

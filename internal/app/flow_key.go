@@ -5,7 +5,9 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/project"
 
 	"github.com/tausik/tausik/facts"
@@ -32,15 +34,15 @@ func keyInfo(root string, pub ed25519.PublicKey) KeyInfo {
 // ErrExists: every receipt it signed would stop verifying.
 func InitKey(root string, force bool) (KeyInfo, error) {
 	if _, err := project.EnsureStateDir(root); err != nil {
-		return KeyInfo{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return KeyInfo{}, fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	k, err := receipt.InitKey(receipt.KeyDir(root), force)
 	switch {
 	case errors.Is(err, receipt.ErrKeyExists):
 		return KeyInfo{}, fmt.Errorf("%w: a signing key is already in %s; --force replaces it, and receipts it signed stop verifying",
-			engine.ErrExists, receipt.KeyDir(root))
+			diag.ErrExists, receipt.KeyDir(root))
 	case err != nil:
-		return KeyInfo{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return KeyInfo{}, fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	return keyInfo(root, k.Public), nil
 }
@@ -52,9 +54,9 @@ func ShowKey(root string) (KeyInfo, error) {
 	k, err := receipt.LoadKey(receipt.KeyDir(root))
 	switch {
 	case errors.Is(err, receipt.ErrNoKey):
-		return KeyInfo{}, fmt.Errorf("%w (no key in %s)", engine.ErrNoKey, receipt.KeyDir(root))
+		return KeyInfo{}, fmt.Errorf("%w (no key in %s)", diag.ErrNoKey, receipt.KeyDir(root))
 	case err != nil:
-		return KeyInfo{}, fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return KeyInfo{}, fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	return keyInfo(root, k.Public), nil
 }
@@ -81,11 +83,11 @@ func LatestReceipt(ctx context.Context, st *store.Store, root, task string) (Rec
 // latestRun returns the task's latest verify run. ErrUsage when it has none.
 func latestRun(ctx context.Context, st *store.Store, task string) (store.VerifyRun, error) {
 	if st == nil {
-		return store.VerifyRun{}, fmt.Errorf("%w: no store", engine.ErrStore)
+		return store.VerifyRun{}, fmt.Errorf("%w: no store", diag.ErrStore)
 	}
 	run, err := st.LatestVerifyRun(ctx, task)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.VerifyRun{}, fmt.Errorf("%w: task %s has no verify run (run `tausik verify --task %s`)", engine.ErrUsage, task, task)
+		return store.VerifyRun{}, fmt.Errorf("%w: task %s has no verify run (run `tausik verify --task %s`)", diag.ErrUsage, task, task)
 	}
 	return run, engine.StoreErr(err)
 }
@@ -100,18 +102,18 @@ func ExportReceipt(ctx context.Context, st *store.Store, root, task string) ([]b
 		return nil, err
 	}
 	if len(run.Receipt) == 0 {
-		return nil, fmt.Errorf("%w: verify run %d of task %s carries no signed receipt", engine.ErrUsage, run.ID, task)
+		return nil, fmt.Errorf("%w: verify run %d of task %s carries no signed receipt", diag.ErrUsage, run.ID, task)
 	}
 	pub, err := receipt.LoadPublicKey(receipt.KeyDir(root))
 	switch {
 	case errors.Is(err, receipt.ErrNoKey):
-		return nil, fmt.Errorf("%w (no public key in %s)", engine.ErrNoKey, receipt.KeyDir(root))
+		return nil, fmt.Errorf("%w (no public key in %s)", diag.ErrNoKey, receipt.KeyDir(root))
 	case err != nil:
-		return nil, fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	b, err := receipt.Export(run.Receipt, run.Signature, pub)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", engine.ErrInvalidReceipt, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrInvalidReceipt, err)
 	}
 	return b, nil
 }
@@ -127,9 +129,9 @@ func VerifyReceiptExport(data []byte, pinned ed25519.PublicKey) (receipt.Receipt
 	case err == nil:
 		return r, nil
 	case errors.Is(err, receipt.ErrBadSignature), errors.Is(err, receipt.ErrKeyMismatch):
-		return r, fmt.Errorf("%w: %w", engine.ErrInvalidReceipt, err)
+		return r, fmt.Errorf("%w: %w", diag.ErrInvalidReceipt, err)
 	case errors.Is(err, receipt.ErrNotReceipt), errors.Is(err, receipt.ErrBadKey):
-		return r, fmt.Errorf("%w: %w", engine.ErrUsage, err)
+		return r, fmt.Errorf("%w: %w", diag.ErrUsage, err)
 	}
 	return r, err
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/config"
+	"github.com/tausik/tausik/engine/diag"
 
 	"github.com/tausik/tausik/store"
 )
@@ -47,19 +48,19 @@ func (q LogQuery) Filter(now time.Time) (store.Filter, error) {
 		blocked := strings.EqualFold(q.Result, "blocked")
 		f.Blocked = &blocked
 	default:
-		return f, fmt.Errorf("%w: result %q is not blocked or passed", engine.ErrUsage, q.Result)
+		return f, fmt.Errorf("%w: result %q is not blocked or passed", diag.ErrUsage, q.Result)
 	}
 	if q.Outcome != "" {
 		f.Outcome = store.Outcome(strings.ToUpper(q.Outcome))
 		if !f.Outcome.Valid() {
-			return f, fmt.Errorf("%w: outcome %q is not one of PASSED, FAILED, NOT_APPLICABLE, COULD_NOT_RUN", engine.ErrUsage, q.Outcome)
+			return f, fmt.Errorf("%w: outcome %q is not one of PASSED, FAILED, NOT_APPLICABLE, COULD_NOT_RUN", diag.ErrUsage, q.Outcome)
 		}
 	}
 	if q.Tail < 0 {
-		return f, fmt.Errorf("%w: tail %d is negative", engine.ErrUsage, q.Tail)
+		return f, fmt.Errorf("%w: tail %d is negative", diag.ErrUsage, q.Tail)
 	}
 	if q.Since != "" && q.Between != "" {
-		return f, fmt.Errorf("%w: give a since or a between, not both", engine.ErrUsage)
+		return f, fmt.Errorf("%w: give a since or a between, not both", diag.ErrUsage)
 	}
 	var err error
 	if q.Since != "" {
@@ -70,7 +71,7 @@ func (q LogQuery) Filter(now time.Time) (store.Filter, error) {
 	if q.Between != "" {
 		a, b, ok := strings.Cut(q.Between, ",")
 		if !ok {
-			return f, fmt.Errorf("%w: between %q: want two times separated by a comma", engine.ErrUsage, q.Between)
+			return f, fmt.Errorf("%w: between %q: want two times separated by a comma", diag.ErrUsage, q.Between)
 		}
 		if f.Since, err = parsePoint(strings.TrimSpace(a), now, false); err != nil {
 			return f, err
@@ -79,7 +80,7 @@ func (q LogQuery) Filter(now time.Time) (store.Filter, error) {
 			return f, err
 		}
 		if !f.Since.Before(f.Until) {
-			return f, fmt.Errorf("%w: between %q: the first time must be before the second", engine.ErrUsage, q.Between)
+			return f, fmt.Errorf("%w: between %q: the first time must be before the second", diag.ErrUsage, q.Between)
 		}
 	}
 	return f, nil
@@ -98,9 +99,9 @@ func parsePoint(s string, now time.Time, durations bool) (time.Time, error) {
 		if d, ok := parseAgo(s); ok {
 			return now.Add(-d), nil
 		}
-		return time.Time{}, fmt.Errorf("%w: %q is neither a duration (90m, 3h, 2d) nor a time (RFC 3339 or YYYY-MM-DD)", engine.ErrUsage, s)
+		return time.Time{}, fmt.Errorf("%w: %q is neither a duration (90m, 3h, 2d) nor a time (RFC 3339 or YYYY-MM-DD)", diag.ErrUsage, s)
 	}
-	return time.Time{}, fmt.Errorf("%w: %q is not a time (RFC 3339 or YYYY-MM-DD)", engine.ErrUsage, s)
+	return time.Time{}, fmt.Errorf("%w: %q is not a time (RFC 3339 or YYYY-MM-DD)", diag.ErrUsage, s)
 }
 
 func parseAgo(s string) (time.Duration, bool) {
@@ -132,17 +133,17 @@ func OpenLogStore(ctx context.Context, root string, getenv func(string) string) 
 	if loc.URL != "" {
 		st, err := store.OpenPostgres(ctx, loc.URL, store.WithReadOnly())
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v (the store named by %s)", engine.ErrStore, err, loc.From)
+			return nil, fmt.Errorf("%w: %v (the store named by %s)", diag.ErrStore, err, loc.From)
 		}
 		return st, nil
 	}
 	path := loc.Path
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: no decision log at %s (nothing was evaluated here yet)", engine.ErrStore, path)
+		return nil, fmt.Errorf("%w: no decision log at %s (nothing was evaluated here yet)", diag.ErrStore, path)
 	}
 	st, err := store.Open(ctx, path, store.WithReadOnly())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrStore, err)
 	}
 	return st, nil
 }

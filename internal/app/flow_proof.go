@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/engine"
 	"strings"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 
 	"github.com/tausik/tausik/store"
 	"github.com/tausik/tausik/store/merkle"
@@ -61,7 +63,7 @@ func VerifyLog(ctx context.Context, st *store.Store, files []CheckpointFile, tru
 			badSig = append(badSig, merkle.AnchorResult{Anchor: merkle.Anchor{Name: f.Name, Opened: o},
 				Kind: merkle.AnchorBadSignature, Detail: "signed by none of the trusted keys: " + err.Error()})
 		case err != nil:
-			return v, fmt.Errorf("%w: %s: %v", engine.ErrUsage, f.Name, err)
+			return v, fmt.Errorf("%w: %s: %v", diag.ErrUsage, f.Name, err)
 		default:
 			anchors = append(anchors, merkle.Anchor{Name: f.Name, Opened: o})
 		}
@@ -72,7 +74,7 @@ func VerifyLog(ctx context.Context, st *store.Store, files []CheckpointFile, tru
 	}
 	v.Log = rep
 	if v.Anchors, err = merkle.CheckAnchors(rep.Tree(), anchors); err != nil {
-		return v, fmt.Errorf("%w: %v", engine.ErrStore, err)
+		return v, fmt.Errorf("%w: %v", diag.ErrStore, err)
 	}
 	for _, a := range v.Anchors {
 		if a.Kind == merkle.AnchorOK {
@@ -96,7 +98,7 @@ func ProveLog(ctx context.Context, st *store.Store, root, id string, cp *Checkpo
 		if len(trusted) == 0 {
 			pub, err := receipt.LoadPublicKey(receipt.KeyDir(root))
 			if err != nil {
-				return nil, fmt.Errorf("%w: pass --pub to name the key that signed %s: %v", engine.ErrUsage, cp.Name, err)
+				return nil, fmt.Errorf("%w: pass --pub to name the key that signed %s: %v", diag.ErrUsage, cp.Name, err)
 			}
 			trusted = []merkle.Trusted{{Public: pub}}
 		}
@@ -105,7 +107,7 @@ func ProveLog(ctx context.Context, st *store.Store, root, id string, cp *Checkpo
 		case errors.Is(err, merkle.ErrBadSignature):
 			return nil, fmt.Errorf("%w: %s: %v", ErrInvalidProof, cp.Name, err)
 		case err != nil:
-			return nil, fmt.Errorf("%w: %s: %v", engine.ErrUsage, cp.Name, err)
+			return nil, fmt.Errorf("%w: %s: %v", diag.ErrUsage, cp.Name, err)
 		}
 		msg, vkey, size = cp.Data, o.VerifierKeys[0], o.Size
 		p, err := st.ProveDecision(ctx, id, size)
@@ -127,14 +129,14 @@ func ProveLog(ctx context.Context, st *store.Store, root, id string, cp *Checkpo
 	}
 	o, err := merkle.Open(msg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	p, err := st.ProveDecision(ctx, id, o.Size)
 	if err != nil {
 		return nil, proveErr(err)
 	}
 	if p.Root != o.Root {
-		return nil, fmt.Errorf("%w: the tree changed while proving; run again", engine.ErrStore)
+		return nil, fmt.Errorf("%w: the tree changed while proving; run again", diag.ErrStore)
 	}
 	return bundle(p, msg, k.VerifierKey)
 }
@@ -149,7 +151,7 @@ func bundle(p store.InclusionProof, checkpoint []byte, vkey string) ([]byte, err
 
 func proveErr(err error) error {
 	if errors.Is(err, store.ErrInvalidFilter) {
-		return fmt.Errorf("%w: %v", engine.ErrUsage, err)
+		return fmt.Errorf("%w: %v", diag.ErrUsage, err)
 	}
 	return engine.StoreErr(err)
 }
@@ -162,7 +164,7 @@ func VerifyProofBundle(data []byte, trusted []merkle.Trusted) (merkle.Verified, 
 	v, err := merkle.VerifyBundle(data, trusted)
 	switch {
 	case errors.Is(err, merkle.ErrNotBundle):
-		return v, fmt.Errorf("%w: %w", engine.ErrUsage, err)
+		return v, fmt.Errorf("%w: %w", diag.ErrUsage, err)
 	case err != nil:
 		why := strings.TrimPrefix(err.Error(), merkle.ErrInvalidBundle.Error()+": ")
 		return v, fmt.Errorf("%w: %s", ErrInvalidProof, why)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/engine"
 	"strings"
+
+	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 
 	"github.com/tausik/tausik/store"
 )
@@ -18,13 +20,13 @@ import (
 // StartSession opens a new session. ErrUsage when one is already open.
 func StartSession(ctx context.Context, st *store.Store) (store.Session, error) {
 	if st == nil {
-		return store.Session{}, fmt.Errorf("%w: no store", engine.ErrStore)
+		return store.Session{}, fmt.Errorf("%w: no store", diag.ErrStore)
 	}
 	s, err := st.StartSession(ctx)
 	if errors.Is(err, store.ErrSessionOpen) {
 		if open, oerr := st.OpenSession(ctx); oerr == nil {
 			return store.Session{}, fmt.Errorf("%w: session %s is already open (started %s); end it first with `tausik session end`",
-				engine.ErrUsage, open.ID, open.StartedAt.UTC().Format("2006-01-02T15:04:05Z"))
+				diag.ErrUsage, open.ID, open.StartedAt.UTC().Format("2006-01-02T15:04:05Z"))
 		}
 	}
 	return s, engine.StoreErr(err)
@@ -34,11 +36,11 @@ func StartSession(ctx context.Context, st *store.Store) (store.Session, error) {
 // counters and the handoff are kept. ErrUsage when no session is open.
 func EndSession(ctx context.Context, st *store.Store) (store.SessionState, error) {
 	if st == nil {
-		return store.SessionState{}, fmt.Errorf("%w: no store", engine.ErrStore)
+		return store.SessionState{}, fmt.Errorf("%w: no store", diag.ErrStore)
 	}
 	if _, err := st.EndSession(ctx); err != nil {
 		if errors.Is(err, store.ErrNoOpenSession) {
-			return store.SessionState{}, fmt.Errorf("%w: no session is open (start one with `tausik session start`)", engine.ErrUsage)
+			return store.SessionState{}, fmt.Errorf("%w: no session is open (start one with `tausik session start`)", diag.ErrUsage)
 		}
 		return store.SessionState{}, engine.StoreErr(err)
 	}
@@ -50,7 +52,7 @@ func EndSession(ctx context.Context, st *store.Store) (store.SessionState, error
 // and the latest handoff.
 func SessionStatus(ctx context.Context, st *store.Store) (store.SessionState, error) {
 	if st == nil {
-		return store.SessionState{}, fmt.Errorf("%w: no store", engine.ErrStore)
+		return store.SessionState{}, fmt.Errorf("%w: no store", diag.ErrStore)
 	}
 	state, err := st.SessionStatus(ctx)
 	return state, engine.StoreErr(err)
@@ -60,10 +62,10 @@ func SessionStatus(ctx context.Context, st *store.Store) (store.SessionState, er
 // session and never touches a session's counters. Empty text is ErrUsage.
 func WriteHandoff(ctx context.Context, st *store.Store, text string) (store.Handoff, error) {
 	if st == nil {
-		return store.Handoff{}, fmt.Errorf("%w: no store", engine.ErrStore)
+		return store.Handoff{}, fmt.Errorf("%w: no store", diag.ErrStore)
 	}
 	if strings.TrimSpace(text) == "" {
-		return store.Handoff{}, fmt.Errorf("%w: the handoff text is empty", engine.ErrUsage)
+		return store.Handoff{}, fmt.Errorf("%w: the handoff text is empty", diag.ErrUsage)
 	}
 	h, err := st.WriteHandoff(ctx, text)
 	return h, engine.StoreErr(err)

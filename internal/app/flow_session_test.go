@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/project"
 	"github.com/tausik/tausik/store"
 )
@@ -26,21 +26,21 @@ func openTestStore(t *testing.T) *store.Store {
 func TestFlowSessions(t *testing.T) {
 	ctx := context.Background()
 	st := openTestStore(t)
-	if _, err := EndSession(ctx, st); !errors.Is(err, engine.ErrUsage) {
+	if _, err := EndSession(ctx, st); !errors.Is(err, diag.ErrUsage) {
 		t.Fatalf("end without a session: %v", err)
 	}
 	// A handoff needs no session.
 	if h, err := WriteHandoff(ctx, st, "read the parser notes"); err != nil || h.SessionID != "" {
 		t.Fatalf("handoff without a session: %+v %v", h, err)
 	}
-	if _, err := WriteHandoff(ctx, st, "  "); !errors.Is(err, engine.ErrUsage) {
+	if _, err := WriteHandoff(ctx, st, "  "); !errors.Is(err, diag.ErrUsage) {
 		t.Fatalf("empty handoff: %v", err)
 	}
 	s, err := StartSession(ctx, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := StartSession(ctx, st); !errors.Is(err, engine.ErrUsage) || !strings.Contains(err.Error(), s.ID) {
+	if _, err := StartSession(ctx, st); !errors.Is(err, diag.ErrUsage) || !strings.Contains(err.Error(), s.ID) {
 		t.Fatalf("second session: %v", err)
 	}
 	if _, err := st.RecordToolCall(ctx, "Edit"); err != nil {
@@ -73,7 +73,7 @@ func TestLogQueryFilter(t *testing.T) {
 		{Outcome: "GREEN"}, {Since: "yesterday"}, {Since: "-3h"}, {Since: "3h", Between: "2026-01-01,2026-01-02"},
 		{Between: "2026-01-01"}, {Between: "2026-01-02,2026-01-01"}, {Between: "3h,1h"}, {Tail: -1},
 	} {
-		if _, err := bad.Filter(now); !errors.Is(err, engine.ErrUsage) {
+		if _, err := bad.Filter(now); !errors.Is(err, diag.ErrUsage) {
 			t.Errorf("%+v: %v, want a usage error", bad, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 )
 
 // SetByDefault is the set_by of a key that no tier changed: it holds the
@@ -61,7 +62,7 @@ type ParamView struct {
 }
 
 // gateConfig builds g's GateConfig from the engine's resolved tiers.
-func gateConfig(eng *engine.Engine, g *engine.Gate) GateConfig {
+func gateConfig(eng *engine.Engine, g *gate.Gate) GateConfig {
 	eff, _ := eng.Effective(g.Name)
 	origin := func(key string) (string, string) {
 		o, ok := eng.SetAt(g.Name, key)

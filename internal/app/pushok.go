@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/runners/push"
 	"github.com/tausik/tausik/store"
 )
@@ -45,17 +46,17 @@ type PushTicketReport struct {
 func IssuePushTicket(ctx context.Context, e *engine.Engine, requester, remote, branch string, force bool) (*PushTicketReport, error) {
 	st := e.Store()
 	if st == nil {
-		return nil, fmt.Errorf("%w: no store to record the push ticket in", engine.ErrStore)
+		return nil, fmt.Errorf("%w: no store to record the push ticket in", diag.ErrStore)
 	}
 	head, current, err := push.Head(ctx, e.Root())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", engine.ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrUsage, err)
 	}
 	if branch == "" {
 		branch = current
 	}
 	if force && branch == "" {
-		return nil, fmt.Errorf("%w: a forced push needs a branch, and HEAD is detached: name one", engine.ErrUsage)
+		return nil, fmt.Errorf("%w: a forced push needs a branch, and HEAD is detached: name one", diag.ErrUsage)
 	}
 	if force {
 		branch = "+" + branch
@@ -63,20 +64,20 @@ func IssuePushTicket(ctx context.Context, e *engine.Engine, requester, remote, b
 	url := ""
 	if remote != "" {
 		if url, err = push.PushURL(ctx, e.Root(), remote); err != nil {
-			return nil, fmt.Errorf("%w: %v", engine.ErrUsage, err)
+			return nil, fmt.Errorf("%w: %v", diag.ErrUsage, err)
 		}
 	}
 	eff, ok := e.Effective(engine.GateGitPush)
 	if !ok {
-		return nil, fmt.Errorf("%w: the gate %s is not loaded", engine.ErrConfig, engine.GateGitPush)
+		return nil, fmt.Errorf("%w: the gate %s is not loaded", diag.ErrConfig, engine.GateGitPush)
 	}
 	ttl, ok := toSeconds(eff.Params["ttl_seconds"])
 	if !ok {
-		return nil, fmt.Errorf("%w: %s: params.ttl_seconds is %v, not a whole number of seconds", engine.ErrConfig, engine.GateGitPush, eff.Params["ttl_seconds"])
+		return nil, fmt.Errorf("%w: %s: params.ttl_seconds is %v, not a whole number of seconds", diag.ErrConfig, engine.GateGitPush, eff.Params["ttl_seconds"])
 	}
 	t, err := st.IssuePushTicket(store.WithRequester(ctx, requester), head, remote, branch, url)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrStore, err)
 	}
 	return &PushTicketReport{ID: t.ID, Commit: t.Commit, Remote: t.Remote, Branch: strings.TrimPrefix(t.Branch, "+"), Force: force, PushURL: t.PushURL, IssuedAt: t.IssuedAt,
 		Until: t.IssuedAt.Add(time.Duration(ttl) * time.Second), TTLSeconds: ttl, GateEnabled: eff.Enabled}, nil

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine/config"
+	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/engine/toolcall"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/app/report"
@@ -55,7 +57,7 @@ func synthetic(i int, at time.Time) store.Decision {
 		Warnings: []string{"tausik.json:3: gates.filesize.enabled: refused: false; only the user or managed tier may weaken a gate"},
 		Tiers:    []config.TierSetting{{Gate: "tdd_order", Key: "enabled", Tier: "user", File: "/home/u/.tausik/config.json", Value: false, Severity: "block"}}}
 	d.Request = engine.RequestRecord{Trigger: engine.TriggerPreWrite, Task: fmt.Sprintf("task-%02d", i%50), Files: []string{}, Gates: []string{}}
-	d.Request.Tool = &engine.ToolRecord{Host: "claude", Tool: "Write", Kind: "write", Targets: []string{fmt.Sprintf("src/f%d.go", i%97)}}
+	d.Request.Tool = &toolcall.Record{Host: "claude", Tool: "Write", Kind: "write", Targets: []string{fmt.Sprintf("src/f%d.go", i%97)}}
 	blocked := i%7 == 0
 	gate := "scope_write"
 	if i%3 == 0 {
@@ -67,7 +69,7 @@ func synthetic(i int, at time.Time) store.Decision {
 		out = engine.Failed
 	}
 	d.Gates = []engine.Verdict{{Name: gate, Source: "builtin", Language: "cel", Severity: "block", Outcome: out, Blocks: blocked,
-		Reasons: []engine.Reason{}, Violations: []engine.Violation{}}}
+		Reasons: []policy.Reason{}, Violations: []policy.Violation{}}}
 	d.Blocked = blocked
 	if blocked {
 		d.ExitCode = 1

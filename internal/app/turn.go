@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/store"
 )
 
@@ -35,23 +38,23 @@ type StopVerdict struct {
 // are recorded beside the count but do not replace it: a host that
 // misreports them cannot hold the agent longer or let it go sooner.
 // bound < 1 is DefaultStopBound.
-func JudgeStop(ctx context.Context, eng *engine.Engine, rec engine.TurnRecord, bound int) (StopVerdict, error) {
+func JudgeStop(ctx context.Context, eng *engine.Engine, rec toolcall.Turn, bound int) (StopVerdict, error) {
 	if bound < 1 {
 		bound = DefaultStopBound
 	}
 	st := eng.Store()
 	if st == nil {
-		return StopVerdict{}, fmt.Errorf("%w: no store", engine.ErrStore)
+		return StopVerdict{}, fmt.Errorf("%w: no store", diag.ErrStore)
 	}
 	active, err := st.ActiveTasks(ctx)
 	if err != nil {
-		return StopVerdict{}, fmt.Errorf("%w: active tasks: %v", engine.ErrStore, err)
+		return StopVerdict{}, fmt.Errorf("%w: active tasks: %v", diag.ErrStore, err)
 	}
 	var out StopVerdict
 	var reasons []string
 	for _, t := range active {
 		r := rec
-		r.Event, r.Bound = engine.EventStop, bound
+		r.Event, r.Bound = toolcall.EventStop, bound
 		if r.Refused, err = refusedStops(ctx, st, t.Slug, rec, bound); err != nil {
 			return out, err
 		}
@@ -86,23 +89,23 @@ const maxStopScan = 256
 // or its sub-agents, apart) for task slug
 // that the guard refused in a row, newest first, up to the last one that
 // passed (because the gates were green or the bound let it through).
-func refusedStops(ctx context.Context, st *store.Store, slug string, rec engine.TurnRecord, bound int) (int, error) {
+func refusedStops(ctx context.Context, st *store.Store, slug string, rec toolcall.Turn, bound int) (int, error) {
 	es, err := st.ListDecisions(ctx, store.Filter{Task: slug, Trigger: engine.TriggerTaskDone, Requester: "hook:" + rec.Host, Tail: maxStopScan})
 	if err != nil {
-		return 0, fmt.Errorf("%w: read the stops of task %s: %v", engine.ErrStore, slug, err)
+		return 0, fmt.Errorf("%w: read the stops of task %s: %v", diag.ErrStore, slug, err)
 	}
 	n := 0
 	for i := len(es) - 1; i >= 0 && n < bound; i-- {
 		var body struct {
 			Request struct {
-				Turn *engine.TurnRecord `json:"turn"`
+				Turn *toolcall.Turn `json:"turn"`
 			} `json:"request"`
 		}
 		if err := json.Unmarshal(es[i].Body, &body); err != nil {
-			return 0, fmt.Errorf("%w: decision %s: %v", engine.ErrStore, es[i].ID, err)
+			return 0, fmt.Errorf("%w: decision %s: %v", diag.ErrStore, es[i].ID, err)
 		}
 		t := body.Request.Turn
-		if t == nil || t.Event != engine.EventStop || t.Session != rec.Session || t.Subagent != rec.Subagent {
+		if t == nil || t.Event != toolcall.EventStop || t.Session != rec.Session || t.Subagent != rec.Subagent {
 			continue
 		}
 		if !es[i].Blocked || t.Note != "" {
@@ -135,7 +138,7 @@ func blockingLines(d *engine.Decision) string {
 	return strings.Join(lines, "\n")
 }
 
-func violationText(v engine.Violation) string {
+func violationText(v policy.Violation) string {
 	msg, _, _ := strings.Cut(v.Msg, "\n")
 	switch {
 	case v.File == "" || strings.HasPrefix(msg, v.File):
@@ -152,14 +155,14 @@ func violationText(v engine.Violation) string {
 // decision recording rec). The same state gives the same bytes — no time,
 // no decision id, every list sorted — so a host's prompt cache holds
 // across turns. With no active task it says so.
-func TurnContext(ctx context.Context, eng *engine.Engine, rec engine.TurnRecord) (string, error) {
+func TurnContext(ctx context.Context, eng *engine.Engine, rec toolcall.Turn) (string, error) {
 	st := eng.Store()
 	if st == nil {
-		return "", fmt.Errorf("%w: no store", engine.ErrStore)
+		return "", fmt.Errorf("%w: no store", diag.ErrStore)
 	}
 	active, err := st.ActiveTasks(ctx)
 	if err != nil {
-		return "", fmt.Errorf("%w: active tasks: %v", engine.ErrStore, err)
+		return "", fmt.Errorf("%w: active tasks: %v", diag.ErrStore, err)
 	}
 	if len(active) == 0 {
 		return "tausik: no task is active.\n", nil

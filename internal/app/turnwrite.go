@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/toolcall"
 )
 
 // WriteFindings is the text handed to the model after a write: what the
@@ -19,7 +21,7 @@ func WriteFindings(ctx context.Context, eng *engine.Engine, host, session string
 	var gates []string
 	for _, g := range eng.Gates() {
 		eff, ok := eng.Effective(g.Name)
-		if ok && eff.Enabled && eff.Severity == engine.SeverityWarn &&
+		if ok && eff.Enabled && eff.Severity == gate.SeverityWarn &&
 			(slices.Contains(eff.Triggers, engine.TriggerTaskDone) || slices.Contains(eff.Triggers, "commit")) {
 			gates = append(gates, g.Name)
 		}
@@ -27,7 +29,7 @@ func WriteFindings(ctx context.Context, eng *engine.Engine, host, session string
 	if len(gates) == 0 || len(files) == 0 {
 		return "", nil
 	}
-	rec := engine.TurnRecord{Host: host, Event: engine.EventPostToolUse, HostEvent: engine.EventPostToolUse, Session: session}
+	rec := toolcall.Turn{Host: host, Event: toolcall.EventPostToolUse, HostEvent: toolcall.EventPostToolUse, Session: session}
 	d, err := eng.Evaluate(ctx, engine.Request{Trigger: engine.TriggerTaskDone, Gates: gates, Files: files, Requester: "hook:" + host, Turn: &rec})
 	if err != nil {
 		return "", err

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 )
 
 // The input fields in which the hosts' write tools carry a file's whole new
@@ -30,8 +30,8 @@ type edit struct {
 // afterTexts computes, for each path a write call names (resolved), its text
 // after the call from the file on disk and the call's input: a Write's
 // content, an Edit's replacements applied in order, a patch's hunks.
-func afterTexts(c call, resolved []string) []engine.WriteText {
-	if c.kind != engine.KindWrite {
+func afterTexts(c call, resolved []string) []toolcall.WriteText {
+	if c.kind != toolcall.KindWrite {
 		return nil
 	}
 	if c.patch != "" {
@@ -41,12 +41,12 @@ func afterTexts(c call, resolved []string) []engine.WriteText {
 		return nil
 	}
 	in := c.input
-	w := engine.WriteText{Path: resolved[0]}
+	w := toolcall.WriteText{Path: resolved[0]}
 	switch {
 	case hasString(in, contentFields):
 		text, _ := firstStringAny(in, contentFields)
 		w.Text, w.Known, w.Added = text, true, []string{text}
-		if len(text) > engine.MaxWriteText {
+		if len(text) > toolcall.MaxWriteText {
 			w.Err, w.Known, w.Text = tooBig("the call's text"), false, ""
 		}
 	case c.tool == "replace_in_file":
@@ -59,11 +59,11 @@ func afterTexts(c call, resolved []string) []engine.WriteText {
 			if s, ok := firstStringAny(in, []string{"new_source"}); ok {
 				w.Added = []string{s} // a notebook cell: its text, not the file's
 			}
-			return []engine.WriteText{w}
+			return []toolcall.WriteText{w}
 		}
 		w = applyEdits(w, edits, nil)
 	}
-	return []engine.WriteText{w}
+	return []toolcall.WriteText{w}
 }
 
 // editsOf reads the replacements of an Edit (one) or a MultiEdit (a list).
@@ -96,7 +96,7 @@ func editsOf(in map[string]any) ([]edit, bool) {
 }
 
 // applyEdits applies edits in order to w.Path's text on disk.
-func applyEdits(w engine.WriteText, edits []edit, parseErr error) engine.WriteText {
+func applyEdits(w toolcall.WriteText, edits []edit, parseErr error) toolcall.WriteText {
 	if parseErr != nil {
 		w.Err = parseErr.Error()
 		return w
@@ -112,7 +112,7 @@ func applyEdits(w engine.WriteText, edits []edit, parseErr error) engine.WriteTe
 			w.Err = fmt.Sprintf("edit %d: %v", i+1, err)
 			return w
 		}
-		if len(text) > engine.MaxWriteText {
+		if len(text) > toolcall.MaxWriteText {
 			w.Err = tooBig("the text after the call")
 			return w
 		}
@@ -155,8 +155,8 @@ func readBounded(p string) (string, error) {
 		return "", fmt.Errorf("cannot read the file: %v", err)
 	case !info.Mode().IsRegular():
 		return "", errors.New("not a regular file")
-	case info.Size() > engine.MaxWriteText:
-		return "", fmt.Errorf("the file is %d bytes, over the %d-byte bound of the text after a call", info.Size(), engine.MaxWriteText)
+	case info.Size() > toolcall.MaxWriteText:
+		return "", fmt.Errorf("the file is %d bytes, over the %d-byte bound of the text after a call", info.Size(), toolcall.MaxWriteText)
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -166,7 +166,7 @@ func readBounded(p string) (string, error) {
 }
 
 func tooBig(what string) string {
-	return fmt.Sprintf("%s is over the %d-byte bound of the text after a call", what, engine.MaxWriteText)
+	return fmt.Sprintf("%s is over the %d-byte bound of the text after a call", what, toolcall.MaxWriteText)
 }
 
 // searchReplace reads Cline's replace_in_file diff: SEARCH/REPLACE blocks

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 )
 
 // edited runs a Claude payload's tool input through afterTexts on a file
 // holding text (none when text is "").
-func edited(t *testing.T, tool, text string, in map[string]any) engine.WriteText {
+func edited(t *testing.T, tool, text string, in map[string]any) toolcall.WriteText {
 	t.Helper()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "f.py")
@@ -21,7 +21,7 @@ func edited(t *testing.T, tool, text string, in map[string]any) engine.WriteText
 			t.Fatal(err)
 		}
 	}
-	got := afterTexts(call{tool: tool, kind: engine.KindWrite, input: in, cwd: dir}, []string{p})
+	got := afterTexts(call{tool: tool, kind: toolcall.KindWrite, input: in, cwd: dir}, []string{p})
 	if len(got) != 1 {
 		t.Fatalf("%d texts", len(got))
 	}
@@ -66,14 +66,14 @@ func TestAfterTextEditsA2000LineFile(t *testing.T) {
 }
 
 func TestAfterTextIsBounded(t *testing.T) {
-	big := strings.Repeat("x", engine.MaxWriteText+1)
+	big := strings.Repeat("x", toolcall.MaxWriteText+1)
 	if got := edited(t, "Write", "", map[string]any{"content": big}); got.Known || got.Text != "" || !strings.Contains(got.Err, "over the 4194304-byte bound") {
 		t.Errorf("a Write over the bound: known=%v err=%q", got.Known, got.Err)
 	}
 	if got := edited(t, "Edit", big, map[string]any{"old_string": "x", "new_string": "y", "replace_all": true}); got.Known || !strings.Contains(got.Err, "the file is 4194305 bytes") {
 		t.Errorf("an Edit of a file over the bound: known=%v err=%q", got.Known, got.Err)
 	}
-	half := strings.Repeat("x", engine.MaxWriteText/2+1)
+	half := strings.Repeat("x", toolcall.MaxWriteText/2+1)
 	if got := edited(t, "Edit", half, map[string]any{"old_string": half, "new_string": half + half}); got.Known || got.Err != "the text after the call is over the 4194304-byte bound of the text after a call" {
 		t.Errorf("an Edit growing a file over the bound: known=%v err=%q", got.Known, got.Err)
 	}

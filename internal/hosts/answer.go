@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/policy"
+	"github.com/tausik/tausik/engine/toolcall"
 )
 
 // answer is how a host reads a hook's verdict.
@@ -132,7 +134,7 @@ func withAsk(h *Host, ask func(reason string) any) *Host {
 
 // reason says why d refused c: the call, then each blocking gate's
 // violations or failure, then the decision to look up.
-func reason(c engine.ToolCall, d *engine.Decision) string {
+func reason(c toolcall.Call, d *engine.Decision) string {
 	// The call as the decision records it: secret_scan's findings are masked
 	// there, and the answer must not hand them back to the agent either.
 	if r := d.Request.Tool; r != nil && c.Command != "(command withheld)" {
@@ -140,7 +142,7 @@ func reason(c engine.ToolCall, d *engine.Decision) string {
 	}
 	var msg strings.Builder
 	what := strings.Join(c.Writes, ", ")
-	if c.Kind == engine.KindShell || (c.Kind == engine.KindWrite && len(c.Writes) == 0) {
+	if c.Kind == toolcall.KindShell || (c.Kind == toolcall.KindWrite && len(c.Writes) == 0) {
 		cmd, _, _ := strings.Cut(c.Command, "\n")
 		if len(cmd) > 120 {
 			// Cut on a rune boundary: half a rune is invalid UTF-8, which
@@ -173,7 +175,7 @@ func reason(c engine.ToolCall, d *engine.Decision) string {
 	return msg.String()
 }
 
-func violationLine(v engine.Violation) string {
+func violationLine(v policy.Violation) string {
 	if v.File == "" || strings.HasPrefix(v.Msg, v.File) {
 		return v.Msg
 	}

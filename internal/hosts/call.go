@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/hosts/shellwrites"
 )
@@ -51,17 +51,17 @@ type tool struct {
 }
 
 // Shorthands for tool tables.
-func writes(fields ...string) tool  { return tool{kind: engine.KindWrite, paths: fields} }
-func patches(fields ...string) tool { return tool{kind: engine.KindWrite, patch: fields} }
-func runs(fields ...string) tool    { return tool{kind: engine.KindShell, command: fields} }
+func writes(fields ...string) tool  { return tool{kind: toolcall.KindWrite, paths: fields} }
+func patches(fields ...string) tool { return tool{kind: toolcall.KindWrite, patch: fields} }
+func runs(fields ...string) tool    { return tool{kind: toolcall.KindShell, command: fields} }
 
 // runsIfGiven is a tool whose input may hold a command to run: text typed
 // into a shell session an earlier call started, or an optional command.
 func runsIfGiven(fields ...string) tool {
-	return tool{kind: engine.KindShell, command: fields, optional: true}
+	return tool{kind: toolcall.KindShell, command: fields, optional: true}
 }
 
-var reads = tool{kind: engine.KindRead}
+var reads = tool{kind: toolcall.KindRead}
 
 // shellDirFields are the tool-input fields in which a host names the
 // directory a shell command runs in.
@@ -106,13 +106,13 @@ func firstString(m map[string]any, keys []string) (string, bool) {
 // or shell tool whose input lacks what it writes or runs is ErrPayload.
 func fromInput(c call, t tool, in map[string]any, where string) (call, error) {
 	c.kind, c.input = t.kind, in
-	if t.kind != engine.KindWrite && t.kind != engine.KindShell {
+	if t.kind != toolcall.KindWrite && t.kind != toolcall.KindShell {
 		return c, nil
 	}
 	if in == nil && !t.optional {
 		return c, fmt.Errorf("%w: %s without a %s object", ErrPayload, c.tool, where)
 	}
-	if t.kind == engine.KindShell {
+	if t.kind == toolcall.KindShell {
 		for _, k := range shellDirFields {
 			switch v := in[k].(type) {
 			case nil:
@@ -162,7 +162,7 @@ func fromInput(c call, t tool, in map[string]any, where string) (call, error) {
 		}
 	}
 	if t.optional && commandAbsent(in, t.command) {
-		c.kind = engine.KindOther
+		c.kind = toolcall.KindOther
 		return c, nil
 	}
 	fields := append(append(append([]string{}, t.paths...), t.patch...), t.command...)
@@ -193,9 +193,9 @@ func commandAbsent(in map[string]any, keys []string) bool {
 }
 
 // normalise resolves c's paths against its cwd and parses its command or
-// patch into the paths it would write: the engine.ToolCall every host yields.
-func normalise(h *Host, c call, env Env) (engine.ToolCall, error) {
-	tc := engine.ToolCall{Host: h.Name, Tool: c.tool, Kind: c.kind, CWD: c.cwd, Session: c.session, Command: c.command,
+// patch into the paths it would write: the toolcall.Call every host yields.
+func normalise(h *Host, c call, env Env) (toolcall.Call, error) {
+	tc := toolcall.Call{Host: h.Name, Tool: c.tool, Kind: c.kind, CWD: c.cwd, Session: c.session, Command: c.command,
 		MCP: c.mcp, URL: c.url, Subagent: c.subagent}
 	if tc.CWD == "" && h.workspaceCWD {
 		tc.CWD = env.WD

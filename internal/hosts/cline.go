@@ -3,7 +3,7 @@ package hosts
 import (
 	"fmt"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -57,7 +57,7 @@ func parseCline(b []byte) (call, error) {
 		in := obj(ev, "parameters")
 		c = otherTool(c, in)
 		if c.tool == "use_mcp_tool" {
-			c.kind = engine.KindMCP
+			c.kind = toolcall.KindMCP
 			c.mcp = &facts.ToolMCP{Server: str(in, "server_name"), Tool: str(in, "tool_name"), Args: args(in["arguments"])}
 		}
 		return c, nil

@@ -3,7 +3,7 @@ package hosts
 import (
 	"fmt"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -70,7 +70,7 @@ func parseCursor(b []byte) (call, error) {
 		c.tool, c.kind = "Read", "read"
 		return c, nil
 	case "beforeMCPExecution", "afterMCPExecution":
-		c.tool, c.kind = "mcp:"+str(m, "tool_name"), engine.KindMCP
+		c.tool, c.kind = "mcp:"+str(m, "tool_name"), toolcall.KindMCP
 		c.mcp = &facts.ToolMCP{Server: mcpServer(m), Tool: str(m, "tool_name"), Args: args(m["tool_input"])}
 		return c, nil
 	}

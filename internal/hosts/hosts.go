@@ -1,5 +1,5 @@
 // Package hosts holds the agent-host adapters: one small file per host reads
-// that host's hook payload into one normalised engine.ToolCall, and renders
+// that host's hook payload into one normalised toolcall.Call, and renders
 // the verdict in that host's protocol (exit code, JSON shape, where the reason
 // goes). No adapter holds a rule: every verdict comes from
 // engine.JudgeToolCall. Shell commands and patches become the paths they
@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 )
 
 // ErrPayload marks a hook payload that cannot be trusted: empty, not a JSON
@@ -155,7 +156,7 @@ func Run(ctx context.Context, h *Host, phase Phase, env Env) int {
 // withholds the call's command: the refusal says a person must make the
 // change, and must not hand the agent the command (its own, or another
 // gate's remedy) that would make it.
-func authorityOnly(tc engine.ToolCall, d *engine.Decision) (engine.ToolCall, *engine.Decision) {
+func authorityOnly(tc toolcall.Call, d *engine.Decision) (toolcall.Call, *engine.Decision) {
 	for _, v := range d.Gates {
 		if v.Name == engine.GateAgentAuthority && v.Blocks {
 			only := *d
@@ -195,7 +196,7 @@ func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {
 	}
 	// A malformed write or shell payload still ran something: the tree is
 	// checked all the same.
-	tc := engine.ToolCall{Host: h.Name, Tool: c.tool, Kind: c.kind, Command: postCommand(c), CWD: cwd, Session: c.session}
+	tc := toolcall.Call{Host: h.Name, Tool: c.tool, Kind: c.kind, Command: postCommand(c), CWD: cwd, Session: c.session}
 	d, err := e.CheckToolCall(ctx, tc)
 	if err != nil {
 		return h.answer.postBlock(fmt.Sprintf("the work tree could not be checked: %v", err), env)
@@ -203,7 +204,7 @@ func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {
 	if d != nil && d.Blocked {
 		return h.answer.postBlock(reason(tc, d), env)
 	}
-	if c.kind == engine.KindWrite && afterWrite(ctx, h, e, c, cwd, env) {
+	if c.kind == toolcall.KindWrite && afterWrite(ctx, h, e, c, cwd, env) {
 		return 0
 	}
 	return h.answer.allow(Post, env)
@@ -226,19 +227,19 @@ func postCommand(c call) string {
 // the normalised call the engine judges, with paths resolved against env's
 // working directory where the payload names no cwd: a fixture's tool call
 // (internal/policytest) goes through the adapter a hook would.
-func Normalise(name string, payload []byte, env Env) (engine.ToolCall, error) {
+func Normalise(name string, payload []byte, env Env) (toolcall.Call, error) {
 	h, ok := Lookup(name)
 	if !ok {
-		return engine.ToolCall{}, fmt.Errorf("%w: unknown host %q (known: %s)", ErrPayload, name, strings.Join(Names(), ", "))
+		return toolcall.Call{}, fmt.Errorf("%w: unknown host %q (known: %s)", ErrPayload, name, strings.Join(Names(), ", "))
 	}
 	c, err := h.parse(payload)
 	if err != nil {
-		return engine.ToolCall{}, err
+		return toolcall.Call{}, err
 	}
 	if c.cwd == "" {
 		c.cwd = env.WD
 	}
 	tc, err := normalise(h, c, env)
-	tc.Event = engine.EventPreToolUse
+	tc.Event = toolcall.EventPreToolUse
 	return tc, err
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 )
 
 // TurnAnswer is what the workflow behind a lifecycle hook decided: for a
@@ -23,7 +24,7 @@ type TurnAnswer struct {
 // only reads the host's payload into rec and renders the answer; what
 // blocks a stop and what the context says are the caller's (internal/app),
 // which internal/hosts may not import.
-type Turner func(ctx context.Context, e *engine.Engine, rec engine.TurnRecord) (TurnAnswer, error)
+type Turner func(ctx context.Context, e *engine.Engine, rec toolcall.Turn) (TurnAnswer, error)
 
 // lifecycle is one host's protocol for the events of a turn.
 type lifecycle struct {
@@ -32,7 +33,7 @@ type lifecycle struct {
 	// absent.
 	events map[string][]string
 	// parse reads the payload's session, cwd, project and loop signals.
-	parse func(m map[string]any, rec *engine.TurnRecord, at *Where)
+	parse func(m map[string]any, rec *toolcall.Turn, at *Where)
 	// cont is the JSON that makes the host continue after a stop, with
 	// reason as the model's next instruction.
 	cont func(reason string) any
@@ -52,9 +53,9 @@ type lifecycle struct {
 // answered with hookSpecificOutput.additionalContext.
 var claudeLifecycle = &lifecycle{
 	events: map[string][]string{
-		engine.EventStop:         {"Stop", "SubagentStop"},
-		engine.EventSessionStart: {"SessionStart"},
-		engine.EventPromptSubmit: {"UserPromptSubmit"},
+		toolcall.EventStop:         {"Stop", "SubagentStop"},
+		toolcall.EventSessionStart: {"SessionStart"},
+		toolcall.EventPromptSubmit: {"UserPromptSubmit"},
 	},
 	parse: parseClaudeTurn,
 	cont: func(reason string) any {
@@ -68,9 +69,9 @@ var claudeLifecycle = &lifecycle{
 // as its prompt; SessionStart and BeforeAgent take additionalContext.
 var geminiLifecycle = &lifecycle{
 	events: map[string][]string{
-		engine.EventStop:         {"AfterAgent"},
-		engine.EventSessionStart: {"SessionStart"},
-		engine.EventPromptSubmit: {"BeforeAgent"},
+		toolcall.EventStop:         {"AfterAgent"},
+		toolcall.EventSessionStart: {"SessionStart"},
+		toolcall.EventPromptSubmit: {"BeforeAgent"},
 	},
 	parse: parseClaudeTurn,
 	cont: func(reason string) any {
@@ -85,10 +86,10 @@ var geminiLifecycle = &lifecycle{
 // prompt through or not, so Cursor gets no context per prompt.
 var cursorLifecycle = &lifecycle{
 	events: map[string][]string{
-		engine.EventStop:         {"stop"},
-		engine.EventSessionStart: {"sessionStart"},
+		toolcall.EventStop:         {"stop"},
+		toolcall.EventSessionStart: {"sessionStart"},
 	},
-	parse: func(m map[string]any, rec *engine.TurnRecord, at *Where) {
+	parse: func(m map[string]any, rec *toolcall.Turn, at *Where) {
 		rec.Session = str(m, "conversation_id")
 		if n, ok := m["loop_count"].(float64); ok && n > 0 {
 			rec.HostLoops = int(n)
@@ -115,10 +116,10 @@ var cursorLifecycle = &lifecycle{
 // continue after a task completes.
 var clineLifecycle = &lifecycle{
 	events: map[string][]string{
-		engine.EventSessionStart: {"TaskStart"},
-		engine.EventPromptSubmit: {"UserPromptSubmit"},
+		toolcall.EventSessionStart: {"TaskStart"},
+		toolcall.EventPromptSubmit: {"UserPromptSubmit"},
 	},
-	parse: func(m map[string]any, rec *engine.TurnRecord, at *Where) {
+	parse: func(m map[string]any, rec *toolcall.Turn, at *Where) {
 		rec.Session = str(m, "taskId")
 		if roots, ok := m["workspaceRoots"].([]any); ok && len(roots) > 0 {
 			at.CWD, _ = roots[0].(string)
@@ -135,9 +136,9 @@ var clineLifecycle = &lifecycle{
 var mainStopOnly = func() *lifecycle {
 	l := *claudeLifecycle
 	l.events = map[string][]string{
-		engine.EventStop:         {"Stop"},
-		engine.EventSessionStart: {"SessionStart"},
-		engine.EventPromptSubmit: {"UserPromptSubmit"},
+		toolcall.EventStop:         {"Stop"},
+		toolcall.EventSessionStart: {"SessionStart"},
+		toolcall.EventPromptSubmit: {"UserPromptSubmit"},
 	}
 	return &l
 }()
@@ -148,7 +149,7 @@ var lifecycles = map[string]*lifecycle{
 	"gemini": geminiLifecycle, "cursor": cursorLifecycle, "cline": clineLifecycle,
 }
 
-func parseClaudeTurn(m map[string]any, rec *engine.TurnRecord, at *Where) {
+func parseClaudeTurn(m map[string]any, rec *toolcall.Turn, at *Where) {
 	rec.Session = str(m, "session_id")
 	rec.StopHookActive, _ = m["stop_hook_active"].(bool)
 	rec.Subagent = str(m, "agent_id") != "" || rec.HostEvent == "SubagentStop"
@@ -163,7 +164,7 @@ func hookSpecificContext(hostEvent, text string) any {
 func TurnEvents(h *Host) []string {
 	l := lifecycles[h.Name]
 	var out []string
-	for _, ev := range []string{engine.EventStop, engine.EventSessionStart, engine.EventPromptSubmit} {
+	for _, ev := range []string{toolcall.EventStop, toolcall.EventSessionStart, toolcall.EventPromptSubmit} {
 		if l != nil && len(l.events[ev]) > 0 {
 			out = append(out, ev)
 		}
@@ -183,7 +184,7 @@ func HostEvents(h *Host, ev string) []string {
 // stopPrefix starts every instruction to continue after a stop.
 const stopPrefix = "tausik: the active task is not done; do not stop yet. "
 
-// RunTurn answers one lifecycle event (engine.EventStop,
+// RunTurn answers one lifecycle event (toolcall.EventStop,
 // EventSessionStart or EventPromptSubmit) of host h, judged by judge, in
 // the host's protocol, bounded by d. A stop the judge refuses makes the
 // host continue with the reasons; one it lets through gets the host's
@@ -214,7 +215,7 @@ func RunTurn(ctx context.Context, h *Host, event string, env Env, judge Turner, 
 		fmt.Fprintf(env.Stderr, "tausik: %s: %v\n", event, err)
 		return 1
 	}
-	rec := engine.TurnRecord{Host: h.Name, Event: event, HostEvent: str(m, "hook_event_name")}
+	rec := toolcall.Turn{Host: h.Name, Event: event, HostEvent: str(m, "hook_event_name")}
 	if rec.HostEvent == "" {
 		rec.HostEvent = str(m, "hookName") // Cline
 	}
@@ -227,7 +228,7 @@ func RunTurn(ctx context.Context, h *Host, event string, env Env, judge Turner, 
 		at.CWD = env.WD
 	}
 	at = where(h, call{project: at.Project}, at.CWD, env)
-	if event == engine.EventStop && l.ended != nil && l.ended(m) {
+	if event == toolcall.EventStop && l.ended != nil && l.ended(m) {
 		if l.pass != nil {
 			_ = writeJSON(env, l.pass)
 		}
@@ -242,7 +243,7 @@ func RunTurn(ctx context.Context, h *Host, event string, env Env, judge Turner, 
 		defer e.Close()
 		return judge(ctx, e, rec)
 	})
-	if event != engine.EventStop {
+	if event != toolcall.EventStop {
 		if err != nil {
 			ans.Context = fmt.Sprintf("tausik could not read the task state: %v", err)
 		}

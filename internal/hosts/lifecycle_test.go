@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 )
 
 // turnEnv is an Env whose engine never opens: the lifecycle answers that
@@ -23,7 +24,7 @@ func turnEnv(payload string, opened *int) (Env, *bytes.Buffer, *bytes.Buffer) {
 }
 
 func noJudge(t *testing.T) Turner {
-	return func(context.Context, *engine.Engine, engine.TurnRecord) (TurnAnswer, error) {
+	return func(context.Context, *engine.Engine, toolcall.Turn) (TurnAnswer, error) {
 		t.Fatal("the judge ran")
 		return TurnAnswer{}, nil
 	}
@@ -47,13 +48,13 @@ func TestTurnFailures(t *testing.T) {
 		out     string // a substring of stdout ("" = stdout empty)
 		opens   int
 	}{
-		{"fresh stop, broken store", claude, engine.EventStop, `{"session_id":"s","cwd":"/p","hook_event_name":"Stop","stop_hook_active":false}`, 0, `"decision":"block","reason":"tausik: the active task is not done; do not stop yet. the stop could not be judged: store is broken"`, 1},
-		{"continued stop, broken store", claude, engine.EventStop, `{"session_id":"s","cwd":"/p","hook_event_name":"Stop","stop_hook_active":true}`, 1, "", 1},
-		{"cursor continued stop, broken store", cursor, engine.EventStop, `{"conversation_id":"c","workspace_roots":["/p"],"status":"completed","loop_count":2}`, 1, "", 1},
-		{"cursor aborted stop", cursor, engine.EventStop, `{"conversation_id":"c","workspace_roots":["/p"],"status":"aborted","loop_count":0}`, 0, "{}", 0},
-		{"not JSON", claude, engine.EventStop, `stop please`, 1, "", 0},
-		{"session start, broken store", claude, engine.EventSessionStart, `{"session_id":"s","cwd":"/p","hook_event_name":"SessionStart"}`, 0, `"additionalContext":"tausik could not read the task state: store is broken","hookEventName":"SessionStart"`, 1},
-		{"host without the event", copilot, engine.EventStop, `{}`, 2, "", 0},
+		{"fresh stop, broken store", claude, toolcall.EventStop, `{"session_id":"s","cwd":"/p","hook_event_name":"Stop","stop_hook_active":false}`, 0, `"decision":"block","reason":"tausik: the active task is not done; do not stop yet. the stop could not be judged: store is broken"`, 1},
+		{"continued stop, broken store", claude, toolcall.EventStop, `{"session_id":"s","cwd":"/p","hook_event_name":"Stop","stop_hook_active":true}`, 1, "", 1},
+		{"cursor continued stop, broken store", cursor, toolcall.EventStop, `{"conversation_id":"c","workspace_roots":["/p"],"status":"completed","loop_count":2}`, 1, "", 1},
+		{"cursor aborted stop", cursor, toolcall.EventStop, `{"conversation_id":"c","workspace_roots":["/p"],"status":"aborted","loop_count":0}`, 0, "{}", 0},
+		{"not JSON", claude, toolcall.EventStop, `stop please`, 1, "", 0},
+		{"session start, broken store", claude, toolcall.EventSessionStart, `{"session_id":"s","cwd":"/p","hook_event_name":"SessionStart"}`, 0, `"additionalContext":"tausik could not read the task state: store is broken","hookEventName":"SessionStart"`, 1},
+		{"host without the event", copilot, toolcall.EventStop, `{}`, 2, "", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opened := 0

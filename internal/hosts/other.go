@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -18,16 +18,16 @@ var fetchTools = map[string]bool{"WebFetch": true, "web_fetch": true, "webfetch"
 // web fetch, or other. None is judged by the pre-write gates as a write;
 // the tool namespace shows what they carry.
 func otherTool(c call, in map[string]any) call {
-	c.kind, c.input = engine.KindOther, in
+	c.kind, c.input = toolcall.KindOther, in
 	if rest, ok := strings.CutPrefix(c.tool, "mcp__"); ok {
 		if server, name, ok := strings.Cut(rest, "__"); ok && server != "" && name != "" {
-			c.kind, c.mcp = engine.KindMCP, &facts.ToolMCP{Server: server, Tool: name, Args: args(in)}
+			c.kind, c.mcp = toolcall.KindMCP, &facts.ToolMCP{Server: server, Tool: name, Args: args(in)}
 		}
 		return c
 	}
 	if fetchTools[c.tool] {
 		if u, ok := firstStringAny(in, []string{"url", "uri"}); ok {
-			c.kind, c.url = engine.KindFetch, u
+			c.kind, c.url = toolcall.KindFetch, u
 		}
 	}
 	return c

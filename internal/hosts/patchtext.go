@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 )
 
 // patchFile is one file section of an apply_patch patch.
@@ -20,7 +20,7 @@ type patchFile struct {
 // applied to the files on disk, read from cwd. A file the patch deletes has
 // no text; a unified or git diff is not modelled (its files are judged as
 // they are on disk).
-func patchTexts(patch, cwd string) []engine.WriteText {
+func patchTexts(patch, cwd string) []toolcall.WriteText {
 	if !strings.Contains(patch, "*** Begin Patch") {
 		return nil
 	}
@@ -49,7 +49,7 @@ func patchTexts(patch, cwd string) []engine.WriteText {
 			cur.hunks[len(cur.hunks)-1] = append(cur.hunks[len(cur.hunks)-1], line)
 		}
 	}
-	var out []engine.WriteText
+	var out []toolcall.WriteText
 	for _, f := range files {
 		dest := f.path
 		if f.moveTo != "" {
@@ -72,8 +72,8 @@ func within(cwd, p string) string {
 
 // applyPatchFile applies f's hunks to src's text on disk (none for a new
 // file), for dest.
-func applyPatchFile(f *patchFile, src, dest string) engine.WriteText {
-	w := engine.WriteText{Path: dest}
+func applyPatchFile(f *patchFile, src, dest string) toolcall.WriteText {
+	w := toolcall.WriteText{Path: dest}
 	text := ""
 	if !f.add {
 		var err error
@@ -118,7 +118,7 @@ func applyPatchFile(f *patchFile, src, dest string) engine.WriteText {
 	if final && len(lines) > 0 {
 		w.Text += "\n"
 	}
-	if len(w.Text) > engine.MaxWriteText {
+	if len(w.Text) > toolcall.MaxWriteText {
 		w.Text, w.Err = "", tooBig("the text after the call")
 		return w
 	}

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/internal/hosts/shellwrites"
 )
 
@@ -55,7 +55,7 @@ func TestResolveWindows(t *testing.T) {
 	// drive is not a place: a payload error, never a guess.
 	h, _ := Lookup("claude")
 	for _, cwd := range []string{`C:proj`, `\proj`, `/c/proj`} {
-		_, err := normalise(h, call{tool: "Write", kind: engine.KindWrite, paths: []string{"a.py"}, cwd: cwd}, Env{})
+		_, err := normalise(h, call{tool: "Write", kind: toolcall.KindWrite, paths: []string{"a.py"}, cwd: cwd}, Env{})
 		if !errors.Is(err, ErrPayload) {
 			t.Errorf("cwd %q: err = %v, want a payload error", cwd, err)
 		}

@@ -2,12 +2,14 @@ package hosts
 
 import (
 	"context"
-	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tausik/tausik/engine/toolcall"
+	"github.com/tausik/tausik/internal/project"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
@@ -74,7 +76,7 @@ func TestToolNamespacePerHost(t *testing.T) {
 		if host == "codex" || host == "kilo" {
 			want.Added = []string{"a = 10"} // a patch's added lines
 		}
-		if edit.Kind != engine.KindWrite || edit.Event != "pre-tool-use" || !slices.Equal(edit.Targets, []string{"src/a.py"}) ||
+		if edit.Kind != toolcall.KindWrite || edit.Event != "pre-tool-use" || !slices.Equal(edit.Targets, []string{"src/a.py"}) ||
 			len(edit.Writes) != 1 || edit.Writes[0].Path != want.Path || edit.Writes[0].Text != want.Text ||
 			!slices.Equal(edit.Writes[0].Added, want.Added) || edit.Writes[0].Error != "" {
 			t.Errorf("%s edit: %+v, want the write %+v", host, edit, want)
@@ -83,7 +85,7 @@ func TestToolNamespacePerHost(t *testing.T) {
 			t.Errorf("%s edit: files namespace %+v, want src/a.py as after the call", host, files)
 		}
 		shell, _ := toolNS(t, host, root, p[1])
-		if shell.Kind != engine.KindShell || !slices.Equal(shell.Targets, []string{"out.txt"}) || len(shell.Writes) != 0 {
+		if shell.Kind != toolcall.KindShell || !slices.Equal(shell.Targets, []string{"out.txt"}) || len(shell.Writes) != 0 {
 			t.Errorf("%s shell: %+v", host, shell)
 		}
 		i := slices.IndexFunc(shell.Commands, func(c facts.ToolShellCommand) bool { return len(c.Argv) > 0 && c.Argv[0] == "echo" })

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/toolcall"
 	"github.com/tausik/tausik/facts"
 )
 
@@ -19,7 +19,7 @@ const maxLinkWalk = 5000
 // or a delete into the directory writes through them (tar -C src -x
 // writes tausik/gates.json through src/l -> ../tausik). A directory too
 // large to look through is an Unknown.
-func linkWrites(tc *engine.ToolCall) {
+func linkWrites(tc *toolcall.Call) {
 	n := len(tc.Writes)
 	for _, p := range tc.Writes[:n] {
 		fi, err := os.Lstat(p)

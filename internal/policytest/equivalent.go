@@ -9,7 +9,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/policytest/mutate"
 	"github.com/tausik/tausik/internal/yamlread"
 )
@@ -30,17 +31,17 @@ type equivalentDecl struct {
 }
 
 // loadEquivalents reads g's mutants.yaml; problems go to rep.
-func loadEquivalents(g *engine.Gate, rep *GateMutation) []equivalentDecl {
-	raw, err := fs.ReadFile(g.FS(), engine.FileMutants)
+func loadEquivalents(g *gate.Gate, rep *GateMutation) []equivalentDecl {
+	raw, err := fs.ReadFile(g.FS(), gate.FileMutants)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	file := path.Join(g.Dir, engine.FileMutants)
+	file := path.Join(g.Dir, gate.FileMutants)
 	if err != nil {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %v", file, err))
 		return nil
 	}
-	d := &engine.Diagnostics{Kind: engine.ErrBundle}
+	d := &diag.Diagnostics{Kind: diag.ErrBundle}
 	decls := parseEquivalents(file, raw, d)
 	for _, it := range d.Items {
 		rep.Problems = append(rep.Problems, it.String())
@@ -49,7 +50,7 @@ func loadEquivalents(g *engine.Gate, rep *GateMutation) []equivalentDecl {
 }
 
 // parseEquivalents reads a mutants.yaml; every problem goes to d.
-func parseEquivalents(file string, raw []byte, d *engine.Diagnostics) []equivalentDecl {
+func parseEquivalents(file string, raw []byte, d *diag.Diagnostics) []equivalentDecl {
 	r := yamlread.Reader{File: file, D: d}
 	root := r.Parse(raw)
 	if root == nil {

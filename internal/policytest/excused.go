@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/yamlread"
 )
 
@@ -32,10 +34,10 @@ var goTestFuncRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // checkExcused validates g's excused.yaml against the Go test sources: the
 // built-in test index for built-in gates, the project's *_test.go files
 // (projectTests, see projectGoTests) for team gates.
-func checkExcused(e *engine.Engine, g *engine.Gate, projectTests func() (map[string]bool, error)) (*Excused, []string) {
-	file := path.Join(g.Dir, engine.FileExcused)
-	d := &engine.Diagnostics{Kind: engine.ErrBundle}
-	raw, err := fs.ReadFile(g.FS(), engine.FileExcused)
+func checkExcused(e *engine.Engine, g *gate.Gate, projectTests func() (map[string]bool, error)) (*Excused, []string) {
+	file := path.Join(g.Dir, gate.FileExcused)
+	d := &diag.Diagnostics{Kind: diag.ErrBundle}
+	raw, err := fs.ReadFile(g.FS(), gate.FileExcused)
 	if err != nil {
 		return nil, []string{fmt.Sprintf("%s: %v", file, err)}
 	}
@@ -71,8 +73,8 @@ func checkExcused(e *engine.Engine, g *engine.Gate, projectTests func() (map[str
 	return &ex, problems
 }
 
-func testSourceName(g *engine.Gate) string {
-	if g.Source == engine.SourceBuiltin {
+func testSourceName(g *gate.Gate) string {
+	if g.Source == gate.SourceBuiltin {
 		return "tausik's test sources"
 	}
 	return "the project's *_test.go files"
@@ -83,8 +85,8 @@ func testSourceName(g *engine.Gate) string {
 // does not carry: with no index given (Deps.BuiltinTests), those names were
 // proven against tausik's sources when it was built (policies'
 // TestBuiltinExcusesNameTests), and known is nil.
-func goTests(e *engine.Engine, g *engine.Gate, projectTests func() (map[string]bool, error)) (map[string]bool, error) {
-	if g.Source != engine.SourceBuiltin {
+func goTests(e *engine.Engine, g *gate.Gate, projectTests func() (map[string]bool, error)) (map[string]bool, error) {
+	if g.Source != gate.SourceBuiltin {
 		return projectTests()
 	}
 	if e.BuiltinTests() == nil {

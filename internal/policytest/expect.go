@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/internal/yamlread"
 )
 
@@ -71,7 +72,7 @@ func parseExpect(r yamlread.Reader, n *yaml.Node) Expectation {
 	})
 	x.Rules = parseMatch(r, ef, "rules", func(string, string) string { return "" })
 	x.Reasons = parseMatch(r, ef, "reasons", func(_, s string) string {
-		if !engine.ValidReasonCode(s) {
+		if !policy.ValidReasonCode(s) {
 			return fmt.Sprintf("%q is not a reason code a policy can give (lowercase letters, digits and _, optionally :detail)", s)
 		}
 		return ""

@@ -7,17 +7,19 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/internal/yamlread"
 )
 
 // parseExpectYAML reads src as a case's expect: mapping.
-func parseExpectYAML(t *testing.T, src string) (Expectation, *engine.Diagnostics) {
+func parseExpectYAML(t *testing.T, src string) (Expectation, *diag.Diagnostics) {
 	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
 		t.Fatalf("%q: %v", src, err)
 	}
-	d := &engine.Diagnostics{}
+	d := &diag.Diagnostics{}
 	x := parseExpect(yamlread.Reader{File: "case.yaml", D: d}, doc.Content[0])
 	return x, d
 }
@@ -25,13 +27,13 @@ func parseExpectYAML(t *testing.T, src string) (Expectation, *engine.Diagnostics
 // TestExpectationCheck holds each expectation to one verdict that meets it
 // and one that does not ("" wants no problem).
 func TestExpectationCheck(t *testing.T) {
-	failed := engine.Verdict{Outcome: engine.Failed, Violations: []engine.Violation{
+	failed := engine.Verdict{Outcome: engine.Failed, Violations: []policy.Violation{
 		{Msg: "a.py:1: B602 shell", Rule: "B602"},
 		{Msg: "b.py: cannot parse", Rule: "unscanned_file"},
 	}}
-	unruled := engine.Verdict{Outcome: engine.Failed, Violations: []engine.Violation{{Msg: "x"}}}
-	missing := engine.Verdict{Outcome: engine.CouldNotRun, Reasons: []engine.Reason{{Code: "tool_not_found", Msg: "pytest is not installed"}}}
-	twice := engine.Verdict{Outcome: engine.CouldNotRun, Reasons: append(missing.Reasons[:1:1], engine.Reason{Code: "parse_error"})}
+	unruled := engine.Verdict{Outcome: engine.Failed, Violations: []policy.Violation{{Msg: "x"}}}
+	missing := engine.Verdict{Outcome: engine.CouldNotRun, Reasons: []policy.Reason{{Code: "tool_not_found", Msg: "pytest is not installed"}}}
+	twice := engine.Verdict{Outcome: engine.CouldNotRun, Reasons: append(missing.Reasons[:1:1], policy.Reason{Code: "parse_error"})}
 	for _, tc := range []struct {
 		expect string
 		v      engine.Verdict

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine/baseline"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 
 	"gopkg.in/yaml.v3"
 
@@ -64,17 +66,17 @@ type Case struct {
 
 // loadCase reads one fixture of g. Problems are returned as diagnostics, and
 // make the case fail rather than the whole run.
-func loadCase(g *engine.Gate, name string) (*Case, *engine.Diagnostics) {
+func loadCase(g *gate.Gate, name string) (*Case, *diag.Diagnostics) {
 	return loadCaseFrom(g, name, nil)
 }
 
 // loadCaseFrom reads fixture name; chain lists the mutation fixtures whose
 // base it is being read as, to refuse a cycle.
-func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.Diagnostics) {
-	d := &engine.Diagnostics{Kind: engine.ErrBundle}
-	dir := path.Join(g.Dir, engine.DirFixtures, name)
+func loadCaseFrom(g *gate.Gate, name string, chain []string) (*Case, *diag.Diagnostics) {
+	d := &diag.Diagnostics{Kind: diag.ErrBundle}
+	dir := path.Join(g.Dir, gate.DirFixtures, name)
 	c := &Case{Name: name, Dir: dir, Expect: Expectation{Violations: -1}}
-	caseFS, err := fs.Sub(g.FS(), path.Join(engine.DirFixtures, name))
+	caseFS, err := fs.Sub(g.FS(), path.Join(gate.DirFixtures, name))
 	if err != nil {
 		d.Add(dir, 0, "%v", err)
 		return nil, d
@@ -116,11 +118,11 @@ func loadCaseFrom(g *engine.Gate, name string, chain []string) (*Case, *engine.D
 // caseReader is a case.yaml being read into a Case: its fields, where it
 // lies, and the base case a mutation fixture inherits from (nil for none).
 type caseReader struct {
-	g      *engine.Gate
+	g      *gate.Gate
 	r      yamlread.Reader
 	f      map[string]*yaml.Node
 	root   *yaml.Node
-	d      *engine.Diagnostics
+	d      *diag.Diagnostics
 	caseFS fs.FS
 	dir    string
 	base   *Case
@@ -140,7 +142,7 @@ func (cr caseReader) readRequest(c *Case) {
 		if c.Trigger == "" && len(cr.g.Triggers) > 0 {
 			c.Trigger = cr.g.Triggers[0]
 		}
-		if !slices.Contains(engine.Triggers, c.Trigger) {
+		if !slices.Contains(gate.Triggers, c.Trigger) {
 			d.Add(file, yamlread.LineOf(f["trigger"], cr.root), "unknown trigger %q", c.Trigger)
 		}
 	}
@@ -179,7 +181,7 @@ func (cr caseReader) readParams(c *Case) {
 			d.Add(file, kv[0].Line, "params.%s: the gate has no such param", kv[0].Value)
 			continue
 		}
-		v, err := engine.CoerceParam(p.Type, r.Value(kv[1], "params."+p.Name))
+		v, err := gate.CoerceParam(p.Type, r.Value(kv[1], "params."+p.Name))
 		if err != nil {
 			d.Add(file, kv[1].Line, "params.%s: %v", p.Name, err)
 			continue
@@ -233,7 +235,7 @@ func overrides(f map[string]*yaml.Node) bool {
 }
 
 // loadContent reads the facts.json or tree/ of a case that has no base.
-func loadContent(g *engine.Gate, r yamlread.Reader, c *Case, git *yaml.Node, caseFS fs.FS, dir string) {
+func loadContent(g *gate.Gate, r yamlread.Reader, c *Case, git *yaml.Node, caseFS fs.FS, dir string) {
 	hasFacts := fileExists(caseFS, "facts.json")
 	tree, treeErr := fs.Sub(caseFS, "tree")
 	hasTree := treeErr == nil && dirExists(caseFS, "tree")
@@ -256,7 +258,7 @@ func loadContent(g *engine.Gate, r yamlread.Reader, c *Case, git *yaml.Node, cas
 
 // parseFacts parses a facts.json fixture and checks it gives every
 // namespace the gate reads.
-func parseFacts(g *engine.Gate, d yamlread.Sink, file string, b []byte) *facts.Document {
+func parseFacts(g *gate.Gate, d yamlread.Sink, file string, b []byte) *facts.Document {
 	doc, err := facts.Parse(b)
 	if err != nil {
 		d.Add(file, 0, "%v", err)

@@ -13,7 +13,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/yamlread"
 )
 
@@ -48,7 +49,7 @@ type MutateStep struct {
 var mutateOps = []string{"write", "append", "replace", "delete", "set", "unset"}
 
 // loadBase loads the case a mutation fixture names as its base.
-func loadBase(g *engine.Gate, r yamlread.Reader, n *yaml.Node, chain []string) *Case {
+func loadBase(g *gate.Gate, r yamlread.Reader, n *yaml.Node, chain []string) *Case {
 	name := r.Str(n, "base")
 	switch {
 	case name == "":
@@ -132,7 +133,7 @@ func parseMutateSteps(r yamlread.Reader, n *yaml.Node) []MutateStep {
 
 // mutateCase applies the mutate steps to c, a copy of its base.
 // A case that changes a field of its base (params, bypass…) needs no steps.
-func mutateCase(g *engine.Gate, r yamlread.Reader, d *engine.Diagnostics, c *Case, n *yaml.Node, overrides bool, caseFS fs.FS, dir string) {
+func mutateCase(g *gate.Gate, r yamlread.Reader, d *diag.Diagnostics, c *Case, n *yaml.Node, overrides bool, caseFS fs.FS, dir string) {
 	if fileExists(caseFS, "facts.json") || dirExists(caseFS, "tree") {
 		r.D.Add(dir, 0, "a mutation fixture takes its facts or tree from its base; remove facts.json / tree/")
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 )
 
 // mutationGate has a tree/ base and a facts.json base, each with mutation
@@ -131,5 +131,5 @@ func TestMutationFixtureErrors(t *testing.T) {
 	if _, d := loadCase(g, "c"); d == nil || !strings.Contains(d.Error(), "takes its facts or tree from its base") {
 		t.Errorf("own facts.json: %v", d)
 	}
-	var _ = engine.ErrBundle
+	var _ = diag.ErrBundle
 }

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/hosts"
 	"github.com/tausik/tausik/internal/yamlread"
@@ -75,7 +76,7 @@ func fill(t *facts.Tool) {
 
 // toolFacts gathers a tree/ case's facts with its tool call judged against
 // dir, the tree's temporary copy.
-func toolFacts(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case, dir string, req facts.Request) (*facts.Document, error) {
+func toolFacts(ctx context.Context, e *engine.Engine, g *gate.Gate, c *Case, dir string, req facts.Request) (*facts.Document, error) {
 	spec := c.Tool
 	if spec.Call != nil {
 		return e.GatherFixtureCall(ctx, g, c.Params, dir, req, c.Store, nil, spec.Call)

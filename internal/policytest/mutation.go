@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine/commandgate"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/facts"
@@ -108,7 +110,7 @@ const (
 
 // gateRun is one gate being mutation-tested.
 type gateRun struct {
-	g       *engine.Gate
+	g       *gate.Gate
 	rep     *GateMutation
 	mutants []mutate.Mutant
 	results []mutantResult
@@ -125,11 +127,11 @@ type gateRun struct {
 // excused gate's red and green Go tests, against each; mutants run
 // GOMAXPROCS at a time, each compiled once. Fixture facts are gathered once
 // per case, hermetically as in Run, and shared by every mutant. An unknown
-// gate name is engine.ErrUsage.
+// gate name is diag.ErrUsage.
 func Mutate(ctx context.Context, e *engine.Engine, opts MutateOptions) (*MutationReport, error) {
 	for _, n := range opts.Gates {
 		if _, ok := e.Gate(n); !ok {
-			return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", engine.ErrUsage, n)
+			return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", diag.ErrUsage, n)
 		}
 	}
 	if opts.Timeout <= 0 {
@@ -217,9 +219,9 @@ func prepareGate(ctx context.Context, e *engine.Engine, r *gateRun, gather chan 
 		return
 	}
 	switch g.Table() {
-	case engine.TableCovered:
+	case gate.TableCovered:
 		r.kill, r.names = fixtureKiller(ctx, e, g, r.rep, gather)
-	case engine.TableExcused:
+	case gate.TableExcused:
 		r.kill, r.names = excusedKiller(ctx, e, g, r)
 	default:
 		r.rep.NotMutated = "the gate is in neither closed-list table, or in both (`tausik policy test` says which)"
@@ -251,7 +253,7 @@ type preparedCase struct {
 
 // fixtureKiller gathers every fixture's facts once and checks that the
 // unmutated policy passes them all; its killer runs a mutant against them.
-func fixtureKiller(ctx context.Context, e *engine.Engine, g *engine.Gate, rep *GateMutation, gather chan struct{}) (func(context.Context, []byte) mutantResult, []string) {
+func fixtureKiller(ctx context.Context, e *engine.Engine, g *gate.Gate, rep *GateMutation, gather chan struct{}) (func(context.Context, []byte) mutantResult, []string) {
 	cases := make([]preparedCase, len(g.Fixtures))
 	problems := make([][]string, len(g.Fixtures))
 	parallel(len(g.Fixtures), cap(gather), func(i int) {
@@ -293,7 +295,7 @@ func fixtureKiller(ctx context.Context, e *engine.Engine, g *engine.Gate, rep *G
 		}
 		for _, pc := range cases {
 			v, err := engine.EvalGate(ctx, mg, pc.c.Params, pc.doc)
-			if errors.Is(err, engine.ErrShape) {
+			if errors.Is(err, diag.ErrShape) {
 				return resultDiscarded
 			}
 			if v.Outcome != "" {

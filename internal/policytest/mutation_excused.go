@@ -11,15 +11,16 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 )
 
 // excusedKiller readies an excused gate's mutants: its red and green Go
 // tests are found in the project's sources, their package's test binary is
-// built once, and each mutant runs both tests with engine.EnvMutantBundle
+// built once, and each mutant runs both tests with gate.EnvMutantBundle
 // naming a directory that holds only that mutant. A mutant is killed when
 // either test fails. The tests must drive the engine in-process (a test
 // that runs the tausik binary would not see the mutant).
-func excusedKiller(ctx context.Context, e *engine.Engine, g *engine.Gate, r *gateRun) (func(context.Context, []byte) mutantResult, []string) {
+func excusedKiller(ctx context.Context, e *engine.Engine, g *gate.Gate, r *gateRun) (func(context.Context, []byte) mutantResult, []string) {
 	rep := r.rep
 	projectTests := func() (map[string]bool, error) { return projectGoTests(e.Root()) }
 	ex, problems := checkExcused(e, g, projectTests)
@@ -49,7 +50,7 @@ func excusedKiller(ctx context.Context, e *engine.Engine, g *engine.Gate, r *gat
 	run := func(ctx context.Context, bundle string) error {
 		cmd := exec.CommandContext(ctx, bin, "-test.run", pattern, "-test.count=1")
 		cmd.Dir = pkg
-		cmd.Env = append(os.Environ(), engine.EnvMutantBundle+"="+bundle)
+		cmd.Env = append(os.Environ(), gate.EnvMutantBundle+"="+bundle)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Run(); err != nil {

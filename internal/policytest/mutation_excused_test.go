@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
@@ -60,7 +61,7 @@ func TestMutateExcusedGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	gr := rep.Gates[0]
-	if !rep.OK() || gr.NotMutated != "" || gr.Table != engine.TableExcused || gr.Killed < 4 || len(gr.Survived) != 0 || gr.Killed+gr.Discarded != gr.Mutants {
+	if !rep.OK() || gr.NotMutated != "" || gr.Table != gate.TableExcused || gr.Killed < 4 || len(gr.Survived) != 0 || gr.Killed+gr.Discarded != gr.Mutants {
 		t.Fatalf("report %+v", gr)
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {

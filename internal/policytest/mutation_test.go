@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/fs"
 )
@@ -44,7 +45,7 @@ func writeTeamGate(t *testing.T, root, name string, files map[string]string) {
 		if c == "" && strings.HasSuffix(p, "facts.json") {
 			continue
 		}
-		full := filepath.Join(root, engine.TeamDir, name, filepath.FromSlash(p))
+		full := filepath.Join(root, gate.TeamDir, name, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
 		}

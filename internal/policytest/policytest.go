@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/sandbox"
 )
@@ -82,12 +84,12 @@ func (r *Report) OK() bool { return r.Failed == 0 }
 // are sandboxed so that nothing else can be written where the machine allows
 // it (Report.Sandbox). Whatever the sandbox, the working tree is snapshotted
 // before and after, and a changed path fails the run (Report.Changed). An
-// unknown gate name is engine.ErrUsage.
+// unknown gate name is diag.ErrUsage.
 func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 	names := opts.Gates
 	for _, n := range names {
 		if _, ok := e.Gate(n); !ok {
-			return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", engine.ErrUsage, n)
+			return nil, fmt.Errorf("%w: unknown gate %q (see `tausik policy list`)", diag.ErrUsage, n)
 		}
 	}
 	rep := &Report{Gates: []GateReport{}, Changed: []string{}}
@@ -115,11 +117,11 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 			gr.Problems = append(gr.Problems, "in neither table: add fixtures/ with a violating and a clean case, or an excused.yaml")
 		case "BOTH":
 			gr.Problems = append(gr.Problems, "in both tables: a gate has fixtures/ or an excused.yaml, not both")
-		case engine.TableExcused:
+		case gate.TableExcused:
 			ex, problems := checkExcused(e, g, projectTests)
 			gr.Excused = ex
 			gr.Problems = append(gr.Problems, problems...)
-		case engine.TableCovered:
+		case gate.TableCovered:
 			var red, green bool
 			for _, cr := range cases[g.Name] {
 				red = red || (cr.Expect == engine.Failed)
@@ -143,7 +145,7 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 		}
 		if len(gr.Problems) > 0 {
 			rep.Failed++
-		} else if gr.Table == engine.TableExcused {
+		} else if gr.Table == gate.TableExcused {
 			rep.Passed++
 		}
 		rep.Gates = append(rep.Gates, gr)
@@ -156,13 +158,13 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 // tool. The result lists each gate's cases in fixture order.
 func runCases(ctx context.Context, e *engine.Engine, names []string, requireTools bool) map[string][]CaseReport {
 	type job struct {
-		g *engine.Gate
+		g *gate.Gate
 		i int
 	}
 	out := map[string][]CaseReport{}
 	var jobs []job
 	for _, g := range e.Gates() {
-		if (len(names) > 0 && !slices.Contains(names, g.Name)) || g.Table() != engine.TableCovered {
+		if (len(names) > 0 && !slices.Contains(names, g.Name)) || g.Table() != gate.TableCovered {
 			continue
 		}
 		out[g.Name] = make([]CaseReport, len(g.Fixtures))
@@ -188,7 +190,7 @@ func runCases(ctx context.Context, e *engine.Engine, names []string, requireTool
 }
 
 // runCase loads and evaluates one fixture.
-func runCase(ctx context.Context, e *engine.Engine, g *engine.Gate, name string, requireTools bool) CaseReport {
+func runCase(ctx context.Context, e *engine.Engine, g *gate.Gate, name string, requireTools bool) CaseReport {
 	cr := CaseReport{Name: name, Problems: []string{}}
 	c, d := loadCase(g, name)
 	if d != nil {
@@ -218,7 +220,7 @@ func runCase(ctx context.Context, e *engine.Engine, g *engine.Gate, name string,
 }
 
 // evalCase produces the case's verdict, from its facts or from its tree.
-func evalCase(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (engine.Verdict, error) {
+func evalCase(ctx context.Context, e *engine.Engine, g *gate.Gate, c *Case) (engine.Verdict, error) {
 	doc, err := caseFacts(ctx, e, g, c)
 	if err != nil {
 		return engine.Verdict{}, err
@@ -234,7 +236,7 @@ func evalCase(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (e
 // caseFacts returns the facts the case's verdict is judged on: its
 // facts.json, or what the runners gather from a temp copy of its tree
 // (removed before it returns).
-func caseFacts(ctx context.Context, e *engine.Engine, g *engine.Gate, c *Case) (_ *facts.Document, retErr error) {
+func caseFacts(ctx context.Context, e *engine.Engine, g *gate.Gate, c *Case) (_ *facts.Document, retErr error) {
 	req := facts.Request{Trigger: c.Trigger, Task: c.Task, Requester: "policy-test", Files: []string{}, Outside: []string{},
 		Time: c.Time, Bypass: nonNil(c.Bypass), ChangedSince: c.ChangedSince}
 	if len(c.Files) > 0 {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine/commandgate"
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/internal/project"
 
 	"github.com/tausik/tausik/engine"
@@ -22,7 +24,7 @@ import (
 // `policy test` a fixture's input is under the split's threshold
 // (EnvShardMin), so it is evaluated whole.
 func TestShardedFixturesMatchWhole(t *testing.T) {
-	t.Setenv(engine.EnvShardMin, "0") // a fixture's input is small
+	t.Setenv(policy.EnvShardMin, "0") // a fixture's input is small
 	ctx := context.Background()
 	e, err := project.Open(ctx, project.Setup{Root: t.TempDir(), NoStore: true})
 	if err != nil {
@@ -30,10 +32,10 @@ func TestShardedFixturesMatchWhole(t *testing.T) {
 	}
 	procs := max(runtime.GOMAXPROCS(0), 2)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	type pair struct{ whole, split *engine.Gate }
+	type pair struct{ whole, split *gate.Gate }
 	gates := map[string]pair{}
 	for _, g := range e.Gates() {
-		if g.Language != engine.LangRego || g.Table() != engine.TableCovered || g.Dir == commandgate.PolicyDir {
+		if g.Language != gate.LangRego || g.Table() != gate.TableCovered || g.Dir == commandgate.PolicyDir {
 			continue
 		}
 		src, err := g.PolicySource()

@@ -1,6 +1,8 @@
 package policytest
 
-import "github.com/tausik/tausik/engine"
+import (
+	"github.com/tausik/tausik/engine/gate"
+)
 
 // CaseSummary is what a fixture claims, without running it: for `tausik
 // policy explain`, which shows how a gate is proved red and green.
@@ -20,7 +22,7 @@ type CaseSummary struct {
 
 // Summaries reads every fixture of g, in name order, and says what each
 // expects. A fixture that does not load is listed with its error.
-func Summaries(g *engine.Gate) []CaseSummary {
+func Summaries(g *gate.Gate) []CaseSummary {
 	out := make([]CaseSummary, 0, len(g.Fixtures))
 	for _, name := range g.Fixtures {
 		c, d := loadCase(g, name)

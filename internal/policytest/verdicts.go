@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 )
 
 // CaseVerdict is the verdict one fixture case produced.
@@ -21,7 +22,7 @@ type CaseVerdict struct {
 func Verdicts(ctx context.Context, e *engine.Engine) ([]CaseVerdict, error) {
 	var out []CaseVerdict
 	for _, g := range e.Gates() {
-		if g.Table() != engine.TableCovered {
+		if g.Table() != gate.TableCovered {
 			continue
 		}
 		for _, name := range g.Fixtures {

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/stdrunners"
 
 	"github.com/tausik/tausik/engine"
@@ -141,22 +142,22 @@ func OpenStore(ctx context.Context, root string, getenv func(string) string) (*s
 	if loc.URL == "" {
 		if getenv(config.EnvDB) == "" {
 			if _, err := EnsureStateDir(root); err != nil {
-				return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
+				return nil, fmt.Errorf("%w: %v", diag.ErrStore, err)
 			}
 		}
 		st, err := store.Open(ctx, loc.Path)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", engine.ErrStore, loc.Path, err)
+			return nil, fmt.Errorf("%w: %s: %v", diag.ErrStore, loc.Path, err)
 		}
 		return st, nil
 	}
 	dir, err := EnsureStateDir(root)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", engine.ErrStore, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrStore, err)
 	}
 	st, err := store.OpenPostgres(ctx, loc.URL, store.WithFactCache(filepath.Join(dir, "cache.db")))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", engine.ErrStore, err, loc.From)
+		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", diag.ErrStore, err, loc.From)
 	}
 	return st, nil
 }
@@ -176,7 +177,7 @@ func OpenExistingStore(ctx context.Context, root string, getenv func(string) str
 		}
 		st, err := store.Open(ctx, loc.Path)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", engine.ErrStore, loc.Path, err)
+			return nil, fmt.Errorf("%w: %s: %v", diag.ErrStore, loc.Path, err)
 		}
 		return st, nil
 	}
@@ -186,7 +187,7 @@ func OpenExistingStore(ctx context.Context, root string, getenv func(string) str
 	}
 	st, err := store.OpenPostgres(ctx, loc.URL, store.WithFactCache(filepath.Join(dir, "cache.db")))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", engine.ErrStore, err, loc.From)
+		return nil, fmt.Errorf("%w: %v (the store named by %s; tausik never falls back to a local file)", diag.ErrStore, err, loc.From)
 	}
 	return st, nil
 }

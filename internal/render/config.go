@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/app"
 )
 
@@ -17,7 +17,7 @@ func Explanation(w io.Writer, format string, ex *app.Explanation) error {
 	}
 	var b strings.Builder
 	where := "built-in gate, " + ex.Dir
-	if ex.Source != engine.SourceBuiltin {
+	if ex.Source != gate.SourceBuiltin {
 		where = "team gate in " + ex.Dir
 	}
 	fmt.Fprintf(&b, "%s (%s; %s, phase %s)\n", ex.Name, where, ex.Language, ex.Phase)

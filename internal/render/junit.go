@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 )
 
 // JUnit XML: one test case per gate, so CI test tabs show gates.
@@ -121,7 +122,7 @@ func ghEscape(s string, property bool) string {
 	return s
 }
 
-func lookupGate(lookup func(string) (*engine.Gate, bool), name string) (*engine.Gate, bool) {
+func lookupGate(lookup func(string) (*gate.Gate, bool), name string) (*gate.Gate, bool) {
 	if lookup == nil {
 		return nil, false
 	}

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/policy"
 )
 
 func TestRenderMarkdown(t *testing.T) {
 	d := sampleDecision()
 	d.Gates[0].Violations = append(d.Gates[0].Violations,
-		engine.Violation{Msg: "old debt", File: "legacy.py", State: engine.StateBaselined},
-		engine.Violation{Msg: "<script>x</script> | *b*", File: "a b.py", Line: 2})
+		policy.Violation{Msg: "old debt", File: "legacy.py", State: engine.StateBaselined},
+		policy.Violation{Msg: "<script>x</script> | *b*", File: "a b.py", Line: 2})
 	var buf bytes.Buffer
 	if err := renderMarkdown(&buf, d, "https://github.com/acme/app/blob/abc/"); err != nil {
 		t.Fatal(err)
@@ -48,7 +49,7 @@ func TestRenderMarkdownBounded(t *testing.T) {
 	for g := range 15 {
 		v := engine.Verdict{Name: fmt.Sprintf("gate%02d", g), Severity: "warn", Outcome: engine.Failed}
 		for i := range 300 {
-			v.Violations = append(v.Violations, engine.Violation{Msg: "m", File: fmt.Sprintf("f%03d.py", i), Line: 1})
+			v.Violations = append(v.Violations, policy.Violation{Msg: "m", File: fmt.Sprintf("f%03d.py", i), Line: 1})
 		}
 		d.Gates = append(d.Gates, v)
 	}
@@ -74,10 +75,10 @@ func TestRenderMarkdownBounded(t *testing.T) {
 func TestRenderGitHubOrderAndCap(t *testing.T) {
 	warn := engine.Verdict{Name: "warned", Severity: "warn", Outcome: engine.Failed}
 	for i := 15; i > 0; i-- {
-		warn.Violations = append(warn.Violations, engine.Violation{Msg: "w", File: "z.py", Line: i})
+		warn.Violations = append(warn.Violations, policy.Violation{Msg: "w", File: "z.py", Line: i})
 	}
 	block := engine.Verdict{Name: "blocker", Severity: "block", Outcome: engine.Failed, Blocks: true,
-		Violations: []engine.Violation{{Msg: "nowhere"}, {Msg: "b2", File: "b.py", Line: 20}, {Msg: "b1", File: "b.py", Line: 3}, {Msg: "a", File: "a.py", Line: 9}}}
+		Violations: []policy.Violation{{Msg: "nowhere"}, {Msg: "b2", File: "b.py", Line: 20}, {Msg: "b1", File: "b.py", Line: 3}, {Msg: "a", File: "a.py", Line: 9}}}
 	d := &engine.Decision{ID: "01G", Request: engine.RequestRecord{Trigger: "commit"}, Gates: []engine.Verdict{warn, block}, Blocked: true}
 	var buf bytes.Buffer
 	if err := renderGitHub(&buf, d); err != nil {
@@ -111,7 +112,7 @@ func TestRenderGitHubOrderAndCap(t *testing.T) {
 func TestRenderMarkdownHostileFileName(t *testing.T) {
 	d := &engine.Decision{ID: "01MD", Request: engine.RequestRecord{Trigger: "commit"}, Blocked: true, Gates: []engine.Verdict{
 		{Name: "filesize", Severity: "block", Outcome: engine.Failed, Blocks: true,
-			Violations: []engine.Violation{{Msg: "too | long `x`\nsecond line", File: "a|b`c\nd.go", Line: 3}}},
+			Violations: []policy.Violation{{Msg: "too | long `x`\nsecond line", File: "a|b`c\nd.go", Line: 3}}},
 		{Name: "ok", Severity: "block", Outcome: engine.Passed},
 	}}
 	var buf bytes.Buffer

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/internal/app"
 	"github.com/tausik/tausik/internal/policytest"
 )
@@ -71,7 +71,7 @@ func PolicyTest(w io.Writer, format string, rep *policytest.Report, verbose bool
 			for _, p := range gr.Problems {
 				fmt.Fprintf(&b, "      %s\n", p)
 			}
-		case verbose && gr.Table == engine.TableExcused:
+		case verbose && gr.Table == gate.TableExcused:
 			fmt.Fprintf(&b, "ok    %s (EXCUSED: %s, %s)\n", gr.Gate, gr.Excused.RedTest, gr.Excused.GreenTest)
 		}
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/engine/config"
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // Formats are the output formats of an evaluation.
@@ -23,7 +25,7 @@ var Formats = []string{"text", "json", "sarif", "junit", "github", "markdown"}
 type Options struct {
 	// Gate looks a gate's gate.yaml up by name (SARIF's rule help); nil
 	// leaves the rules without help.
-	Gate func(string) (*engine.Gate, bool)
+	Gate func(string) (*gate.Gate, bool)
 	// Fileless is where a SARIF finding that names no file points: the
 	// project's config file, or "." (the default) for the repository root.
 	Fileless string
@@ -132,7 +134,7 @@ var stateLabels = []struct{ state, label string }{
 // the first few of them (json lists them all, each with its state).
 func writeHeld(b *strings.Builder, v engine.Verdict) {
 	for _, s := range stateLabels {
-		var held []engine.Violation
+		var held []policy.Violation
 		for _, vi := range v.Violations {
 			if vi.State == s.state {
 				held = append(held, vi)
@@ -153,7 +155,7 @@ func writeHeld(b *strings.Builder, v engine.Verdict) {
 
 // violationLine prefixes a violation with its location unless the message
 // already starts with the file it names.
-func violationLine(v engine.Violation) string {
+func violationLine(v policy.Violation) string {
 	if v.File == "" || strings.HasPrefix(v.Msg, v.File) {
 		return v.Msg
 	}

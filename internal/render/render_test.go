@@ -10,6 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/policy"
 )
 
 // sampleDecision has one gate of each interesting outcome.
@@ -18,9 +19,9 @@ func sampleDecision() *engine.Decision {
 		ID: "01TEST", Request: engine.RequestRecord{Trigger: "commit"}, Blocked: true, ExitCode: 1,
 		Gates: []engine.Verdict{
 			{Name: "filesize", Severity: "block", Outcome: engine.Failed, Blocks: true,
-				Violations: []engine.Violation{{Msg: "a, b: 9 lines", File: "dir/a:b.py", Line: 7}, {Msg: "no place"}}},
-			{Name: "ruff", Severity: "block", Outcome: engine.CouldNotRun, Blocks: true, Reasons: []engine.Reason{{Code: "not_found", Msg: "ruff\nis missing"}}},
-			{Name: "tdd_order", Severity: "warn", Outcome: engine.NotApplicable, Reasons: []engine.Reason{{Code: "no_code"}}},
+				Violations: []policy.Violation{{Msg: "a, b: 9 lines", File: "dir/a:b.py", Line: 7}, {Msg: "no place"}}},
+			{Name: "ruff", Severity: "block", Outcome: engine.CouldNotRun, Blocks: true, Reasons: []policy.Reason{{Code: "not_found", Msg: "ruff\nis missing"}}},
+			{Name: "tdd_order", Severity: "warn", Outcome: engine.NotApplicable, Reasons: []policy.Reason{{Code: "no_code"}}},
 			{Name: "ok", Severity: "block", Outcome: engine.Passed},
 		},
 	}
@@ -62,7 +63,7 @@ func TestRenderSARIF(t *testing.T) {
 // fingerprint when its line and the numbers in its message move (as the
 // baseline keeps holding it), and two findings of one identity differ.
 func TestSARIFFingerprintsFollowTheBaseline(t *testing.T) {
-	fp := func(vs ...engine.Violation) []string {
+	fp := func(vs ...policy.Violation) []string {
 		var buf bytes.Buffer
 		d := &engine.Decision{Gates: []engine.Verdict{{Name: "ruff", Outcome: engine.Failed, Violations: vs}}}
 		if err := renderSARIF(&buf, Options{}, d); err != nil {
@@ -74,13 +75,13 @@ func TestSARIFFingerprintsFollowTheBaseline(t *testing.T) {
 		}
 		return out
 	}
-	before := fp(engine.Violation{Msg: "a.py:3:1: E501 line too long (120 > 88)", File: "a.py", Line: 3, Rule: "E501"})
-	after := fp(engine.Violation{Msg: "a.py:9:1: E501 line too long (130 > 88)", File: "a.py", Line: 9, Rule: "E501"})
-	other := fp(engine.Violation{Msg: "b.py:3:1: E501 line too long (120 > 88)", File: "b.py", Line: 3, Rule: "E501"})
+	before := fp(policy.Violation{Msg: "a.py:3:1: E501 line too long (120 > 88)", File: "a.py", Line: 3, Rule: "E501"})
+	after := fp(policy.Violation{Msg: "a.py:9:1: E501 line too long (130 > 88)", File: "a.py", Line: 9, Rule: "E501"})
+	other := fp(policy.Violation{Msg: "b.py:3:1: E501 line too long (120 > 88)", File: "b.py", Line: 3, Rule: "E501"})
 	if before[0] == "" || before[0] != after[0] || before[0] == other[0] {
 		t.Errorf("fingerprints: before %v, after the line moved %v, in another file %v", before, after, other)
 	}
-	twice := fp(engine.Violation{Msg: "x", File: "a.py"}, engine.Violation{Msg: "x", File: "a.py"})
+	twice := fp(policy.Violation{Msg: "x", File: "a.py"}, policy.Violation{Msg: "x", File: "a.py"})
 	if twice[0] == twice[1] || !strings.HasPrefix(twice[1], twice[0]+":") {
 		t.Errorf("two findings of one identity = %v", twice)
 	}
@@ -168,7 +169,7 @@ func TestRenderGitHub(t *testing.T) {
 func TestSARIFArtifactURIsAreEncoded(t *testing.T) {
 	d := &engine.Decision{ID: "01URI", Request: engine.RequestRecord{Trigger: "commit"}, Gates: []engine.Verdict{{
 		Name: "filesize", Severity: "block", Outcome: engine.Failed, Blocks: true,
-		Violations: []engine.Violation{{Msg: "big", File: "a b#1%.go", Line: 2}, {Msg: "big", File: "dir/ü:1 [x].go"}, {Msg: "big", File: "c:d.go"}},
+		Violations: []policy.Violation{{Msg: "big", File: "a b#1%.go", Line: 2}, {Msg: "big", File: "dir/ü:1 [x].go"}, {Msg: "big", File: "c:d.go"}},
 	}}}
 	var buf bytes.Buffer
 	if err := renderSARIF(&buf, Options{}, d); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/app"
 
 	"github.com/tausik/tausik/engine"
@@ -61,12 +62,12 @@ func ExitCode(err error) int {
 		return engine.ExitPassed
 	case errors.As(err, &he):
 		return he.Code
-	case errors.Is(err, ErrBlocked), errors.Is(err, ErrCheckFailed), errors.Is(err, engine.ErrInvalidReceipt),
+	case errors.Is(err, ErrBlocked), errors.Is(err, ErrCheckFailed), errors.Is(err, diag.ErrInvalidReceipt),
 		errors.Is(err, app.ErrInvalidProof):
 		return engine.ExitBlocked
 	case errors.Is(err, ErrTestsFailed):
 		return engine.ExitTestsFailed
-	case errors.As(err, &ue), errors.Is(err, engine.ErrUsage), errors.Is(err, engine.ErrExists), isCobraUsage(err),
+	case errors.As(err, &ue), errors.Is(err, diag.ErrUsage), errors.Is(err, diag.ErrExists), isCobraUsage(err),
 		errors.Is(err, artifacts.ErrUsage), errors.Is(err, artifacts.ErrNotFound), errors.Is(err, artifacts.ErrExists):
 		return engine.ExitUsage
 	}

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 )
 
 // WriteOut writes data to the file named, or to stdout when none is.
@@ -17,7 +17,7 @@ func WriteOut(g *Globals, path string, data []byte) error {
 		return err
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tausik/tausik/cli/internal/cmdbase"
-	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/policies"
 )
 
@@ -46,13 +46,13 @@ func runPolicyNew(g *cmdbase.Globals, opts *newOptions) error {
 	}
 	kind := opts.from
 	if kind == "" {
-		kind = engine.KindFiles
+		kind = gate.KindFiles
 	}
 	root, err := g.ProjectRoot()
 	if err != nil {
 		return err
 	}
-	files, err := engine.ScaffoldFrom(root, opts.name, kind, opts.lang, policies.FS)
+	files, err := gate.ScaffoldFrom(root, opts.name, kind, opts.lang, policies.FS)
 	if err != nil {
 		return err
 	}

@@ -13,10 +13,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/internal/project"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/store"
@@ -87,7 +89,7 @@ func Open(ctx context.Context, setup project.Setup, opts ...Option) (*Source, er
 	s.setup = setup
 	c := setup.ConfigPaths()
 	s.files = []string{c.Project, c.User, c.Managed}
-	s.team = filepath.Join(setup.Root, filepath.FromSlash(engine.TeamDir))
+	s.team = filepath.Join(setup.Root, filepath.FromSlash(gate.TeamDir))
 	s.stamps = snapshot(s.files, s.team)
 	s.sum = digest(s.stamps)
 	e, err := project.Open(ctx, setup, s.opts...)

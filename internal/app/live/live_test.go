@@ -3,12 +3,14 @@ package live
 import (
 	"context"
 	"errors"
-	"github.com/tausik/tausik/internal/project"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tausik/tausik/engine/gate"
+	"github.com/tausik/tausik/internal/project"
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/policies"
@@ -19,7 +21,7 @@ func projectTree(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	write(t, root, "big.py", strings.Repeat("x = 1\n", 300))
-	if _, err := engine.Scaffold(root, "mygate", "rego", policies.FS); err != nil {
+	if _, err := gate.Scaffold(root, "mygate", "rego", policies.FS); err != nil {
 		t.Fatal(err)
 	}
 	return root
@@ -185,7 +187,7 @@ func replace(t *testing.T, path, body string) {
 // (the scaffolded team gate: 7 entries), and of the binary.
 func BenchmarkEngineUnchanged(b *testing.B) {
 	root := b.TempDir()
-	if _, err := engine.Scaffold(root, "mygate", "rego", policies.FS); err != nil {
+	if _, err := gate.Scaffold(root, "mygate", "rego", policies.FS); err != nil {
 		b.Fatal(err)
 	}
 	s, err := Open(context.Background(), project.Setup{Root: root, Getenv: func(string) string { return "" }, NoStore: true})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/store"
 )
 
@@ -56,7 +57,7 @@ func TestFlowStartRefusals(t *testing.T) {
 		{store.Task{Slug: "ok", Files: []string{"../outside.py"}}, "not a file inside the project"},
 	} {
 		_, err := Start(context.Background(), p.e, StartRequest{Task: tc.task})
-		if !errors.Is(err, engine.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+		if !errors.Is(err, diag.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("start %+v: %v, want a usage error about %s", tc.task, err, tc.want)
 		}
 	}
@@ -81,7 +82,7 @@ func TestFlowConcurrentDuplicateStart(t *testing.T) {
 		switch {
 		case err == nil:
 			ok++
-		case !errors.Is(err, engine.ErrUsage):
+		case !errors.Is(err, diag.ErrUsage):
 			t.Errorf("a losing start must be a usage error, got %v", err)
 		}
 	}
@@ -153,12 +154,12 @@ func TestFlowAddTaskFiles(t *testing.T) {
 	if err != nil || strings.Join(tk.Files, ",") != "README.md,src/app.py" {
 		t.Fatalf("add files: %v %v", tk.Files, err)
 	}
-	if _, err := AddFiles(context.Background(), p.e, "ghost", []string{"a"}); !errors.Is(err, engine.ErrUsage) {
+	if _, err := AddFiles(context.Background(), p.e, "ghost", []string{"a"}); !errors.Is(err, diag.ErrUsage) {
 		t.Fatalf("unknown task: %v", err)
 	}
 }
 
-// A start whose decision cannot be logged is not trusted: no task, engine.ErrStore,
+// A start whose decision cannot be logged is not trusted: no task, diag.ErrStore,
 // and the caller still gets the decision to show.
 func TestFlowUnloggedStartCreatesNothing(t *testing.T) {
 	p := newFlowProject(t, "")
@@ -171,7 +172,7 @@ func TestFlowUnloggedStartCreatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := Start(context.Background(), p.e, StartRequest{Task: store.Task{Slug: "feat", Goal: "g"}})
-	if !errors.Is(err, engine.ErrStore) || out == nil || out.Decision == nil {
+	if !errors.Is(err, diag.ErrStore) || out == nil || out.Decision == nil {
 		t.Fatalf("unlogged start: %v %+v", err, out)
 	}
 	if _, err := p.st.GetTask(context.Background(), "feat"); !errors.Is(err, store.ErrNotFound) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/internal/treestate"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/work"
@@ -71,7 +72,7 @@ func Start(ctx context.Context, e *engine.Engine, req StartRequest) (*Outcome, e
 	}
 	if old, err := st.GetTask(ctx, t.Slug); err == nil {
 		return nil, fmt.Errorf("%w: task %s already exists (%s since %s); pick another slug",
-			engine.ErrUsage, t.Slug, old.Status, old.StartedAt.UTC().Format(time.RFC3339))
+			diag.ErrUsage, t.Slug, old.Status, old.StartedAt.UTC().Format(time.RFC3339))
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, engine.StoreErr(err)
 	}
@@ -111,19 +112,19 @@ func Start(ctx context.Context, e *engine.Engine, req StartRequest) (*Outcome, e
 		case errors.Is(err, errStale):
 			continue
 		case errors.Is(err, store.ErrTaskExists):
-			return nil, fmt.Errorf("%w: task %s was started by someone else meanwhile", engine.ErrUsage, t.Slug)
+			return nil, fmt.Errorf("%w: task %s was started by someone else meanwhile", diag.ErrUsage, t.Slug)
 		case err != nil:
 			return out, engine.StoreErr(err)
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%w: the active tasks or the session kept changing while task %s was judged; try again", engine.ErrStore, t.Slug)
+	return nil, fmt.Errorf("%w: the active tasks or the session kept changing while task %s was judged; try again", diag.ErrStore, t.Slug)
 }
 
 // proposeTask checks and normalises a task to start.
 func proposeTask(root string, t store.Task) (store.Task, error) {
 	if !store.ValidSlug(t.Slug) {
-		return t, fmt.Errorf("%w: task slug %q: use 1-64 of a-z 0-9 . _ -, starting with a letter or digit", engine.ErrUsage, t.Slug)
+		return t, fmt.Errorf("%w: task slug %q: use 1-64 of a-z 0-9 . _ -, starting with a letter or digit", diag.ErrUsage, t.Slug)
 	}
 	if t.Tier == "" {
 		t.Tier = DefaultTier
@@ -132,13 +133,13 @@ func proposeTask(root string, t store.Task) (store.Task, error) {
 		t.Complexity = DefaultComplexity
 	}
 	if !t.Tier.Valid() {
-		return t, fmt.Errorf("%w: tier %q is not one of lightweight, standard, substantial, deep", engine.ErrUsage, t.Tier)
+		return t, fmt.Errorf("%w: tier %q is not one of lightweight, standard, substantial, deep", diag.ErrUsage, t.Tier)
 	}
 	if !t.Complexity.Valid() {
-		return t, fmt.Errorf("%w: complexity %q is not one of simple, medium, complex", engine.ErrUsage, t.Complexity)
+		return t, fmt.Errorf("%w: complexity %q is not one of simple, medium, complex", diag.ErrUsage, t.Complexity)
 	}
 	if t.CallBudget != nil && *t.CallBudget < 0 {
-		return t, fmt.Errorf("%w: call budget %d is negative", engine.ErrUsage, *t.CallBudget)
+		return t, fmt.Errorf("%w: call budget %d is negative", diag.ErrUsage, *t.CallBudget)
 	}
 	files, err := repoPaths(root, t.Files)
 	if err != nil {
@@ -161,11 +162,11 @@ func repoPaths(root string, paths []string) ([]string, error) {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
 		if strings.TrimSpace(p) == "" {
-			return nil, fmt.Errorf("%w: empty file path", engine.ErrUsage)
+			return nil, fmt.Errorf("%w: empty file path", diag.ErrUsage)
 		}
 		rel, ok := engine.Relative(root, p)
 		if !ok || rel == "." {
-			return nil, fmt.Errorf("%w: %s is not a file inside the project %s", engine.ErrUsage, p, root)
+			return nil, fmt.Errorf("%w: %s is not a file inside the project %s", diag.ErrUsage, p, root)
 		}
 		out = append(out, rel)
 	}
@@ -232,7 +233,7 @@ func Done(ctx context.Context, e *engine.Engine, req DoneRequest) (*Outcome, err
 		return nil, engine.StoreErr(err)
 	}
 	if t.Status != store.TaskActive {
-		return nil, fmt.Errorf("%w: task %s is already %s", engine.ErrUsage, t.Slug, t.Status)
+		return nil, fmt.Errorf("%w: task %s is already %s", diag.ErrUsage, t.Slug, t.Status)
 	}
 	since := req.ChangedSince
 	if since == "" {
@@ -274,7 +275,7 @@ func Done(ctx context.Context, e *engine.Engine, req DoneRequest) (*Outcome, err
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%w: verify runs kept being recorded while task %s was judged; try again", engine.ErrStore, t.Slug)
+	return nil, fmt.Errorf("%w: verify runs kept being recorded while task %s was judged; try again", diag.ErrStore, t.Slug)
 }
 
 // recording is ctx for a task change, whose task-state log entry records
@@ -303,7 +304,7 @@ func AddFiles(ctx context.Context, e *engine.Engine, slug string, paths []string
 		return store.Task{}, err
 	}
 	if len(paths) == 0 {
-		return store.Task{}, fmt.Errorf("%w: name at least one file", engine.ErrUsage)
+		return store.Task{}, fmt.Errorf("%w: name at least one file", diag.ErrUsage)
 	}
 	rel, err := repoPaths(e.Root(), paths)
 	if err != nil {
@@ -326,11 +327,11 @@ func AddScope(ctx context.Context, e *engine.Engine, slug string, patterns []str
 		return store.Task{}, err
 	}
 	if len(patterns) == 0 {
-		return store.Task{}, fmt.Errorf("%w: name at least one pattern", engine.ErrUsage)
+		return store.Task{}, fmt.Errorf("%w: name at least one pattern", diag.ErrUsage)
 	}
 	for _, p := range patterns {
 		if strings.TrimSpace(p) == "" {
-			return store.Task{}, fmt.Errorf("%w: empty scope pattern", engine.ErrUsage)
+			return store.Task{}, fmt.Errorf("%w: empty scope pattern", diag.ErrUsage)
 		}
 	}
 	t, err := st.UpdateTask(recording(ctx, e, ""), slug, func(t *store.Task) error {
@@ -368,7 +369,7 @@ func recordTree(ctx context.Context, root string, t store.Task) (string, error) 
 	}
 	s, err := treestate.Record(ctx, root, runners.GitEnv())
 	if err != nil {
-		return "", fmt.Errorf("%w: record the work tree for task %s's scope: %v", engine.ErrStore, t.Slug, err)
+		return "", fmt.Errorf("%w: record the work tree for task %s's scope: %v", diag.ErrStore, t.Slug, err)
 	}
 	return s.Encode(), nil
 }
@@ -378,5 +379,5 @@ func needStore(e *engine.Engine) (*store.Store, error) {
 	if st := e.Store(); st != nil {
 		return st, nil
 	}
-	return nil, fmt.Errorf("%w: this engine was opened without a store", engine.ErrStore)
+	return nil, fmt.Errorf("%w: this engine was opened without a store", diag.ErrStore)
 }

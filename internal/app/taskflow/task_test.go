@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/stdrunners"
 
 	_ "modernc.org/sqlite"
@@ -210,7 +211,7 @@ func TestFlowVerifyThenDone(t *testing.T) {
 	if out.Blocked || out.Task.Status != store.TaskDone {
 		t.Fatalf("close after verify: blocked=%v status=%s %s", out.Blocked, out.Task.Status, violations(out.Decision, "verify_first"))
 	}
-	if _, err := Done(context.Background(), p.e, DoneRequest{Slug: "feat"}); !errors.Is(err, engine.ErrUsage) {
+	if _, err := Done(context.Background(), p.e, DoneRequest{Slug: "feat"}); !errors.Is(err, diag.ErrUsage) {
 		t.Fatalf("closing twice: %v", err)
 	}
 	// Every evaluation was logged, and the chain holds: four decisions and
@@ -263,7 +264,7 @@ func TestFlowDoneRefusals(t *testing.T) {
 			}
 		}, "receipt_invalid"},
 		{"no declared files", nil, func(t *testing.T, p *flowProject) {
-			if _, err := Verify(context.Background(), p.e, VerifyRequest{Task: "feat"}); !errors.Is(err, engine.ErrUsage) {
+			if _, err := Verify(context.Background(), p.e, VerifyRequest{Task: "feat"}); !errors.Is(err, diag.ErrUsage) {
 				t.Fatalf("verify without files: %v", err)
 			}
 		}, "no_declared_files"},
@@ -308,7 +309,7 @@ func TestFlowVerifyNeedsKey(t *testing.T) {
 	p := newFlowProject(t, "")
 	p.start(t, store.Task{Slug: "feat", Files: []string{"src/app.py"}})
 	_, err := Verify(context.Background(), p.e, VerifyRequest{Task: "feat"})
-	if !errors.Is(err, engine.ErrNoKey) || !strings.Contains(err.Error(), "tausik key init") {
+	if !errors.Is(err, diag.ErrNoKey) || !strings.Contains(err.Error(), "tausik key init") {
 		t.Fatalf("verify without a key: %v", err)
 	}
 	if runs, _ := p.st.VerifyRuns(context.Background(), "feat"); len(runs) != 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/runners/work"
 	"github.com/tausik/tausik/store"
 	"github.com/tausik/tausik/store/receipt"
@@ -56,14 +57,14 @@ func Verify(ctx context.Context, e *engine.Engine, req VerifyRequest) (*VerifyOu
 		return nil, engine.StoreErr(err)
 	}
 	if t.Status != store.TaskActive {
-		return nil, fmt.Errorf("%w: task %s is %s; only an active task is verified", engine.ErrUsage, t.Slug, t.Status)
+		return nil, fmt.Errorf("%w: task %s is %s; only an active task is verified", diag.ErrUsage, t.Slug, t.Status)
 	}
 	key, err := receipt.LoadKey(receipt.KeyDir(e.Root()))
 	switch {
 	case errors.Is(err, receipt.ErrNoKey):
-		return nil, fmt.Errorf("%w (no key in %s): verify signs a receipt with the project key", engine.ErrNoKey, receipt.KeyDir(e.Root()))
+		return nil, fmt.Errorf("%w (no key in %s): verify signs a receipt with the project key", diag.ErrNoKey, receipt.KeyDir(e.Root()))
 	case err != nil:
-		return nil, fmt.Errorf("%w: %v", engine.ErrConfig, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrConfig, err)
 	}
 	files := t.Files
 	if req.Files != nil {
@@ -73,13 +74,13 @@ func Verify(ctx context.Context, e *engine.Engine, req VerifyRequest) (*VerifyOu
 	}
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%w: task %s declares no files, so there is nothing to certify; declare them (tausik task files %s PATH...)",
-			engine.ErrUsage, t.Slug, t.Slug)
+			diag.ErrUsage, t.Slug, t.Slug)
 	}
 	out := &VerifyOutcome{Files: work.NormalizeFiles(files), Gates: e.VerifyGates()}
 	out.Declared = slices.Equal(out.Files, work.NormalizeFiles(t.Files))
 	hashBefore, err := receipt.FilesHash(e.Root(), files)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", engine.ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", diag.ErrUsage, err)
 	}
 	dec, err := e.Evaluate(ctx, engine.Request{
 		Trigger: engine.TriggerVerify, Task: t.Slug, Files: files, Requester: req.Requester,
@@ -91,11 +92,11 @@ func Verify(ctx context.Context, e *engine.Engine, req VerifyRequest) (*VerifyOu
 	}
 	hash, err := receipt.FilesHash(e.Root(), files)
 	if err != nil {
-		return out, fmt.Errorf("%w: %v", engine.ErrUsage, err)
+		return out, fmt.Errorf("%w: %v", diag.ErrUsage, err)
 	}
 	if hash != hashBefore {
 		return out, fmt.Errorf("%w: the files of task %s changed while the verify gates ran; nothing was recorded, run verify again",
-			engine.ErrStore, t.Slug)
+			diag.ErrStore, t.Slug)
 	}
 	run := store.VerifyRun{
 		Task: t.Slug, FilesHash: hash, GateSignature: e.GateSignature(), ExitCode: dec.ExitCode,

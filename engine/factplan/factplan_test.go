@@ -1,4 +1,4 @@
-package engine
+package factplan
 
 import (
 	"testing"
@@ -16,8 +16,8 @@ func TestParamsConflict(t *testing.T) {
 	first := map[string]any{"roots": []any{"."}, "max_public_members": int64(60), "exclude": map[string]any{"testdata/**": "data"}, "ambiguous": "report"}
 	s := &runners.Scope{}
 	reg := runners.NewRegistry(surface.New())
-	reader := &Gate{Meta: gate.Meta{Name: "strict_surface", Facts: []string{NamespaceSurface}}}
-	setOptions(s, reg, []*Gate{{Meta: gate.Meta{Name: "class_surface", Facts: []string{NamespaceSurface}}}, reader}, func(g *Gate) map[string]any {
+	reader := &gate.Gate{Meta: gate.Meta{Name: "strict_surface", Facts: []string{surface.Namespace}}}
+	SetOptions(s, reg, []*gate.Gate{{Meta: gate.Meta{Name: "class_surface", Facts: []string{surface.Namespace}}}, reader}, func(g *gate.Gate) map[string]any {
 		return first
 	})
 	with := func(k string, v any) map[string]any {
@@ -29,7 +29,7 @@ func TestParamsConflict(t *testing.T) {
 		return p
 	}
 	for name, c := range map[string]struct {
-		g        *Gate
+		g        *gate.Gate
 		params   map[string]any
 		conflict bool
 	}{
@@ -39,9 +39,9 @@ func TestParamsConflict(t *testing.T) {
 		"other roots":            {reader, with("roots", []any{"src"}), true},
 		"another exclusion":      {reader, with("exclude", map[string]any{"vendor/**": "third party"}), true},
 		"a baseline":             {reader, with("baseline", map[string]any{"Legacy": int64(70)}), true},
-		"a gate without surface": {&Gate{Meta: gate.Meta{Name: "filesize", Facts: []string{"files"}}}, with("max_public_members", int64(2)), false},
+		"a gate without surface": {&gate.Gate{Meta: gate.Meta{Name: "filesize", Facts: []string{"files"}}}, with("max_public_members", int64(2)), false},
 	} {
-		r := paramsConflict(s, reg, c.g, c.params)
+		r := ParamsConflict(s, reg, c.g, c.params)
 		if (r != nil) != c.conflict || (r != nil && r.Code != "surface_params_conflict") {
 			t.Errorf("%s: %+v, want conflict %v", name, r, c.conflict)
 		}

@@ -1,4 +1,8 @@
-package engine
+// Package factplan tells the fact runners what the gates of an evaluation
+// ask of them before they gather: the files the gates' globs name, the
+// options a configurable runner reads from a gate's params, and afterwards
+// each gate's own view of a namespace several gates share.
+package factplan
 
 import (
 	"fmt"
@@ -13,15 +17,15 @@ import (
 	"github.com/tausik/tausik/runners/toolcall"
 )
 
-// globNamespaces are the namespaces whose files a gate names by glob.
-var globNamespaces = []string{gate.NamespaceContent, gate.NamespaceDocuments}
+// GlobNamespaces are the namespaces whose files a gate names by glob.
+var GlobNamespaces = []string{gate.NamespaceContent, gate.NamespaceDocuments}
 
-// setGlobs tells the runners of the glob namespaces which files the gates
+// SetGlobs tells the runners of the glob namespaces which files the gates
 // want: the union of their globs, and the largest size cap they ask for.
-func setGlobs(s *runners.Scope, gates []*gate.Gate) {
+func SetGlobs(s *runners.Scope, gates []*gate.Gate) {
 	s.Globs, s.ToolGlobs, s.MaxBytes = map[string][]string{}, map[string][]string{}, map[string]int64{}
 	for _, g := range gates {
-		for _, ns := range globNamespaces {
+		for _, ns := range GlobNamespaces {
 			if slices.Contains(g.Facts, toolcall.Namespace) {
 				s.ToolGlobs[ns] = append(s.ToolGlobs[ns], g.Globs(ns)...)
 				continue
@@ -43,12 +47,12 @@ func setGlobs(s *runners.Scope, gates []*gate.Gate) {
 	}
 }
 
-// gateViews returns g's own part of each glob namespace it reads: the files
+// GateViews returns g's own part of each glob namespace it reads: the files
 // its globs match, so that a gate never judges files another gate asked
 // for. A namespace that is not ok is shared as it is.
-func gateViews(g *gate.Gate, doc *facts.Document) map[string]facts.Namespace {
+func GateViews(g *gate.Gate, doc *facts.Document) map[string]facts.Namespace {
 	var views map[string]facts.Namespace
-	for _, ns := range globNamespaces {
+	for _, ns := range GlobNamespaces {
 		globs := g.Globs(ns)
 		got, ok := doc.Namespaces[ns]
 		if len(globs) == 0 || !ok || got.Status != facts.StatusOK {
@@ -74,16 +78,11 @@ func gateViews(g *gate.Gate, doc *facts.Document) map[string]facts.Namespace {
 	return views
 }
 
-// NamespaceSurface is the namespace whose facts follow the params of the gate
-// reading it: which files class_surface's roots and exclusions scan decides
-// what a base resolves to (runners/surface).
-const NamespaceSurface = "surface"
-
-// setOptions hands each Configurable runner of reg the options it reads from
+// SetOptions hands each Configurable runner of reg the options it reads from
 // the resolved params of the first gate of gates that reads its namespace
 // (gates are in evaluation order). A later gate reading it under other
-// options is not judged on those facts: see paramsConflict.
-func setOptions(s *runners.Scope, reg *runners.Registry, gates []*gate.Gate, params func(*gate.Gate) map[string]any) {
+// options is not judged on those facts: see ParamsConflict.
+func SetOptions(s *runners.Scope, reg *runners.Registry, gates []*gate.Gate, params func(*gate.Gate) map[string]any) {
 	s.Options = map[string]any{}
 	for _, g := range gates {
 		for _, ns := range g.Facts {
@@ -97,6 +96,7 @@ func setOptions(s *runners.Scope, reg *runners.Registry, gates []*gate.Gate, par
 	}
 }
 
+// configurable returns the runner of ns in reg when it takes options.
 func configurable(reg *runners.Registry, ns string) (runners.Configurable, bool) {
 	r, ok := reg.Get(ns)
 	if !ok {
@@ -106,14 +106,14 @@ func configurable(reg *runners.Registry, ns string) (runners.Configurable, bool)
 	return c, ok
 }
 
-// paramsConflict returns, for a gate reading a Configurable runner's
+// ParamsConflict returns, for a gate reading a Configurable runner's
 // namespace with params that give other options than those its facts were
 // gathered with (a team's copy of class_surface with its own roots or cap,
 // say), the reason it cannot be judged in this evaluation; nil when it can.
 // Judging it on the other gate's facts would be judging the wrong classes,
 // so it does not run and its verdict is never reused: evaluated alone
 // (--gate) it is gathered for its own params.
-func paramsConflict(s *runners.Scope, reg *runners.Registry, g *gate.Gate, params map[string]any) *policy.Reason {
+func ParamsConflict(s *runners.Scope, reg *runners.Registry, g *gate.Gate, params map[string]any) *policy.Reason {
 	for _, ns := range g.Facts {
 		given, ok := s.Options[ns]
 		r, conf := configurable(reg, ns)
