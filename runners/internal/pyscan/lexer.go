@@ -307,6 +307,13 @@ func (lx *lexer) indentation() bool {
 	if contCol != 0 {
 		col, alt = contCol, contCol
 	}
+	return lx.indentTo(col, alt)
+}
+
+// indentTo compares a logical line's indentation (col, and alt counting a
+// tab as one column) with the open blocks' and emits the INDENT or DEDENT
+// tokens it takes. It returns false on an inconsistent indentation.
+func (lx *lexer) indentTo(col, alt int32) bool {
 	top := lx.nindent
 	switch {
 	case col == lx.indents[top]:

@@ -266,14 +266,7 @@ func (lx *lexer) fstrLiteral(fq fquote, raw, spec bool, nest int) bool {
 	n := len(src)
 	unicodeEscape := false
 	for lx.err == nil {
-		p := lx.pos
-		for p < n {
-			c := src[p]
-			if c == fq.q || c == '{' || c == '}' || c == '\\' || c == '\n' || c == '\r' {
-				break
-			}
-			p++
-		}
+		p := lx.fstrStop(fq.q)
 		lx.pos = p
 		if p >= n {
 			lx.fstrUnterminated(fq)
@@ -335,32 +328,60 @@ func (lx *lexer) fstrLiteral(fq fquote, raw, spec bool, nest int) bool {
 			lx.fail(lx.line, "f-string: single '}' is not allowed")
 			return false
 		case '\\':
-			if p+1 >= n {
-				lx.pos = p + 1
-				continue
-			}
-			d := src[p+1]
-			switch {
-			case d == '{' || d == '}':
-				lx.pos = p + 1 // the brace is itself: a field or an escaped brace
-			case d == '\n' || d == '\r':
-				lx.pos = p + 1
-				lx.newline()
-			case !raw && d == 'N' && p+2 < n && src[p+2] == '{':
-				if p+3 < n && src[p+3] == '}' {
-					lx.postpone(lx.line, malformedN)
-				}
+			if lx.fstrBackslash(p, raw) {
 				unicodeEscape = true
-				lx.pos = p + 3
-			default:
-				if !raw {
-					if msg := escapeError(src[:n], p, false); msg != "" {
-						lx.postpone(lx.line, "%s", msg)
-					}
-				}
-				lx.pos = p + 2
 			}
 		}
+	}
+	return false
+}
+
+// fstrStop returns the offset of the next byte from lx.pos that the literal
+// text of an f-string quoted with q cannot simply take (a quote, a brace, a
+// backslash or a line end), or len(lx.src).
+func (lx *lexer) fstrStop(q byte) int {
+	src := lx.src
+	p := lx.pos
+	for p < len(src) {
+		c := src[p]
+		if c == q || c == '{' || c == '}' || c == '\\' || c == '\n' || c == '\r' {
+			break
+		}
+		p++
+	}
+	return p
+}
+
+// fstrBackslash lexes the backslash at p in the literal text of an f-string
+// (escape errors are postponed, as CPython's parser reports them) and
+// reports whether it opens a \N{...} escape.
+func (lx *lexer) fstrBackslash(p int, raw bool) bool {
+	src := lx.src
+	n := len(src)
+	if p+1 >= n {
+		lx.pos = p + 1
+		return false
+	}
+	d := src[p+1]
+	switch {
+	case d == '{' || d == '}':
+		lx.pos = p + 1 // the brace is itself: a field or an escaped brace
+	case d == '\n' || d == '\r':
+		lx.pos = p + 1
+		lx.newline()
+	case !raw && d == 'N' && p+2 < n && src[p+2] == '{':
+		if p+3 < n && src[p+3] == '}' {
+			lx.postpone(lx.line, malformedN)
+		}
+		lx.pos = p + 3
+		return true
+	default:
+		if !raw {
+			if msg := escapeError(src[:n], p, false); msg != "" {
+				lx.postpone(lx.line, "%s", msg)
+			}
+		}
+		lx.pos = p + 2
 	}
 	return false
 }
