@@ -18,22 +18,22 @@ import (
 	"golang.org/x/text/encoding/traditionalchinese"
 )
 
-// Codec decodes a source file declared (by its coding cookie) to be in a
+// codec decodes a source file declared (by its coding cookie) to be in a
 // charset other than UTF-8, strictly: a byte the charset leaves undefined is
 // an error, as with CPython's codecs.
-type Codec struct {
+type codec struct {
 	errName string            // the codec name CPython's decode errors use
 	cm      *charmap.Charmap  // single-byte charsets
 	c1Undef bool              // cm's C1 controls are undefined bytes (Windows code pages)
 	c1      bool              // bytes 0x80-0x9F are the C1 controls (ISO 8859)
 	undef   []byte            // bytes CPython leaves undefined though cm has them
-	multi   encoding.Encoding // multi-byte charsets (best effort, see Lookup)
+	multi   encoding.Encoding // multi-byte charsets (best effort, see lookupCodec)
 	kind    byte              // 'a' ascii, 'l' latin-1, 'u' strict utf-8
 }
 
 // high decodes a byte >= 0x80 of a single-byte charset; ok is false for a
 // byte the charset leaves undefined.
-func (c *Codec) high(b byte) (rune, bool) {
+func (c *codec) high(b byte) (rune, bool) {
 	switch {
 	case c.kind == 'a' || c.kind == 'u':
 		return 0, false
@@ -51,9 +51,9 @@ func (c *Codec) high(b byte) (rune, bool) {
 	return r, true
 }
 
-// Decode appends the UTF-8 form of src to dst. On failure it returns the
+// decode appends the UTF-8 form of src to dst. On failure it returns the
 // offset of the first byte it could not decode.
-func (c *Codec) Decode(src, dst []byte) (out []byte, bad int, ok bool) {
+func (c *codec) decode(src, dst []byte) (out []byte, bad int, ok bool) {
 	if c.kind == 'u' {
 		if i := validUTF8Prefix(src); i >= 0 {
 			return dst, i, false
@@ -95,9 +95,6 @@ func (c *Codec) Decode(src, dst []byte) (out []byte, bad int, ok bool) {
 	return dst, 0, true
 }
 
-// ErrName is the codec name CPython's decode errors use.
-func (c *Codec) ErrName() string { return c.errName }
-
 // approxOffset maps an offset in decoded text back to the source by counting
 // line ends, so a multi-byte decode error is reported on the right line.
 func approxOffset(src, decoded []byte, i int) int {
@@ -122,7 +119,7 @@ func approxOffset(src, decoded []byte, i int) int {
 // charsets are exact (checked byte for byte against CPython by the tests);
 // the CJK ones use golang.org/x/text and may differ from CPython on
 // malformed input.
-var codecs = map[string]*Codec{
+var codecs = map[string]*codec{
 	"ascii":        {errName: "ascii", kind: 'a'},
 	"latin_1":      {errName: "latin-1", kind: 'l'},
 	"utf_8":        {errName: "utf-8", kind: 'u'},
@@ -217,10 +214,10 @@ var codecAliases = map[string]string{
 	"gb18030_2000": "gb18030", "big5_tw": "big5", "csbig5": "big5", "hzgb": "hz", "hz_gb": "hz", "hz_gb_2312": "hz",
 }
 
-// Lookup finds the codec for a cookie's name the way CPython's codec
+// lookupCodec finds the codec for a cookie's name the way CPython's codec
 // registry does: lower case, runs of other characters than letters, digits
 // and '.' become one '_', then the alias table. nil means unknown here.
-func Lookup(name string) *Codec {
+func lookupCodec(name string) *codec {
 	var b strings.Builder
 	punct := false
 	for i := 0; i < len(name); i++ {

@@ -90,14 +90,14 @@ func TestCodecLookup(t *testing.T) {
 		"koi8-r": "koi8_r", "cp1252": "cp1252", "windows-1252": "cp1252", "utf8": "utf_8",
 		"US-ASCII": "ascii", "euc-jp": "euc_jp", "Shift_JIS": "shift_jis",
 	} {
-		c := Lookup(name)
+		c := lookupCodec(name)
 		if c == nil || c != codecs[want] {
-			t.Errorf("Lookup(%q) = %v, want codec %s", name, c, want)
+			t.Errorf("lookupCodec(%q) = %v, want codec %s", name, c, want)
 		}
 	}
 	for _, name := range []string{"uft-8", "bogus", "rot13", ""} {
-		if c := Lookup(name); c != nil {
-			t.Errorf("Lookup(%q) = %v, want unknown", name, c)
+		if c := lookupCodec(name); c != nil {
+			t.Errorf("lookupCodec(%q) = %v, want unknown", name, c)
 		}
 	}
 }
@@ -127,12 +127,12 @@ print(json.dumps({n: codecs.lookup(n).name for n in sys.argv[1:]}))
 		t.Fatal(err)
 	}
 	for _, n := range names {
-		want := Lookup(canon[n])
+		want := lookupCodec(canon[n])
 		if want == nil {
 			t.Errorf("CPython's name %q for %q is unknown here", canon[n], n)
 			continue
 		}
-		if got := Lookup(n); got != want {
+		if got := lookupCodec(n); got != want {
 			t.Errorf("%q: decodes as %s here, CPython says %s", n, got.errName, canon[n])
 		}
 	}

@@ -5,10 +5,10 @@ import (
 	"unicode/utf8"
 )
 
-// Cookie finds a PEP 263 declaration the way CPython's tokenizer does:
+// codingCookie finds a PEP 263 declaration the way CPython's tokenizer does:
 // in a comment that is the first thing on line 1, or on line 2 when line 1 is
 // blank or only a comment. It returns the declared name and its line, or "".
-func Cookie(src []byte) (string, int32) {
+func codingCookie(src []byte) (string, int32) {
 	end1, next := lineBounds(src, 0)
 	line1 := src[:end1]
 	if name := codingSpec(line1); name != "" {
@@ -97,10 +97,10 @@ func isAlnum(c byte) bool {
 	return c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
 }
 
-// NormalName is CPython's get_normal_name: the utf-8 and latin-1 spellings
+// normalName is CPython's get_normal_name: the utf-8 and latin-1 spellings
 // become "utf-8" and "iso-8859-1" (looking at the first 12 characters, '_'
 // read as '-', any case); any other name is returned unchanged.
-func NormalName(s string) string {
+func normalName(s string) string {
 	b := []byte(s)
 	if len(b) > 12 {
 		b = b[:12]

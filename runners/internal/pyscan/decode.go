@@ -1,67 +1,12 @@
 package pyscan
 
-import (
-	"bytes"
-	"fmt"
+import "github.com/tausik/tausik/runners/internal/pycodec"
 
-	"github.com/tausik/tausik/runners/internal/pycodec"
-)
-
-var bom = []byte{0xEF, 0xBB, 0xBF}
-
-// decodeSource turns a file's bytes into the UTF-8 text CPython tokenises,
-// following what ast.parse does with bytes: no NUL bytes, a UTF-8 BOM is
-// dropped (and then a cookie may only say utf-8), a PEP 263 coding cookie on
-// line 1 or 2 names the charset. Without a cookie (or with one that CPython
-// normalises to "utf-8") the bytes are used as they are: invalid UTF-8 is
-// only an error where CPython decodes it, in names and string literals. buf
-// is scratch space for decoding; the (possibly grown) buffer is returned.
+// decodeSource is pycodec.Text with its failure as a syntaxError.
 func decodeSource(src, buf []byte) (text, scratch []byte, err *syntaxError) {
-	if i := bytes.IndexByte(src, 0); i >= 0 {
-		return nil, buf, &syntaxError{line: lineOf(src, i), msg: "source code cannot contain null bytes"}
+	text, scratch, line, msg := pycodec.Text(src, buf)
+	if msg != "" {
+		return nil, scratch, &syntaxError{line: line, msg: msg}
 	}
-	hasBOM := bytes.HasPrefix(src, bom)
-	if hasBOM {
-		src = src[len(bom):]
-	}
-	name, line := pycodec.Cookie(src)
-	if name == "" {
-		return src, buf, nil
-	}
-	norm := pycodec.NormalName(name)
-	if hasBOM && norm != "utf-8" {
-		return nil, buf, &syntaxError{line: line, msg: fmt.Sprintf("encoding problem: %s with BOM", norm)}
-	}
-	if norm == "utf-8" {
-		return src, buf, nil
-	}
-	c := pycodec.Lookup(norm)
-	if c == nil {
-		return nil, buf, &syntaxError{line: line, msg: "unknown encoding: " + norm}
-	}
-	out, bad, ok := c.Decode(src, buf[:0])
-	if len(out) > 0 && len(src) > 0 && &out[0] != &src[0] {
-		buf = out // keep the grown scratch buffer, never the caller's src
-	}
-	if !ok {
-		return nil, buf, &syntaxError{line: lineOf(src, bad), msg: fmt.Sprintf("(unicode error) '%s' codec can't decode byte 0x%02x in position %d", c.ErrName(), src[bad], bad)}
-	}
-	return out, buf, nil
-}
-
-// lineOf returns the 1-based line of byte offset off, counting \n, \r\n and
-// lone \r as line ends like CPython.
-func lineOf(src []byte, off int) int32 {
-	line := int32(1)
-	for i := 0; i < off && i < len(src); i++ {
-		switch src[i] {
-		case '\n':
-			line++
-		case '\r':
-			if i+1 >= len(src) || src[i+1] != '\n' {
-				line++
-			}
-		}
-	}
-	return line
+	return text, scratch, nil
 }
