@@ -63,7 +63,12 @@ import _ "github.com/tausik/tausik/runners"
 -- runners/python/python.go --
 package python
 
-import _ "github.com/tausik/tausik/runners"
+import (
+	_ "github.com/tausik/tausik/runners"
+	_ "github.com/tausik/tausik/runners/internal/pyscan"
+)
+-- runners/internal/pyscan/scan.go --
+package pyscan
 -- store/store.go --
 package store
 `+extra)
@@ -81,8 +86,9 @@ package store
 // the same tree with one import that breaks one: cli, or one of its command
 // packages, reaching the store around the application layer; one command
 // package importing another, or the command base one above it; a source
-// runner importing a sibling; a package of the application layer importing
-// its parent folder's package.
+// runner importing a sibling (class_surface the python runner, whose shared
+// scanner it imports instead); a shared scanner importing the runner base;
+// a package of the application layer importing its parent folder's package.
 func TestArchitectureLayersHold(t *testing.T) {
 	cases := []struct {
 		name, extra, want string
@@ -117,6 +123,16 @@ package fs
 
 import _ "github.com/tausik/tausik/runners/python"
 `, `runners/fs/py.go:3: runners/fs imports runners/python: runners/fs and runners/python are children of "runners"`},
+		{"the surface runner imports the python runner", `-- runners/surface/surface.go --
+package surface
+
+import _ "github.com/tausik/tausik/runners/python"
+`, `runners/surface/surface.go:3: runners/surface imports runners/python: runners/surface and runners/python are children of "runners"`},
+		{"a shared scanner imports the runner base", `-- runners/internal/pyscan/base.go --
+package pyscan
+
+import _ "github.com/tausik/tausik/runners"
+`, `runners/internal/pyscan/base.go:3: runners/internal/pyscan imports runners: layer "scanners" may not import "runners" above it`},
 		{"package imports its parent", `-- internal/app/live/live.go --
 package live
 

@@ -3,7 +3,7 @@
 // the absolute module it names, with the file's own module and package, so
 // that a policy can judge an import graph (the layers gate).
 //
-// Python files are read by the python runner's scanner (runners/python),
+// Python files are read by the shared Python scanner (runners/internal/pyscan),
 // which follows CPython's tokenizer and grammar; Go files by the standard
 // library's go/parser, imports only. Neither language is built, imported or
 // run. What a file says is cached by content like the other source facts
@@ -34,7 +34,7 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // Namespace is the key of the facts this runner gathers.
@@ -56,7 +56,7 @@ type rawFile struct {
 	Path  string             `json:"path"`
 	Name  string             `json:"name"` // Go: the package clause's name
 	Error *facts.ImportError `json:"error"`
-	Py    []python.RawImport `json:"py"`
+	Py    []pyscan.RawImport `json:"py"`
 	Go    []goImport         `json:"go"`
 }
 
@@ -136,13 +136,13 @@ func resolvePython(all []string, files []rawFile) []facts.ImportFile {
 	known := map[string]bool{}
 	for _, p := range all {
 		if strings.HasSuffix(p, ".py") {
-			m, _ := PythonModule(p, isPackage)
+			m, _ := pyscan.PythonModule(p, isPackage)
 			known[m] = true
 		}
 	}
 	out := make([]facts.ImportFile, 0, len(files))
 	for _, f := range files {
-		mod, pkg := PythonModule(f.Path, isPackage)
+		mod, pkg := pyscan.PythonModule(f.Path, isPackage)
 		fi := facts.ImportFile{Path: f.Path, Language: LangPython, Module: mod, Package: pkg, Error: f.Error, Parsed: f.Error == nil, Imports: []facts.Import{}}
 		for _, raw := range f.Py {
 			fi.Imports = append(fi.Imports, pythonImports(raw, pkg, known)...)
@@ -154,9 +154,9 @@ func resolvePython(all []string, files []rawFile) []facts.ImportFile {
 
 // pythonImports resolves one statement: "from x import y, z" names x.y and
 // x.z where those are modules of the repository, and x for the rest.
-func pythonImports(raw python.RawImport, pkg string, known map[string]bool) []facts.Import {
+func pythonImports(raw pyscan.RawImport, pkg string, known map[string]bool) []facts.Import {
 	written := strings.Repeat(".", raw.Level) + raw.Module
-	base, ok := ResolveRelative(pkg, raw.Level, raw.Module)
+	base, ok := pyscan.ResolveRelative(pkg, raw.Level, raw.Module)
 	if !ok {
 		base = ""
 	}
@@ -247,7 +247,7 @@ func sources(lang, ext string, scan func(path string, src []byte) rawFile) runne
 
 // scanPython reads a Python file's import statements.
 func scanPython(p string, src []byte) rawFile {
-	imps, perr := python.NewScanner().Imports(src)
+	imps, perr := pyscan.NewScanner().Imports(src)
 	f := rawFile{Path: p, Py: imps}
 	if perr != nil {
 		f.Error, f.Py = &facts.ImportError{Line: perr.Line, Msg: perr.Msg}, nil

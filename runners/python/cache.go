@@ -10,9 +10,10 @@ import (
 
 // Version is the version of the facts the runner derives from a file's bytes
 // and of their encoding in the fact cache (encodeFacts). Cached facts of
-// another version are rebuilt: bump it whenever the scanner's output or the
-// encoding could change. TestVersionGuardsCachedFacts fails when the facts
-// of the test corpus change and Version does not.
+// another version are rebuilt: bump it whenever the scanner's output (then
+// pyscan.Version too) or the encoding could change.
+// TestVersionGuardsCachedFacts fails when the facts of the test corpus
+// change and Version does not.
 const Version = "1"
 
 // encodeFacts writes a file's facts as a cache payload, read back by

@@ -18,6 +18,7 @@ import (
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/cache"
+	"github.com/tausik/tausik/runners/internal/pyscan/pyscantest"
 	"github.com/tausik/tausik/runners/internal/sourcetest"
 	"github.com/tausik/tausik/store"
 )
@@ -60,7 +61,7 @@ func gatherWith(t *testing.T, r *Runner, root string) []facts.PythonFile {
 // fresh is what an uncached scan of root's .py files says.
 func fresh(t *testing.T, root string) []facts.PythonFile {
 	t.Helper()
-	files, err := ScanFiles(context.Background(), root, listPy(t, root))
+	files, err := ScanFiles(context.Background(), root, pyscantest.ListPy(t, root))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestCacheReadsOnlyChangedFiles(t *testing.T) {
 	if got, want := gatherWith(t, r, root), fresh(t, root); !reflect.DeepEqual(got, want) {
 		t.Fatalf("warm gather:\n%+v\nwant\n%+v", got, want)
 	}
-	if o := opens(); len(o) != len(listPy(t, root)) { // fresh's reads only
+	if o := opens(); len(o) != len(pyscantest.ListPy(t, root)) { // fresh's reads only
 		t.Fatalf("a warm gather opened files: %v", o)
 	}
 	// Same size, old modification time put back: only the change time tells.
@@ -206,7 +207,7 @@ func TestCacheRebuildsBadPayloads(t *testing.T) {
 		}
 		wantOpens := []string{"c.py"}
 		if c.version != Version { // the whole row is another version's
-			wantOpens = listPy(t, root)
+			wantOpens = pyscantest.ListPy(t, root)
 		}
 		if o := opens(); !reflect.DeepEqual(o, wantOpens) {
 			t.Errorf("%s: opened %v, want %v", c.name, o, wantOpens)

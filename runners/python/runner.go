@@ -1,18 +1,7 @@
 // Package python is the runner for the "python" namespace: the classes of
-// every Python file in the repository, read with a pure-Go tokenizer and
-// statement scanner that follows CPython's, never importing or running the
-// code.
-//
-// For every file CPython's ast.parse accepts, the facts equal what a script
-// walking its ast reports (testdata/python/classfacts.py is that script and
-// the tests compare the two over a whole Python installation). A file
-// CPython rejects in its tokenizer (bad encoding, invalid character,
-// unterminated string, unbalanced brackets, inconsistent indentation) is
-// reported unparseable with the line; so are files breaking the statement
-// structure or holding token sequences no grammar accepts (Python 2's print
-// "x"). Deeper grammar errors inside expressions (x = = 1) go unnoticed.
-// Syntax up to Python 3.14 is understood: PEP 695 type parameters and type
-// aliases, PEP 701 f-strings, PEP 750 t-strings, match statements.
+// every Python file in the repository, read with the shared pure-Go scanner
+// (runners/internal/pyscan), whose facts equal what CPython's ast reports,
+// never importing or running the code.
 //
 // With a store (runners.WithCache), a file whose lstat stamp is what it was when the
 // runner last read it is not opened again: its facts come from the cache
@@ -26,6 +15,7 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // Namespace is the key of the facts this runner gathers.
@@ -55,7 +45,7 @@ func ScanFiles(ctx context.Context, root string, paths []string) ([]facts.Python
 func sources() runners.Sources[facts.PythonFile] {
 	return runners.Sources[facts.PythonFile]{
 		Namespace: Namespace, Version: Version, Ext: ".py", Open: func(name string) (io.ReadCloser, error) { return openFile(name) },
-		Scanner: func() func(string, []byte) facts.PythonFile { return NewScanner().Scan },
+		Scanner: func() func(string, []byte) facts.PythonFile { return pyscan.NewScanner().Scan },
 		Encode:  encodeFacts, Decode: decodeFacts,
 	}
 }

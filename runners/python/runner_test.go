@@ -15,6 +15,8 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/internal/pyscan"
+	"github.com/tausik/tausik/runners/internal/pyscan/pyscantest"
 	"github.com/tausik/tausik/runners/internal/sourcetest"
 )
 
@@ -46,9 +48,9 @@ func TestGatherIsRepoWide(t *testing.T) {
 	}
 	got := ns.Data.(facts.Python).Files
 	want := []facts.PythonFile{
-		{Path: "a.py", Parsed: true, Classes: []facts.PythonClass{cls("A", 1, nil, ss("x"))}},
+		{Path: "a.py", Parsed: true, Classes: []facts.PythonClass{pyscantest.Cls("A", 1, nil, []string{"x"})}},
 		{Path: "broken.py", Error: &facts.PythonError{Line: 3, Msg: "'(' was never closed"}, Classes: []facts.PythonClass{}},
-		{Path: "pkg/b.py", Parsed: true, Classes: []facts.PythonClass{cls("B", 2, ss("A"), ss("run"))}},
+		{Path: "pkg/b.py", Parsed: true, Classes: []facts.PythonClass{pyscantest.Cls("B", 2, []string{"A"}, []string{"run"})}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("files:\n%+v\nwant:\n%+v", got, want)
@@ -160,7 +162,7 @@ func TestScanFilesMatchesScan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := Scan(f.Path, src); !reflect.DeepEqual(f, want) {
+		if want := pyscan.Scan(f.Path, src); !reflect.DeepEqual(f, want) {
 			t.Errorf("%s: ScanFiles %+v, Scan %+v", f.Path, f, want)
 		}
 	}
@@ -169,9 +171,9 @@ func TestScanFilesMatchesScan(t *testing.T) {
 // TestNamespaceJSON pins the JSON shape policies see.
 func TestNamespaceJSON(t *testing.T) {
 	ns := facts.OK(facts.Python{Files: []facts.PythonFile{
-		Scan("a/b.py", []byte("@d\nclass A(mod.B, Generic[T], metaclass=M):\n    def run(self): pass\n")),
-		Scan("bad.py", []byte("x = 1\n  y = 2\n")),
-		Scan("empty.py", nil),
+		pyscan.Scan("a/b.py", []byte("@d\nclass A(mod.B, Generic[T], metaclass=M):\n    def run(self): pass\n")),
+		pyscan.Scan("bad.py", []byte("x = 1\n  y = 2\n")),
+		pyscan.Scan("empty.py", nil),
 	}})
 	g, err := ns.Generic()
 	if err != nil {
@@ -196,7 +198,7 @@ func TestNamespaceJSON(t *testing.T) {
 func TestNamespacePlainMatchesJSON(t *testing.T) {
 	var p facts.Python
 	for i, in := range testCorpus(t) {
-		p.Files = append(p.Files, Scan(fmt.Sprintf("f%d.py", i), in.Src))
+		p.Files = append(p.Files, pyscan.Scan(fmt.Sprintf("f%d.py", i), in.Src))
 	}
 	b, err := json.Marshal(p)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tausik/tausik/runners/internal/pyscan"
+	"github.com/tausik/tausik/runners/internal/pyscan/pyscantest"
 	"github.com/tausik/tausik/runners/internal/sourcetest"
 )
 
@@ -28,13 +30,13 @@ const versionFacts = "testdata/version_facts.txt"
 func testCorpus(t testing.TB) []sourcetest.Input {
 	t.Helper()
 	var in []sourcetest.Input
-	for _, c := range goldenCases {
-		in = append(in, sourcetest.Input{Name: "golden case " + strconv.Quote(c.name), Src: []byte(c.src)})
+	for _, c := range pyscantest.GoldenCases {
+		in = append(in, sourcetest.Input{Name: "golden case " + strconv.Quote(c.Name), Src: []byte(c.Src)})
 	}
-	for i, c := range edgeCases {
-		in = append(in, sourcetest.Input{Name: fmt.Sprintf("edge case %d %.30q", i, c.src), Src: []byte(c.src)})
+	for i, c := range pyscantest.EdgeCases {
+		in = append(in, sourcetest.Input{Name: fmt.Sprintf("edge case %d %.30q", i, c.Src), Src: []byte(c.Src)})
 	}
-	seeds, err := filepath.Glob("testdata/fuzz/FuzzScan/*")
+	seeds, err := filepath.Glob("../internal/pyscan/testdata/fuzz/FuzzScan/*")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func testCorpus(t testing.TB) []sourcetest.Input {
 		in = append(in, sourcetest.Input{Name: "fuzz seed " + filepath.Base(p), Src: fuzzSeed(t, p)})
 	}
 	for _, dir := range []string{"../../testdata", "../../policies"} {
-		for _, rel := range listPy(t, dir) {
+		for _, rel := range pyscantest.ListPy(t, dir) {
 			if strings.Contains("/"+rel, "/node_modules/") {
 				continue
 			}
@@ -78,7 +80,7 @@ func fuzzSeed(t testing.TB, path string) []byte {
 // TestCacheCodecRoundTrip: the cache payload of every corpus file's facts
 // decodes to exactly those facts.
 func TestCacheCodecRoundTrip(t *testing.T) {
-	sc := NewScanner()
+	sc := pyscan.NewScanner()
 	for _, in := range testCorpus(t) {
 		f := sc.Scan("dir/x.py", in.Src)
 		payload, ok := encodeFacts(f)
@@ -94,6 +96,25 @@ func TestCacheCodecRoundTrip(t *testing.T) {
 			t.Errorf("%s: the payload was accepted for another path", in.Name)
 		}
 	}
+}
+
+// FuzzCacheCodecOfScans: whatever the scanner says of arbitrary bytes, the
+// cache payload gives back exactly. Seeds: the test corpus.
+func FuzzCacheCodecOfScans(f *testing.F) {
+	for _, in := range testCorpus(f) {
+		f.Add(in.Src)
+	}
+	sc := pyscan.NewScanner()
+	f.Fuzz(func(t *testing.T, src []byte) {
+		got := sc.Scan("fuzz.py", src)
+		payload, ok := encodeFacts(got)
+		if !ok {
+			t.Fatalf("facts the cache cannot keep: %+v", got)
+		}
+		if back, ok := decodeFacts("fuzz.py", int64(len(src)), payload); !ok || !reflect.DeepEqual(back, got) {
+			t.Fatalf("payload %q decodes to %+v (%v), want %+v", payload, back, ok, got)
+		}
+	})
 }
 
 // FuzzDecodeFacts: a payload either is refused or decodes to facts that
@@ -118,7 +139,7 @@ func FuzzDecodeFacts(f *testing.F) {
 
 // factsDigest is a short digest of what the scanner says of src and of its
 // cache payload.
-func factsDigest(t testing.TB, sc *Scanner, src []byte) string {
+func factsDigest(t testing.TB, sc *pyscan.Scanner, src []byte) string {
 	f := sc.Scan("corpus.py", src)
 	b, err := json.Marshal(f)
 	if err != nil {
@@ -133,7 +154,7 @@ func factsDigest(t testing.TB, sc *Scanner, src []byte) string {
 // cache payload) for an input of the test corpus differ from those recorded
 // for Version (see sourcetest).
 func TestVersionGuardsCachedFacts(t *testing.T) {
-	sc := NewScanner()
+	sc := pyscan.NewScanner()
 	g := sourcetest.Guard{File: versionFacts, Version: Version, Bump: "runners/python/cache.go",
 		Rerun: "go test ./runners/python -run TestVersionGuardsCachedFacts -update", Scanner: "the python scanner's facts"}
 	g.Check(t, testCorpus(t), func(src []byte) string { return factsDigest(t, sc, src) }, *update)

@@ -7,8 +7,8 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/golang"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/goscan"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // BenchmarkCompute resolves the bases of a whole tree, laid out as a git
@@ -26,13 +26,13 @@ func BenchmarkCompute(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ns := golang.New().Gather(ctx, s)
+	ns := goscan.New().Gather(ctx, s)
 	if ns.Status != facts.StatusOK {
 		b.Fatalf("go facts: %s", ns.Reason)
 	}
 	gof := ns.Data.(facts.Go).Files
 	files := make([]facts.PythonFile, len(pys))
-	names := make([]python.Names, len(pys))
+	names := make([]pyscan.Names, len(pys))
 	for i, f := range pys {
 		files[i], names[i] = f.File, f.Names
 	}

@@ -10,14 +10,14 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/facts"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 	"github.com/tausik/tausik/runners/surface"
 )
 
 // randomTree: Python files in packages whose paths repeat segments (so
 // dotted suffixes collide), importing each other in every form, and Go
 // files with embedded, qualified and method-bearing structs.
-func randomTree(t *testing.T, seed uint64, n int) ([]facts.PythonFile, []python.Names, []facts.GoFile) {
+func randomTree(t *testing.T, seed uint64, n int) ([]facts.PythonFile, []pyscan.Names, []facts.GoFile) {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	dirs := []string{"a", "a/b", "src/a", "src/a/b", "lib/b", "b/a", "x.y", "a/b/c", "src", ""}
 	mods := []string{}
@@ -88,9 +88,9 @@ func randomTree(t *testing.T, seed uint64, n int) ([]facts.PythonFile, []python.
 		srcs = append(srcs, struct{ path, src string }{p, b.String()})
 	}
 	slices.SortFunc(srcs, func(x, y struct{ path, src string }) int { return strings.Compare(x.path, y.path) })
-	sc := python.NewScanner()
+	sc := pyscan.NewScanner()
 	var py []facts.PythonFile
-	var names []python.Names
+	var names []pyscan.Names
 	for _, s := range srcs {
 		f, nm := sc.ScanNames(s.path, []byte(s.src))
 		if !f.Parsed {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // Why a class is not judged by default (facts.SurfaceClass.Exempt), in the
@@ -108,9 +108,9 @@ func (r *resolver) markExempt(p Params, comps []*component, enum []bool, j *judg
 			switch {
 			case enum[ci]:
 				j.exempt[m] = ExemptEnum
-			case k.flags&python.Protocol != 0:
+			case k.flags&pyscan.Protocol != 0:
 				j.exempt[m] = ExemptProtocol
-			case k.flags&python.TypeChecking != 0:
+			case k.flags&pyscan.TypeChecking != 0:
 				j.exempt[m] = ExemptTypeChecking
 			case k.test:
 				j.exempt[m] = ExemptTest

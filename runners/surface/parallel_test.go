@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/facts"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // TestComputeParallelIsSerial: Compute looks the bases' candidates up on
@@ -17,9 +17,9 @@ import (
 // single core computes.
 func TestComputeParallelIsSerial(t *testing.T) {
 	const n = 600
-	sc := python.NewScanner()
+	sc := pyscan.NewScanner()
 	var py []facts.PythonFile
-	var names []python.Names
+	var names []pyscan.Names
 	add := func(path, src string) {
 		f, nm := sc.ScanNames(path, []byte(src))
 		if !f.Parsed {

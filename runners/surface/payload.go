@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tausik/tausik/facts"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // The cached form of a pyFile: a flat run of fields, each string written as
@@ -90,7 +90,7 @@ func decodePy(s string) (f pyFile, ok bool) {
 		return f, false
 	}
 	if !isNil {
-		f.Names.Imports = make([]python.RawImport, n)
+		f.Names.Imports = make([]pyscan.RawImport, n)
 	}
 	for i := range n {
 		im := &f.Names.Imports[i]
@@ -114,14 +114,14 @@ func decodePy(s string) (f pyFile, ok bool) {
 		return f, false
 	}
 	if !isNil {
-		f.Names.Flags = make([]python.ClassFlags, n)
+		f.Names.Flags = make([]pyscan.ClassFlags, n)
 	}
 	for i := range n {
 		var fl int
-		if !d.num(&fl) || fl > int(python.TypeChecking|python.Protocol) {
+		if !d.num(&fl) || fl > int(pyscan.TypeChecking|pyscan.Protocol) {
 			return f, false
 		}
-		f.Names.Flags[i] = python.ClassFlags(fl)
+		f.Names.Flags[i] = pyscan.ClassFlags(fl)
 	}
 	return f, d.off == len(s)
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tausik/tausik/facts"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // payloadCases are pyFiles the cached form must carry exactly: every .py
@@ -17,7 +17,7 @@ import (
 // (separators, invalid UTF-8) that a length-prefixed form must not read
 // as structure.
 func payloadCases(t testing.TB) []pyFile {
-	sc := python.NewScanner()
+	sc := pyscan.NewScanner()
 	var out []pyFile
 	err := filepath.WalkDir("../../testdata", func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
@@ -37,11 +37,11 @@ func payloadCases(t testing.TB) []pyFile {
 	odd := "a:1;-;\x00\xff\n\"\\"
 	return append(out,
 		pyFile{File: facts.PythonFile{Path: "bad.py", Error: &facts.PythonError{Line: 3, Msg: odd}, Classes: []facts.PythonClass{}},
-			Names: python.Names{Imports: []python.RawImport{}, Bases: [][]string{}}},
+			Names: pyscan.Names{Imports: []pyscan.RawImport{}, Bases: [][]string{}}},
 		pyFile{File: facts.PythonFile{Path: odd, Parsed: true, Classes: []facts.PythonClass{
 			{Name: "", Line: 0, Bases: nil, Public: []string{}},
 			{Name: odd, Line: 123456789, Bases: []string{"", odd}, Public: nil},
-		}}, Names: python.Names{Imports: []python.RawImport{
+		}}, Names: pyscan.Names{Imports: []pyscan.RawImport{
 			{Line: 1, Level: 2, Module: "", From: true, Names: []string{"*"}, Aliases: []string{""}},
 			{Line: 9, Module: "a.b", As: "c", Names: nil, Aliases: nil},
 		}, Bases: [][]string{nil, {}, {"m.X"}}}},

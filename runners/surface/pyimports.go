@@ -6,8 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tausik/tausik/runners/imports"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // binding is what a name a file imports stands for: a module (attr "") or
@@ -29,7 +28,7 @@ type pyModules struct {
 // scanned or not: a directory is a package when it holds an __init__.py)
 // and reads the bindings of the scanned files, names[i] being those of
 // scanned[i].
-func newPyModules(all []string, scanned []string, names []python.Names) *pyModules {
+func newPyModules(all []string, scanned []string, names []pyscan.Names) *pyModules {
 	pkgDirs := map[string]bool{}
 	for _, p := range all {
 		if path.Base(p) == "__init__.py" {
@@ -41,7 +40,7 @@ func newPyModules(all []string, scanned []string, names []python.Names) *pyModul
 		chain: make(map[string]string, len(scanned)), found: map[string][]string{},
 		suffixes: make(map[string][]string, 2*len(scanned))}
 	for i, p := range scanned {
-		mod, pkg := imports.PythonModule(p, isPackage)
+		mod, pkg := pyscan.PythonModule(p, isPackage)
 		m.files[mod] = append(m.files[mod], p)
 		m.chain[p] = mod
 		d := strings.TrimSuffix(strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", "."), ".__init__")
@@ -64,7 +63,7 @@ func newPyModules(all []string, scanned []string, names []python.Names) *pyModul
 				}
 				continue
 			}
-			abs, ok := imports.ResolveRelative(pkg, imp.Level, imp.Module)
+			abs, ok := pyscan.ResolveRelative(pkg, imp.Level, imp.Module)
 			if !ok {
 				continue
 			}

@@ -6,27 +6,27 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // pyVersion versions the cached Python entries (encodePy's form): bump it
-// whenever what a file's bytes give could change, and with python.Version.
-const pyVersion = "3." + python.Version
+// whenever what a file's bytes give could change, and with pyscan.Version.
+const pyVersion = "3." + pyscan.Version
 
 // pyFile is what one Python file gives the runner: its class facts, as the
-// python runner has them, and the names its bases resolve through.
+// python runner has them (pyscan.Scanner.ScanNames), and the names its bases resolve through.
 type pyFile struct {
 	File  facts.PythonFile `json:"file"`
-	Names python.Names     `json:"names"`
+	Names pyscan.Names     `json:"names"`
 }
 
-// pySources reads .py files once for both, with the python runner's scanner.
+// pySources reads .py files once for both, with the shared Python scanner.
 func pySources() runners.Sources[pyFile] {
 	return runners.Sources[pyFile]{
 		Namespace: "surface_python", Version: pyVersion, Ext: ".py",
 		Open: func(name string) (io.ReadCloser, error) { return os.Open(name) },
 		Scanner: func() func(string, []byte) pyFile {
-			sc := python.NewScanner()
+			sc := pyscan.NewScanner()
 			return func(p string, src []byte) pyFile {
 				f, n := sc.ScanNames(p, src)
 				return pyFile{f, n}

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/tausik/tausik/facts"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // Languages of a SurfaceClass.
@@ -42,7 +42,7 @@ type class struct {
 	importPath string
 	// flags (Python, with names) is what its statement says beyond its
 	// facts; test is whether its file is a test file (testFile).
-	flags python.ClassFlags
+	flags pyscan.ClassFlags
 	test  bool
 }
 
@@ -72,7 +72,7 @@ type resolver struct {
 // exported fields and the exported methods of its type in its package.
 // With names (and resolve's mods then), names[i] holds the dotted bases
 // of py[i]'s classes.
-func newResolver(py []facts.PythonFile, names []python.Names, gof []facts.GoFile) *resolver {
+func newResolver(py []facts.PythonFile, names []pyscan.Names, gof []facts.GoFile) *resolver {
 	// The maps sized up front: growing them was most of this function's
 	// time on the Python standard library (13,000 classes).
 	// names: at most every class's name and public names (37,000 distinct

@@ -1,9 +1,10 @@
 package surface
 
 import (
-	"github.com/tausik/tausik/internal/pathpat"
 	"slices"
 	"strings"
+
+	"github.com/tausik/tausik/internal/pathpat"
 )
 
 // Params is what the gate reading the namespace decides about the scan,

@@ -1,8 +1,9 @@
 // Package surface is the runner for the "surface" namespace: every Python
 // class's and Go struct's composed public surface, counted. It reads the
-// class facts of the python and go runners (through their own cached
-// scanners), keeps the files under the roots and outside the exclusions the
-// reading gate's params name (Runner.Options), resolves each base to its
+// class facts of the shared Python and Go scanners (runners/internal/pyscan
+// and runners/internal/goscan, each cached), keeps the files under the
+// roots and outside the exclusions the reading gate's params name
+// (Runner.Options), resolves each base to its
 // candidates, and unites public names over each class's closure, so
 // that the class_surface policy only compares numbers with its cap and
 // baseline. What is a candidate depends on which files are scanned, which is
@@ -28,8 +29,8 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
-	"github.com/tausik/tausik/runners/golang"
-	"github.com/tausik/tausik/runners/python"
+	"github.com/tausik/tausik/runners/internal/goscan"
+	"github.com/tausik/tausik/runners/internal/pyscan"
 )
 
 // Namespace is the key of the facts this runner gathers.
@@ -38,13 +39,13 @@ const Namespace = "surface"
 // Runner gathers the "surface" namespace. It is safe for concurrent use.
 type Runner struct {
 	py  runners.Sources[pyFile]
-	go_ *golang.Runner
+	go_ *goscan.Runner
 }
 
 // New returns the surface runner; runners.WithCache keeps what it reads of
-// each file in a store (the Go facts under the go runner's namespace).
+// each file in a store (the Go facts under the go runner's namespace, goscan.Namespace).
 func New(opts ...runners.SourceOption) *Runner {
-	r := &Runner{py: pySources(), go_: golang.New(opts...)}
+	r := &Runner{py: pySources(), go_: goscan.New(opts...)}
 	for _, o := range opts {
 		o(&r.py.CacheConfig)
 	}
@@ -95,7 +96,7 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 		}
 	}
 	files := make([]facts.PythonFile, len(pys))
-	names := make([]python.Names, len(pys))
+	names := make([]pyscan.Names, len(pys))
 	for i, f := range pys {
 		files[i], names[i] = f.File, f.Names
 	}
@@ -110,7 +111,7 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 // sorted by path) under params p. names[i] holds what py[i] imports and its
 // classes' dotted bases; with names nil, Python bases resolve by name
 // alone (the same file, else the unique class of that name).
-func Compute(p Params, py []facts.PythonFile, names []python.Names, gof []facts.GoFile) facts.Surface {
+func Compute(p Params, py []facts.PythonFile, names []pyscan.Names, gof []facts.GoFile) facts.Surface {
 	out := facts.Surface{Roots: []facts.SurfaceRoot{}, Exclude: []string{}, Unparsed: []facts.SurfaceError{}}
 	var globs []func(string) bool
 	for _, g := range p.Exclude {
@@ -136,7 +137,7 @@ func Compute(p Params, py []facts.PythonFile, names []python.Names, gof []facts.
 			!slices.ContainsFunc(globs, func(m func(string) bool) bool { return m(p) })
 	}
 	var pys []facts.PythonFile
-	var pyNames []python.Names
+	var pyNames []pyscan.Names
 	var all, paths []string
 	for i, f := range py {
 		all = append(all, f.Path)

@@ -14,7 +14,7 @@ import (
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/cache"
-	"github.com/tausik/tausik/runners/golang"
+	"github.com/tausik/tausik/runners/internal/goscan"
 	"github.com/tausik/tausik/runners/internal/sourcetest"
 	"github.com/tausik/tausik/store"
 )
@@ -177,7 +177,7 @@ func stampOf(t *testing.T, root, rel string) cache.Stamp {
 func TestGatherWritesBothCaches(t *testing.T) {
 	st, root, r := cachedTree(t)
 	gather(t, r, root, nil)
-	for _, c := range []struct{ ns, version, path string }{{"surface_python", pyVersion, "m.py"}, {golang.Namespace, golang.Version, "g/g.go"}} {
+	for _, c := range []struct{ ns, version, path string }{{"surface_python", pyVersion, "m.py"}, {goscan.Namespace, goscan.Version, "g/g.go"}} {
 		if _, hit := cache.LoadIndex(context.Background(), st, c.ns, c.version, root).Lookup(c.path, stampOf(t, root, c.path)); !hit {
 			t.Errorf("%s: no %s cache entry after Gather", c.path, c.ns)
 		}
@@ -296,7 +296,7 @@ func TestGatherDropsALanguageThatLeft(t *testing.T) {
 	st, root, r := cachedTree(t)
 	stamp := stampOf(t, root, "g/g.go")
 	gather(t, r, root, nil)
-	if _, hit := cache.LoadIndex(context.Background(), st, golang.Namespace, golang.Version, root).Lookup("g/g.go", stamp); !hit {
+	if _, hit := cache.LoadIndex(context.Background(), st, goscan.Namespace, goscan.Version, root).Lookup("g/g.go", stamp); !hit {
 		t.Fatal("no go cache entry after the first Gather")
 	}
 	cmd := exec.Command("git", "rm", "-q", "g/g.go")
@@ -307,7 +307,7 @@ func TestGatherDropsALanguageThatLeft(t *testing.T) {
 	if got := summary(gather(t, r, root, nil)); !slices.Equal(got, []string{"m.py:Base 3 [] []"}) {
 		t.Errorf("after the .go file left: %q", got)
 	}
-	if _, hit := cache.LoadIndex(context.Background(), st, golang.Namespace, golang.Version, root).Lookup("g/g.go", stamp); hit {
+	if _, hit := cache.LoadIndex(context.Background(), st, goscan.Namespace, goscan.Version, root).Lookup("g/g.go", stamp); hit {
 		t.Error("the go index still holds g/g.go after a Gather whose listing has no .go file")
 	}
 }
