@@ -3,9 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -52,31 +49,6 @@ func newInitCmd(g *cmdbase.Globals) *cobra.Command {
 	f.StringVar(&opts.out, "out", "", "write into DIR instead of the project root (as a generator)")
 	f.StringVar(&opts.command, "command", "tausik", "the command hooks and MCP registrations run tausik with")
 	return cmd
-}
-
-// hookClient is the thin hook client to wire instead of command for the
-// hooks: tausik-hook, when command is one word naming a tausik binary (on
-// PATH or by path) that has it installed beside it. Otherwise nil: the
-// hooks run command itself.
-func hookClient(command []string) []string {
-	if len(command) != 1 {
-		return nil
-	}
-	bin, err := exec.LookPath(command[0])
-	if err != nil {
-		return nil
-	}
-	if bin, err = filepath.EvalSymlinks(bin); err != nil {
-		return nil
-	}
-	client := filepath.Join(filepath.Dir(bin), "tausik-hook")
-	if info, err := os.Stat(client); err != nil || !info.Mode().IsRegular() {
-		return nil
-	}
-	if filepath.IsAbs(command[0]) || strings.ContainsRune(command[0], filepath.Separator) {
-		return []string{client}
-	}
-	return []string{"tausik-hook"}
 }
 
 func runInit(g *cmdbase.Globals, opts *initOptions) error {

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"testing"
 
@@ -10,31 +9,12 @@ import (
 	"github.com/tausik/tausik/engine/stdrunners"
 
 	"github.com/tausik/tausik/engine"
-	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/hosts/shellwrites"
 	"github.com/tausik/tausik/policies"
 )
 
 // fakeRoot is the project root the table's absolute paths are relative to.
 const fakeRoot = "/work/proj"
-
-// shellToolDoc is the facts document of a Bash call running text.
-func shellToolDoc(t *testing.T, text string) *facts.Document {
-	t.Helper()
-	b, err := json.Marshal(map[string]any{"schema": "tausik-facts/v1", "tool": map[string]any{
-		"status": "ok", "host": "claude", "event": "pre-tool-use", "name": "Bash", "kind": "shell",
-		"command": text, "commands": toolCommands(t, text), "targets": toolTargets(text, fakeRoot),
-		"unknown_writes": []any{}, "writes": []any{},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := facts.Parse(b)
-	if err != nil {
-		t.Fatalf("facts: %v", err)
-	}
-	return doc
-}
 
 // builtinGate loads the built-in gate name.
 func builtinGate(t *testing.T, name string) *gate.Gate {

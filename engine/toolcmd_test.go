@@ -2,13 +2,10 @@ package engine_test
 
 import (
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/tausik/tausik/internal/hosts/shellwrites"
 )
 
 // toolCommands turns shell text into the `tool` namespace's commands, by
@@ -158,22 +155,6 @@ func bools(xs []bool) []any {
 	out := make([]any, len(xs))
 	for i, x := range xs {
 		out[i] = x
-	}
-	return out
-}
-
-// toolTargets are the paths shellwrites says text writes, relative to root
-// when they lie in it (the namespace's targets are repo-relative).
-func toolTargets(text, root string) []any {
-	out := []any{}
-	for _, w := range shellwrites.Shell(text).Writes {
-		p := w.Path
-		if filepath.IsAbs(p) {
-			if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
-				p = filepath.ToSlash(rel)
-			}
-		}
-		out = append(out, p)
 	}
 	return out
 }

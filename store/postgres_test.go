@@ -13,13 +13,10 @@ import (
 // The PostgreSQL half of the contract suite runs on a real server
 // (storetest): each test gets a schema of its own.
 
-func testPostgresURL(t testing.TB) string             { return storetest.PostgresURL(t) }
-func newPostgresSchema(t testing.TB) string           { return storetest.NewSchema(t) }
-func adminDB(t testing.TB, rawURL string) *sql.DB     { return storetest.AdminDB(t, rawURL) }
-func migratedPostgres(t testing.TB) string            { return storetest.Migrated(t) }
-func withSearchPath(t testing.TB, b, s string) string { return storetest.WithSearchPath(t, b, s) }
-
-const testPostgresEnv = storetest.PostgresEnv
+func testPostgresURL(t testing.TB) string         { return storetest.PostgresURL(t) }
+func newPostgresSchema(t testing.TB) string       { return storetest.NewSchema(t) }
+func adminDB(t testing.TB, rawURL string) *sql.DB { return storetest.AdminDB(t, rawURL) }
+func migratedPostgres(t testing.TB) string        { return storetest.Migrated(t) }
 
 func openPostgres(t *testing.T, opts ...Option) *Store {
 	t.Helper()

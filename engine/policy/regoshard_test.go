@@ -95,7 +95,6 @@ func TestShardedInputUse(t *testing.T) {
 // runs on.
 type shardCase struct {
 	name, rules string
-	data        map[string]any
 	split       bool // whether the policy is split
 }
 
