@@ -19,6 +19,7 @@ import (
 
 	"github.com/tausik/tausik/engine"
 	"github.com/tausik/tausik/internal/app/live"
+	"github.com/tausik/tausik/internal/gcpace"
 	"github.com/tausik/tausik/internal/hookd"
 	"github.com/tausik/tausik/internal/hookwire"
 	"github.com/tausik/tausik/internal/hosts"
@@ -65,6 +66,7 @@ func serveHooks(ctx context.Context, g *cmdbase.Globals, root string, idle time.
 		return err
 	}
 	defer st.Close()
+	gcpace.Resident()
 	ev := &evaluator{g: g, root: root, store: st, sources: map[string]*live.Source{}}
 	replaced := func() bool {
 		now, err := hookwire.Stat(self)

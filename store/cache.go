@@ -92,8 +92,9 @@ func (s *Store) cacheGet(ctx context.Context, runner, version string, shas []str
 		n := min(chunk, len(keys))
 		part := keys[:n]
 		keys = keys[n:]
-		q := `SELECT content_sha256, runner_version, value FROM fact_cache WHERE runner = ? AND content_sha256 IN (?` +
-			strings.Repeat(",?", len(part)-1) + ")"
+		// Hot: a hook call asks for the same gates' verdicts every time.
+		q := sqldb.Hot(`SELECT content_sha256, runner_version, value FROM fact_cache WHERE runner = ? AND content_sha256 IN (?` +
+			strings.Repeat(",?", len(part)-1) + ")")
 		rows, err := s.db.Conn().QueryContext(ctx, q, append([]any{runner}, part...)...)
 		if err != nil {
 			return nil, fmt.Errorf("cache get: %w", sqldb.Classify(err))

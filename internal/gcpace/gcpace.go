@@ -1,11 +1,13 @@
-// Package gcpace sets the garbage collector's pace for the two kinds of
+// Package gcpace sets the garbage collector's pace for the three kinds of
 // tausik process: a short run (a command, a hook), which should finish
-// before it collects at all, and a server, which lives as long as its host
-// and keeps Go's default.
+// before it collects at all; a server, which lives as long as its host
+// and keeps Go's default; and the resident hook evaluator, which answers
+// short calls for hours and collects seldom, within a memory limit.
 package gcpace
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -27,6 +29,7 @@ const (
 	goDefault = iota // Short never ran, or Server replaced its pace
 	off              // the collector is off under Free
 	paced            // Short's first collection switched it to Percent
+	resident         // Resident's
 )
 
 var (
@@ -82,4 +85,29 @@ func Server() {
 		debug.SetMemoryLimit(math.MaxInt64)
 		pace = goDefault
 	}
+}
+
+// ResidentPercent and ResidentLimit are the resident evaluator's pace: a
+// collection each time the heap grows fivefold, and more often only as the
+// process nears ResidentLimit. Its live heap (compiled policies, the store,
+// the config watch) is ~5 MB and a warm call allocates ~1 MB, so it
+// collects every ~20 calls instead of every ~5 at Go's default, keeps a
+// ~25 MB heap, and the limit bounds what a project's larger policies or a
+// burst of calls may grow it to.
+const (
+	ResidentPercent = 400
+	ResidentLimit   = 256 << 20
+)
+
+// Resident paces the collector for the resident hook evaluator, replacing
+// Short's pace, unless the user set GOGC or GOMEMLIMIT, which then stand.
+func Resident() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	debug.SetGCPercent(ResidentPercent)
+	debug.SetMemoryLimit(ResidentLimit)
+	pace = resident
 }

@@ -106,3 +106,19 @@ func TestServerWithoutShortKeepsTheUsersPace(t *testing.T) {
 	Server()
 	want(t, "after Server", 150, 64<<20)
 }
+
+// Resident replaces Short's pace, and its first collection does not undo
+// it; a user's GOGC or GOMEMLIMIT stands.
+func TestResidentPace(t *testing.T) {
+	fresh(t)
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	call := short()
+	Resident()
+	collectUntil(t, call)
+	want(t, "after Short, Resident and a collection", ResidentPercent, ResidentLimit)
+	fresh(t)
+	t.Setenv("GOGC", "150")
+	Resident()
+	want(t, "with GOGC set", 100, math.MaxInt64)
+}

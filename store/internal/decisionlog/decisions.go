@@ -137,7 +137,7 @@ func (s *Log) AppendDecision(ctx context.Context, d Decision) (Appended, error) 
 func AppendRecord(ctx context.Context, q sqldb.Querier, rec *Record) (Appended, error) {
 	var count int64
 	var head string
-	err := q.QueryRowContext(ctx, "SELECT count, hash FROM chain_head WHERE id = 1").Scan(&count, &head)
+	err := q.QueryRowContext(ctx, sqldb.Hot("SELECT count, hash FROM chain_head WHERE id = 1")).Scan(&count, &head)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Appended{}, fmt.Errorf("%w: chain head row is missing", sqldb.ErrChainBroken)
 	}
@@ -145,7 +145,7 @@ func AppendRecord(ctx context.Context, q sqldb.Querier, rec *Record) (Appended, 
 		return Appended{}, fmt.Errorf("read chain head: %w", err)
 	}
 	var dup int
-	err = q.QueryRowContext(ctx, "SELECT 1 FROM decisions WHERE id = ?", rec.id).Scan(&dup)
+	err = q.QueryRowContext(ctx, sqldb.Hot("SELECT 1 FROM decisions WHERE id = ?"), rec.id).Scan(&dup)
 	if err == nil {
 		return Appended{}, sqldb.ErrDecisionExists
 	}
@@ -160,9 +160,9 @@ func AppendRecord(ctx context.Context, q sqldb.Querier, rec *Record) (Appended, 
 	if err != nil {
 		return Appended{}, err
 	}
-	_, err = q.ExecContext(ctx, `INSERT INTO decisions
+	_, err = q.ExecContext(ctx, sqldb.Hot(`INSERT INTO decisions
 		(seq, id, time, trigger, task, requester, git_head, exit_code, blocked, gates, body, prev_hash, hash)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		rec.seq, rec.id, rec.time, rec.trigger, rec.task, rec.requester, rec.gitHead,
 		rec.exitCode, sqldb.BoolInt(rec.blocked), gates, string(rec.body), rec.prevHash, rec.hash)
 	if err != nil {
@@ -171,7 +171,7 @@ func AppendRecord(ctx context.Context, q sqldb.Querier, rec *Record) (Appended, 
 	if _, err := merkle.Append(ctx, sqlHashes{q}, rec.seq-1, rec.body); err != nil {
 		return Appended{}, err
 	}
-	if _, err := q.ExecContext(ctx, "UPDATE chain_head SET count = ?, hash = ? WHERE id = 1", rec.seq, rec.hash); err != nil {
+	if _, err := q.ExecContext(ctx, sqldb.Hot("UPDATE chain_head SET count = ?, hash = ? WHERE id = 1"), rec.seq, rec.hash); err != nil {
 		return Appended{}, fmt.Errorf("move chain head: %w", err)
 	}
 	return Appended{Seq: rec.seq, PrevHash: rec.prevHash, Hash: rec.hash}, nil

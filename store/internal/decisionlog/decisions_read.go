@@ -120,7 +120,7 @@ func (s *Log) GetDecision(ctx context.Context, id string) (Entry, error) {
 	if len(p) < 6 || len(p) > 26 || strings.Trim(p, "0123456789ABCDEFGHJKMNPQRSTVWXYZ") != "" {
 		return Entry{}, fmt.Errorf("get decision %q: %w (give the full id or a prefix of at least 6 characters)", id, sqldb.ErrNotFound)
 	}
-	q := "SELECT " + entryColumns + " FROM decisions d WHERE d.id >= ? AND d.id <= ? ORDER BY d.id LIMIT 2"
+	q := sqldb.Hot("SELECT " + entryColumns + " FROM decisions d WHERE d.id >= ? AND d.id <= ? ORDER BY d.id LIMIT 2")
 	var found []Entry
 	err := s.eachRecord(ctx, q, []any{p, p + "~"}, func(rec *Record) error {
 		found = append(found, rec.entry())

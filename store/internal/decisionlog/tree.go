@@ -29,8 +29,9 @@ func (h sqlHashes) ReadHashes(ctx context.Context, indexes []int64) ([]tlog.Hash
 	for i, x := range indexes {
 		args[i] = x
 	}
-	rows, err := h.q.QueryContext(ctx, "SELECT idx, hash FROM tree_hashes WHERE idx IN (?"+
-		strings.Repeat(", ?", len(indexes)-1)+")", args...)
+	// An append reads a few hashes, a proof up to one per level: hot.
+	rows, err := h.q.QueryContext(ctx, sqldb.Hot("SELECT idx, hash FROM tree_hashes WHERE idx IN (?"+
+		strings.Repeat(", ?", len(indexes)-1)+")"), args...)
 	if err != nil {
 		return nil, fmt.Errorf("read tree hashes: %w", err)
 	}
@@ -72,6 +73,9 @@ func (h sqlHashes) WriteHashes(ctx context.Context, start int64, hashes []tlog.H
 			args = append(args, start+int64(i), hex.EncodeToString(hash[:]))
 		}
 		q := "INSERT INTO tree_hashes (idx, hash) VALUES (?, ?)" + strings.Repeat(", (?, ?)", n-1)
+		if n <= 64 { // an append writes one per level it completes
+			q = sqldb.Hot(q)
+		}
 		if _, err := h.q.ExecContext(ctx, q, args...); err != nil {
 			return fmt.Errorf("write tree hashes from %d: %w", start, err)
 		}

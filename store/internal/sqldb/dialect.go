@@ -147,25 +147,39 @@ func rebind(q string) string {
 }
 
 // Conn is a Querier that speaks the dialect D; every statement the store
-// runs goes through one.
+// runs goes through one. A Conn from DB.Conn or DB.On also runs the hot
+// statements (see Hot) prepared.
 type Conn struct {
-	Q Querier
-	D *Dialect
+	Q     Querier
+	D     *Dialect
+	stmts *stmtCache
 }
 
 // ExecContext runs query in D's spelling.
 func (c Conn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return c.Q.ExecContext(ctx, c.D.SQL(query), args...)
+	q := c.D.SQL(query)
+	if s := c.prepared(ctx, query, q); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
+	return c.Q.ExecContext(ctx, q, args...)
 }
 
 // QueryContext runs query in D's spelling.
 func (c Conn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return c.Q.QueryContext(ctx, c.D.SQL(query), args...)
+	q := c.D.SQL(query)
+	if s := c.prepared(ctx, query, q); s != nil {
+		return s.QueryContext(ctx, args...)
+	}
+	return c.Q.QueryContext(ctx, q, args...)
 }
 
 // QueryRowContext runs query in D's spelling.
 func (c Conn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return c.Q.QueryRowContext(ctx, c.D.SQL(query), args...)
+	q := c.D.SQL(query)
+	if s := c.prepared(ctx, query, q); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
+	return c.Q.QueryRowContext(ctx, q, args...)
 }
 
 // GateMatchSQL finds a gate needle in a decision's gates column (PostgreSQL

@@ -32,6 +32,7 @@ type DB struct {
 	URI      string        // a SQLite database's URI filename, for readers of its own
 	Busy     time.Duration // its busy timeout
 	pin      *sql.Conn     // keeps an in-memory database alive while the pool recycles connections
+	stmts    *stmtCache    // the hot statements, prepared
 }
 
 // Backfill is a Go step of a migration (see migrate.go).
@@ -52,6 +53,9 @@ func (db *DB) Memory() bool { return db.pin != nil }
 
 // Close releases the database.
 func (db *DB) Close() error {
+	if db.stmts != nil {
+		db.stmts.close()
+	}
 	if db.pin != nil {
 		db.pin.Close()
 	}
@@ -130,6 +134,7 @@ func OpenMemory(ctx context.Context, cfg Config) (*DB, error) {
 
 // init checks the schema version, switches a writable file to WAL and migrates.
 func (db *DB) init(ctx context.Context, wal bool, fills map[int]Backfill) error {
+	db.stmts = newStmtCache(db.SQL)
 	v, err := db.Dialect.ReadVersion(ctx, db.Conn())
 	if err != nil {
 		return Classify(fmt.Errorf("read schema version: %w", err))

@@ -25,6 +25,7 @@ const busyRetries = 8
 // or the dialect's write lock), retrying with jittered backoff while another
 // writer holds the lock.
 func (db *DB) Begin(ctx context.Context, lock string) (*sql.Tx, error) {
+	db.stmts.flush(ctx)
 	for attempt := 0; ; attempt++ {
 		tx, err := db.SQL.BeginTx(ctx, nil)
 		if err == nil && lock != "" {
@@ -69,7 +70,7 @@ func (db *DB) writeOnce(ctx context.Context, lock string, fn func(q Querier) err
 	if err != nil {
 		return err
 	}
-	if err := fn(Conn{tx, db.Dialect}); err != nil {
+	if err := fn(db.On(tx)); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -80,12 +81,13 @@ func (db *DB) writeOnce(ctx context.Context, lock string, fn func(q Querier) err
 // while other processes append (the chain check compares rows with the chain
 // head).
 func (db *DB) Read(ctx context.Context, fn func(q Querier) error) error {
+	db.stmts.flush(ctx)
 	tx, err := db.SQL.BeginTx(ctx, db.Dialect.ReadTx)
 	if err != nil {
 		return Classify(err)
 	}
 	defer tx.Rollback()
-	if err := fn(Conn{tx, db.Dialect}); err != nil {
+	if err := fn(db.On(tx)); err != nil {
 		return Classify(err)
 	}
 	return nil
@@ -93,7 +95,11 @@ func (db *DB) Read(ctx context.Context, fn func(q Querier) error) error {
 
 // Conn returns the pool speaking the dialect, for statements outside a
 // transaction.
-func (db *DB) Conn() Querier { return Conn{db.SQL, db.Dialect} }
+func (db *DB) Conn() Querier { return db.On(db.SQL) }
+
+// On returns q (the pool or one of its transactions) speaking the dialect,
+// with the database's prepared hot statements.
+func (db *DB) On(q Querier) Conn { return Conn{Q: q, D: db.Dialect, stmts: db.stmts} }
 
 func backoff(ctx context.Context, attempt int) error {
 	d := time.Duration(5<<min(attempt, 7)) * time.Millisecond

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/tausik/tausik/store/internal/sqldb"
 )
 
 // CheckActiveTasks holds each of active (the rows just read) to the state
@@ -20,7 +22,7 @@ func (s *Work) CheckActiveTasks(ctx context.Context, active []Task) (*ChainBreak
 		for _, t := range active {
 			var seq int64
 			var id, body string
-			err := q.QueryRowContext(ctx, "SELECT seq, id, body FROM decisions WHERE task = ? AND trigger = ? ORDER BY seq DESC LIMIT 1",
+			err := q.QueryRowContext(ctx, sqldb.Hot("SELECT seq, id, body FROM decisions WHERE task = ? AND trigger = ? ORDER BY seq DESC LIMIT 1"),
 				t.Slug, TriggerTaskState).Scan(&seq, &id, &body)
 			if errors.Is(err, sql.ErrNoRows) {
 				b = &ChainBreak{Kind: BreakTask, Detail: fmt.Sprintf("task %s is in the tasks table but no log entry records it: it was inserted by hand", t.Slug)}

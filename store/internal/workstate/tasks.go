@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tausik/tausik/store/internal/sqldb"
 )
 
 // Tier is how much ceremony a task declares (docs/gates.md, workflow gates).
@@ -231,7 +233,7 @@ func listTasks(ctx context.Context, q querier, st TaskStatus) ([]Task, error) {
 	if st != "" && !st.Valid() {
 		return nil, fmt.Errorf("list tasks: %w: unknown status %q", ErrInvalidTask, st)
 	}
-	rows, err := q.QueryContext(ctx, "SELECT "+taskColumns+" FROM tasks WHERE ? = '' OR status = ? ORDER BY started_at, slug",
+	rows, err := q.QueryContext(ctx, sqldb.Hot("SELECT "+taskColumns+" FROM tasks WHERE ? = '' OR status = ? ORDER BY started_at, slug"),
 		string(st), string(st))
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", classify(err))

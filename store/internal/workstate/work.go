@@ -58,7 +58,7 @@ func (s *Work) WithTx(ctx context.Context, fn func(tx *Tx) error) error {
 			sqlTx.Rollback()
 		}
 	}()
-	if err := fn(&Tx{q: sqldb.Conn{Q: sqlTx, D: s.db.Dialect}, clock: s.db.Clock}); err != nil {
+	if err := fn(&Tx{q: s.db.On(sqlTx), clock: s.db.Clock}); err != nil {
 		done = true
 		if rbErr := sqlTx.Rollback(); rbErr != nil && !errors.Is(rbErr, sql.ErrTxDone) {
 			return errors.Join(err, fmt.Errorf("rollback: %w", rbErr))
