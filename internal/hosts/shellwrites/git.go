@@ -66,7 +66,7 @@ func (w *walker) git(rest []arg, st *state) {
 		if len(args) > 0 && args[0].ok && slices.Contains(gitRewriteReads[sub], args[0].lit) {
 			return
 		}
-		if sub == "switch" && !gitSwitchMoves(args) {
+		if sub == "switch" && !gitSwitchMoves(args) || sub == "subtree" && gitSubtreeKeepsTree(args) {
 			return
 		}
 		w.treeRewrite(text, reasonHistory, st)
@@ -251,6 +251,22 @@ func (w *walker) gitStash(text string, args []arg, st *state) {
 func gitSwitchMoves(args []arg) bool {
 	o, ops := getopt.Parse(getopt.GitSwitch, args)
 	return len(ops) > 0 || !getopt.Has(o, "c", "C", "create", "force-create")
+}
+
+// gitSubtreeKeepsTree reports whether git subtree args leave the work tree
+// alone: split and push make commits of their own and send them, without
+// --rejoin (which merges the split back into HEAD); add, merge and pull
+// write the subtree's files.
+func gitSubtreeKeepsTree(args []arg) bool {
+	if len(args) == 0 || !args[0].ok || args[0].lit != "split" && args[0].lit != "push" {
+		return false
+	}
+	for _, a := range args[1:] {
+		if !a.ok || a.lit == "--rejoin" {
+			return false
+		}
+	}
+	return true
 }
 
 // treeRewrite records a git command that rewrites work-tree files from

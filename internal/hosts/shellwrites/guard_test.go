@@ -78,6 +78,7 @@ var guardRows = []guardRow{
 	{cmd: `tar tf a.tar`},
 	{cmd: `unzip -l a.zip`},
 	{cmd: `find . -name x -print`},
+	{cmd: `git subtree split --prefix=src -b only-src`},
 	{cmd: `git apply s.diff`},
 	{cmd: `rsync -a {X}/ src/`},
 	{cmd: `tar -C src -xf a.tar`},
