@@ -4,7 +4,7 @@
 -- stored. Every hash tlog.StoredHashes returns is kept here at its tlog
 -- stored-hash index, so a tree head or a proof costs O(log n) reads; they are
 -- written in the same transaction as their decision. Rows logged under version
--- 1 are hashed by a Go backfill (store/tree.go) that runs right after this
+-- 1 are hashed by a Go backfill (store/internal/decisionlog/tree.go) that runs right after this
 -- file, in the same transaction; no existing row changes.
 --
 -- Portable SQL except where marked. SQLite-specific: INTEGER PRIMARY KEY makes

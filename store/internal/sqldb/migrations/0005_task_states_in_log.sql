@@ -1,7 +1,7 @@
 -- tausik schema version 4: tasks enter the verified log. From now on every
 -- change of a task row appends, in its transaction, a decision-log entry
 -- with trigger task-state recording the task's resulting state, and
--- `log verify` holds each task row to its latest entry (store/taskstate.go).
+-- `log verify` holds each task row to its latest entry (store/internal/workstate/taskstate.go).
 -- The Go backfill records the state of every task that exists now, so the
 -- tasks of an existing log verify too. No table changes; old rows hash as
 -- before.

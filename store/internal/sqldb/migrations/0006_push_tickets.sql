@@ -2,7 +2,7 @@
 -- a single-use ticket bound to a commit (and a remote and a branch when the
 -- person named them); the git_push_gate lets one agent `git push` through
 -- with it, and the push marks it used. Issue and use each append a log
--- entry with trigger push-ticket in the same transaction (store/pushtickets.go),
+-- entry with trigger push-ticket in the same transaction (store/internal/workstate/pushtickets.go),
 -- so a ticket row the log does not record is not trusted.
 CREATE TABLE push_tickets (
     id         TEXT NOT NULL PRIMARY KEY,
