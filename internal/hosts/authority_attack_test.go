@@ -236,6 +236,10 @@ func TestTreeWriteThroughALink(t *testing.T) {
 		{"cp -r " + staged + "/. vendor/", true},
 		{"rsync -a " + staged + "/ vendor", true},
 		{"tar -C src -xf " + archive, false},
+		// removals delete the link, not what it points to; -L follows it
+		{"rm -rf vendor", false},
+		{"find vendor -name '*.o' -delete", false},
+		{"find -L vendor -name gates.json -delete", true},
 	} {
 		payload := `{"session_id":"s","cwd":"$ROOT","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":` + quoteJSON(c.cmd) + `}}`
 		code, stdout, stderr := runHook(t, "claude", root, getenv, Pre, payload)

@@ -243,14 +243,18 @@ func normalise(h *Host, c call, env Env) (toolcall.Call, error) {
 		tc.Commands = append(tc.Commands, facts.ToolCommand{Argv: c.Argv, Dynamic: c.Dynamic})
 		tc.Shell = append(tc.Shell, shellCommand(c))
 	}
+	removed := map[string]bool{}
 	for _, t := range targets {
 		p, err := resolve(t, tc.CWD, env)
 		if err != nil {
 			return tc, err
 		}
 		tc.Writes = append(tc.Writes, p)
+		if _, seen := removed[p]; !t.Remove || !seen {
+			removed[p] = t.Remove // a path also written otherwise is not only removed
+		}
 	}
-	linkWrites(&tc)
+	linkWrites(&tc, removed)
 	c.cwd = tc.CWD
 	tc.Texts = afterTexts(c, tc.Writes[:min(len(c.paths), len(tc.Writes))])
 	return tc, nil

@@ -15,13 +15,18 @@ import (
 const maxLinkWalk = 5000
 
 // linkWrites adds, for each written path that is a directory on disk, what
-// the symbolic links below it point to outside it: a copy, an extraction
-// or a delete into the directory writes through them (tar -C src -x
+// the symbolic links below it point to outside it: a copy or an extraction
+// into the directory writes through them (tar -C src -x
 // writes tausik/gates.json through src/l -> ../tausik). A directory too
-// large to look through is an Unknown.
-func linkWrites(tc *toolcall.Call) {
+// large to look through is an Unknown. A removal (removed: rm -r, find
+// -delete, git clean) deletes the links themselves and writes nothing
+// through them.
+func linkWrites(tc *toolcall.Call, removed map[string]bool) {
 	n := len(tc.Writes)
 	for _, p := range tc.Writes[:n] {
+		if removed[p] {
+			continue
+		}
 		fi, err := os.Lstat(p)
 		if err != nil || !fi.IsDir() {
 			continue

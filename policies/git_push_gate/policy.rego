@@ -52,7 +52,7 @@ sub(cmd) := cmd.argv[sub_at(cmd)] if prog(cmd) == "git"
 
 sub(cmd) := substring(prog(cmd), 4, -1) if startswith(prog(cmd), "git-")
 
-global_value(cmd, i) if cmd.argv[i - 1] in {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"}
+global_value(cmd, i) if cmd.argv[i - 1] in {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--attr-source", "--super-prefix"}
 
 # globals(cmd) are git's own options and their values, before the
 # subcommand.
@@ -80,13 +80,13 @@ is_push(cmd) if {
 }
 
 is_push(cmd) if {
-	some ["--config-env", s] in settings(cmd)
+	some [_, s] in settings(cmd)
 	startswith(lower(s), "alias.")
 }
 
 # settings(cmd) are the settings git's -c and --config-env give, each with
-# its option. (The analysis unwraps an alias -c defines: only
-# --config-env, whose value is in the environment, leaves one unknown.)
+# its option. The analysis unwraps an alias -c defines, but any alias a
+# command line defines counts as a push: its words may hide one.
 settings(cmd) := {[o, s] |
 	some i, s in globals(cmd)
 	o := globals(cmd)[i - 1]

@@ -14,7 +14,7 @@ var (
 
 // RegisterStack adds a stack gate's built-in spec (PerRoot is set) and the
 // argv prefixes its commands start with, which join DefaultAllowed. It is
-// meant for init functions, one file per stack (stackspecs_node.go…).
+// meant for init functions (specs_stacks.go).
 func RegisterStack(spec Spec, allow ...[]string) {
 	stackMu.Lock()
 	defer stackMu.Unlock()

@@ -250,6 +250,16 @@ func (w *walker) writeAll(ops []arg, st *state) {
 	}
 }
 
+// removeAll writes each operand as a removal: what a symbolic link below it
+// points to is not written.
+func (w *walker) removeAll(ops []arg, st *state) {
+	n := len(w.job.res.Writes)
+	w.writeAll(ops, st)
+	for i := n; i < len(w.job.res.Writes); i++ {
+		w.job.res.Writes[i].Remove = true
+	}
+}
+
 // copyLike handles cp, mv, install and ln: the destination (the last operand,
 // or -t DIR) receives each source under its own name when it is a directory;
 // mv also removes its sources. ln with one operand links it into ".".

@@ -100,7 +100,9 @@ func (w *walker) fileOps(name string, opts []opt, ops []arg, st *state) {
 		w.write(prefix, st, "")
 	case "mktemp":
 		w.mktemp(opts, ops, st)
-	default: // tee rm rmdir unlink shred touch mkdir truncate
+	case "rm", "rmdir", "unlink":
+		w.removeAll(ops, st)
+	default: // tee shred touch mkdir truncate
 		w.writeAll(ops, st)
 	}
 }

@@ -139,7 +139,7 @@ func (w *walker) gitWorkTree(text, sub string, args []arg, st *state) bool {
 	case "rm":
 		o, ops := getopt.Parse(getopt.GitRm, args)
 		if !getopt.Has(o, "cached") {
-			w.writeAll(ops, st)
+			w.removeAll(ops, st)
 		}
 	case "mv":
 		o, ops := getopt.Parse(getopt.Spec{}, args)
@@ -152,7 +152,7 @@ func (w *walker) gitWorkTree(text, sub string, args []arg, st *state) bool {
 		if len(ops) == 0 {
 			ops = []arg{{lit: ".", ok: true, raw: "git clean"}}
 		}
-		w.writeAll(ops, st)
+		w.removeAll(ops, st)
 	case "reset":
 		o, _ := getopt.Parse(getopt.Spec{}, args)
 		if getopt.Has(o, "hard", "merge", "keep") {
@@ -262,7 +262,8 @@ func gitSubtreeKeepsTree(args []arg) bool {
 		return false
 	}
 	for _, a := range args[1:] {
-		if !a.ok || a.lit == "--rejoin" {
+		// git subtree takes an option's unambiguous prefix (--rej).
+		if !a.ok || len(a.lit) > 3 && strings.HasPrefix("--rejoin", a.lit) {
 			return false
 		}
 	}

@@ -50,9 +50,14 @@ func (w *walker) gitAlias(text string, globals []arg, sub string, args []arg, st
 		w.shellString(script, st)
 		return
 	}
+	fields, ok := splitAlias(def)
+	if !ok {
+		w.unknown(text, "git "+sub+" is an alias git cannot split (an unclosed quote or a trailing backslash)")
+		return
+	}
 	w.unknown(text, "git "+sub+" is an alias of git "+def)
 	words := slices.Clone(globals)
-	for _, f := range strings.Fields(def) {
+	for _, f := range fields {
 		words = append(words, arg{lit: f, ok: true, raw: f})
 	}
 	words = append(words, args...)
@@ -79,4 +84,42 @@ func (w *walker) rerecord(n int, words []arg) {
 		}
 	}
 	c.Argv, c.Dynamic = append(argv, c.Argv[n+1:]...), append(dyn, c.Dynamic[n+1:]...)
+}
+
+// splitAlias splits an alias's definition into words as git does before
+// running it: blanks separate words, single and double quotes group them
+// and are removed, and a backslash outside single quotes keeps the next
+// character as it is. ok is false where git refuses the definition.
+func splitAlias(def string) (words []string, ok bool) {
+	var b strings.Builder
+	var quote rune
+	inWord, escaped := false, false
+	for _, c := range def {
+		switch {
+		case escaped:
+			b.WriteRune(c)
+			escaped = false
+		case c == '\\' && quote != '\'':
+			escaped, inWord = true, true
+		case quote == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'):
+			if inWord {
+				words, inWord = append(words, b.String()), false
+				b.Reset()
+			}
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote, inWord = c, true
+		case c == quote:
+			quote = 0
+		default:
+			b.WriteRune(c)
+			inWord = true
+		}
+	}
+	if quote != 0 || escaped {
+		return nil, false
+	}
+	if inWord {
+		words = append(words, b.String())
+	}
+	return words, true
 }

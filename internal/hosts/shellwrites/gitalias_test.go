@@ -1,6 +1,7 @@
 package shellwrites
 
 import (
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 // as: the git command it stands for, with git's global options and the
 // arguments, so a gate judging argv sees `git p` (p = push) as a push.
 func TestGitAliasRecordsWhatItStandsFor(t *testing.T) {
-	repo := map[string]string{"p": "push", "pf": "push --force", "pp": "p", "st": "status"}
+	repo := map[string]string{"p": "push", "pf": "push --force", "pp": "p", "st": "status", "qp": `'push' "ori"gin`}
 	opts := Options{Dir: "/r", GitAlias: func(_, name string) (string, bool) {
 		def, ok := repo[name]
 		return def, ok
@@ -24,6 +25,8 @@ func TestGitAliasRecordsWhatItStandsFor(t *testing.T) {
 		{"command git -C . p", "git -C . push"},
 		{"echo origin | xargs git p", "git push {xargs input}"},
 		{"git st", "git status"},
+		{`git -c "alias.q='push'" q origin main`, "git -c alias.q='push' push origin main"},
+		{"git qp main", "git push origin main"},
 		{"git push origin main", "git push origin main"},
 	} {
 		r := ShellIn(c.command, opts)
@@ -72,12 +75,47 @@ func TestGitPushEnvIsUnknown(t *testing.T) {
 		"env GIT_DIR=/other/.git git push origin main":                                                         true,
 		"export GIT_SSH_COMMAND=evil; git push origin main":                                                    true,
 		"GIT_CONFIG_GLOBAL=/x git send-pack /o main":                                                           true,
+		"HOME=/tmp/x git push origin main":                                                                     true,
+		"XDG_CONFIG_HOME=/tmp/x git push origin main":                                                          true,
 		"GIT_TRACE=1 git push origin main":                                                                     false,
 		"GIT_CONFIG_COUNT=0 git status":                                                                        false,
 	} {
 		r := ShellIn(command, Options{Dir: "/r"})
 		if got := len(r.Unknown) > 0; got != unknown {
 			t.Errorf("%q: unknown %v (%+v), want %v", command, got, r.Unknown, unknown)
+		}
+	}
+}
+
+// TestSplitAliasAsGit holds splitAlias to the real git: each definition
+// becomes an alias `rev-parse --sq-quote DEF`, which prints the words git
+// split it into, and the words splitAlias gives are printed the same way;
+// the definitions git refuses must be refused too.
+func TestSplitAliasAsGit(t *testing.T) {
+	for _, def := range []string{`push`, `'push'`, `"pu"sh origin`, `push  'a b'  c\ d`, `push "a\"b" 'c\d'`, "push\tx", `p"u"'s'h`} {
+		words, ok := splitAlias("rev-parse --sq-quote " + def)
+		if !ok {
+			t.Errorf("%q: not split", def)
+			continue
+		}
+		out, err := exec.Command("git", "-c", "alias.t=rev-parse --sq-quote "+def, "t").Output()
+		if err != nil {
+			t.Fatalf("git with alias %q: %v", def, err)
+		}
+		mine, err := exec.Command("git", append([]string{"rev-parse", "--sq-quote"}, words[2:]...)...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out) != string(mine) {
+			t.Errorf("%q: git splits it as %s, splitAlias as %s", def, out, mine)
+		}
+	}
+	for _, bad := range []string{`push 'origin`, `push "x`, `push \`} {
+		if _, ok := splitAlias(bad); ok {
+			t.Errorf("%q: split, but git refuses it", bad)
+		}
+		if err := exec.Command("git", "-c", "alias.t="+bad, "t").Run(); err == nil {
+			t.Errorf("%q: git accepts it, the test's premise is wrong", bad)
 		}
 	}
 }

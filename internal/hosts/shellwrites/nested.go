@@ -108,6 +108,12 @@ func (w *walker) eval(args []arg, st *state) {
 	w.shellString(text, st)
 }
 
+// findFollows reports whether find's arguments may make it follow symbolic
+// links (-L, -follow, or a word known only when it runs).
+func findFollows(rest []arg) bool {
+	return slices.ContainsFunc(rest, func(a arg) bool { return !a.ok || a.lit == "-L" || a.lit == "-follow" })
+}
+
 // find with -delete, -exec / -execdir / -ok of a writer, or -fprint FILE:
 // its start points are where the writes land (-fprint names its file).
 func (w *walker) find(rest []arg, st *state) {
@@ -130,7 +136,11 @@ func (w *walker) find(rest []arg, st *state) {
 		}
 		switch a.lit {
 		case "-delete":
-			w.writeAll(starts, st)
+			if findFollows(rest) {
+				w.writeAll(starts, st) // -L, -follow: it deletes through links
+			} else {
+				w.removeAll(starts, st)
+			}
 		case "-exec", "-execdir", "-ok", "-okdir":
 			j := i + 1
 			for j < len(rest) && !(rest[j].ok && (rest[j].lit == ";" || rest[j].lit == "+")) {

@@ -51,6 +51,9 @@ type Write struct {
 	// patch read only when it runs), so it is a write of that work tree's
 	// top directory, which the caller finds on disk.
 	WorkTree bool `json:"work_tree,omitempty"`
+	// Remove: the write removes Path (rm, rmdir, unlink, find -delete, git
+	// rm, git clean), which never follows a symbolic link below it.
+	Remove bool `json:"remove,omitempty"`
 }
 
 // Unknown is a write whose target cannot be known before the command runs.
@@ -172,8 +175,9 @@ type job struct {
 }
 
 // gitPushVars, with every GIT_CONFIG* variable, change where or what a push
-// sends: another repository, a redirecting setting, another transport.
-var gitPushVars = map[string]bool{"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_NAMESPACE": true, "GIT_EXEC_PATH": true,
+// sends: another repository, a redirecting setting (HOME and
+// XDG_CONFIG_HOME move the user's git config), another transport.
+var gitPushVars = map[string]bool{"HOME": true, "XDG_CONFIG_HOME": true, "GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_NAMESPACE": true, "GIT_EXEC_PATH": true,
 	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_PROXY_COMMAND": true, "GIT_ALLOW_PROTOCOL": true, "GIT_PROTOCOL_FROM_USER": true}
 
 // setVar notes a variable the command sets that moves where writes land.
