@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -67,26 +66,9 @@ func runContract(t *testing.T, open opener) {
 }
 
 // fakeClock is a settable clock for WithClock.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+type fakeClock = storetest.Clock
 
-func newClock() *fakeClock {
-	return &fakeClock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+func newClock() *fakeClock { return storetest.NewClock() }
 
 // gateSpec is a compact way to describe a gate verdict in tests.
 type gateSpec struct {
