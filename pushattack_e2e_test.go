@@ -40,6 +40,7 @@ func TestGitPushGateSeesEveryPush(t *testing.T) {
 	root := pushProject(t)
 	remote := filepath.Join(filepath.Dir(root), "origin.git")
 	gitIn(t, root, "config", "alias.p", "push")
+	gitIn(t, root, "config", "alias.pq", "'push'")
 	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +58,8 @@ func TestGitPushGateSeesEveryPush(t *testing.T) {
 		{"sh -c 'git push origin main'", "main"},
 		{"git p origin main", "main"},
 		{"git -c alias.q=push q origin main", "main"},
+		{"git pq origin main", "main"},
+		{`git -c "alias.r='push'" r origin main`, "main"},
 	}
 	if _, err := exec.LookPath("parallel"); err == nil {
 		forms = append(forms, struct{ command, ref string }{"parallel --will-cite git push origin ::: main", "main"})
@@ -114,7 +117,13 @@ func TestGitPushGateTicketBinding(t *testing.T) {
 		}
 	}
 
+	home := filepath.Join(filepath.Dir(root), "home") // a user config that redirects origin's pushes
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeIn(t, home, ".gitconfig", "[url \""+evil+"\"]\n\tpushInsteadOf = "+remote+"\n")
 	redirects := []struct{ command, why string }{
+		{"HOME=" + home + " git push origin main", "a GIT_ variable set by the command changes where or what git pushes"},
 		{"git -c remote.origin.pushurl=" + evil + " push origin main", "changes where or what the push sends"},
 		{"git -c url." + evil + ".pushInsteadOf=" + remote + " push origin main", "changes where or what the push sends"},
 		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.pushurl GIT_CONFIG_VALUE_0=" + evil + " git push origin main",
