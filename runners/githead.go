@@ -11,7 +11,7 @@ import (
 // spawning git: it is recorded with every decision and must stay cheap. It
 // returns "" when root is not in a git work tree or HEAD has no commit yet.
 func GitHead(root string) string {
-	gitDir := findGitDir(root)
+	gitDir, common := GitDirs(root)
 	if gitDir == "" {
 		return ""
 	}
@@ -24,16 +24,27 @@ func GitHead(root string) string {
 	if !isRef {
 		return s
 	}
-	common := gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		common = filepath.Join(gitDir, strings.TrimSpace(string(b)))
-	}
 	for _, dir := range []string{gitDir, common} {
 		if b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(ref))); err == nil {
 			return strings.TrimSpace(string(b))
 		}
 	}
 	return packedRef(filepath.Join(common, "packed-refs"), ref)
+}
+
+// GitDirs returns the git directory of the work tree holding root and its
+// common directory (the main repository's, for a linked worktree; the same
+// directory otherwise), both "" outside a git work tree.
+func GitDirs(root string) (gitDir, common string) {
+	gitDir = findGitDir(root)
+	if gitDir == "" {
+		return "", ""
+	}
+	common = gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common = filepath.Join(gitDir, strings.TrimSpace(string(b)))
+	}
+	return gitDir, common
 }
 
 // findGitDir locates the git directory of the work tree holding root (the

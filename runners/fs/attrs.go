@@ -21,28 +21,65 @@ import (
 // not depend on the machine. Outside a git work tree no file is marked
 // (git reads .gitattributes only in a repository). Inside one, a git that
 // fails is an error: a file it would have marked must not be judged by
-// accident, nor one it would not have marked be skipped.
+// accident, nor one it would not have marked be skipped. git is not asked
+// about a file no attribute source can mark, nor again about one whose
+// sources are unchanged since it last answered (see attrSources).
 func linguist(ctx context.Context, root string, files []facts.File) error {
 	top := runners.GitTop(root)
 	if top == "" {
 		return nil
 	}
-	var in bytes.Buffer
-	at := make(map[string]int, len(files))
-	for i, f := range files {
+	var paths []string
+	for _, f := range files {
 		if f.Exists {
-			in.WriteString(f.Path)
-			in.WriteByte(0)
-			at[f.Path] = i
+			paths = append(paths, f.Path)
 		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	src, known := readAttrSources(ctx, top, root, paths)
+	at := make(map[string]int, len(files))
+	var in bytes.Buffer
+	for i, f := range files {
+		if !f.Exists {
+			continue
+		}
+		if known {
+			if v, ok := rememberedLinguist(src.key(root, f.Path)); ok {
+				files[i].Linguist = v
+				continue
+			}
+			if src.unmarkable(root, f.Path) {
+				rememberLinguist(src.key(root, f.Path), "")
+				continue
+			}
+		}
+		in.WriteString(f.Path)
+		in.WriteByte(0)
+		at[f.Path] = i
 	}
 	if len(at) == 0 {
 		return nil
 	}
+	if err := checkAttr(ctx, root, top, &in, at, files); err != nil {
+		return err
+	}
+	if known {
+		for p, i := range at {
+			rememberLinguist(src.key(root, p), files[i].Linguist)
+		}
+	}
+	return nil
+}
+
+// checkAttr asks git check-attr about the NUL-separated paths of in and
+// fills the Linguist of files[at[path]].
+func checkAttr(ctx context.Context, root, top string, in *bytes.Buffer, at map[string]int, files []facts.File) error {
 	cmd := exec.CommandContext(ctx, "git", "-c", "core.attributesFile=", "check-attr", "-z", "linguist-generated", "linguist-vendored", "--stdin")
 	cmd.Dir = root
 	cmd.Env = append(runners.GitEnv(), "GIT_ATTR_NOSYSTEM=1", "GIT_CEILING_DIRECTORIES="+filepath.Dir(top))
-	cmd.Stdin = &in
+	cmd.Stdin = in
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

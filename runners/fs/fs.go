@@ -80,7 +80,7 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	}
 	var ix *cache.Index
 	if r.st != nil {
-		ix = cache.LoadIndex(ctx, r.st, Namespace, Version, s.Root)
+		ix = cache.LoadIndexOf(ctx, r.st, Namespace, Version, s.Root, paths)
 	}
 	files, err := stat(ctx, s.Root, paths, ix, r.now)
 	if err != nil {

@@ -1,0 +1,236 @@
+package fs
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/tausik/tausik/runners"
+)
+
+// attrSources is what git check-attr's answer for a path depends on, read
+// with stat alone: the .gitattributes file of every directory from the work
+// tree's top down to the path's own (absent ones too: creating one changes
+// the answer), info/attributes, the index (git falls back to a
+// .gitattributes the index holds when the work tree has none) and the
+// config files. Two calls that see the same identities get the same answer
+// from git, so a hook process asking about the same files again, or about
+// files no attribute source can mark, does not start git at all.
+type attrSources struct {
+	top string
+	// ids maps each source file to its identity ("-" when absent).
+	ids map[string]string
+	// shared are the sources every path depends on.
+	shared []string
+	// indexed holds the directories (relative to top, slash-separated, "."
+	// for top) the index has a .gitattributes in.
+	indexed map[string]bool
+}
+
+// attrMemo remembers git's answers by path and source identities, and which
+// directories an index (by its identity) holds a .gitattributes in; both are
+// bounded, and cleared when full.
+var attrMemo = struct {
+	sync.Mutex
+	answers map[string]string
+	indexed map[string]map[string]bool
+}{answers: map[string]string{}, indexed: map[string]map[string]bool{}}
+
+// maxAttrMemo bounds the number of remembered answers.
+const maxAttrMemo = 1 << 14
+
+// readAttrSources stats what git would read for paths (relative to root)
+// in the work tree whose top is top. ok is false when the answer cannot be
+// told from the files alone: no readable git directory, a config that may
+// point attributes elsewhere (attr.*, include), an environment that does
+// (GIT_ATTR_SOURCE, command-line config), or a source stat cannot read.
+func readAttrSources(ctx context.Context, top, root string, paths []string) (*attrSources, bool) {
+	for _, k := range []string{"GIT_ATTR_SOURCE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG"} {
+		if os.Getenv(k) != "" {
+			return nil, false
+		}
+	}
+	gitDir, common := runners.GitDirs(top)
+	if info, err := os.Stat(filepath.Join(gitDir, "HEAD")); gitDir == "" || err != nil || !info.Mode().IsRegular() {
+		return nil, false
+	}
+	s := &attrSources{top: top, ids: map[string]string{}}
+	configs := append(userConfigs(), filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree"))
+	index := filepath.Join(gitDir, "index")
+	s.shared = append([]string{filepath.Join(gitDir, "info", "attributes"), filepath.Join(common, "info", "attributes"), index}, configs...)
+	for _, p := range s.shared {
+		if !s.stat(p) {
+			return nil, false
+		}
+	}
+	for _, c := range configs {
+		if s.ids[c] != "-" && mayRedirectAttributes(c) {
+			return nil, false
+		}
+	}
+	for _, p := range paths {
+		for _, d := range s.dirs(filepath.Join(root, p)) {
+			if !s.stat(filepath.Join(d, ".gitattributes")) {
+				return nil, false
+			}
+		}
+	}
+	indexed, err := indexedAttrDirs(ctx, top, s.ids[index])
+	if err != nil {
+		return nil, false
+	}
+	s.indexed = indexed
+	return s, true
+}
+
+// userConfigs are the user's and the system's git config files, which a
+// git that runs here reads (the system's where Debian and most builds keep
+// it: a git built with another prefix reads its own).
+func userConfigs() []string {
+	var out []string
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		out = append(out, g)
+	} else {
+		if home, err := os.UserHomeDir(); err == nil {
+			out = append(out, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
+		}
+		if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+			out = append(out, filepath.Join(x, "git", "config"))
+		}
+	}
+	switch {
+	case os.Getenv("GIT_CONFIG_NOSYSTEM") != "":
+	case os.Getenv("GIT_CONFIG_SYSTEM") != "":
+		out = append(out, os.Getenv("GIT_CONFIG_SYSTEM"))
+	default:
+		out = append(out, "/etc/gitconfig")
+	}
+	return out
+}
+
+// mayRedirectAttributes reports whether a config file could make git read
+// attributes from somewhere else than the work tree and index (attr.tree,
+// or an included file that might set it).
+func mayRedirectAttributes(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return true
+	}
+	low := bytes.ToLower(b)
+	return bytes.Contains(low, []byte("attr")) || bytes.Contains(low, []byte("include"))
+}
+
+// stat records p's identity; false when it cannot be read.
+func (s *attrSources) stat(p string) bool {
+	if _, ok := s.ids[p]; ok {
+		return true
+	}
+	info, err := os.Stat(p)
+	switch {
+	case err == nil:
+		s.ids[p] = fileIdentity(info)
+	case os.IsNotExist(err):
+		s.ids[p] = "-"
+	default:
+		return false
+	}
+	return true
+}
+
+// dirs are the directories from top down to file's own.
+func (s *attrSources) dirs(file string) []string {
+	var out []string
+	for d := filepath.Dir(file); ; d = filepath.Dir(d) {
+		out = append(out, d)
+		if d == s.top || d == filepath.Dir(d) {
+			return out
+		}
+	}
+}
+
+// key is the memo key of git's answer for path (relative to root).
+func (s *attrSources) key(root, path string) string {
+	var b strings.Builder
+	b.WriteString(filepath.Join(root, path))
+	for _, p := range s.shared {
+		b.WriteByte(0)
+		b.WriteString(s.ids[p])
+	}
+	for _, d := range s.dirs(filepath.Join(root, path)) {
+		b.WriteByte(0)
+		b.WriteString(s.ids[filepath.Join(d, ".gitattributes")])
+	}
+	return b.String()
+}
+
+// unmarkable reports whether no attribute source can mark path: no
+// .gitattributes above it in the work tree or the index, no info/attributes.
+func (s *attrSources) unmarkable(root, path string) bool {
+	if s.ids[s.shared[0]] != "-" || s.ids[s.shared[1]] != "-" {
+		return false
+	}
+	for _, d := range s.dirs(filepath.Join(root, path)) {
+		rel, err := filepath.Rel(s.top, d)
+		if err != nil || s.ids[filepath.Join(d, ".gitattributes")] != "-" || s.indexed[filepath.ToSlash(rel)] {
+			return false
+		}
+	}
+	return true
+}
+
+// indexedAttrDirs returns the directories whose .gitattributes the index at
+// top holds, asking git once per index identity.
+func indexedAttrDirs(ctx context.Context, top, indexID string) (map[string]bool, error) {
+	if indexID == "-" {
+		return map[string]bool{}, nil
+	}
+	attrMemo.Lock()
+	dirs, ok := attrMemo.indexed[indexID+"\x00"+top]
+	attrMemo.Unlock()
+	if ok {
+		return dirs, nil
+	}
+	cmd := exec.CommandContext(ctx, "git", "ls-files", "-z", "--cached", "--", ":(glob,top)**/.gitattributes")
+	cmd.Dir = top
+	cmd.Env = append(runners.GitEnv(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(top))
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git ls-files: %w", err)
+	}
+	dirs = map[string]bool{}
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			dirs[filepath.ToSlash(filepath.Dir(string(p)))] = true
+		}
+	}
+	attrMemo.Lock()
+	if len(attrMemo.indexed) >= 64 {
+		attrMemo.indexed = map[string]map[string]bool{}
+	}
+	attrMemo.indexed[indexID+"\x00"+top] = dirs
+	attrMemo.Unlock()
+	return dirs, nil
+}
+
+// rememberedLinguist returns git's remembered answer for key.
+func rememberedLinguist(key string) (string, bool) {
+	attrMemo.Lock()
+	defer attrMemo.Unlock()
+	v, ok := attrMemo.answers[key]
+	return v, ok
+}
+
+// rememberLinguist keeps git's answer for key.
+func rememberLinguist(key, v string) {
+	attrMemo.Lock()
+	defer attrMemo.Unlock()
+	if len(attrMemo.answers) >= maxAttrMemo {
+		attrMemo.answers = map[string]string{}
+	}
+	attrMemo.answers[key] = v
+}
