@@ -111,8 +111,9 @@ type shard struct {
 	mu      sync.Mutex
 	entries map[string]entry
 	// dirty: changed since loaded; stale: its row was missing, foreign or
-	// damaged, so it is written with the next Save even if unchanged.
-	dirty, stale bool
+	// damaged, so it is written with the next Save even if unchanged;
+	// unread: LoadIndexOf left it out, so Save never writes it.
+	dirty, stale, unread bool
 }
 
 // LoadIndex reads runner's index of root. version is the runner's facts
@@ -121,25 +122,47 @@ type shard struct {
 // entries are dropped one by one). The rows are decoded in parallel, one
 // goroutine a core: a GOROOT-sized index is 7 MB.
 func LoadIndex(ctx context.Context, st Store, runner, version, root string) *Index {
-	ix := &Index{st: st, runner: runner + ".index", version: version + "+" + indexVersion, root: root}
-	for i := range ix.shards {
-		ix.shards[i] = shard{entries: map[string]entry{}, stale: true}
+	var all [shardCount]bool
+	for i := range all {
+		all[i] = true
 	}
-	if st == nil {
+	return load(ctx, st, runner, version, root, all)
+}
+
+// LoadIndexOf is LoadIndex for a runner that reads only paths: it reads the
+// rows of their shards alone (a hook judging one file reads 1/64th of the
+// index), and its Save never writes the others. It must not be Retained.
+func LoadIndexOf(ctx context.Context, st Store, runner, version, root string, paths []string) *Index {
+	var want [shardCount]bool
+	for _, p := range paths {
+		want[shardOf(p)] = true
+	}
+	return load(ctx, st, runner, version, root, want)
+}
+
+// load reads the shards want names; the others are left out of the index.
+func load(ctx context.Context, st Store, runner, version, root string, want [shardCount]bool) *Index {
+	ix := &Index{st: st, runner: runner + ".index", version: version + "+" + indexVersion, root: root}
+	keys := make([]string, shardCount)
+	var asked []string
+	for i := range ix.shards {
+		ix.shards[i] = shard{entries: map[string]entry{}, stale: want[i], unread: !want[i]}
+		if want[i] {
+			keys[i] = ix.key(i)
+			asked = append(asked, keys[i])
+		}
+	}
+	if st == nil || len(asked) == 0 {
 		return ix
 	}
-	keys := make([]string, shardCount)
-	for i := range keys {
-		keys[i] = ix.key(i)
-	}
-	got, err := st.CacheGetText(ctx, ix.runner, ix.version, keys)
+	got, err := st.CacheGetText(ctx, ix.runner, ix.version, asked)
 	if err != nil || len(got) == 0 {
 		return ix
 	}
 	var wg sync.WaitGroup
 	next := make(chan int, shardCount)
 	for i := range shardCount {
-		if _, ok := got[keys[i]]; ok {
+		if _, ok := got[keys[i]]; ok && want[i] {
 			next <- i
 		}
 	}
@@ -258,7 +281,7 @@ func (ix *Index) Save(ctx context.Context) error {
 	for i := range ix.shards {
 		sh := &ix.shards[i]
 		sh.mu.Lock()
-		if !sh.dirty && !sh.stale {
+		if sh.unread || !sh.dirty && !sh.stale {
 			sh.mu.Unlock()
 			continue
 		}

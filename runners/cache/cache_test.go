@@ -311,3 +311,53 @@ func TestNonUTF8RootIsNotSaved(t *testing.T) {
 		t.Errorf("entries %v", all(ix))
 	}
 }
+
+// TestIndexOfPathsKeepsTheRest: an index loaded for a few paths reads their
+// shards only, and its Save leaves every other shard's row as it was, even
+// after a path of an unread shard was recorded in it.
+func TestIndexOfPathsKeepsTheRest(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	s := oldStamp(1)
+	full := LoadIndex(ctx, st, "files", "1", "/r")
+	var paths []string
+	for i := range 200 {
+		p := "pkg/f" + strconv.Itoa(i) + ".py"
+		paths = append(paths, p)
+		full.Record(p, s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
+	}
+	if err := full.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	some := LoadIndexOf(ctx, st, "files", "1", "/r", paths[:1])
+	if _, ok := some.Lookup(paths[0], s); !ok {
+		t.Fatalf("%s: not found in the index loaded for it", paths[0])
+	}
+	loaded := 0
+	for _, p := range paths {
+		if _, ok := some.Lookup(p, s); ok {
+			loaded++
+		}
+	}
+	if loaded == len(paths) || loaded == 0 {
+		t.Fatalf("the index of one path holds %d of %d entries: not one shard's", loaded, len(paths))
+	}
+	other := "elsewhere/new.py"
+	for shardOf(other) == shardOf(paths[0]) {
+		other = "x" + other
+	}
+	some.Record(paths[0], s, time.Now(), Hit{SHA256: shaA, Token: "2:0"})
+	some.Record(other, s, time.Now(), Hit{SHA256: shaA, Token: "1:0"})
+	if err := some.Save(ctx); err != nil {
+		t.Fatal(err)
+	}
+	back := LoadIndex(ctx, st, "files", "1", "/r")
+	for _, p := range paths {
+		if _, ok := back.Lookup(p, s); !ok {
+			t.Errorf("%s: lost by the partial index's save", p)
+		}
+	}
+	if h, _ := back.Lookup(paths[0], s); h.Token != "2:0" {
+		t.Errorf("%s: the partial index's change was not saved: %+v", paths[0], h)
+	}
+}
