@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/tausik/tausik/facts"
 )
@@ -26,7 +27,7 @@ func masker(ds map[string]any) secretMasker {
 	var m secretMasker
 	for _, n := range names {
 		s, _ := ds[n].(string)
-		re, err := regexp.Compile(s)
+		re, err := compiled(s)
 		if err != nil {
 			m.bad = n
 			return m
@@ -34,6 +35,22 @@ func masker(ds map[string]any) secretMasker {
 		m.res = append(m.res, re)
 	}
 	return m
+}
+
+// detectorRes holds the detectors compiled so far, by source: a resident
+// evaluator masks every call with the same few.
+var detectorRes sync.Map
+
+// compiled is the regular expression s, compiled once per process.
+func compiled(s string) (*regexp.Regexp, error) {
+	if re, ok := detectorRes.Load(s); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(s)
+	if err == nil {
+		detectorRes.Store(s, re)
+	}
+	return re, err
 }
 
 // mask replaces each match in s with its first four characters and its
