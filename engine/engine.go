@@ -116,6 +116,8 @@ type Engine struct {
 
 	// verdicts reuses policy results across evaluations; nil without a store.
 	verdicts *verdictcache.Cache
+	// logged holds the decisions reuse has read back from the log.
+	logged loggedDecisions
 
 	// limits bound each gate's evaluation, by limits class (engine/config/limitsconf.go, package policy).
 	limits map[string]policy.Limits

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sync"
 
 	"github.com/tausik/tausik/engine/gate"
 	"github.com/tausik/tausik/engine/verdictcache"
@@ -41,17 +43,40 @@ func (e *Engine) reuse(ctx context.Context, selected []*gate.Gate, params func(*
 	return keys, hits
 }
 
+// loggedDecisions remembers, by ID, decisions read back from the log: a
+// logged decision never changes, and a resident evaluator reuses the
+// verdicts of the same few on every call. Safe for concurrent use; bounded.
+type loggedDecisions struct {
+	mu sync.Mutex
+	m  map[string]*Decision
+}
+
+// maxLoggedDecisions bounds loggedDecisions.
+const maxLoggedDecisions = 256
+
 // loggedDecision reads a logged decision in full; nil when it is not there.
 func (e *Engine) loggedDecision(ctx context.Context, id string) *Decision {
+	e.logged.mu.Lock()
+	d, ok := e.logged.m[id]
+	e.logged.mu.Unlock()
+	if ok {
+		return d
+	}
 	entry, err := e.store.GetDecision(ctx, id)
 	if err != nil || entry.ID != id {
 		return nil
 	}
-	var d Decision
-	if json.Unmarshal(entry.Body, &d) != nil || d.ID != id {
+	d = &Decision{}
+	if json.Unmarshal(entry.Body, d) != nil || d.ID != id {
 		return nil
 	}
-	return &d
+	e.logged.mu.Lock()
+	if len(e.logged.m) >= maxLoggedDecisions || e.logged.m == nil {
+		e.logged.m = map[string]*Decision{}
+	}
+	e.logged.m[id] = d
+	e.logged.mu.Unlock()
+	return d
 }
 
 // recorded returns d's verdict for g when it was evaluated (not itself
@@ -62,6 +87,8 @@ func recorded(d *Decision, g *gate.Gate, key string) (Verdict, bool) {
 	}
 	for _, v := range d.Gates {
 		if v.Name == g.Name && v.InputDigest == key && v.PolicyDigest == g.PolicyDigest && v.Reused == "" {
+			// The caller settles the copy's violations: d stays as logged.
+			v.Reasons, v.Violations = slices.Clone(v.Reasons), slices.Clone(v.Violations)
 			return v, true
 		}
 	}

@@ -188,9 +188,11 @@ func TestVerdictCacheForged(t *testing.T) {
 		`{}`,
 		`[1, 2]`,
 	} {
+		// The key comes from another engine: one that has looked the key up
+		// remembers what the log held before the row was forged.
+		k := verdictEngine(t, root, db, verdictGates())
+		keys, _ := k.reuse(context.Background(), []*gate.Gate{k.byName["big"]}, func(g *gate.Gate) map[string]any { return k.eff[g.Name].Params }, namespaceDigests(t, k))
 		e := verdictEngine(t, root, db, verdictGates())
-		g := e.byName["big"]
-		keys, _ := e.reuse(context.Background(), []*gate.Gate{g}, func(g *gate.Gate) map[string]any { return e.eff[g.Name].Params }, namespaceDigests(t, e))
 		forged := store.CacheEntry{Key: store.CacheKey{Runner: verdictcache.Runner, Version: e.verdicts.Version(), SHA256: verdictcache.HexOf(keys["big"])}, Value: json.RawMessage(row)}
 		if err := e.store.CachePutMany(context.Background(), []store.CacheEntry{forged}); err != nil {
 			t.Fatal(err)

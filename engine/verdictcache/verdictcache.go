@@ -44,11 +44,20 @@ const Runner = "verdict"
 // format versions what a key covers and how an entry is stored.
 const format = "verdict/1"
 
-// Cache is the verdict index over a store, for one binary.
+// Cache is the verdict index over a store, for one binary. It remembers
+// the entries it has read or written (an entry only ever names a decision
+// that computed its key's verdict, so one remembered stays true), which
+// spares a resident evaluator a store read per call.
 type Cache struct {
 	st      Store
 	version string
+
+	mu    sync.Mutex
+	known map[string]string // key → decision
 }
+
+// maxKnown bounds the entries a Cache remembers.
+const maxKnown = 4096
 
 // New returns the cache over st, or nil (no reuse) when the running binary
 // cannot be identified.
@@ -120,15 +129,24 @@ func Key(g *gate.Gate, params map[string]any, parts map[string]string) (string, 
 // knows, the decision that computed its verdict: a well-formed ID the caller
 // still checks against the log.
 func (c *Cache) Lookup(ctx context.Context, keys map[string]string) map[string]string {
+	found := map[string]string{}
 	var shas []string
-	for _, k := range keys {
-		shas = append(shas, HexOf(k))
+	c.mu.Lock()
+	for name, k := range keys {
+		if id, ok := c.known[k]; ok {
+			found[name] = id
+		} else {
+			shas = append(shas, HexOf(k))
+		}
+	}
+	c.mu.Unlock()
+	if len(shas) == 0 {
+		return found
 	}
 	rows, err := c.st.CacheGetMany(ctx, Runner, c.version, shas)
 	if err != nil || len(rows) == 0 {
-		return nil
+		return found
 	}
-	found := map[string]string{}
 	for name, k := range keys {
 		raw, ok := rows[HexOf(k)]
 		if !ok {
@@ -140,9 +158,20 @@ func (c *Cache) Lookup(ctx context.Context, keys map[string]string) map[string]s
 		}
 		if _, err := ulid.ParseStrict(e.Decision); err == nil {
 			found[name] = e.Decision
+			c.remember(k, e.Decision)
 		}
 	}
 	return found
+}
+
+// remember notes that decision computed the verdict of key.
+func (c *Cache) remember(key, decision string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.known) >= maxKnown || c.known == nil {
+		c.known = map[string]string{}
+	}
+	c.known[key] = decision
 }
 
 // Index records that decision computed the verdicts of the input digests
@@ -159,7 +188,11 @@ func (c *Cache) Index(ctx context.Context, decision string, keys []string) {
 	for i, k := range keys {
 		rows[i] = store.CacheEntry{Key: store.CacheKey{Runner: Runner, Version: c.version, SHA256: HexOf(k)}, Value: raw}
 	}
-	_ = c.st.CachePutMany(ctx, rows)
+	if c.st.CachePutMany(ctx, rows) == nil {
+		for _, k := range keys {
+			c.remember(k, decision)
+		}
+	}
 }
 
 // HexOf is the hex part of a "sha256:<hex>" digest.
