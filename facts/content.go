@@ -45,7 +45,7 @@ func (c Content) Plain() map[string]any {
 		for j, l := range f.Lines {
 			lines[j] = map[string]any{"line": int64(l.Line), "text": jsonText(l.Text)}
 		}
-		files[i] = map[string]any{"path": jsonText(f.Path), "status": f.Status, "size": f.Size, "lines": lines}
+		files[i] = map[string]any{"path": jsonText(f.Path), "status": jsonText(f.Status), "size": f.Size, "lines": lines}
 	}
 	return map[string]any{"max_bytes": c.MaxBytes, "files": files}
 }

@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 )
 
@@ -219,6 +220,9 @@ func ToGeneric(v any) (any, error) {
 		return int64(x), nil
 	case Plainer:
 		return x.Plain(), nil
+	}
+	if g, ok := plainOf(reflect.ValueOf(v)); ok {
+		return g, nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -73,14 +73,14 @@ func (f Files) Plain() map[string]any {
 	list := make([]any, len(f.Files))
 	for i, x := range f.Files {
 		m := map[string]any{
-			"path": jsonText(x.Path), "name": jsonText(x.Name), "ext": jsonText(x.Ext), "exists": x.Exists, "kind": x.Kind,
+			"path": jsonText(x.Path), "name": jsonText(x.Name), "ext": jsonText(x.Ext), "exists": x.Exists, "kind": jsonText(x.Kind),
 			"size": x.Size, "lines": x.Lines, "binary": x.Binary,
 		}
 		if x.SHA256 != "" {
-			m["sha256"] = x.SHA256
+			m["sha256"] = jsonText(x.SHA256)
 		}
 		if x.Linguist != "" {
-			m["linguist"] = x.Linguist
+			m["linguist"] = jsonText(x.Linguist)
 		}
 		list[i] = m
 	}
