@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,14 +33,16 @@ type attrSources struct {
 	indexed map[string]bool
 }
 
-// attrMemo remembers git's answers by path and source identities, and which
-// directories an index (by its identity) holds a .gitattributes in; both are
-// bounded, and cleared when full.
+// attrMemo remembers git's answers by path and source identities, which
+// directories an index (by its identity) holds a .gitattributes in, and
+// which attribute files (by path and identity) name a linguist attribute;
+// all are bounded, and cleared when full.
 var attrMemo = struct {
 	sync.Mutex
-	answers map[string]string
-	indexed map[string]map[string]bool
-}{answers: map[string]string{}, indexed: map[string]map[string]bool{}}
+	answers  map[string]string
+	indexed  map[string]map[string]bool
+	mentions map[string]bool
+}{answers: map[string]string{}, indexed: map[string]map[string]bool{}, mentions: map[string]bool{}}
 
 // maxAttrMemo bounds the number of remembered answers.
 const maxAttrMemo = 1 << 14
@@ -168,19 +171,63 @@ func (s *attrSources) key(root, path string) string {
 	return b.String()
 }
 
-// unmarkable reports whether no attribute source can mark path: no
-// .gitattributes above it in the work tree or the index, no info/attributes.
+// unmarkable reports whether no attribute source can mark path: neither
+// info/attributes nor a .gitattributes above it names a linguist attribute,
+// and none that git would read from the index (where the work tree has
+// none) is above it. An attribute's name is never quoted, and a macro
+// that sets one names it where it is defined (the top-level .gitattributes
+// or info/attributes, both above every path), so a file that does not
+// contain "linguist-" cannot mark anything.
 func (s *attrSources) unmarkable(root, path string) bool {
-	if s.ids[s.shared[0]] != "-" || s.ids[s.shared[1]] != "-" {
-		return false
+	for _, p := range s.shared[:2] {
+		if s.ids[p] != "-" && mentionsLinguist(p, s.ids[p]) {
+			return false
+		}
 	}
 	for _, d := range s.dirs(filepath.Join(root, path)) {
+		f := filepath.Join(d, ".gitattributes")
 		rel, err := filepath.Rel(s.top, d)
-		if err != nil || s.ids[filepath.Join(d, ".gitattributes")] != "-" || s.indexed[filepath.ToSlash(rel)] {
+		switch {
+		case err != nil:
+			return false
+		case s.ids[f] != "-":
+			if mentionsLinguist(f, s.ids[f]) {
+				return false
+			}
+		case s.indexed[filepath.ToSlash(rel)]:
 			return false
 		}
 	}
 	return true
+}
+
+// maxAttrFile bounds the attribute file mentionsLinguist reads; a larger
+// one is taken to mention it.
+const maxAttrFile = 1 << 20
+
+// mentionsLinguist reports whether the attribute file at path (of identity
+// id) may name a linguist attribute; true when it cannot be read.
+func mentionsLinguist(path, id string) bool {
+	key := path + "\x00" + id
+	attrMemo.Lock()
+	m, ok := attrMemo.mentions[key]
+	attrMemo.Unlock()
+	if ok {
+		return m
+	}
+	m = true
+	if f, err := os.Open(path); err == nil {
+		b, err := io.ReadAll(io.LimitReader(f, maxAttrFile+1))
+		f.Close()
+		m = err != nil || len(b) > maxAttrFile || bytes.Contains(b, []byte("linguist-"))
+	}
+	attrMemo.Lock()
+	if len(attrMemo.mentions) >= 1024 {
+		attrMemo.mentions = map[string]bool{}
+	}
+	attrMemo.mentions[key] = m
+	attrMemo.Unlock()
+	return m
 }
 
 // indexedAttrDirs returns the directories whose .gitattributes the index at

@@ -82,6 +82,7 @@ func TestLinguistRememberedFollowsGit(t *testing.T) {
 		marked int // how many files git marks after the step
 	}{
 		{"no source at all", func() {}, 0},
+		{"a .gitattributes naming no linguist attribute", func() { writeFile(t, root, ".gitattributes", []byte("*.sh text eol=lf\n")) }, 0},
 		{"a root .gitattributes appears", func() { writeFile(t, root, ".gitattributes", []byte("gen/** linguist-generated\n")) }, 1},
 		{"its text changes, size and mtime kept", func() {
 			was := stat(".gitattributes")
@@ -89,12 +90,16 @@ func TestLinguistRememberedFollowsGit(t *testing.T) {
 			restoreTimes(".gitattributes", was)
 		}, 2},
 		{"a nested .gitattributes appears", func() { writeFile(t, root, "pkg/sub/.gitattributes", []byte("*.pb.go linguist-generated\n")) }, 3},
+		{"a macro the root defines, used where linguist is not written", func() {
+			writeFile(t, root, ".gitattributes", []byte("[attr]gen linguist-vendored\n*.py   linguist-generated\n"))
+			writeFile(t, root, "pkg/.gitattributes", []byte("*.go gen\n"))
+		}, 4},
 		{"only the index holds the root one", func() {
 			runGit(t, root, "add", "-A")
 			if err := os.Remove(filepath.Join(root, ".gitattributes")); err != nil {
 				t.Fatal(err)
 			}
-		}, 3},
+		}, 4},
 		{"the index drops it", func() { runGit(t, root, "rm", "-q", "--cached", ".gitattributes") }, 1},
 		{"info/attributes appears", func() { writeFile(t, root, ".git/info/attributes", []byte("pkg/z.go linguist-vendored\n")) }, 2},
 		{"the repository config includes another file", func() {
@@ -134,10 +139,10 @@ func TestLinguistRememberedFollowsGit(t *testing.T) {
 	}
 }
 
-// TestLinguistStartsNoGitItNeedNot: a file no attribute source can mark,
-// and one git has already answered for with its sources unchanged, are
-// judged with no git on PATH; a changed source needs git again, and its
-// absence fails the namespace rather than reuse a stale answer.
+// TestLinguistStartsNoGitItNeedNot: a file no attribute source can mark
+// (none, or none naming a linguist attribute) is judged with no git on
+// PATH; a source that may mark it needs git, and its absence fails the
+// namespace rather than guess.
 func TestLinguistStartsNoGitItNeedNot(t *testing.T) {
 	root := tempDir(t)
 	initRepo(t, root)
@@ -145,6 +150,10 @@ func TestLinguistStartsNoGitItNeedNot(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	if ns := gather(t, root, "a.py"); ns.Status != facts.StatusOK || ns.Data.(facts.Files).Files[0].Linguist != "" {
 		t.Fatalf("no source, no git: %+v", ns)
+	}
+	writeFile(t, root, ".gitattributes", []byte("*.py text eol=lf\n"))
+	if ns := gather(t, root, "a.py"); ns.Status != facts.StatusOK || ns.Data.(facts.Files).Files[0].Linguist != "" {
+		t.Fatalf("a source naming no linguist attribute, no git: %+v", ns)
 	}
 	writeFile(t, root, ".gitattributes", []byte("*.py linguist-generated\n"))
 	if ns := gather(t, root, "a.py"); ns.Status != facts.StatusError {
