@@ -14,7 +14,7 @@ type Content struct {
 // Content file statuses (ContentFile.Status). Only a "text" file has lines.
 const (
 	ContentText     = "text"
-	ContentBinary   = "binary"    // a NUL byte in, or invalid UTF-8 across, the first 8 KiB
+	ContentBinary   = "binary"    // a NUL byte in, or invalid UTF-8 across, the first 8 KiB (Python source: NUL only)
 	ContentTooLarge = "too_large" // over Content.MaxBytes
 	ContentMissing  = "missing"   // in scope but not a regular file (deleted, a directory, a symlink)
 )
@@ -27,6 +27,11 @@ type ContentFile struct {
 	Status string        `json:"status"`
 	Size   int64         `json:"size"`
 	Lines  []ContentLine `json:"lines"` // [] unless Status is "text"
+	// Error, on a Python source file Python refuses to read (bytes its
+	// encoding cannot decode: no coding cookie and bytes that are not
+	// UTF-8), is "LINE: why" in Python's words; its lines are then the
+	// bytes read as UTF-8, each invalid byte U+FFFD. Absent otherwise.
+	Error string `json:"error,omitempty"`
 }
 
 // ContentLine is one line of a text file: its 1-based number, so that a CEL
@@ -45,7 +50,11 @@ func (c Content) Plain() map[string]any {
 		for j, l := range f.Lines {
 			lines[j] = map[string]any{"line": int64(l.Line), "text": jsonText(l.Text)}
 		}
-		files[i] = map[string]any{"path": jsonText(f.Path), "status": jsonText(f.Status), "size": f.Size, "lines": lines}
+		file := map[string]any{"path": jsonText(f.Path), "status": jsonText(f.Status), "size": f.Size, "lines": lines}
+		if f.Error != "" {
+			file["error"] = jsonText(f.Error)
+		}
+		files[i] = file
 	}
 	return map[string]any{"max_bytes": c.MaxBytes, "files": files}
 }

@@ -17,7 +17,7 @@ type File struct {
 	Kind   string `json:"kind"`   // "file", "missing", "symlink", "dir" or "other"
 	Size   int64  `json:"size"`
 	Lines  int64  `json:"lines"`
-	Binary bool   `json:"binary"` // NUL byte in, or invalid UTF-8 across, the first 8 KiB
+	Binary bool   `json:"binary"` // NUL byte in, or invalid UTF-8 across, the first 8 KiB (Python source: NUL only)
 	SHA256 string `json:"sha256,omitempty"`
 	// Linguist is "generated" or "vendored" when .gitattributes marks the
 	// file linguist-generated or linguist-vendored (generated when both),

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -26,8 +27,9 @@ import (
 // Namespace is the key of the facts this runner gathers.
 const Namespace = "content"
 
-// Version is the version of the cached per-file facts.
-const Version = "1"
+// Version is the version of the cached per-file facts (2: Python source
+// is read as Python reads it, never as binary for bytes that are not UTF-8).
+const Version = "2"
 
 // DefaultMaxBytes is the size cap when no gate asks for another: a larger
 // file is listed as too large, with no lines.
@@ -123,10 +125,21 @@ func (r *Runner) gather(ctx context.Context, s *runners.Scope) (facts.Content, e
 }
 
 // Scan returns the facts of one file from its bytes: its lines when it is
-// text, else status binary.
+// text, else status binary. Python source is text unless its head holds a
+// NUL byte: its lines are the text Python reads (a coding cookie honoured),
+// and when Python refuses the file, the bytes read as UTF-8 with Error
+// saying where and why.
 func Scan(path string, src []byte) facts.ContentFile {
 	f := facts.ContentFile{Path: path, Status: facts.ContentText, Size: int64(len(src)), Lines: []facts.ContentLine{}}
 	head := src[:min(len(src), sniffLen)]
+	if runners.IsPythonSource(path) && bytes.IndexByte(head, 0) < 0 {
+		decoded, line, msg := runners.PythonText(src)
+		if msg != "" {
+			decoded, f.Error = src, fmt.Sprintf("%d: %s", line, msg)
+		}
+		f.Lines = Lines(decoded)
+		return f
+	}
 	if runners.IsBinary(head, len(src) > len(head)) {
 		f.Status = facts.ContentBinary
 		return f
@@ -170,7 +183,7 @@ func encode(f facts.ContentFile) (string, bool) {
 	if f.Status == facts.ContentBinary {
 		return "b", true
 	}
-	if f.Status != facts.ContentText {
+	if f.Status != facts.ContentText || f.Error != "" {
 		return "", false
 	}
 	var b strings.Builder

@@ -40,7 +40,7 @@ const sniffLen = 8 << 10
 // Version is the version of the facts the runner derives from a file's
 // bytes. Cached facts of another version are rebuilt: bump it whenever what a
 // file's lines or binary flag mean changes.
-const Version = "1"
+const Version = "2" // 2: Python source is binary only for a NUL byte
 
 // Runner gathers the "files" namespace. It is safe for concurrent use.
 type Runner struct {
@@ -244,6 +244,11 @@ func scan(r io.Reader, buf, head []byte, f *facts.File) error {
 		f.Lines++
 	}
 	f.Binary = runners.IsBinary(head, f.Size > int64(len(head)))
+	if runners.IsPythonSource(f.Path) {
+		// Python source is text whatever its encoding (a coding cookie
+		// may name Latin-1): only a NUL byte makes it binary.
+		f.Binary = bytes.IndexByte(head, 0) >= 0
+	}
 	f.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return nil
 }
