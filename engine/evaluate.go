@@ -135,7 +135,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (Request, []*gate.Gat
 	// made (reuse asks the compiled policy what it reads), and built-ins
 	// compile lazily: start them now, beside the gathering, not after it.
 	for _, g := range selected {
-		if l, ok := g.Policy.(*gate.LazyPolicy); ok {
+		if l, ok := g.Policy.(*gate.LazyPolicy); ok && !l.Compiled() {
 			go l.InputUse()
 		}
 	}
@@ -385,6 +385,11 @@ func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []strin
 	for _, ns := range commandgate.StacksFirst(ctx, e.runners, gatherSafely, scope, needs, doc, took) {
 		seen[ns] = true
 	}
+	type job struct {
+		ns string
+		r  runners.Runner
+	}
+	var todo []job
 	for _, ns := range needs {
 		if seen[ns] {
 			continue
@@ -395,14 +400,23 @@ func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []strin
 			doc.Set(ns, facts.Error("no runner provides this namespace"))
 			continue
 		}
-		wg.Go(func() {
-			t0 := time.Now()
-			got := gatherSafely(ctx, r, scope)
-			mu.Lock()
-			doc.Set(ns, got)
-			took[ns] = time.Since(t0).Nanoseconds()
-			mu.Unlock()
-		})
+		todo = append(todo, job{ns, r})
+	}
+	run := func(j job) {
+		t0 := time.Now()
+		got := gatherSafely(ctx, j.r, scope)
+		mu.Lock()
+		doc.Set(j.ns, got)
+		took[j.ns] = time.Since(t0).Nanoseconds()
+		mu.Unlock()
+	}
+	// The last runner runs on this goroutine, which would only wait.
+	for i, j := range todo {
+		if i == len(todo)-1 {
+			run(j)
+		} else {
+			wg.Go(func() { run(j) })
+		}
 	}
 	wg.Wait()
 	return doc, took

@@ -214,3 +214,33 @@ func namespaceDigests(t *testing.T, e *Engine) map[string]string {
 	}
 	return parts
 }
+
+// TestReusedVerdictIsACopy: an engine keeps the decisions it reads back for
+// reuse, and hands out copies of their verdicts: whatever a caller does to
+// one decision's violations, the next reuse reports them as logged.
+func TestReusedVerdictIsACopy(t *testing.T) {
+	root := t.TempDir()
+	db := filepath.Join(t.TempDir(), "t.db")
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("1\n2\n3\n4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := verdictEngine(t, root, db, verdictGates())
+	first := verdictByName(t, evalCommit(t, e), "big")
+	if first.Outcome != Failed || first.Reused != "" || len(first.Violations) == 0 {
+		t.Fatalf("setup: %+v", first)
+	}
+	second := evalCommit(t, e)
+	for i := range second.Gates {
+		if second.Gates[i].Name == "big" {
+			if second.Gates[i].Reused == "" {
+				t.Fatalf("the second evaluation did not reuse: %+v", second.Gates[i])
+			}
+			second.Gates[i].Violations[0].Msg = "changed by a caller"
+			second.Gates[i].Reasons = append(second.Gates[i].Reasons[:0], policy.Reason{Code: "changed"})
+		}
+	}
+	third := verdictByName(t, evalCommit(t, e), "big")
+	if third.Reused == "" || !reflect.DeepEqual(third.Violations, first.Violations) || len(third.Reasons) != len(first.Reasons) {
+		t.Errorf("the third reuse: %+v\nwant the violations logged first: %+v", third, first)
+	}
+}

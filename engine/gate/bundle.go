@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/policy"
@@ -250,16 +251,20 @@ func CompilePolicy(ctx context.Context, g *Gate, src []byte, d *diag.Diagnostics
 // policy is an error only for the trigger its gate listens to.
 type LazyPolicy struct {
 	once    sync.Once
+	done    atomic.Bool
 	compile func(ctx context.Context) (policy.Policy, error)
 	policy  policy.Policy
 	err     error
 }
 
+// Compiled reports whether the policy has been compiled (or failed to).
+func (l *LazyPolicy) Compiled() bool { return l.done.Load() }
+
 // Eval implements Policy.
 func (l *LazyPolicy) Eval(ctx context.Context, in *policy.Input) (policy.Result, error) {
 	// The compilation is kept for the process: not cut short by this
 	// evaluation's deadline (EvalBounded), which bounds the policy's run.
-	l.once.Do(func() { l.policy, l.err = l.compile(context.WithoutCancel(ctx)) })
+	l.once.Do(func() { l.policy, l.err = l.compile(context.WithoutCancel(ctx)); l.done.Store(true) })
 	if l.err != nil {
 		return policy.Result{}, l.err
 	}
@@ -268,7 +273,7 @@ func (l *LazyPolicy) Eval(ctx context.Context, in *policy.Input) (policy.Result,
 
 // InputUse is the compiled policy's (compiling it if no evaluation did yet).
 func (l *LazyPolicy) InputUse() policy.InputUse {
-	l.once.Do(func() { l.policy, l.err = l.compile(context.Background()) })
+	l.once.Do(func() { l.policy, l.err = l.compile(context.Background()); l.done.Store(true) })
 	if l.err != nil {
 		return policy.InputUse{Any: true}
 	}
