@@ -40,7 +40,7 @@ type Config struct {
 	// Self identifies the binary serving: a request naming another one is
 	// answered with a fallback, and the server stops.
 	Self hookwire.Identity
-	// Env is the server's environment: a request whose hookwire.EnvKey
+	// Env is the server's environment: a request whose envKey
 	// differs is answered with a fallback.
 	Env []string
 	// Handle judges a call.
@@ -78,7 +78,7 @@ func Serve(ctx context.Context, c Config) error {
 	if err != nil {
 		return err
 	}
-	s := &server{c: c, ln: ln, key: hookwire.EnvKey(c.Env), slots: make(chan struct{}, max(2, runtime.NumCPU()))}
+	s := &server{c: c, ln: ln, key: envKey(c.Env), slots: make(chan struct{}, max(2, runtime.NumCPU()))}
 	s.touch()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -172,7 +172,7 @@ func (s *server) serve(ctx context.Context, conn net.Conn) {
 		a.Fallback = err.Error()
 	case !req.Binary.Same(s.c.Self):
 		a.Fallback, stale = "the tausik binary changed since this evaluator started", true
-	case hookwire.EnvKey(req.Env) != s.key:
+	case envKey(req.Env) != s.key:
 		a.Fallback = "the call's environment differs from the evaluator's"
 	default:
 		_ = conn.SetReadDeadline(time.Time{})
