@@ -29,7 +29,7 @@ func (w *walker) run(args []arg, st *state) {
 	name, rest := path.Base(args[0].lit), args[1:]
 	query := name == "command" && len(rest) > 0 && rest[0].ok && (rest[0].lit == "-v" || rest[0].lit == "-V")
 	if !args[0].ok || !wrappers[name] || query {
-		w.record(args)
+		w.record(args, st)
 	}
 	if !args[0].ok {
 		w.dynamicProgram(args)
@@ -44,7 +44,7 @@ func (w *walker) run(args []arg, st *state) {
 	}
 	switch {
 	case name == "cd" || name == "pushd":
-		w.chdir(rest, st)
+		w.chdir(name, rest, st)
 	case name == "popd":
 		st.known = false
 	case name == "eval":
@@ -86,7 +86,13 @@ func (w *walker) run(args []arg, st *state) {
 func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 	switch name {
 	case "sudo", "doas":
-		_, cmd := getopt.Parse(getopt.Sudo, rest)
+		opts, cmd := getopt.Parse(getopt.Sudo, rest)
+		if d, ok := getopt.Value(opts, "D", "chdir"); ok {
+			st = cd(st, d)
+		}
+		if getopt.Has(opts, "i", "login") {
+			st = &state{} // a login shell starts in the user's home
+		}
 		w.run(cmd, st)
 	case "env":
 		opts, cmd := getopt.Parse(getopt.Env, rest)
@@ -222,9 +228,12 @@ func (w *walker) dynamicProgram(args []arg) {
 	}
 }
 
-// record appends args to the commands the shell would run.
-func (w *walker) record(args []arg) {
-	c := Command{Argv: make([]string, len(args)), Dynamic: make([]bool, len(args))}
+// record appends args, run from st, to the commands the shell would run.
+func (w *walker) record(args []arg, st *state) {
+	c := Command{Argv: make([]string, len(args)), Dynamic: make([]bool, len(args)), Dir: st.dir, DirUnknown: !st.known}
+	if !st.known {
+		c.Dir = ""
+	}
 	for i, a := range args {
 		c.Argv[i], c.Dynamic[i] = a.lit, !a.ok
 		if !a.ok {
