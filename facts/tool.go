@@ -35,9 +35,10 @@ type ToolShellCommand struct {
 	Dynamic   []bool         `json:"dynamic"`
 	Redirects []ToolRedirect `json:"redirects"`
 	Heredocs  []string       `json:"heredocs"`
-	// Dir is the absolute directory the command starts in (the call's
-	// working directory moved by cd, pushd, env -C, sudo -D), "" when that
-	// is known only at run time or the call names no working directory.
+	// Dir is the directory the command starts in (the call's working
+	// directory moved by cd, pushd, env -C, sudo -D): project-relative
+	// ("." for the root) inside the project, absolute outside it, "" when
+	// it is known only at run time or the call names no working directory.
 	Dir string `json:"dir"`
 }
 

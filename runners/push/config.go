@@ -101,10 +101,10 @@ func firstOf(s ...string) string {
 	return ""
 }
 
-// OtherDirs returns the directories t's commands start in that are not in
-// the repository of the work tree at root (another git directory, or none),
-// and a "" for a directory known only at run time. A directory equal to
-// root costs no git run.
+// OtherDirs returns the directories t's commands start in (absolute, or
+// relative to root) that are not in the repository of the work tree at
+// root (another git directory, or none), and a "" for a directory known
+// only at run time. A directory equal to root costs no git run.
 func OtherDirs(ctx context.Context, root string, t *facts.Tool) []facts.PushDir {
 	out := []facts.PushDir{}
 	if t == nil {
@@ -115,6 +115,9 @@ func OtherDirs(ctx context.Context, root string, t *facts.Tool) []facts.PushDir 
 	seen := map[string]bool{}
 	for _, c := range t.Commands {
 		d := c.Dir
+		if d != "" && !filepath.IsAbs(d) {
+			d = filepath.Join(root, d) // the namespace names it in the project
+		}
 		if seen[d] || d == root {
 			continue
 		}

@@ -92,7 +92,7 @@ func TestOtherDirsNamesOtherRepositories(t *testing.T) {
 	gitRun(t, root, "clone", "-q", root, "nested")
 	gitRun(t, root, "worktree", "add", "-q", filepath.Join(base, "wt"))
 	call := &facts.Tool{}
-	for _, d := range []string{root, filepath.Join(root, "sub"), root, filepath.Join(root, "nested"), filepath.Join(base, "wt"), filepath.Join(base, "plain"), ""} {
+	for _, d := range []string{".", "sub", root, "nested", filepath.Join(base, "wt"), filepath.Join(base, "plain"), ""} {
 		call.Commands = append(call.Commands, facts.ToolShellCommand{Argv: []string{"ls"}, Dynamic: []bool{false}, Dir: d})
 	}
 	var got []string
