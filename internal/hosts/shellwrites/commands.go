@@ -86,14 +86,7 @@ func (w *walker) run(args []arg, st *state) {
 func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 	switch name {
 	case "sudo", "doas":
-		opts, cmd := getopt.Parse(getopt.Sudo, rest)
-		if d, ok := getopt.Value(opts, "D", "chdir"); ok {
-			st = cd(st, d)
-		}
-		if getopt.Has(opts, "i", "login") {
-			st = &state{} // a login shell starts in the user's home
-		}
-		w.run(cmd, st)
+		w.sudo(rest, st)
 	case "env":
 		opts, cmd := getopt.Parse(getopt.Env, rest)
 		if s, ok := getopt.Value(opts, "S", "split-string"); ok {
@@ -168,6 +161,19 @@ func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 		return w.stringRunner(name, rest, st)
 	}
 	return true
+}
+
+// sudo runs its command as another user: in the directory -D names, or,
+// with -i, in that user's home, which is known only at run time.
+func (w *walker) sudo(rest []arg, st *state) {
+	opts, cmd := getopt.Parse(getopt.Sudo, rest)
+	if d, ok := getopt.Value(opts, "D", "chdir"); ok {
+		st = cd(st, d)
+	}
+	if getopt.Has(opts, "i", "login") {
+		st = &state{}
+	}
+	w.run(cmd, st)
 }
 
 // stringRunner handles the commands that run a command string with sh -c
