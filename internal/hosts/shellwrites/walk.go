@@ -246,8 +246,12 @@ func (w *walker) command(c syntax.Command, st *state) {
 			w.in = in
 			return
 		}
+		if c.Op == syntax.AndStmt {
+			w.andList(c, st)
+			return
+		}
 		w.stmt(c.X, st)
-		w.maybe(st, func() { w.stmt(c.Y, st) }) // && and ||: Y may not run
+		w.maybe(st, func() { w.stmt(c.Y, st) }) // ||: Y may not run
 	case *syntax.Subshell:
 		cp := *st
 		w.stmts(c.Stmts, &cp)
@@ -302,6 +306,27 @@ func (w *walker) maybe(st *state, walk func()) {
 	if *st != before {
 		*st = state{}
 	}
+}
+
+// andList walks X && Y && …: each part runs only when every part before it
+// succeeded, so it starts where they left the directory; what follows the
+// list runs either way, so a move past the first part leaves it unknown.
+func (w *walker) andList(c *syntax.BinaryCmd, st *state) {
+	parts := []*syntax.Stmt{c.Y}
+	for x := c.X; ; {
+		inner, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || inner.Op != syntax.AndStmt || len(x.Redirs) > 0 || x.Negated || x.Background {
+			parts = append([]*syntax.Stmt{x}, parts...)
+			break
+		}
+		parts, x = append([]*syntax.Stmt{inner.Y}, parts...), inner.X
+	}
+	w.stmt(parts[0], st)
+	w.maybe(st, func() {
+		for _, p := range parts[1:] {
+			w.stmt(p, st)
+		}
+	})
 }
 
 // loop walks a loop's body from st, which may run any number of times:
