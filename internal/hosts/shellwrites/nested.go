@@ -53,7 +53,11 @@ func (w *walker) xargs(rest []arg, st *state) {
 // chdir moves st to cd's operand; a directory known only at run time makes
 // later relative paths Unknown.
 func (w *walker) chdir(name string, rest []arg, st *state) {
-	_, ops := getopt.Parse(getopt.Spec{}, rest)
+	opts, ops := getopt.Parse(getopt.Spec{}, rest)
+	if len(ops) > 0 && getopt.Has(opts, "P") && strings.Contains(ops[0].lit, "..") {
+		*st = state{} // cd -P resolves a link before its "..": the shell's walk, not ours
+		return
+	}
 	if name == "pushd" && (len(ops) == 0 || ops[0].ok && (strings.HasPrefix(ops[0].lit, "+") || strings.HasPrefix(ops[0].lit, "-"))) {
 		*st = state{} // pushd, pushd +N: a directory of the stack
 		return

@@ -46,6 +46,8 @@ func TestCommandDir(t *testing.T) {
 		"CDPATH=/p; cd ./b && git push":             "cd=. git=b",
 		`find . -execdir git push \;`:               "find=. git=?",
 		"cd ~/r && git push":                        "cd=. git=~/r",
+		"cd -P l/.. && git push":                    "cd=. git=?",
+		"cd -P l && git push":                       "cd=. git=l",
 		"cd && git push":                            "cd=. git=~",
 	} {
 		var got []string
