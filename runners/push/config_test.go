@@ -2,12 +2,16 @@ package push
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
@@ -107,5 +111,72 @@ func TestOtherDirsNamesOtherRepositories(t *testing.T) {
 	}
 	if d := OtherDirs(ctx, root, nil); d == nil || len(d) != 0 {
 		t.Errorf("no tool call: %v", d)
+	}
+}
+
+// TestConfigAgreesWithGit is a differential test against git itself: for
+// each setting, where git_push_gate's policy says a bare `git push` goes
+// (its remote() and dests() on the push namespace this runner gathers)
+// is where git says, locally, the branch pushes to
+// (for-each-ref's %(push), the remote-tracking ref of the destination,
+// which contacts no remote). %(push) names nothing for push.default simple
+// to another remote than the branch's with an upstream of another name,
+// which git push sends as current; the end-to-end test pushes that for real.
+func TestConfigAgreesWithGit(t *testing.T) {
+	ctx := context.Background()
+	src, err := os.ReadFile(filepath.Join("..", "..", "policies", "git_push_gate", "policy.rego"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := rego.New(rego.Query(`c := input.tool.commands[0]; r := data.tausik.gates.git_push_gate.remote(c); d := data.tausik.gates.git_push_gate.dests(c)`),
+		rego.Module("policy.rego", string(src))).PrepareForEval(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, settings := range [][]string{
+		{"push.default=current"},
+		{"remote.origin.push=refs/heads/main:refs/heads/release"},
+		{"push.default=upstream", "branch.main.remote=origin", "branch.main.merge=refs/heads/release"},
+		{"branch.main.remote=origin", "branch.main.merge=refs/heads/main"},
+		{"push.default=current", "branch.main.pushRemote=evil"},
+		{"remote.pushDefault=evil", "push.default=current"},
+		{"push.default=tracking", "branch.main.remote=evil", "branch.main.merge=refs/heads/x"},
+	} {
+		dir := t.TempDir()
+		gitRun(t, dir, "init", "-q", "-b", "main")
+		gitRun(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
+		gitRun(t, dir, "remote", "add", "origin", filepath.Join(dir, "o.git"))
+		gitRun(t, dir, "remote", "add", "evil", filepath.Join(dir, "e.git"))
+		for _, kv := range settings {
+			k, v, _ := strings.Cut(kv, "=")
+			gitRun(t, dir, "config", k, v)
+		}
+		cmd := exec.Command("git", "for-each-ref", "--format=%(push)", "refs/heads/main")
+		cmd.Dir, cmd.Env = dir, runners.GitEnv()
+		out, err := cmd.Output()
+		gitRemote, gitBranch, ok := strings.Cut(strings.TrimPrefix(strings.TrimSpace(string(out)), "refs/remotes/"), "/")
+		if err != nil || !ok {
+			t.Fatalf("%v: git names no push destination: %v %q", settings, err, out)
+		}
+		want := gitRemote + " " + gitBranch
+		c, err := Config(ctx, dir, "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := map[string]any{"push": map[string]any{"branch": "main", "config": c},
+			"tool": map[string]any{"commands": []any{map[string]any{"argv": []any{"git", "push"}, "dynamic": []any{false, false}}}}}
+		var in2 map[string]any
+		b, _ := json.Marshal(in)
+		if err := json.Unmarshal(b, &in2); err != nil {
+			t.Fatal(err)
+		}
+		rs, err := q.Eval(ctx, rego.EvalInput(in2))
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%v: eval %v %v", settings, rs, err)
+		}
+		got := fmt.Sprint(rs[0].Bindings["r"], " ", rs[0].Bindings["d"].([]any)[0])
+		if len(rs[0].Bindings["d"].([]any)) != 1 || got != want {
+			t.Errorf("%v: the policy pushes to %s %v, git to %s", settings, rs[0].Bindings["r"], rs[0].Bindings["d"], want)
+		}
 	}
 }
