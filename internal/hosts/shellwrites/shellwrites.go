@@ -11,8 +11,10 @@
 // blocks, loops, functions, command substitutions and the wrappers sudo,
 // doas, env, xargs, nohup, time, command, exec, nice, timeout, stdbuf and
 // ionice; cd and pushd move the directory later relative paths are read
-// from; sh -c strings and shell here-documents are parsed in turn when they
-// are literal.
+// from (a move that may not happen, in a branch, a loop or after ||, leaves
+// it known only at run time), and each command carries the directory it
+// starts in; sh -c strings and shell here-documents are parsed in turn when
+// they are literal.
 //
 // What it cannot show is reported as Unknown, never dropped: a target built
 // at run time, eval, aliases, an interpreter given its program inline or on
