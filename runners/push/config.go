@@ -121,7 +121,9 @@ func OtherDirs(ctx context.Context, root string, t *facts.Tool) []facts.PushDir 
 		if seen[d] || d == root {
 			continue
 		}
-		seen[d] = true
+		if seen[d] = true; len(seen) > maxDirs {
+			return append(out, facts.PushDir{Dir: d, Why: fmt.Sprintf("the call moves through more than %d directories, and tausik reads no more", maxDirs)})
+		}
 		if d == "" {
 			out = append(out, facts.PushDir{Why: "the directory is known only when the call runs"})
 			continue
@@ -142,6 +144,10 @@ func OtherDirs(ctx context.Context, root string, t *facts.Tool) []facts.PushDir 
 	}
 	return out
 }
+
+// maxDirs bounds the directories besides the root one call's check runs
+// git in (a hook pays for every process it starts).
+const maxDirs = 8
 
 // gitDir is the absolute git directory of the work tree holding dir.
 func gitDir(ctx context.Context, dir string) (string, error) {

@@ -109,6 +109,17 @@ func TestOtherDirsNamesOtherRepositories(t *testing.T) {
 	if want := []string{"/p/nested", "/wt", "/plain", ""}; !reflect.DeepEqual(got, want) {
 		t.Errorf("other directories %q, want %q", got, want)
 	}
+	many := &facts.Tool{}
+	for i := 0; i <= maxDirs; i++ {
+		d := filepath.Join("sub", fmt.Sprint(i))
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		many.Commands = append(many.Commands, facts.ToolShellCommand{Argv: []string{"ls"}, Dynamic: []bool{false}, Dir: d})
+	}
+	if d := OtherDirs(ctx, root, many); len(d) != 1 || !strings.Contains(d[0].Why, "more than 8 directories") {
+		t.Errorf("past the bound: %v", d)
+	}
 	if d := OtherDirs(ctx, root, nil); d == nil || len(d) != 0 {
 		t.Errorf("no tool call: %v", d)
 	}
