@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -177,5 +179,101 @@ func TestGitPushGateTicketBinding(t *testing.T) {
 	issue("--force", "origin", "main")
 	if code, out := pushHook(t, bin, root, "git push --force origin main"); code != 0 || strings.Contains(out, "git_push_gate") {
 		t.Errorf("a forced ticket, git push --force: exit %d (bash_firewall may ask, git_push_gate must pass):\n%s", code, out)
+	}
+}
+
+// refsOf lists every ref of the repository at dir with its commit.
+func refsOf(t *testing.T, dir string) string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", dir, "for-each-ref", "--format=%(refname) %(objectname)").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// TestGitPushGateResolvesWhereAPushGoes: a ticket a person issued for
+// origin and main, and a push whose target comes from git's configuration
+// (push.default, remote.origin.push, pushRemote, pushDefault, mirror,
+// followTags), runs in another repository (cd, pushd, a subshell, sh -c, a
+// branch, the payload's cwd in a clone inside the project) or hides behind
+// an alias chain longer than the analysis follows. Each is refused by the
+// real hook, and then, run for real, changes a bare remote beyond main on
+// origin: each would have got through. A plain push, a bare push whose
+// configuration sends main to origin, and a push from a subdirectory pass.
+func TestGitPushGateResolvesWhereAPushGoes(t *testing.T) {
+	bin := buildBinary(t)
+	chain := ""
+	for i := 1; i <= 9; i++ {
+		chain += "git config alias.a" + strconv.Itoa(i) + " a" + strconv.Itoa(i+1) + "; "
+	}
+	attacks := []struct{ name, setup, command, cwd, why string }{
+		{"matching", "git config push.default matching; git branch other; git push -q origin other~1:refs/heads/other", "git push origin", "", "push.default is matching"},
+		{"upstream", "git config push.default upstream; git config branch.main.remote origin; git config branch.main.merge refs/heads/release", "git push origin", "", "this one pushes release"},
+		{"remote push", "git config remote.origin.push refs/heads/main:refs/heads/release", "git push origin main", "", "remote.origin.push maps where main goes"},
+		{"remote push bare", "git config remote.origin.push refs/heads/main:refs/heads/release", "git push origin", "", "this one pushes release"},
+		{"push remote", "git config branch.main.pushRemote evil", "git push", "", "this one names evil"},
+		{"push default", "git config remote.pushDefault evil", "git push", "", "this one names evil"},
+		{"mirror", "git config remote.origin.mirror true", "git push origin", "", "remote.origin.mirror is true"},
+		{"follow tags", "git tag -a -m t v1; git config push.followTags true", "git push origin main", "", "push.followTags is true"},
+		{"cd", "", "cd ../other && git push origin main", "", "it is in the repository"},
+		{"pushd", "", "pushd nested && git push origin main", "", "it is in the repository"},
+		{"subshell", "", "(cd nested; git push origin main)", "", "it is in the repository"},
+		{"sh -c", "", "sh -c 'cd nested && git push origin main'", "", "it is in the repository"},
+		{"branch", "", "if true; then cd nested; fi; git push origin main", "", "in a directory known only when it runs"},
+		{"payload cwd", "", "git push origin main", "nested", "it is in the repository"},
+		{"alias chain", chain + "git config alias.a10 push", "git a1 evil main", "", "a ticket allows a plain git push with every word known"},
+		{"alias in unknown dir", "git -C nested config alias.p push", `D=nested; cd "$D" && git p origin main`, "", "a ticket allows a plain git push"},
+	}
+	passes := []struct{ name, setup, command string }{
+		{"plain", "", "git push origin main"},
+		{"bare, simple to its upstream", "git config branch.main.remote origin; git config branch.main.merge refs/heads/main", "git push"},
+		{"subdirectory", "mkdir -p sub", "cd sub && git push origin main"},
+	}
+	prepare := func(setup string) (root, base string) {
+		t.Helper()
+		root = pushProject(t)
+		base = filepath.Dir(root)
+		gitIn(t, base, "init", "-q", "--bare", "evil.git")
+		gitIn(t, root, "remote", "add", "evil", filepath.Join(base, "evil.git"))
+		gitIn(t, root, "push", "-q", "origin", "main")
+		for _, clone := range []string{filepath.Join(base, "other"), filepath.Join(root, "nested")} {
+			gitIn(t, base, "clone", "-q", "-b", "main", filepath.Join(base, "origin.git"), clone)
+			shIn(t, clone, "git commit -q --allow-empty -m theirs")
+		}
+		shIn(t, root, "git commit -q --allow-empty -m two")
+		if setup != "" {
+			shIn(t, root, setup)
+		}
+		if code, out := pushBin(t, bin, root, nil, "", "push-ok", "origin", "main"); code != 0 {
+			t.Fatalf("push-ok: exit %d:\n%s", code, out)
+		}
+		return root, base
+	}
+	for _, a := range attacks {
+		root, base := prepare(a.setup)
+		payload, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": filepath.Join(root, a.cwd), "hook_event_name": "PreToolUse",
+			"tool_name": "Bash", "tool_input": map[string]string{"command": a.command}})
+		if code, out := pushBin(t, bin, root, nil, string(payload), "hook", "claude", "pre-tool-use"); code != 2 || !strings.Contains(out, a.why) {
+			t.Errorf("%s: %q: hook exit %d, want 2 with %q:\n%s", a.name, a.command, code, a.why, out)
+		}
+		// What the ticket allows: origin's main at HEAD, nothing else.
+		allowed := strings.Replace(refsOf(t, filepath.Join(base, "origin.git")), revIn(t, root, "main~1"), revIn(t, root, "HEAD"), 1)
+		before := refsOf(t, filepath.Join(base, "evil.git"))
+		cmd := exec.Command("bash", "-c", a.command)
+		cmd.Dir = filepath.Join(root, a.cwd)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.test", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.test")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: %q for real: %v\n%s", a.name, a.command, err, out)
+		}
+		if refsOf(t, filepath.Join(base, "origin.git")) == allowed && refsOf(t, filepath.Join(base, "evil.git")) == before {
+			t.Errorf("%s: %q for real did only what the ticket allows: the attack does not attack", a.name, a.command)
+		}
+	}
+	for _, p := range passes {
+		root, _ := prepare(p.setup)
+		if code, out := pushHook(t, bin, root, p.command); code != 0 {
+			t.Errorf("%s: %q: hook exit %d, want 0:\n%s", p.name, p.command, code, out)
+		}
 	}
 }

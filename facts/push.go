@@ -17,6 +17,42 @@ type PushFacts struct {
 	// PushURL is where a push to the ticket's remote goes now, read only
 	// when the ticket recorded where it went ("" otherwise).
 	PushURL string `json:"push_url"`
+	// OtherDirs are the directories a shell call's commands start in that
+	// are not in the project's repository (each with why); a directory
+	// known only at run time is "".
+	OtherDirs []PushDir `json:"other_dirs"`
+	// Config is what the project's git configuration makes a push send
+	// when the command line does not say.
+	Config PushConfig `json:"config"`
+}
+
+// PushDir is one directory a push may run from outside the project's
+// repository.
+type PushDir struct {
+	Dir string `json:"dir"`
+	Why string `json:"why"`
+}
+
+// PushConfig is the project's git configuration that decides what a push
+// sends, read for the branch HEAD is on.
+type PushConfig struct {
+	// Default is push.default ("simple" when unset).
+	Default string `json:"default"`
+	// Remote is where a push naming no remote goes: branch.B.pushRemote,
+	// remote.pushDefault, branch.B.remote, else origin.
+	Remote string `json:"remote"`
+	// FetchRemote is branch.B.remote (origin when unset), Upstream the
+	// branch branch.B.merge names there ("" when unset).
+	FetchRemote string `json:"fetch_remote"`
+	Upstream    string `json:"upstream"`
+	// Refspecs are each remote's remote.R.push values, Mirror the remotes
+	// with remote.R.mirror true.
+	Refspecs map[string][]string `json:"refspecs"`
+	Mirror   []string            `json:"mirror"`
+	// FollowTags is push.followTags; RecurseSubmodules push.recurseSubmodules
+	// ("on-demand" when only submodule.recurse is true, "" when unset).
+	FollowTags        bool   `json:"follow_tags"`
+	RecurseSubmodules string `json:"recurse_submodules"`
 }
 
 // PushTicket is one push ticket as the push namespace shows it.

@@ -35,6 +35,11 @@ type ToolShellCommand struct {
 	Dynamic   []bool         `json:"dynamic"`
 	Redirects []ToolRedirect `json:"redirects"`
 	Heredocs  []string       `json:"heredocs"`
+	// Dir is the directory the command starts in (the call's working
+	// directory moved by cd, pushd, env -C, sudo -D): project-relative
+	// ("." for the root) inside the project, absolute outside it, "" when
+	// it is known only at run time or the call names no working directory.
+	Dir string `json:"dir"`
 }
 
 // ToolRedirect is one redirection of a command: its operator with the

@@ -18,11 +18,17 @@ const (
 // project has after the call (the files runner's overlay); rel gives a
 // path's name in the project. A path outside the project is not in the
 // namespace's writes: it has no repo-relative name, and request.outside
-// lists it.
+// lists it. A shell command's directory inside the project is named the
+// same way ("." for its root); one outside stays absolute.
 func Namespace(c *Call, targets []string, rel func(string) (string, bool)) (*facts.Tool, map[string]runners.AfterText) {
 	t := &facts.Tool{Host: c.Host, Event: c.Event, Name: c.Tool, Kind: c.Kind, Command: c.Command,
-		Commands: nonNil(c.Shell), Targets: nonNil(slices.Clone(targets)), UnknownWrites: nonNil(c.Unknown),
+		Commands: nonNil(slices.Clone(c.Shell)), Targets: nonNil(slices.Clone(targets)), UnknownWrites: nonNil(c.Unknown),
 		Writes: []facts.ToolWrite{}, MCP: c.MCP, URL: c.URL, Subagent: c.Subagent}
+	for i, sc := range t.Commands {
+		if name, ok := rel(sc.Dir); ok && sc.Dir != "" {
+			t.Commands[i].Dir = name // inside the project: its name there, as targets are
+		}
+	}
 	var after map[string]runners.AfterText
 	for _, w := range c.Texts {
 		name, ok := rel(w.Path)

@@ -241,7 +241,7 @@ func normalise(h *Host, c call, env Env) (toolcall.Call, error) {
 	}
 	for _, c := range r.Commands {
 		tc.Commands = append(tc.Commands, facts.ToolCommand{Argv: c.Argv, Dynamic: c.Dynamic})
-		tc.Shell = append(tc.Shell, shellCommand(c))
+		tc.Shell = append(tc.Shell, shellCommand(c, tc.CWD, env))
 	}
 	removed := map[string]bool{}
 	for _, t := range targets {
@@ -260,10 +260,16 @@ func normalise(h *Host, c call, env Env) (toolcall.Call, error) {
 	return tc, nil
 }
 
-// shellCommand is c as the tool namespace shows it: a dynamic word empty.
-func shellCommand(c shellwrites.Command) facts.ToolShellCommand {
+// shellCommand is c as the tool namespace shows it: a dynamic word empty,
+// its directory absolute (read from cwd, ~ from HOME), "" when unknown.
+func shellCommand(c shellwrites.Command, cwd string, env Env) facts.ToolShellCommand {
 	out := facts.ToolShellCommand{Argv: make([]string, len(c.Argv)), Dynamic: c.Dynamic,
 		Redirects: []facts.ToolRedirect{}, Heredocs: []string{}}
+	if !c.DirUnknown && (cwd != "" || filepath.IsAbs(c.Dir) || strings.HasPrefix(c.Dir, "~")) {
+		if d, err := resolve(shellwrites.Write{Path: c.Dir}, cwd, env); err == nil {
+			out.Dir = filepath.Clean(d)
+		}
+	}
 	for i, a := range c.Argv {
 		if !c.Dynamic[i] {
 			out.Argv[i] = a

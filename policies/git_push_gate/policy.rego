@@ -8,8 +8,11 @@
 # the earlier ones), with its commit, remote and branch ("" = any; "+NAME"
 # also allows a forced update), push_url (where a push to the remote went
 # when it was issued; "" = not recorded), issued_at (Unix seconds) and used;
-# and push_url, where a push to the ticket's remote goes now. The engine
-# marks the ticket used when it lets the push through.
+# push_url, where a push to the ticket's remote goes now; other_dirs, the
+# directories the call's commands start in outside the project's repository
+# ("" = known only at run time); and config, what git's configuration makes
+# a push send when the command line does not say. The engine marks the
+# ticket used when it lets the push through.
 package tausik.gates.git_push_gate
 
 tool := input.tool
@@ -222,6 +225,28 @@ problems contains {"rule": "other_repository", "why": sprintf("git %s pushes fro
 	regex.match(`^--(git-dir|work-tree|namespace)=`, w)
 }
 
+# Every command of the call runs in the project's repository: a cd into
+# another clone before the push, or one that may not happen, is refused.
+problems contains {"rule": "other_repository", "why": sprintf("the call runs a command %s, and the ticket is for the project's repository", [where(d)])} if {
+	some d in object.get(push, "other_dirs", [])
+}
+
+where(d) := "in a directory known only when it runs" if d.dir == ""
+
+where(d) := sprintf("in %s (%s)", [d.dir, d.why]) if d.dir != ""
+
+problems contains {"rule": "other_repository", "why": sprintf("push.recurseSubmodules (or submodule.recurse) is %s: the push also pushes the submodules' repositories", [v])} if {
+	v := object.get(cfg, "recurse_submodules", "")
+	v in {"on-demand", "only"}
+}
+
+problems contains {"rule": "other_repository", "why": sprintf("%s may also push the submodules' repositories", [w])} if {
+	some cmd in pushes
+	some w in push_args(cmd)
+	startswith(w, "--recu")
+	not w in {"--recurse-submodules=check", "--recurse-submodules=no"}
+}
+
 problems contains {"rule": "other_refs", "why": sprintf("a ticket allows one branch and this push sends every ref --%s names", [o])} if {
 	some cmd in pushes
 	some o in ["all", "branches", "mirror", "tags", "follow-tags", "prune"]
@@ -238,8 +263,8 @@ deletes(cmd) if flag(cmd, "delete")
 deletes(cmd) if short_flag(cmd, "d")
 
 deletes(cmd) if {
-	some i in refspecs(cmd)
-	startswith(trim_prefix(cmd.argv[i], "+"), ":")
+	some s in specs(cmd)
+	startswith(trim_prefix(s, "+"), ":")
 }
 
 problems contains {"rule": "force", "why": sprintf("the push forces (%s) and the ticket does not allow a forced update (tausik push-ok REMOTE +BRANCH)", [concat(" ", cmd.argv)])} if {
@@ -256,15 +281,15 @@ forces(cmd) if {
 forces(cmd) if short_flag(cmd, "f")
 
 forces(cmd) if {
-	some i in refspecs(cmd)
-	startswith(cmd.argv[i], "+")
+	some s in specs(cmd)
+	startswith(s, "+")
 }
 
 problems contains {"rule": "other_source", "why": sprintf("the ticket allows HEAD (%s) only, and this push sends %s", [short(push.head), s])} if {
 	some cmd in pushes
 	plain(cmd)
-	some i in refspecs(cmd)
-	s := split(trim_prefix(cmd.argv[i], "+"), ":")[0]
+	some spec in specs(cmd)
+	s := split(trim_prefix(spec, "+"), ":")[0]
 	s != ""
 	not s in {"HEAD", "@", push.head, current, concat("", ["refs/heads/", current])}
 }
@@ -301,16 +326,71 @@ operands(cmd) := [i |
 
 refspecs(cmd) := array.slice(operands(cmd), 1, count(operands(cmd)))
 
-# remote(cmd) is the remote the push names ("(none)" when it names none).
-remote(cmd) := "(none)" if count(operands(cmd)) == 0
+# remote(cmd) is the remote the push names, or the one git picks when it
+# names none ("(none)" when that is not known).
+remote(cmd) := object.get(cfg, "remote", "(none)") if count(operands(cmd)) == 0
 
 remote(cmd) := cmd.argv[operands(cmd)[0]]
 
-# dests(cmd) are the branches the push updates: the current one without a
-# refspec.
-dests(cmd) := {current} if {
+cfg := object.get(push, "config", {})
+
+# specs(cmd) are the refspecs the push sends: those it names, else the
+# remote's remote.NAME.push, else HEAD to where push.default sends it.
+specs(cmd) := [cmd.argv[i] | some i in refspecs(cmd)] if {
+	count(refspecs(cmd)) > 0
+} else := configured(remote(cmd)) if {
+	count(configured(remote(cmd))) > 0
+} else := [concat(":", ["HEAD", default_dest(remote(cmd))])]
+
+configured(r) := object.get(object.get(cfg, "refspecs", {}), r, [])
+
+# default_dest(r) is the branch push.default updates on remote r: the
+# upstream (simple, upstream) when r is the branch's own remote, else the
+# current branch's name.
+default_dest(r) := cfg.upstream if {
+	cfg.default in {"simple", "upstream", "tracking"}
+	r == cfg.fetch_remote
+	cfg.upstream != ""
+} else := current
+
+# dests(cmd) are the branches the push updates.
+dests(cmd) := {dst(s) | some s in specs(cmd)}
+
+problems contains {"rule": "push_config", "why": sprintf("push.default is %s, which may send other branches than HEAD's; name the branch (git push %s HEAD:BRANCH)", [d, remote(cmd)])} if {
+	some cmd in pushes
 	count(refspecs(cmd)) == 0
-} else := {dst(cmd.argv[i]) | some i in refspecs(cmd)}
+	count(configured(remote(cmd))) == 0
+	d := object.get(cfg, "default", "simple")
+	not d in {"simple", "current", "upstream", "tracking"}
+}
+
+problems contains {"rule": "push_config", "why": sprintf("remote.%s.push maps where %s goes; name the destination (%s:BRANCH)", [remote(cmd), cmd.argv[i], cmd.argv[i]])} if {
+	some cmd in pushes
+	count(configured(remote(cmd))) > 0
+	some i in refspecs(cmd)
+	not contains(cmd.argv[i], ":")
+}
+
+problems contains {"rule": "other_refs", "why": sprintf("a ticket allows one branch and this push sends every ref %s matches", [s])} if {
+	some cmd in pushes
+	some s in specs(cmd)
+	regex.match(`\*|^\+?:$`, s)
+}
+
+problems contains {"rule": "other_refs", "why": sprintf("remote.%s.mirror is true: a push there sends every ref, forced, and deletes", [remote(cmd)])} if {
+	some cmd in pushes
+	remote(cmd) in object.get(cfg, "mirror", [])
+}
+
+problems contains {"rule": "other_refs", "why": "push.followTags is true: the push also sends tags"} if {
+	object.get(cfg, "follow_tags", false) == true
+}
+
+problems contains {"rule": "other_remote", "why": "--repo names the remote apart from the operands; name it as the first operand"} if {
+	some cmd in pushes
+	count(operands(cmd)) == 0
+	flag(cmd, "repo")
+}
 
 current := push.branch if push.branch != ""
 

@@ -49,7 +49,7 @@ func TestTicketExpiresAtTTL(t *testing.T) {
 	if ttl != 600 {
 		t.Errorf("gate.yaml ships ttl_seconds %d, docs/tool-gates.md says 600", ttl)
 	}
-	call := &facts.Tool{Kind: "shell", Commands: []facts.ToolShellCommand{{Argv: []string{"git", "push", "origin", "main"}, Dynamic: []bool{false, false, false, false}}}}
+	call := &facts.Tool{Kind: "shell", Commands: []facts.ToolShellCommand{{Argv: []string{"git", "push", "origin", "main"}, Dynamic: []bool{false, false, false, false}, Dir: "."}}}
 	for _, c := range []struct {
 		age     int64
 		expired bool

@@ -52,7 +52,10 @@ func (r *Runner) Gather(ctx context.Context, s *runners.Scope) facts.Namespace {
 	if err != nil {
 		return facts.Error(err.Error())
 	}
-	out := facts.PushFacts{Head: head, Branch: branch, Now: r.now().Unix()}
+	out := facts.PushFacts{Head: head, Branch: branch, Now: r.now().Unix(), OtherDirs: OtherDirs(ctx, s.Root, s.Tool)}
+	if out.Config, err = Config(ctx, s.Root, branch); err != nil {
+		return facts.Error(err.Error())
+	}
 	t, err := r.st.LatestPushTicket(ctx)
 	switch {
 	case errors.Is(err, store.ErrNotFound):

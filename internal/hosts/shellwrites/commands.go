@@ -29,7 +29,7 @@ func (w *walker) run(args []arg, st *state) {
 	name, rest := path.Base(args[0].lit), args[1:]
 	query := name == "command" && len(rest) > 0 && rest[0].ok && (rest[0].lit == "-v" || rest[0].lit == "-V")
 	if !args[0].ok || !wrappers[name] || query {
-		w.record(args)
+		w.record(args, st)
 	}
 	if !args[0].ok {
 		w.dynamicProgram(args)
@@ -44,7 +44,7 @@ func (w *walker) run(args []arg, st *state) {
 	}
 	switch {
 	case name == "cd" || name == "pushd":
-		w.chdir(rest, st)
+		w.chdir(name, rest, st)
 	case name == "popd":
 		st.known = false
 	case name == "eval":
@@ -86,8 +86,7 @@ func (w *walker) run(args []arg, st *state) {
 func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 	switch name {
 	case "sudo", "doas":
-		_, cmd := getopt.Parse(getopt.Sudo, rest)
-		w.run(cmd, st)
+		w.sudo(rest, st)
 	case "env":
 		opts, cmd := getopt.Parse(getopt.Env, rest)
 		if s, ok := getopt.Value(opts, "S", "split-string"); ok {
@@ -164,6 +163,19 @@ func (w *walker) wrapper(name string, rest []arg, st *state) bool {
 	return true
 }
 
+// sudo runs its command as another user: in the directory -D names, or,
+// with -i, in that user's home, which is known only at run time.
+func (w *walker) sudo(rest []arg, st *state) {
+	opts, cmd := getopt.Parse(getopt.Sudo, rest)
+	if d, ok := getopt.Value(opts, "D", "chdir"); ok {
+		st = cd(st, d)
+	}
+	if getopt.Has(opts, "i", "login") {
+		st = &state{}
+	}
+	w.run(cmd, st)
+}
+
 // stringRunner handles the commands that run a command string with sh -c
 // (watch, su -c, runuser -c, script -c, trap), and reports whether name was
 // one.
@@ -222,9 +234,12 @@ func (w *walker) dynamicProgram(args []arg) {
 	}
 }
 
-// record appends args to the commands the shell would run.
-func (w *walker) record(args []arg) {
-	c := Command{Argv: make([]string, len(args)), Dynamic: make([]bool, len(args))}
+// record appends args, run from st, to the commands the shell would run.
+func (w *walker) record(args []arg, st *state) {
+	c := Command{Argv: make([]string, len(args)), Dynamic: make([]bool, len(args)), Dir: st.dir, DirUnknown: !st.known}
+	if !st.known {
+		c.Dir = ""
+	}
 	for i, a := range args {
 		c.Argv[i], c.Dynamic[i] = a.lit, !a.ok
 		if !a.ok {

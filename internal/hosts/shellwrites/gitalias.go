@@ -35,7 +35,15 @@ func (w *walker) gitAlias(text string, globals []arg, sub string, args []arg, st
 	if !ok && w.job.opts.GitAlias != nil && st.known && w.job.gitAliases < maxGitAliases {
 		def, ok = w.job.opts.GitAlias(path.Join(w.job.opts.Dir, st.dir), sub)
 	}
-	if !ok || w.job.gitAliases >= maxGitAliases {
+	switch {
+	case w.job.gitAliases >= maxGitAliases || !ok && w.job.opts.GitAlias != nil && !st.known:
+		// Git follows an alias chain of any length (it stops only at a
+		// loop), and an alias in a directory known only at run time cannot
+		// be read: what runs is known only then.
+		w.hideWord(1 + len(globals))
+		w.unknown(text, "git "+sub+" may be an alias the analysis cannot follow (past 8 aliases, or in a directory known only at run time)")
+		return
+	case !ok:
 		w.unknown(text, "the analysis does not model git "+sub+" (it may be an alias)")
 		return
 	}
@@ -84,6 +92,15 @@ func (w *walker) rerecord(n int, words []arg) {
 		}
 	}
 	c.Argv, c.Dynamic = append(argv, c.Argv[n+1:]...), append(dyn, c.Dynamic[n+1:]...)
+}
+
+// hideWord marks word i of the command recorded last as known only at run
+// time: the gates that judge argv treat it as anything, a push included.
+func (w *walker) hideWord(i int) {
+	cmds := w.job.res.Commands
+	if len(cmds) > 0 && i < len(cmds[len(cmds)-1].Dynamic) {
+		cmds[len(cmds)-1].Dynamic[i] = true
+	}
 }
 
 // splitAlias splits an alias's definition into words as git does before

@@ -52,14 +52,22 @@ func (w *walker) xargs(rest []arg, st *state) {
 
 // chdir moves st to cd's operand; a directory known only at run time makes
 // later relative paths Unknown.
-func (w *walker) chdir(rest []arg, st *state) {
-	_, ops := getopt.Parse(getopt.Spec{}, rest)
+func (w *walker) chdir(name string, rest []arg, st *state) {
+	opts, ops := getopt.Parse(getopt.Spec{}, rest)
+	if len(ops) > 0 && getopt.Has(opts, "P") && strings.Contains(ops[0].lit, "..") {
+		*st = state{} // cd -P resolves a link before its "..": the shell's walk, not ours
+		return
+	}
+	if name == "pushd" && (len(ops) == 0 || ops[0].ok && (strings.HasPrefix(ops[0].lit, "+") || strings.HasPrefix(ops[0].lit, "-"))) {
+		*st = state{} // pushd, pushd +N: a directory of the stack
+		return
+	}
 	if len(ops) == 0 {
 		*st = *cd(st, arg{lit: "~", ok: true})
 		return
 	}
-	if ops[0].ok && ops[0].lit == "-" {
-		st.known = false
+	if ops[0].ok && ops[0].lit == "-" || w.job.cdPath && !strings.HasPrefix(ops[0].lit, "/") && !strings.HasPrefix(ops[0].lit, ".") {
+		*st = state{} // the last directory, or one CDPATH finds
 		return
 	}
 	*st = *cd(st, ops[0])
@@ -150,7 +158,11 @@ func (w *walker) find(rest []arg, st *state) {
 			l, isLang := langOf(path.Base(inner0(inner)))
 			switch {
 			case len(inner) > 0 && inner[0].ok && writes(path.Base(inner[0].lit)) && !(isLang && l.shell):
-				w.record(inner)
+				in := st
+				if a.lit == "-execdir" || a.lit == "-okdir" {
+					in = &state{} // they run in each file's directory
+				}
+				w.record(inner, in)
 				w.writeAll(starts, st)
 			case len(inner) > 0: // sh -c '…', python3 -c …: judged as they run
 				in, cp := w.in, *st

@@ -11,8 +11,10 @@
 // blocks, loops, functions, command substitutions and the wrappers sudo,
 // doas, env, xargs, nohup, time, command, exec, nice, timeout, stdbuf and
 // ionice; cd and pushd move the directory later relative paths are read
-// from; sh -c strings and shell here-documents are parsed in turn when they
-// are literal.
+// from (a move that may not happen, in a branch, a loop or after ||, leaves
+// it known only at run time), and each command carries the directory it
+// starts in; sh -c strings and shell here-documents are parsed in turn when
+// they are literal.
 //
 // What it cannot show is reported as Unknown, never dropped: a target built
 // at run time, eval, aliases, an interpreter given its program inline or on
@@ -84,6 +86,12 @@ type Command struct {
 	// Heredocs are the texts of the here-documents and here-strings fed to
 	// the command, as written when they are not literal.
 	Heredocs []string `json:"heredocs,omitempty"`
+	// Dir is the directory the command starts in: relative to the one the
+	// whole command starts in ("" is that one), absolute, or under ~.
+	// DirUnknown: it is known only at run time (cd "$D", popd, a cd in a
+	// loop or a branch that may not run), and Dir means nothing.
+	Dir        string `json:"dir,omitempty"`
+	DirUnknown bool   `json:"dir_unknown,omitempty"`
 }
 
 // Redirect is one redirection: its operator with the descriptor it names
@@ -172,6 +180,8 @@ type job struct {
 	// git pushes (GIT_CONFIG_*, GIT_DIR, GIT_SSH_COMMAND…), somewhere.
 	gitPushEnv bool
 	gitAliases int // git aliases resolved so far
+	// cdPath: the command sets CDPATH, which moves where cd NAME goes.
+	cdPath bool
 }
 
 // gitPushVars, with every GIT_CONFIG* variable, change where or what a push
@@ -190,6 +200,8 @@ func (j *job) setVar(name string) {
 		j.gitEnv = true
 	case "HOME":
 		j.homeSet = true
+	case "CDPATH":
+		j.cdPath = true
 	}
 }
 

@@ -246,29 +246,39 @@ func (w *walker) command(c syntax.Command, st *state) {
 			w.in = in
 			return
 		}
+		if c.Op == syntax.AndStmt {
+			w.andList(c, st)
+			return
+		}
 		w.stmt(c.X, st)
-		w.stmt(c.Y, st)
+		w.maybe(st, func() { w.stmt(c.Y, st) }) // ||: Y may not run
 	case *syntax.Subshell:
 		cp := *st
 		w.stmts(c.Stmts, &cp)
 	case *syntax.Block:
 		w.stmts(c.Stmts, st)
 	case *syntax.IfClause:
-		for ; c != nil; c = c.Else {
-			w.stmts(c.Cond, st)
-			w.stmts(c.Then, st)
-		}
+		w.maybe(st, func() {
+			for ; c != nil; c = c.Else {
+				w.stmts(c.Cond, st)
+				w.stmts(c.Then, st)
+			}
+		})
 	case *syntax.WhileClause:
-		w.stmts(c.Cond, st)
-		w.stmts(c.Do, st)
+		w.loop(st, func() {
+			w.stmts(c.Cond, st)
+			w.stmts(c.Do, st)
+		})
 	case *syntax.ForClause:
 		w.substs(c.Loop, st)
-		w.stmts(c.Do, st)
+		w.loop(st, func() { w.stmts(c.Do, st) })
 	case *syntax.CaseClause:
 		w.substs(c.Word, st)
-		for _, it := range c.Items {
-			w.stmts(it.Stmts, st)
-		}
+		w.maybe(st, func() {
+			for _, it := range c.Items {
+				w.stmts(it.Stmts, st)
+			}
+		})
 	case *syntax.FuncDecl:
 		cp := *st // a function may run anywhere: its writes count as if it ran here
 		w.stmt(c.Body, &cp)
@@ -284,6 +294,52 @@ func (w *walker) command(c syntax.Command, st *state) {
 	case nil:
 	default: // [[ ]], (( )), let: only their substitutions run commands
 		w.substs(c, st)
+	}
+}
+
+// maybe walks, from st, commands that may not run (a branch, the right
+// side of && or ||): when they move the directory, where the commands
+// after them run is known only at run time.
+func (w *walker) maybe(st *state, walk func()) {
+	before := *st
+	walk()
+	if *st != before {
+		*st = state{}
+	}
+}
+
+// andList walks X && Y && …: each part runs only when every part before it
+// succeeded, so it starts where they left the directory; what follows the
+// list runs either way, so a move past the first part leaves it unknown.
+func (w *walker) andList(c *syntax.BinaryCmd, st *state) {
+	parts := []*syntax.Stmt{c.Y}
+	for x := c.X; ; {
+		inner, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || inner.Op != syntax.AndStmt || len(x.Redirs) > 0 || x.Negated || x.Background {
+			parts = append([]*syntax.Stmt{x}, parts...)
+			break
+		}
+		parts, x = append([]*syntax.Stmt{inner.Y}, parts...), inner.X
+	}
+	w.stmt(parts[0], st)
+	w.maybe(st, func() {
+		for _, p := range parts[1:] {
+			w.stmt(p, st)
+		}
+	})
+}
+
+// loop walks a loop's body from st, which may run any number of times:
+// when it moves the directory, it is walked once more from a directory
+// known only at run time (a second pass runs its commands there), and that
+// is where the commands after it run.
+func (w *walker) loop(st *state, walk func()) {
+	before := *st
+	walk()
+	if *st != before {
+		*st = state{}
+		walk()
+		*st = state{}
 	}
 }
 
