@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tausik/tausik/internal/warmgo"
+
 	"github.com/tausik/tausik/engine/commandgate"
 	"github.com/tausik/tausik/engine/diag"
 	"github.com/tausik/tausik/engine/factplan"
@@ -229,11 +231,11 @@ func prefetchTerms(base *policy.Input, selected []*gate.Gate) {
 	if len(names) == 0 {
 		return
 	}
-	go func() {
+	warmgo.Go(func() {
 		for _, ns := range names {
 			base.Prefetch(ns)
 		}
-	}()
+	})
 }
 
 // prefetchNames lists the namespaces prefetchTerms converts: those the
@@ -415,7 +417,8 @@ func (e *Engine) gather(ctx context.Context, scope *runners.Scope, needs []strin
 		if i == len(todo)-1 {
 			run(j)
 		} else {
-			wg.Go(func() { run(j) })
+			wg.Add(1)
+			warmgo.Go(func() { defer wg.Done(); run(j) })
 		}
 	}
 	wg.Wait()

@@ -20,6 +20,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tausik/tausik/internal/warmgo"
+
 	"github.com/tausik/tausik/internal/hookwire"
 )
 
@@ -146,13 +148,13 @@ func (s *server) accept(ctx context.Context) {
 		s.busy.Add(1)
 		s.calls.Add(1)
 		s.touch()
-		go func() {
+		warmgo.Go(func() {
 			defer s.calls.Done()
 			defer s.busy.Add(-1)
 			defer s.touch()
 			defer conn.Close()
 			s.serve(ctx, conn)
-		}()
+		})
 	}
 }
 

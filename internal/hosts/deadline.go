@@ -6,6 +6,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/tausik/tausik/internal/warmgo"
 )
 
 // Deadline is how long a hook may take before it answers without a verdict:
@@ -28,7 +30,7 @@ func RunWithin(ctx context.Context, h *Host, phase Phase, env Env, d time.Durati
 	inner := env
 	inner.Stdout, inner.Stderr = out, errw
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, h, phase, inner) }()
+	warmgo.Go(func() { done <- Run(ctx, h, phase, inner) })
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
