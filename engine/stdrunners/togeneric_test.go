@@ -1,4 +1,4 @@
-package facts_test
+package stdrunners_test
 
 import (
 	"encoding/json"
