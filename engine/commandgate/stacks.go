@@ -27,7 +27,8 @@ type GatherOne func(ctx context.Context, r runners.Runner, scope *runners.Scope)
 // to say NOT_APPLICABLE. When stacks cannot be gathered every tool runs
 // (fail closed). It returns the namespaces it set in doc.
 func StacksFirst(ctx context.Context, reg *runners.Registry, gather GatherOne, scope *runners.Scope, needs []string, doc *facts.Document, took map[string]int64) []string {
-	tools := slices.DeleteFunc(slices.Clone(needs), func(ns string) bool { return !slices.Contains(stacks.ToolNames(), ns) })
+	names := stacks.ToolNames()
+	tools := slices.DeleteFunc(slices.Clone(needs), func(ns string) bool { return !slices.Contains(names, ns) })
 	if len(tools) == 0 || !slices.Contains(needs, stacks.Namespace) {
 		return nil
 	}
