@@ -41,20 +41,24 @@ const (
 // Runner runs one command gate's command. It is immutable after New and safe
 // for concurrent use.
 type Runner struct {
-	spec    Spec
-	exts    []string
-	exclude pathpat.Set
-	outCap  int
-	confine []string // writable directories when the tool runs sandboxed; nil: unconfined
+	spec     Spec
+	exts     []string
+	exclude  pathpat.Set
+	outCap   int
+	confine  []string // writable directories when the tool runs sandboxed; nil: unconfined
+	st       Store    // keeps the runs of a cached spec (WithCache); nil keeps none
+	identity string   // the running tausik's identity, part of every kept run's version
 }
 
 // Option tunes a Runner at construction.
 type Option func(*options)
 
 type options struct {
-	allow   [][]string
-	outCap  int
-	confine []string
+	allow    [][]string
+	outCap   int
+	confine  []string
+	st       Store
+	identity string
 }
 
 // WithAllowlist replaces the allowed commands (DefaultAllowed when not
@@ -125,7 +129,7 @@ func New(spec Spec, opts ...Option) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap, confine: o.confine}, nil
+	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap, confine: o.confine, st: o.st, identity: o.identity}, nil
 }
 
 // Namespace implements runners.Runner: the gate's name.

@@ -87,6 +87,10 @@ type Spec struct {
 	// runners (js_test: node, jest, vitest), each variant's command; a
 	// root without a variant runs Argv with Parser.
 	Variants map[string]Variant
+	// Cache, when set, lets the run of a stack gate in one root be kept in
+	// the fact cache and reused while nothing the key covers changed (see
+	// CacheSpec and WithCache); nil runs the tool on every evaluation.
+	Cache *CacheSpec
 }
 
 // Variant is one of a stack gate's commands.
