@@ -71,13 +71,20 @@ func realTools(t *testing.T) map[string]string {
 // tool's runs, independent of what tausik says it did.
 func logShims(t *testing.T, dir, log string, reals map[string]string) {
 	t.Helper()
+	writeShims(t, dir, log, reals, "")
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// writeShims writes logShims' scripts into dir, each with the comment
+// mark.
+func writeShims(t *testing.T, dir, log string, reals map[string]string, mark string) {
+	t.Helper()
 	for tool, real := range reals {
-		shim := fmt.Sprintf("#!/bin/sh\necho \"%s $*\" >> '%s'\nexec '%s' \"$@\"\n", tool, log, real)
+		shim := fmt.Sprintf("#!/bin/sh\n# %s\necho \"%s $*\" >> '%s'\nexec '%s' \"$@\"\n", mark, tool, log, real)
 		if err := os.WriteFile(filepath.Join(dir, tool), []byte(shim), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
 // toolRuns reads and empties log, and returns how often each gate's tool
@@ -201,18 +208,27 @@ func TestStackRunCacheAttack(t *testing.T) {
 	_, runs = cacheEval(t, root, log)
 	wantRuns(t, "configs unchanged", runs, none)
 
-	// 4. Another binary of each tool on PATH.
+	// 4. Each tool replaced where it is (PATH unchanged), then another
+	// binary of each tool earlier on PATH.
+	writeShims(t, shims, log, reals, "rebuilt")
+	_, runs = cacheEval(t, root, log)
+	wantRuns(t, "binaries replaced", runs, all)
 	other := t.TempDir()
 	logShims(t, other, log, reals)
 	_, runs = cacheEval(t, root, log)
 	wantRuns(t, "other binaries", runs, all)
 
-	// 5. A tool that fails (golangci-lint on a broken config) runs again.
+	// 5. Tools that fail run again: golangci-lint on a broken config (its
+	// output does not parse), cargo on a broken manifest (exit 101, no
+	// finding).
 	writeOld(t, root, "svc/.golangci.yml", "version: \"2\"\nlinters: [\n", old)
+	writeOld(t, root, "crates/core/Cargo.toml", "[package\n", old)
 	for i := range 2 {
 		broken, runs := cacheEval(t, root, log)
-		if !strings.HasPrefix(broken["golangci_lint"], "COULD_NOT_RUN") || runs["golangci_lint"] != 1 {
-			t.Errorf("broken config, eval %d: golangci_lint %s ran %d times, want COULD_NOT_RUN and one run", i+1, broken["golangci_lint"], runs["golangci_lint"])
+		for _, g := range []string{"golangci_lint", "cargo_check", "clippy"} {
+			if !strings.HasPrefix(broken[g], "COULD_NOT_RUN") || runs[g] != 1 {
+				t.Errorf("broken config, eval %d: %s %s ran %d times, want COULD_NOT_RUN and one run", i+1, g, broken[g], runs[g])
+			}
 		}
 	}
 
