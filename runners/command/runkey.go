@@ -59,9 +59,17 @@ func (r *Runner) key(ctx context.Context, s *runners.Scope, root string, variant
 	if version == nil {
 		version = []string{tpl[0], "--version"}
 	}
-	for _, argv := range append([][]string{{tpl[0]}, version}, r.spec.Cache.Also...) {
+	ix := s.Memo("command.programs", func() any {
+		return cache.LoadIndex(ctx, r.st, cacheRunner+".programs", cacheFormat, string(filepath.Separator))
+	}).(*cache.Index)
+	defer func() { _ = ix.Save(ctx) }() // a store that fails costs the next evaluation a read of each program
+	programs := [][]string{{tpl[0]}, version}
+	for _, also := range r.spec.Cache.Also {
+		programs = append(programs, also[:1], also)
+	}
+	for _, argv := range programs {
 		id, ok := s.Memo("command.program\x00"+dir+"\x00"+strings.Join(argv, "\x00")+"\x00"+strings.Join(k.Env, "\x00"), func() any {
-			return program(ctx, dir, argv, env)
+			return program(ctx, ix, dir, argv, env)
 		}).(string)
 		if !ok || id == "" {
 			return ""
@@ -87,10 +95,13 @@ func (r *Runner) key(ctx context.Context, s *runners.Scope, root string, variant
 
 // program identifies the program argv runs: with one item, its executable
 // as found on PATH (the path, the file it resolves to and that file's
-// stamp, and for a script the interpreter its #! line names, alike); with
-// more, what the command prints, run in dir with env (it must exit 0).
-// "" when it cannot be found or asked.
-func program(ctx context.Context, dir string, argv, env []string) string {
+// content, and for a script the interpreter its #! line names, alike);
+// with more, what the command prints, run in dir with env (it must exit
+// 0). Content, not the file's stamp, so that a CI job with a restored
+// cache and freshly installed tools of the same build can hit; ix keeps
+// each file's sha256 by its stamp, so an unchanged executable is not read
+// again. "" when it cannot be found or asked.
+func program(ctx context.Context, ix *cache.Index, dir string, argv, env []string) string {
 	if len(argv) > 1 {
 		return probe(ctx, dir, argv, env)
 	}
@@ -98,12 +109,12 @@ func program(ctx context.Context, dir string, argv, env []string) string {
 	if err != nil {
 		return ""
 	}
-	id, interp := fileID(path)
+	id, interp := fileID(ix, path)
 	if id == "" {
 		return ""
 	}
 	if interp != "" {
-		iid, _ := fileID(interp)
+		iid, _ := fileID(ix, interp)
 		if iid == "" {
 			return ""
 		}
@@ -113,9 +124,9 @@ func program(ctx context.Context, dir string, argv, env []string) string {
 }
 
 // fileID names the executable path: itself, the file it resolves to, and
-// that file's stamp (device, inode, size, times, mode). interp is the
-// program its #! line runs ("/usr/bin/env node" gives node on PATH).
-func fileID(path string) (id, interp string) {
+// that file's sha256 and mode. interp is the program its #! line runs
+// ("/usr/bin/env node" gives node on PATH).
+func fileID(ix *cache.Index, path string) (id, interp string) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", ""
@@ -125,14 +136,14 @@ func fileID(path string) (id, interp string) {
 		return "", ""
 	}
 	info, err := os.Stat(target)
-	if err != nil {
+	if err != nil || !info.Mode().IsRegular() {
 		return "", ""
 	}
-	st, ok := cache.StampOf(info)
-	if !ok {
+	sum := fileSum(ix, target, target, info)
+	if sum == "" {
 		return "", ""
 	}
-	id = fmt.Sprintf("%s -> %s %+v", abs, target, st)
+	id = fmt.Sprintf("%s -> %s %s %s", abs, target, info.Mode(), sum)
 	f, err := os.Open(target)
 	if err != nil {
 		return "", ""
@@ -202,7 +213,7 @@ func keyEnv(env []string) []string {
 // run to the next and that no linter or compiler reads: the key leaves them
 // out so that a CI job with a restored cache can hit. Every other variable
 // counts, unknown ones included.
-var volatileEnv = []string{"_", "PWD", "OLDPWD", "SHLVL", "TERM", "COLORTERM", "COLUMNS", "LINES", "DISPLAY",
+var volatileEnv = []string{"_", "PWD", "HOSTNAME", "RUNNER_NAME", "OLDPWD", "SHLVL", "TERM", "COLORTERM", "COLUMNS", "LINES", "DISPLAY",
 	"WAYLAND_DISPLAY", "XAUTHORITY", "WINDOWID", "DBUS_SESSION_BUS_ADDRESS", "TMUX", "TMUX_PANE", "STY",
 	"SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_CLIENT", "SSH_CONNECTION", "SSH_TTY", "GPG_TTY", "MAIL",
 	"LS_COLORS", "INVOCATION_ID", "JOURNAL_STREAM", "XDG_SESSION_ID", "RUNNER_TRACKING_ID"}
@@ -211,7 +222,7 @@ var volatileEnv = []string{"_", "PWD", "OLDPWD", "SHLVL", "TERM", "COLORTERM", "
 // a CI run's ids, refs, step files and tokens.
 var volatilePrefixes = []string{"TERM_", "GITHUB_RUN_", "GITHUB_JOB", "GITHUB_SHA", "GITHUB_REF", "GITHUB_HEAD_REF",
 	"GITHUB_BASE_REF", "GITHUB_EVENT_", "GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STATE",
-	"GITHUB_STEP_SUMMARY", "GITHUB_ACTION", "GITHUB_ACTOR", "GITHUB_TRIGGERING_ACTOR", "ACTIONS_",
+	"GITHUB_STEP_SUMMARY", "GITHUB_ACTION", "GITHUB_ACTOR", "GITHUB_WORKFLOW_SHA", "GITHUB_WORKFLOW_REF", "GITHUB_TRIGGERING_ACTOR", "ACTIONS_",
 	"CI_JOB_", "CI_PIPELINE_", "CI_COMMIT_", "CI_RUNNER_", "TAUSIK_"}
 
 func volatile(name string) bool {
