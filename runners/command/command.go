@@ -29,6 +29,7 @@ import (
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/command/runcache"
 )
 
 // Output limits: how much of a stream the facts quote, and how much is kept
@@ -41,24 +42,22 @@ const (
 // Runner runs one command gate's command. It is immutable after New and safe
 // for concurrent use.
 type Runner struct {
-	spec     Spec
-	exts     []string
-	exclude  pathpat.Set
-	outCap   int
-	confine  []string // writable directories when the tool runs sandboxed; nil: unconfined
-	st       Store    // keeps the runs of a cached spec (WithCache); nil keeps none
-	identity string   // the running tausik's identity, part of every kept run's version
+	spec    Spec
+	exts    []string
+	exclude pathpat.Set
+	outCap  int
+	confine []string        // writable directories when the tool runs sandboxed; nil: unconfined
+	rc      *runcache.Cache // keeps the runs of a cached spec (WithCache); nil keeps none
 }
 
 // Option tunes a Runner at construction.
 type Option func(*options)
 
 type options struct {
-	allow    [][]string
-	outCap   int
-	confine  []string
-	st       Store
-	identity string
+	allow   [][]string
+	outCap  int
+	confine []string
+	rc      *runcache.Cache
 }
 
 // WithAllowlist replaces the allowed commands (DefaultAllowed when not
@@ -129,7 +128,7 @@ func New(spec Spec, opts ...Option) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap, confine: o.confine, st: o.st, identity: o.identity}, nil
+	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap, confine: o.confine, rc: o.rc}, nil
 }
 
 // Namespace implements runners.Runner: the gate's name.

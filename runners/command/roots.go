@@ -11,6 +11,7 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/command/runcache"
 	"github.com/tausik/tausik/runners/stacks"
 )
 
@@ -151,26 +152,26 @@ func (r *Runner) runRoot(ctx context.Context, s *runners.Scope, root stacks.Tool
 	} else {
 		args = nil
 	}
-	key := ""
-	if r.caches() {
-		key = r.key(ctx, s, root.Dir, root.Variant, tpl, parser, args, false)
+	key, in := "", runcache.Run{}
+	if r.rc != nil && r.spec.Cache != nil {
+		in = runcache.Run{Gate: r.spec.Name, Variant: root.Variant, Dir: root.Dir, Argv: expand(tpl, args, ""), Parser: string(parser),
+			Timeout: r.spec.Timeout, OutCap: r.outCap, Env: r.spec.Env, Spec: *r.spec.Cache}
+		key = r.rc.Key(ctx, s, in, false)
 	}
-	if key != "" {
-		if k, ok := r.kept(ctx, key); ok {
-			k.Run.Cached = true
-			return k.addTo(res)
-		}
+	if k, ok := r.rc.Lookup(ctx, key); ok {
+		k.Run.Cached = true
+		return addTo(res, k)
 	}
 	got := r.runFresh(ctx, s.Root, root, tpl, parser, args, run)
-	if key != "" && keepable(got.Run) && r.key(ctx, s, root.Dir, root.Variant, tpl, parser, args, true) == key {
-		r.keep(ctx, key, got)
+	if key != "" && runcache.Keepable(got.Run) && r.rc.Key(ctx, s, in, true) == key {
+		r.rc.Keep(ctx, key, got)
 	}
-	return got.addTo(res)
+	return addTo(res, got)
 }
 
 // runFresh runs tpl with args in root and returns run completed with the
 // outcome and the findings, repo-relative.
-func (r *Runner) runFresh(ctx context.Context, repo string, root stacks.ToolRoot, tpl []string, parser Parser, args []string, run facts.RootRun) keptRun {
+func (r *Runner) runFresh(ctx context.Context, repo string, root stacks.ToolRoot, tpl []string, parser Parser, args []string, run facts.RootRun) runcache.Kept {
 	dir := filepath.Join(repo, filepath.FromSlash(root.Dir))
 	rr := r.runOnce(ctx, repo, dir, tpl, parser, args)
 	run.Argv, run.Ran, run.ExitCode = rr.argv, rr.out.ran, rr.out.exitCode
@@ -180,12 +181,12 @@ func (r *Runner) runFresh(ctx context.Context, repo string, root stacks.ToolRoot
 	switch {
 	case !rr.out.ran:
 		run.Reason, run.Detail = rr.out.reason, rr.out.detail
-		return keptRun{Run: run}
+		return runcache.Kept{Run: run}
 	case rr.parseErr != nil:
 		run.Reason, run.Detail = ReasonParseError, rr.parseDetail(tpl[0], run.ExitCode, run.Stderr)
-		return keptRun{Run: run}
+		return runcache.Kept{Run: run}
 	}
-	k := keptRun{Run: run, Diags: []facts.Diagnostic{}}
+	k := runcache.Kept{Run: run, Diags: []facts.Diagnostic{}}
 	for _, d := range rr.diags {
 		d.File = repoPath(repo, root.Dir, d.File)
 		k.Diags = append(k.Diags, d)
@@ -205,8 +206,8 @@ func (r *Runner) runFresh(ctx context.Context, repo string, root stacks.ToolRoot
 	return k
 }
 
-// addTo adds the root's files and findings to res and returns its run.
-func (k keptRun) addTo(res *facts.Command) facts.RootRun {
+// addTo adds the root's files and findings k to res and returns its run.
+func addTo(res *facts.Command, k runcache.Kept) facts.RootRun {
 	res.Files = append(res.Files, k.Run.Files...)
 	res.Diagnostics = append(res.Diagnostics, k.Diags...)
 	if k.Cases != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tausik/tausik/runners/command/runcache"
 )
 
 // Parser names how a command's machine output becomes facts.
@@ -89,8 +91,8 @@ type Spec struct {
 	Variants map[string]Variant
 	// Cache, when set, lets the run of a stack gate in one root be kept in
 	// the fact cache and reused while nothing the key covers changed (see
-	// CacheSpec and WithCache); nil runs the tool on every evaluation.
-	Cache *CacheSpec
+	// runcache.Spec and WithCache); nil runs the tool on every evaluation.
+	Cache *runcache.Spec
 }
 
 // Variant is one of a stack gate's commands.

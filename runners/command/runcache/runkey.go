@@ -1,4 +1,4 @@
-package command
+package runcache
 
 import (
 	"bytes"
@@ -23,11 +23,11 @@ import (
 
 // runKey is everything a kept run of a stack gate in one root is keyed by.
 // What a tool reads outside it is not seen: files outside the project other
-// than the inputs named below (a tsconfig that extends a file above the
-// project, a Go replace or Cargo path dependency pointing there), the
-// contents of node_modules and vendor/ beyond their install records, and
-// the network. The key takes the whole project rather than the root, since
-// a root's tool may read its siblings; so an edit anywhere runs every
+// than the inputs named in aroundInputs (a tsconfig that extends a file
+// above the project, a Go replace or Cargo path dependency pointing there),
+// the contents of node_modules and vendor/ beyond their install records,
+// and the network. The key takes the whole project rather than the root,
+// since a root's tool may read its siblings; so an edit anywhere runs every
 // cached root again.
 type runKey struct {
 	Format   string   `json:"format"`
@@ -36,7 +36,7 @@ type runKey struct {
 	Project  string   `json:"project"` // the absolute project root
 	Dir      string   `json:"dir"`     // the stack root, repo-relative
 	Argv     []string `json:"argv"`    // as run, files root-relative; report paths unexpanded
-	Parser   Parser   `json:"parser"`
+	Parser   string   `json:"parser"`
 	Timeout  string   `json:"timeout"`
 	OutCap   int      `json:"out_cap"`
 	Env      []string `json:"env"`      // the tool's environment, sorted, less volatileEnv
@@ -45,26 +45,41 @@ type runKey struct {
 	Around   string   `json:"around"`   // the inputs around the root (aroundDigest)
 }
 
-// key returns the key of running tpl with args in the root dir (absolute)
-// of s's project, "" when something it must cover could not be read or
-// asked: then the tool runs and nothing is kept. fresh recomputes the
-// project's digest instead of taking the one the evaluation shares, to see
-// a change made while the tool ran.
-func (r *Runner) key(ctx context.Context, s *runners.Scope, root string, variant string, tpl []string, parser Parser, args []string, fresh bool) string {
-	dir := filepath.Join(s.Root, filepath.FromSlash(root))
-	env := toolEnv(r.spec.Env)
-	k := runKey{Format: cacheFormat, Gate: r.spec.Name, Variant: variant, Project: s.Root, Dir: root,
-		Argv: expand(tpl, args, ""), Parser: parser, Timeout: r.spec.Timeout.String(), OutCap: r.outCap, Env: keyEnv(env)}
-	version := r.spec.Cache.Version
+// Run is one run of a stack gate's tool in one root, as the key takes it.
+type Run struct {
+	Gate, Variant string
+	Dir           string   // the root, repo-relative ("." for the project root)
+	Argv          []string // as run: files root-relative, report placeholders unexpanded
+	Parser        string
+	Timeout       time.Duration
+	OutCap        int      // how much of each stream the facts quote
+	Env           []string // what the runner adds to the inherited environment
+	Spec          Spec
+}
+
+// Key returns the key of run in s's project, "" when something it must
+// cover could not be read or asked: then the tool runs and nothing is
+// kept. fresh recomputes the project's and the root's inputs instead of
+// taking those the evaluation shares, to see a change made while the tool
+// ran.
+func (c *Cache) Key(ctx context.Context, s *runners.Scope, run Run, fresh bool) string {
+	if c == nil || len(run.Argv) == 0 {
+		return ""
+	}
+	dir := filepath.Join(s.Root, filepath.FromSlash(run.Dir))
+	env := append(os.Environ(), run.Env...)
+	k := runKey{Format: format, Gate: run.Gate, Variant: run.Variant, Project: s.Root, Dir: run.Dir,
+		Argv: run.Argv, Parser: run.Parser, Timeout: run.Timeout.String(), OutCap: run.OutCap, Env: keyEnv(env)}
+	version := run.Spec.Version
 	if version == nil {
-		version = []string{tpl[0], "--version"}
+		version = []string{run.Argv[0], "--version"}
 	}
 	ix := s.Memo("command.programs", func() any {
-		return cache.LoadIndex(ctx, r.st, cacheRunner+".programs", cacheFormat, string(filepath.Separator))
+		return cache.LoadIndex(ctx, c.st, runnerName+".programs", format, string(filepath.Separator))
 	}).(*cache.Index)
 	defer func() { _ = ix.Save(ctx) }() // a store that fails costs the next evaluation a read of each program
-	programs := [][]string{{tpl[0]}, version}
-	for _, also := range r.spec.Cache.Also {
+	programs := [][]string{{run.Argv[0]}, version}
+	for _, also := range run.Spec.Also {
 		programs = append(programs, also[:1], also)
 	}
 	for _, argv := range programs {
@@ -77,9 +92,9 @@ func (r *Runner) key(ctx context.Context, s *runners.Scope, root string, variant
 		k.Programs = append(k.Programs, id)
 	}
 	if fresh {
-		k.Tree, k.Around = treeDigest(ctx, r.st, s), aroundDigest(dir, env)
+		k.Tree, k.Around = treeDigest(ctx, c.st, s), aroundDigest(dir, env)
 	} else {
-		k.Tree = s.Memo("command.tree", func() any { return treeDigest(ctx, r.st, s) }).(string)
+		k.Tree = s.Memo("command.tree", func() any { return treeDigest(ctx, c.st, s) }).(string)
 		k.Around = s.Memo("command.around\x00"+dir+"\x00"+strings.Join(k.Env, "\x00"), func() any { return aroundDigest(dir, env) }).(string)
 	}
 	if k.Tree == "" || k.Around == "" {
@@ -164,7 +179,7 @@ func fileID(ix *cache.Index, path string) (id, interp string) {
 }
 
 // probe runs argv (a version command) in dir with env and returns what it
-// printed, "" when it did not exit 0.
+// printed, "" when it did not exit 0 or printed more than 64 KiB.
 func probe(ctx context.Context, dir string, argv, env []string) string {
 	tctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -176,19 +191,13 @@ func probe(ctx context.Context, dir string, argv, env []string) string {
 	cmd.Args[0] = argv[0]
 	cmd.Dir = dir
 	cmd.Env = env
-	out := newCapture(64<<10, 0)
-	cmd.Stdout, cmd.Stderr = out, out
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	runners.Contain(cmd)
-	if cmd.Run() != nil || !out.complete() {
+	if cmd.Run() != nil || out.Len() > 64<<10 {
 		return ""
 	}
-	return strings.Join(argv, " ") + ": " + string(out.head)
-}
-
-// toolEnv is the environment the tool runs with: the inherited one with
-// extra added, later entries replacing earlier ones.
-func toolEnv(extra []string) []string {
-	return append(os.Environ(), extra...)
+	return strings.Join(argv, " ") + ": " + out.String()
 }
 
 // keyEnv is env as the key takes it: one entry per name (the last, as exec
@@ -241,7 +250,7 @@ func treeDigest(ctx context.Context, st cache.Store, s *runners.Scope) string {
 	if err != nil {
 		return ""
 	}
-	ix := cache.LoadIndex(ctx, st, cacheRunner+".tree", cacheFormat, s.Root)
+	ix := cache.LoadIndex(ctx, st, runnerName+".tree", format, s.Root)
 	h := sha256.New()
 	for _, f := range files {
 		p := filepath.Join(s.Root, filepath.FromSlash(f))

@@ -1,4 +1,4 @@
-package command
+package runcache
 
 import (
 	"crypto/sha256"

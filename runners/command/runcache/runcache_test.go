@@ -1,4 +1,4 @@
-package command
+package runcache
 
 import (
 	"context"
@@ -27,14 +27,14 @@ func TestKeepable(t *testing.T) {
 		{"findings", facts.RootRun{Ran: true, ExitCode: 2, Findings: 3}, true},
 		{"warnings at exit 0", facts.RootRun{Ran: true, Findings: 1}, true},
 		{"crash", facts.RootRun{Ran: true, ExitCode: 1}, false},
-		{"parse error", facts.RootRun{Ran: true, ExitCode: 1, Reason: ReasonParseError, Findings: 0}, false},
-		{"timeout", facts.RootRun{ExitCode: -1, Reason: ReasonTimeout}, false},
-		{"not found", facts.RootRun{ExitCode: -1, Reason: ReasonNotFound}, false},
-		{"killed", facts.RootRun{ExitCode: -1, Reason: ReasonKilled}, false},
-		{"canceled", facts.RootRun{ExitCode: -1, Reason: ReasonCanceled}, false},
+		{"parse error", facts.RootRun{Ran: true, ExitCode: 1, Reason: "parse_error", Findings: 0}, false},
+		{"timeout", facts.RootRun{ExitCode: -1, Reason: "timeout"}, false},
+		{"not found", facts.RootRun{ExitCode: -1, Reason: "not_found"}, false},
+		{"killed", facts.RootRun{ExitCode: -1, Reason: "killed"}, false},
+		{"canceled", facts.RootRun{ExitCode: -1, Reason: "canceled"}, false},
 	} {
-		if got := keepable(c.run); got != c.want {
-			t.Errorf("%s: keepable = %v, want %v", c.name, got, c.want)
+		if got := Keepable(c.run); got != c.want {
+			t.Errorf("%s: Keepable = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
