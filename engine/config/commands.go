@@ -74,7 +74,7 @@ func (cs *Commands) commandCacheOff(tiers []*File, d *diag.Diagnostics) {
 	case "off", "false", "no", "0":
 		cs.NoCache = true
 	default:
-		d.Add(EnvCommandCache, 0, "%s: want off or on, got %q", EnvCommandCache, v)
+		d.Add(EnvCommandCache, 0, "want off or on, got %q", v)
 	}
 }
 
