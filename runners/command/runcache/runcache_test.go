@@ -11,6 +11,7 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/cache"
 )
 
 // TestKeepable pins which root runs are kept: a result (exit 0, or a
@@ -83,5 +84,29 @@ func TestTreeDigest(t *testing.T) {
 	git("update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("ab", 20)+",sub")
 	if d := treeDigest(ctx, nil, runners.NewScope(root, facts.Request{})); d != "" {
 		t.Errorf("a tree with a submodule digests to %q, want none", d)
+	}
+}
+
+// TestFileIDInterpreter: a script's identity names the interpreter its #!
+// line runs, through env and its options.
+func TestFileIDInterpreter(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	sh, _ = filepath.EvalSymlinks(sh)
+	dir := t.TempDir()
+	for _, line := range []string{"#!/usr/bin/env sh", "#!/usr/bin/env -S sh -e", "#!" + sh} {
+		p := filepath.Join(dir, "tool")
+		if err := os.WriteFile(p, []byte(line+"\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		id, interp := fileID(cache.LoadIndex(context.Background(), nil, "t", "1", "/"), p)
+		if id == "" || interp == "" {
+			t.Fatalf("%s: id %q, interpreter %q", line, id, interp)
+		}
+		if got, _ := filepath.EvalSymlinks(interp); got != sh {
+			t.Errorf("%s: interpreter %q, want %q", line, interp, sh)
+		}
 	}
 }

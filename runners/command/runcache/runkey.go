@@ -169,9 +169,14 @@ func fileID(ix *cache.Index, path string) (id, interp string) {
 	line, _, _ := bytes.Cut(head[:n], []byte("\n"))
 	if words := strings.Fields(string(bytes.TrimPrefix(line, []byte("#!")))); bytes.HasPrefix(line, []byte("#!")) && len(words) > 0 {
 		interp = words[0]
-		if filepath.Base(interp) == "env" && len(words) > 1 {
-			if p, err := exec.LookPath(words[len(words)-1]); err == nil {
-				interp = p
+		if filepath.Base(interp) == "env" {
+			for _, w := range words[1:] { // env's options and assignments, then the program
+				if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+					if p, err := exec.LookPath(w); err == nil {
+						interp = p
+					}
+					break
+				}
 			}
 		}
 	}
