@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -134,7 +136,8 @@ func cacheEval(t *testing.T, root, log string) (map[string]string, map[string]in
 // throwaway monorepo: an unchanged tree runs no tool and gives the same
 // verdicts; a same-size edit with the old mtime, a changed or ignored
 // config, another binary, or turning the cache off runs them again; a run
-// that failed is not kept.
+// that failed is not kept; files and tools written again with the same
+// bytes (a CI job restoring .tausik) hit.
 func TestStackRunCacheAttack(t *testing.T) {
 	stackToolsEnv(t)
 	if _, err := exec.LookPath("shellcheck"); err != nil {
@@ -244,6 +247,29 @@ func TestStackRunCacheAttack(t *testing.T) {
 	t.Setenv("TAUSIK_USER_CONFIG", user)
 	_, runs = cacheEval(t, root, log)
 	wantRuns(t, "command_cache: false", runs, all)
+
+	// 7. A CI job restoring .tausik onto a fresh checkout at the same path
+	// and freshly installed tools of the same build: every file and tool
+	// written again with the same bytes (new stamps) runs no tool.
+	t.Setenv("TAUSIK_USER_CONFIG", filepath.Join(t.TempDir(), "none.json"))
+	for p, content := range cacheTree() {
+		writeOld(t, root, p, content, old)
+	}
+	cacheEval(t, root, log)
+	cacheEval(t, root, log) // cargo's run is kept once its Cargo.lock is there
+	if _, runs = cacheEval(t, root, log); len(runs) != 0 {
+		t.Fatalf("the tree unchanged: runs %v, want none", runs)
+	}
+	for _, p := range append(slices.Collect(maps.Keys(cacheTree())), "crates/core/Cargo.lock", ".shellcheckrc") {
+		content := readIn(t, root, p)
+		if err := os.Remove(filepath.Join(root, filepath.FromSlash(p))); err != nil {
+			t.Fatal(err)
+		}
+		writeIn(t, root, p, content)
+	}
+	writeShims(t, other, log, reals, "")
+	_, runs = cacheEval(t, root, log)
+	wantRuns(t, "files and tools rewritten with the same bytes", runs, none)
 }
 
 // writeOld writes content at rel under root with old as its times.
