@@ -69,8 +69,8 @@ const runnerName = "command"
 // format versions what a run key covers and how a run is kept.
 const format = "command-run/1"
 
-// Kept is a root's run as kept: its facts and its findings, with paths
-// repo-relative.
+// Kept is a root's run as kept: its facts (without the streams) and its
+// findings, with paths repo-relative.
 type Kept struct {
 	Run   facts.RootRun      `json:"run"`
 	Diags []facts.Diagnostic `json:"diagnostics"`
@@ -98,11 +98,14 @@ func (c *Cache) Lookup(ctx context.Context, key string) (Kept, bool) {
 }
 
 // Keep stores k under key when it is a result rather than a failure to get
-// one; failing to store only costs the next evaluation a run.
+// one: its findings and outcome, not the tool's output (the streams are
+// kept empty; the stack policies quote them only for a run that is never
+// kept). Failing to store only costs the next evaluation a run.
 func (c *Cache) Keep(ctx context.Context, key string, k Kept) {
 	if c == nil || key == "" || !Keepable(k.Run) {
 		return
 	}
+	k.Run.Stdout, k.Run.Stderr = "", ""
 	raw, err := json.Marshal(k)
 	if err != nil {
 		return
