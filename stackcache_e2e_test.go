@@ -147,24 +147,50 @@ func TestStackRunCacheAttack(t *testing.T) {
 		t.Skipf("shellcheck is not installed: %v", err)
 	}
 	t.Setenv("TAUSIK_COMMAND_CACHE", "")
-	shims := t.TempDir()
-	log := filepath.Join(shims, "calls.log")
-	reals := realTools(t)
-	logShims(t, shims, log, reals)
-	root := t.TempDir()
-	old := time.Now().Add(-time.Hour).Truncate(time.Second)
+	a := &cacheAttack{t: t, shims: t.TempDir(), root: t.TempDir(), old: time.Now().Add(-time.Hour).Truncate(time.Second)}
+	a.log = filepath.Join(a.shims, "calls.log")
+	a.reals = realTools(t)
+	logShims(t, a.shims, a.log, a.reals)
 	for p, content := range cacheTree() {
-		writeOld(t, root, p, content, old)
+		writeOld(t, a.root, p, content, a.old)
 	}
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-q", "-m", "tree"}} {
-		monoGit(t, root, args...)
+		monoGit(t, a.root, args...)
 	}
-	all := map[string]int{"tsc": 1, "cargo_check": 1, "clippy": 1, "golangci_lint": 1, "shellcheck": 1}
-	none := map[string]int{}
+	a.unchanged()
+	a.sameSizeEdits()
+	a.configs()
+	a.binaries()
+	a.failures()
+	a.off()
+	a.restored()
+}
 
-	// 1. Findings F, then the same verdicts from an unchanged tree, no tool run.
-	first, runs := cacheEval(t, root, log)
-	wantRuns(t, "first eval", runs, all)
+// cacheAttack is the state TestStackRunCacheAttack's steps share.
+type cacheAttack struct {
+	t                *testing.T
+	root, shims, log string
+	other            string // a second directory of shims, earlier on PATH
+	reals            map[string]string
+	old              time.Time
+}
+
+var (
+	allRuns = map[string]int{"tsc": 1, "cargo_check": 1, "clippy": 1, "golangci_lint": 1, "shellcheck": 1}
+	noRuns  = map[string]int{}
+)
+
+// eval is cacheEval in the attack's tree.
+func (a *cacheAttack) eval() (map[string]string, map[string]int) {
+	return cacheEval(a.t, a.root, a.log)
+}
+
+// unchanged: findings F, then the same verdicts from an unchanged tree,
+// no tool run.
+func (a *cacheAttack) unchanged() {
+	t := a.t
+	first, runs := a.eval()
+	wantRuns(t, "first eval", runs, allRuns)
 	for g, s := range first {
 		if !strings.HasPrefix(s, "FAILED | ") {
 			t.Errorf("first eval: %s = %s, want FAILED with a finding", g, s)
@@ -172,104 +198,124 @@ func TestStackRunCacheAttack(t *testing.T) {
 	}
 	// cargo wrote the crate's Cargo.lock, an input (ignored by git, read
 	// around the root) that changed while it ran: that run was not kept.
-	again, runs := cacheEval(t, root, log)
+	again, runs := a.eval()
 	wantRuns(t, "Cargo.lock written", runs, map[string]int{"cargo_check": 1, "clippy": 1})
 	wantSame(t, "Cargo.lock written", again, first)
-	again, runs = cacheEval(t, root, log)
-	wantRuns(t, "unchanged tree", runs, none)
+	again, runs = a.eval()
+	wantRuns(t, "unchanged tree", runs, noRuns)
 	wantSame(t, "unchanged tree", again, first)
+}
 
-	// 2. Same-size edits, mtime set back: each tool runs and the new finding shows.
+// sameSizeEdits: edits keeping each file's size, its mtime set back: each
+// tool runs and the new finding shows.
+func (a *cacheAttack) sameSizeEdits() {
+	t := a.t
 	for p, e := range cacheEdits {
 		content := strings.Replace(cacheTree()[p], e[0], e[1], 1)
 		if len(content) != len(cacheTree()[p]) {
 			t.Fatalf("%s: the edit changes the size", p)
 		}
-		writeOld(t, root, p, content, old)
+		writeOld(t, a.root, p, content, a.old)
 	}
-	edited, runs := cacheEval(t, root, log)
-	wantRuns(t, "same-size edits", runs, all)
+	edited, runs := a.eval()
+	wantRuns(t, "same-size edits", runs, allRuns)
 	for g, want := range map[string]string{"tsc": "'boolean'", "cargo_check": "`y`", "clippy": "`y`",
 		"golangci_lint": "self-assignment of y", "shellcheck": "scripts/copy.sh:2:13:"} {
 		if !strings.Contains(edited[g], want) {
 			t.Errorf("same-size edits: %s = %s, want a finding with %q", g, edited[g], want)
 		}
 	}
+}
 
-	// 3. Each tool's config changed; then a .shellcheckrc that git ignores.
-	appendIn(t, root, "web/tsconfig.json", "\n")
-	appendIn(t, root, "crates/core/Cargo.toml", "# lints\n")
-	appendIn(t, root, "svc/.golangci.yml", "# same linters\n")
-	_, runs = cacheEval(t, root, log)
-	wantRuns(t, "configs changed", runs, all)
-	writeOld(t, root, ".shellcheckrc", "disable=SC2086\n", old)
-	config, runs := cacheEval(t, root, log)
-	wantRuns(t, "ignored .shellcheckrc", runs, all)
+// configs: each tool's config changed; then a .shellcheckrc that git
+// ignores.
+func (a *cacheAttack) configs() {
+	t := a.t
+	appendIn(t, a.root, "web/tsconfig.json", "\n")
+	appendIn(t, a.root, "crates/core/Cargo.toml", "# lints\n")
+	appendIn(t, a.root, "svc/.golangci.yml", "# same linters\n")
+	_, runs := a.eval()
+	wantRuns(t, "configs changed", runs, allRuns)
+	writeOld(t, a.root, ".shellcheckrc", "disable=SC2086\n", a.old)
+	config, runs := a.eval()
+	wantRuns(t, "ignored .shellcheckrc", runs, allRuns)
 	if config["shellcheck"] != "PASSED" {
 		t.Errorf("shellcheck with SC2086 disabled in the ignored .shellcheckrc: %s, want PASSED", config["shellcheck"])
 	}
-	_, runs = cacheEval(t, root, log)
-	wantRuns(t, "configs unchanged", runs, none)
+	_, runs = a.eval()
+	wantRuns(t, "configs unchanged", runs, noRuns)
+}
 
-	// 4. Each tool replaced where it is (PATH unchanged), then another
-	// binary of each tool earlier on PATH.
-	writeShims(t, shims, log, reals, "rebuilt")
-	_, runs = cacheEval(t, root, log)
-	wantRuns(t, "binaries replaced", runs, all)
-	other := t.TempDir()
-	logShims(t, other, log, reals)
-	_, runs = cacheEval(t, root, log)
-	wantRuns(t, "other binaries", runs, all)
+// binaries: each tool replaced where it is (PATH unchanged), then another
+// binary of each tool earlier on PATH.
+func (a *cacheAttack) binaries() {
+	t := a.t
+	writeShims(t, a.shims, a.log, a.reals, "rebuilt")
+	_, runs := a.eval()
+	wantRuns(t, "binaries replaced", runs, allRuns)
+	a.other = t.TempDir()
+	logShims(t, a.other, a.log, a.reals)
+	_, runs = a.eval()
+	wantRuns(t, "other binaries", runs, allRuns)
+}
 
-	// 5. Tools that fail run again: golangci-lint on a broken config (its
-	// output does not parse), cargo on a broken manifest (exit 101, no
-	// finding).
-	writeOld(t, root, "svc/.golangci.yml", "version: \"2\"\nlinters: [\n", old)
-	writeOld(t, root, "crates/core/Cargo.toml", "[package\n", old)
+// failures: tools that fail run again: golangci-lint on a broken config
+// (its output does not parse), cargo on a broken manifest (exit 101, no
+// finding).
+func (a *cacheAttack) failures() {
+	t := a.t
+	writeOld(t, a.root, "svc/.golangci.yml", "version: \"2\"\nlinters: [\n", a.old)
+	writeOld(t, a.root, "crates/core/Cargo.toml", "[package\n", a.old)
 	for i := range 2 {
-		broken, runs := cacheEval(t, root, log)
+		broken, runs := a.eval()
 		for _, g := range []string{"golangci_lint", "cargo_check", "clippy"} {
 			if !strings.HasPrefix(broken[g], "COULD_NOT_RUN") || runs[g] != 1 {
 				t.Errorf("broken config, eval %d: %s %s ran %d times, want COULD_NOT_RUN and one run", i+1, g, broken[g], runs[g])
 			}
 		}
 	}
+}
 
-	// 6. The cache turned off: by the environment, then by the user tier.
+// off: the cache turned off by the environment, then by the user tier.
+func (a *cacheAttack) off() {
+	t := a.t
 	t.Setenv("TAUSIK_COMMAND_CACHE", "off")
-	_, runs = cacheEval(t, root, log)
-	wantRuns(t, "TAUSIK_COMMAND_CACHE=off", runs, all)
+	_, runs := a.eval()
+	wantRuns(t, "TAUSIK_COMMAND_CACHE=off", runs, allRuns)
 	t.Setenv("TAUSIK_COMMAND_CACHE", "")
 	user := filepath.Join(t.TempDir(), "user.json")
 	if err := os.WriteFile(user, []byte(`{"command_cache": false}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("TAUSIK_USER_CONFIG", user)
-	_, runs = cacheEval(t, root, log)
-	wantRuns(t, "command_cache: false", runs, all)
-
-	// 7. A CI job restoring .tausik onto a fresh checkout at the same path
-	// and freshly installed tools of the same build: every file and tool
-	// written again with the same bytes (new stamps) runs no tool.
+	_, runs = a.eval()
+	wantRuns(t, "command_cache: false", runs, allRuns)
 	t.Setenv("TAUSIK_USER_CONFIG", filepath.Join(t.TempDir(), "none.json"))
+}
+
+// restored: a CI job restoring .tausik onto a fresh checkout at the same
+// path and freshly installed tools of the same build: every file and tool
+// written again with the same bytes (new stamps) runs no tool.
+func (a *cacheAttack) restored() {
+	t := a.t
 	for p, content := range cacheTree() {
-		writeOld(t, root, p, content, old)
+		writeOld(t, a.root, p, content, a.old)
 	}
-	cacheEval(t, root, log)
-	cacheEval(t, root, log) // cargo's run is kept once its Cargo.lock is there
-	if _, runs = cacheEval(t, root, log); len(runs) != 0 {
+	a.eval()
+	a.eval() // cargo's run is kept once its Cargo.lock is there
+	if _, runs := a.eval(); len(runs) != 0 {
 		t.Fatalf("the tree unchanged: runs %v, want none", runs)
 	}
 	for _, p := range append(slices.Collect(maps.Keys(cacheTree())), "crates/core/Cargo.lock", ".shellcheckrc") {
-		content := readIn(t, root, p)
-		if err := os.Remove(filepath.Join(root, filepath.FromSlash(p))); err != nil {
+		content := readIn(t, a.root, p)
+		if err := os.Remove(filepath.Join(a.root, filepath.FromSlash(p))); err != nil {
 			t.Fatal(err)
 		}
-		writeIn(t, root, p, content)
+		writeIn(t, a.root, p, content)
 	}
-	writeShims(t, other, log, reals, "")
-	_, runs = cacheEval(t, root, log)
-	wantRuns(t, "files and tools rewritten with the same bytes", runs, none)
+	writeShims(t, a.other, a.log, a.reals, "")
+	_, runs := a.eval()
+	wantRuns(t, "files and tools rewritten with the same bytes", runs, noRuns)
 }
 
 // writeOld writes content at rel under root with old as its times.
