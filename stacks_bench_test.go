@@ -15,7 +15,9 @@ import (
 // its root: cold (no .tausik: no fact cache, no verdict to reuse; the
 // tools' own caches — cargo's target/, golangci-lint's and Go's — as the
 // first run left them, as on a developer's machine) and warm (nothing
-// changed since an earlier run). hadolint is switched off by the user tier
+// changed since an earlier run: every root's run is kept, so no tool
+// starts but for the version probes of the run key; see
+// docs/command-gates.md). hadolint is switched off by the user tier
 // where it is not installed (EXCUSED), so each run passes.
 func BenchmarkStackMonorepoCommit(b *testing.B) {
 	stackToolsEnv(b)

@@ -146,7 +146,11 @@ func (e *Engine) addCommandGates(ctx context.Context, tiers []*config.File) erro
 // gate from its effective config and adds them to the engine's registry.
 func (e *Engine) registerCommands(tiers []*config.File) error {
 	e.warnings = append(e.warnings, e.cmds.KeepOffHooks(e.gates, e.eff, tiers)...)
-	rs, err := e.cmds.Runners(e.gates, e.eff, tiers, e.Python())
+	var opts []command.Option
+	if id, ok := verdictcache.BinaryIdentity(); ok && e.store != nil && e.cmds.Cached() {
+		opts = append(opts, command.WithCache(e.store, id))
+	}
+	rs, err := e.cmds.Runners(e.gates, e.eff, tiers, e.Python(), opts...)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,12 @@ type RootRun struct {
 	Reason     string `json:"reason,omitempty"`
 	Detail     string `json:"detail,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
+	// Cached is true when the run is one kept from an earlier evaluation
+	// with the same key (the tool, its command line and environment, the
+	// project's files and the inputs around the root) and the tool did not
+	// run now; DurationMS is then the kept run's, and Stdout and Stderr are
+	// empty (the findings are kept, not the output).
+	Cached bool `json:"cached,omitempty"`
 	// Findings counts the Command's diagnostics and failed or erroring
 	// test cases that came from this root.
 	Findings int `json:"findings"`

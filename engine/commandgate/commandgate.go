@@ -149,6 +149,10 @@ func (s *Set) Config() *config.Commands {
 	return s.cfg
 }
 
+// Cached reports whether the stack gates' runs may be kept in the fact
+// cache: no tier turned command_cache off, nor TAUSIK_COMMAND_CACHE.
+func (s *Set) Cached() bool { return s.Config() == nil || !s.cfg.NoCache }
+
 // Python is the interpreter a tier names for the pytest gate, "" for none.
 func (s *Set) Python() string {
 	if s.Config() == nil {
@@ -174,10 +178,11 @@ func (s *Set) SpecFor(g *gate.Gate, params map[string]any) (command.Spec, bool) 
 }
 
 // Runners builds a runner for every command gate of gates from its
-// effective config (effs); python runs the built-in pytest gate. A built-in
-// command whose bundle is absent is not built. A command that cannot be
-// built is an ErrConfig naming the config key behind it.
-func (s *Set) Runners(gates []*gate.Gate, effs map[string]*config.Effective, tiers []*config.File, python string) ([]runners.Runner, error) {
+// effective config (effs); python runs the built-in pytest gate; opts tune
+// every runner (command.WithCache). A built-in command whose bundle is
+// absent is not built. A command that cannot be built is an ErrConfig
+// naming the config key behind it.
+func (s *Set) Runners(gates []*gate.Gate, effs map[string]*config.Effective, tiers []*config.File, python string, opts ...command.Option) ([]runners.Runner, error) {
 	d := &diag.Diagnostics{Kind: diag.ErrConfig}
 	var rs []runners.Runner
 	for _, g := range gates {
@@ -192,7 +197,7 @@ func (s *Set) Runners(gates []*gate.Gate, effs map[string]*config.Effective, tie
 		} else if spec.Parser == command.ParserPytest {
 			spec.Argv = append([]string{python}, spec.Argv[1:]...)
 		}
-		r, err := command.New(spec, command.WithAllowed(allow...))
+		r, err := command.New(spec, append([]command.Option{command.WithAllowed(allow...)}, opts...)...)
 		if err != nil {
 			file, line, key := s.blame(tiers, g.Name, eff)
 			d.Add(file, line, "%s: %v", key, err)

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -46,6 +47,35 @@ type Commands struct {
 	Python     string         // interpreter for the built-in pytest gate; "" = command.Python()
 	PythonTier *File          // the tier that set python
 	Team       []*CommandGate // the team command gates, by name
+	// NoCache keeps the stack gates' runs out of the fact cache: a tier
+	// said "command_cache": false, or TAUSIK_COMMAND_CACHE is off.
+	NoCache bool
+}
+
+// KeyCommandCache is the config key that, false in any tier, runs every
+// stack gate's tool on every evaluation. Any tier may turn the cache off
+// (it only makes results fresher); none can force it on.
+const KeyCommandCache = "command_cache"
+
+// EnvCommandCache turns the stack gates' run cache off for one process or
+// CI job: off, false, no or 0 (on, true, yes, 1 or empty leave it on).
+const EnvCommandCache = "TAUSIK_COMMAND_CACHE"
+
+// commandCacheOff reads the tiers' command_cache keys and
+// TAUSIK_COMMAND_CACHE into cs.
+func (cs *Commands) commandCacheOff(tiers []*File, d *diag.Diagnostics) {
+	for _, t := range tiers {
+		if t != nil && t.has[KeyCommandCache] && !t.cfg.CommandCache {
+			cs.NoCache = true
+		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(os.Getenv(EnvCommandCache))); v {
+	case "", "on", "true", "yes", "1":
+	case "off", "false", "no", "0":
+		cs.NoCache = true
+	default:
+		d.Add(EnvCommandCache, 0, "want off or on, got %q", v)
+	}
 }
 
 // ResolveCommands reads the command sections of every tier. taken reports
@@ -86,6 +116,7 @@ func ResolveCommands(tiers []*File, taken func(string) (string, bool)) (*Command
 			"%s: refused: `%s -m pytest` starts with no allowed command [%s]; only the user or managed tier may allow it (%q: [[%q, \"-m\", \"pytest\"]])",
 			KeyPython, cs.Python, command.FormatAllowed(cs.Allow), KeyAllowCommands, cs.Python)
 	}
+	cs.commandCacheOff(tiers, d)
 	for _, name := range sortedKeys(byName) {
 		c := byName[name]
 		if _, err := command.New(c.Spec, command.WithAllowed(cs.AllowFor(c)...)); err != nil {

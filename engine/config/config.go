@@ -68,6 +68,7 @@ type tierSections struct {
 	AllowCommands any            `cfg:"allow_commands"`
 	Generators    map[string]any `cfg:"generators" want:"an object of host generators"`
 	Python        string         `cfg:"python" want:"the interpreter's name or path"`
+	CommandCache  bool           `cfg:"command_cache" want:"true or false"`
 	Store         any            `cfg:"store"`
 }
 

@@ -29,6 +29,7 @@ import (
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/internal/pathpat"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/command/runcache"
 )
 
 // Output limits: how much of a stream the facts quote, and how much is kept
@@ -45,7 +46,8 @@ type Runner struct {
 	exts    []string
 	exclude pathpat.Set
 	outCap  int
-	confine []string // writable directories when the tool runs sandboxed; nil: unconfined
+	confine []string        // writable directories when the tool runs sandboxed; nil: unconfined
+	rc      *runcache.Cache // keeps the runs of a cached spec (WithCache); nil keeps none
 }
 
 // Option tunes a Runner at construction.
@@ -55,6 +57,7 @@ type options struct {
 	allow   [][]string
 	outCap  int
 	confine []string
+	rc      *runcache.Cache
 }
 
 // WithAllowlist replaces the allowed commands (DefaultAllowed when not
@@ -125,7 +128,7 @@ func New(spec Spec, opts ...Option) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap, confine: o.confine}, nil
+	return &Runner{spec: spec, exts: exts, exclude: exclude, outCap: o.outCap, confine: o.confine, rc: o.rc}, nil
 }
 
 // Namespace implements runners.Runner: the gate's name.

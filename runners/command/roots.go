@@ -11,6 +11,7 @@ import (
 
 	"github.com/tausik/tausik/facts"
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/command/runcache"
 	"github.com/tausik/tausik/runners/stacks"
 )
 
@@ -52,7 +53,7 @@ func (r *Runner) gatherRoots(ctx context.Context, s *runners.Scope) facts.Namesp
 		if len(fs) == 0 {
 			continue
 		}
-		run := r.runRoot(ctx, s.Root, root, fs, res)
+		run := r.runRoot(ctx, s, root, fs, res)
 		if run.Reason != "" && reason == "" {
 			status, reason = facts.StatusError, run.Reason
 			res.Detail = run.Dir + ": " + run.Detail
@@ -128,8 +129,11 @@ func within(dir, f string) string {
 }
 
 // runRoot runs the command of root's variant in root with files
-// (repo-relative), adding its findings, repo-relative, to res.
-func (r *Runner) runRoot(ctx context.Context, repo string, root stacks.ToolRoot, files []string, res *facts.Command) facts.RootRun {
+// (repo-relative), adding its findings, repo-relative, to res. A runner
+// that caches (WithCache) takes a kept run of the same key instead, and
+// keeps a fresh run that is a result when nothing the key covers changed
+// while the tool ran.
+func (r *Runner) runRoot(ctx context.Context, s *runners.Scope, root stacks.ToolRoot, files []string, res *facts.Command) facts.RootRun {
 	tpl, parser := r.spec.Argv, r.spec.Parser
 	if v, ok := r.spec.Variants[root.Variant]; ok {
 		tpl, parser = v.Argv, v.Parser
@@ -145,10 +149,29 @@ func (r *Runner) runRoot(ctx context.Context, repo string, root stacks.ToolRoot,
 	run := facts.RootRun{Dir: root.Dir, Variant: root.Variant, Files: []string{}}
 	if slices.Contains(tpl, FilesArg) {
 		run.Files = files
-		res.Files = append(res.Files, files...)
 	} else {
 		args = nil
 	}
+	key, in := "", runcache.Run{}
+	if r.rc != nil && r.spec.Cache != nil {
+		in = runcache.Run{Gate: r.spec.Name, Variant: root.Variant, Dir: root.Dir, Argv: expand(tpl, args, ""), Parser: string(parser),
+			Timeout: r.spec.Timeout, OutCap: r.outCap, Env: r.spec.Env, Spec: *r.spec.Cache}
+		key = r.rc.Key(ctx, s, in, false)
+	}
+	if k, ok := r.rc.Lookup(ctx, key); ok {
+		k.Run.Cached = true
+		return addTo(res, k)
+	}
+	got := r.runFresh(ctx, s.Root, root, tpl, parser, args, run)
+	if key != "" && runcache.Keepable(got.Run) && r.rc.Key(ctx, s, in, true) == key {
+		r.rc.Keep(ctx, key, got)
+	}
+	return addTo(res, got)
+}
+
+// runFresh runs tpl with args in root and returns run completed with the
+// outcome and the findings, repo-relative.
+func (r *Runner) runFresh(ctx context.Context, repo string, root stacks.ToolRoot, tpl []string, parser Parser, args []string, run facts.RootRun) runcache.Kept {
 	dir := filepath.Join(repo, filepath.FromSlash(root.Dir))
 	rr := r.runOnce(ctx, repo, dir, tpl, parser, args)
 	run.Argv, run.Ran, run.ExitCode = rr.argv, rr.out.ran, rr.out.exitCode
@@ -158,30 +181,42 @@ func (r *Runner) runRoot(ctx context.Context, repo string, root stacks.ToolRoot,
 	switch {
 	case !rr.out.ran:
 		run.Reason, run.Detail = rr.out.reason, rr.out.detail
-		return run
+		return runcache.Kept{Run: run}
 	case rr.parseErr != nil:
 		run.Reason, run.Detail = ReasonParseError, rr.parseDetail(tpl[0], run.ExitCode, run.Stderr)
-		return run
+		return runcache.Kept{Run: run}
 	}
+	k := runcache.Kept{Run: run, Diags: []facts.Diagnostic{}}
 	for _, d := range rr.diags {
 		d.File = repoPath(repo, root.Dir, d.File)
-		res.Diagnostics = append(res.Diagnostics, d)
-		run.Findings++
+		k.Diags = append(k.Diags, d)
+		k.Run.Findings++
 	}
 	if rr.tests != nil {
-		if res.Tests == nil {
-			res.Tests = &facts.TestReport{Cases: []facts.TestCase{}}
-		}
+		k.Cases = []facts.TestCase{}
 		for _, c := range rr.tests.Cases {
 			c.File, c.FailFile = repoPath(repo, root.Dir, c.File), repoPath(repo, root.Dir, c.FailFile)
-			res.Tests.Cases = append(res.Tests.Cases, c)
-			run.Cases++
+			k.Cases = append(k.Cases, c)
+			k.Run.Cases++
 			if c.Outcome == "failed" || c.Outcome == "error" {
-				run.Findings++
+				k.Run.Findings++
 			}
 		}
 	}
-	return run
+	return k
+}
+
+// addTo adds the root's files and findings k to res and returns its run.
+func addTo(res *facts.Command, k runcache.Kept) facts.RootRun {
+	res.Files = append(res.Files, k.Run.Files...)
+	res.Diagnostics = append(res.Diagnostics, k.Diags...)
+	if k.Cases != nil {
+		if res.Tests == nil {
+			res.Tests = &facts.TestReport{Cases: []facts.TestCase{}}
+		}
+		res.Tests.Cases = append(res.Tests.Cases, k.Cases...)
+	}
+	return k.Run
 }
 
 // repoPath makes a path a tool printed relative to its root dir (or

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tausik/tausik/runners/command/runcache"
 )
 
 // Parser names how a command's machine output becomes facts.
@@ -87,6 +89,10 @@ type Spec struct {
 	// runners (js_test: node, jest, vitest), each variant's command; a
 	// root without a variant runs Argv with Parser.
 	Variants map[string]Variant
+	// Cache, when set, lets the run of a stack gate in one root be kept in
+	// the fact cache and reused while nothing the key covers changed (see
+	// runcache.Spec and WithCache); nil runs the tool on every evaluation.
+	Cache *runcache.Spec
 }
 
 // Variant is one of a stack gate's commands.

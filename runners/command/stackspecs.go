@@ -19,6 +19,9 @@ func RegisterStack(spec Spec, allow ...[]string) {
 	stackMu.Lock()
 	defer stackMu.Unlock()
 	spec.PerRoot = true
+	if c, ok := cachedStacks[spec.Name]; ok {
+		spec.Cache = &c
+	}
 	stackSpecs = append(stackSpecs, spec)
 	stackAllow = append(stackAllow, allow...)
 }
