@@ -204,6 +204,13 @@ func (a *cacheAttack) unchanged() {
 	again, runs = a.eval()
 	wantRuns(t, "unchanged tree", runs, noRuns)
 	wantSame(t, "unchanged tree", again, first)
+	// A task's verification runs every tool again, whatever is kept.
+	args := []string{"--trigger", "verify"}
+	for g := range cacheGates {
+		args = append(args, "--gate", g)
+	}
+	evalMonorepo(t, a.root, args...)
+	wantRuns(t, "verify", toolRuns(t, a.log), allRuns)
 }
 
 // sameSizeEdits: edits keeping each file's size, its mtime set back: each

@@ -158,7 +158,9 @@ func (r *Runner) runRoot(ctx context.Context, s *runners.Scope, root stacks.Tool
 			Timeout: r.spec.Timeout, OutCap: r.outCap, Env: r.spec.Env, Spec: *r.spec.Cache}
 		key = r.rc.Key(ctx, s, in, false)
 	}
-	if k, ok := r.rc.Lookup(ctx, key); ok {
+	// A task's verification runs every tool afresh: the receipt it signs
+	// says what ran for it. The run is kept for the evaluations after.
+	if k, ok := r.rc.Lookup(ctx, key); ok && s.Request.Trigger != TriggerVerify {
 		k.Run.Cached = true
 		return addTo(res, k)
 	}

@@ -2,6 +2,9 @@ package command
 
 import "github.com/tausik/tausik/runners/command/runcache"
 
+// TriggerVerify is the trigger at which no kept run is reused.
+const TriggerVerify = "verify"
+
 // cachedStacks are the stack gates whose runs are kept (runcache), by
 // name, with how to ask each tool its version.
 var cachedStacks = map[string]runcache.Spec{
