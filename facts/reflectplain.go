@@ -13,11 +13,11 @@ import (
 // back, walking it with reflect instead of encoding and parsing text: a hook
 // converts the request, task and tool namespaces on every call. It follows
 // encoding/json's rules for the shapes facts use (exported fields, json tag
-// names, "-", omitempty, omitzero; pointers, interfaces, slices, arrays,
+// names, "-", omitempty; pointers, interfaces, slices, arrays,
 // string-keyed maps, numbers as int64 where their JSON text is an integer)
 // and hands anything else back to the round trip: a type with its own
-// MarshalJSON or MarshalText, []byte, an embedded struct, the "string" tag
-// option, a map with other keys, floats. ok is false when v cannot be
+// MarshalJSON or MarshalText, []byte, an embedded struct, the "string" and
+// "omitzero" tag options, a map with other keys, floats. ok is false when v cannot be
 // converted at all (what json.Marshal would refuse).
 func plainOf(v reflect.Value) (any, bool) { return plainAt(v, 0) }
 
@@ -108,7 +108,7 @@ func plainStruct(v reflect.Value, depth int) (any, bool) {
 	out := make(map[string]any, len(fields))
 	for _, f := range fields {
 		fv := v.Field(f.index)
-		if f.omitEmpty && emptyValue(fv) || f.omitZero && zeroValue(fv) {
+		if f.omitEmpty && emptyValue(fv) {
 			continue
 		}
 		e, ok := plainAt(fv, depth)
@@ -122,9 +122,9 @@ func plainStruct(v reflect.Value, depth int) (any, bool) {
 
 // plainField is a struct field as encoding/json writes it.
 type plainField struct {
-	name                string
-	index               int
-	omitEmpty, omitZero bool
+	name      string
+	index     int
+	omitEmpty bool
 }
 
 // structShape is how plainOf writes a struct type: its fields, or the
@@ -148,7 +148,7 @@ func structFields(t reflect.Type) ([]plainField, bool) {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		tag := sf.Tag.Get("json")
-		if sf.Anonymous || strings.Contains(tag, ",string") {
+		if sf.Anonymous || strings.Contains(tag, ",string") || strings.Contains(tag, ",omitzero") {
 			sh = structShape{roundTrip: true}
 			break
 		}
@@ -162,7 +162,6 @@ func structFields(t reflect.Type) ([]plainField, bool) {
 		f := plainField{name: name, index: i}
 		for _, o := range strings.Split(opts, ",") {
 			f.omitEmpty = f.omitEmpty || o == "omitempty"
-			f.omitZero = f.omitZero || o == "omitzero"
 		}
 		sh.fields = append(sh.fields, f)
 	}
@@ -206,17 +205,6 @@ func emptyValue(v reflect.Value) bool {
 		return v.IsZero()
 	}
 	return false
-}
-
-// zeroValue is encoding/json's omitzero test.
-func zeroValue(v reflect.Value) bool {
-	if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
-		if v.Kind() == reflect.Pointer && v.IsNil() {
-			return true
-		}
-		return z.IsZero()
-	}
-	return v.IsZero()
 }
 
 // viaJSON converts v the slow way, through JSON text.
