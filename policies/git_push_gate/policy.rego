@@ -209,7 +209,7 @@ push_args(cmd) := array.slice(cmd.argv, sub_at(cmd) + 1, count(cmd.argv))
 problems contains {"rule": "push_config", "why": sprintf("git %s %s changes where or what the push sends", [o, v])} if {
 	some cmd in pushes
 	some [o, v] in settings(cmd)
-	regex.match(`^(remote|url|push|branch|include|includeif|http)\.|^core\.(sshcommand|gitproxy)`, lower(v))
+	regex.match(`^(remote|url|push|branch|include|includeif|http|submodule)\.|^core\.(sshcommand|gitproxy)`, lower(v))
 }
 
 problems contains {"rule": "other_repository", "why": sprintf("git %s %s pushes from another repository than the one the ticket names", [globals(cmd)[i - 1], w])} if {
