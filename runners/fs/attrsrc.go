@@ -51,9 +51,10 @@ const maxAttrMemo = 1 << 14
 // in the work tree whose top is top. ok is false when the answer cannot be
 // told from the files alone: no readable git directory, a config that may
 // point attributes elsewhere (attr.*, include), an environment that does
-// (GIT_ATTR_SOURCE, command-line config), or a source stat cannot read.
+// (GIT_ATTR_SOURCE, command-line config, another index), a source stat
+// cannot read, or a system whose stat cannot tell a rewritten file.
 func readAttrSources(ctx context.Context, top, root string, paths []string) (*attrSources, bool) {
-	for _, k := range []string{"GIT_ATTR_SOURCE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG"} {
+	for _, k := range []string{"GIT_ATTR_SOURCE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG", "GIT_INDEX_FILE"} {
 		if os.Getenv(k) != "" {
 			return nil, false
 		}
@@ -78,7 +79,7 @@ func readAttrSources(ctx context.Context, top, root string, paths []string) (*at
 	}
 	for _, p := range paths {
 		for _, d := range s.dirs(filepath.Join(root, p)) {
-			if !s.stat(filepath.Join(d, ".gitattributes")) {
+			if !s.statAttributes(filepath.Join(d, ".gitattributes")) {
 				return nil, false
 			}
 		}
@@ -128,15 +129,36 @@ func mayRedirectAttributes(path string) bool {
 	return bytes.Contains(low, []byte("attr")) || bytes.Contains(low, []byte("include"))
 }
 
-// stat records p's identity; false when it cannot be read.
+// stat records p's identity; false when it cannot be read or told.
 func (s *attrSources) stat(p string) bool {
+	return s.record(p, os.Stat)
+}
+
+// statAttributes records the identity of a work tree's .gitattributes: git
+// does not follow one that is a symbolic link (it reads the index's), so
+// the link itself is what counts, marked as such.
+func (s *attrSources) statAttributes(p string) bool {
+	return s.record(p, os.Lstat)
+}
+
+// linkMark opens the identity of a symbolic link.
+const linkMark = "link:"
+
+func (s *attrSources) record(p string, stat func(string) (os.FileInfo, error)) bool {
 	if _, ok := s.ids[p]; ok {
 		return true
 	}
-	info, err := os.Stat(p)
+	info, err := stat(p)
 	switch {
 	case err == nil:
-		s.ids[p] = fileIdentity(info)
+		id, ok := fileIdentity(info)
+		if !ok {
+			return false
+		}
+		if info.Mode()&os.ModeSymlink != 0 {
+			id = linkMark + id
+		}
+		s.ids[p] = id
 	case os.IsNotExist(err):
 		s.ids[p] = "-"
 	default:
@@ -187,10 +209,11 @@ func (s *attrSources) unmarkable(root, path string) bool {
 	for _, d := range s.dirs(filepath.Join(root, path)) {
 		f := filepath.Join(d, ".gitattributes")
 		rel, err := filepath.Rel(s.top, d)
+		onDisk := s.ids[f] != "-" && !strings.HasPrefix(s.ids[f], linkMark)
 		switch {
 		case err != nil:
 			return false
-		case s.ids[f] != "-":
+		case onDisk:
 			if mentionsLinguist(f, s.ids[f]) {
 				return false
 			}

@@ -53,6 +53,21 @@ func runGit(t *testing.T, root string, args ...string) {
 	}
 }
 
+// rewriteKeepingTimes writes text over path and sets its times back.
+func rewriteKeepingTimes(t *testing.T, path, text string) {
+	t.Helper()
+	was, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, was.ModTime(), was.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestLinguistRememberedFollowsGit changes every source git reads
 // attributes from, one step at a time, and after each checks the facts
 // against a fresh git check-attr: a remembered answer that outlived its
@@ -64,18 +79,6 @@ func TestLinguistRememberedFollowsGit(t *testing.T) {
 	for _, p := range paths {
 		writeFile(t, root, p, []byte("x\n"))
 	}
-	restoreTimes := func(rel string, was os.FileInfo) {
-		if err := os.Chtimes(filepath.Join(root, rel), was.ModTime(), was.ModTime()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	stat := func(rel string) os.FileInfo {
-		info, err := os.Stat(filepath.Join(root, rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return info
-	}
 	steps := []struct {
 		name   string
 		change func()
@@ -84,11 +87,7 @@ func TestLinguistRememberedFollowsGit(t *testing.T) {
 		{"no source at all", func() {}, 0},
 		{"a .gitattributes naming no linguist attribute", func() { writeFile(t, root, ".gitattributes", []byte("*.sh text eol=lf\n")) }, 0},
 		{"a root .gitattributes appears", func() { writeFile(t, root, ".gitattributes", []byte("gen/** linguist-generated\n")) }, 1},
-		{"its text changes, size and mtime kept", func() {
-			was := stat(".gitattributes")
-			writeFile(t, root, ".gitattributes", []byte("*.py   linguist-generated\n"))
-			restoreTimes(".gitattributes", was)
-		}, 2},
+		{"its text changes, size and mtime kept", func() { rewriteKeepingTimes(t, filepath.Join(root, ".gitattributes"), "*.py   linguist-generated\n") }, 2},
 		{"a nested .gitattributes appears", func() { writeFile(t, root, "pkg/sub/.gitattributes", []byte("*.pb.go linguist-generated\n")) }, 3},
 		{"a macro the root defines, used where linguist is not written", func() {
 			writeFile(t, root, ".gitattributes", []byte("[attr]gen linguist-vendored\n*.py   linguist-generated\n"))
@@ -175,4 +174,46 @@ func TestLinguistRemembersGitsAnswer(t *testing.T) {
 	if ns := gather(t, root, "b.py"); ns.Status != facts.StatusOK || ns.Data.(facts.Files).Files[0].Linguist != "generated" {
 		t.Fatalf("remembered: %+v", ns)
 	}
+}
+
+// TestLinguistFollowsGitsOddSources: a .gitattributes that is a symbolic
+// link (git reads the index's instead) and an index named by
+// GIT_INDEX_FILE give what git gives, asked twice.
+func TestLinguistFollowsGitsOddSources(t *testing.T) {
+	root := tempDir(t)
+	initRepo(t, root)
+	writeFile(t, root, "a.py", []byte("x\n"))
+	writeFile(t, root, ".gitattributes", []byte("*.py linguist-generated\n"))
+	runGit(t, root, "add", ".gitattributes")
+	writeFile(t, root, "other.attrs", []byte("*.py text\n"))
+	if err := os.Remove(filepath.Join(root, ".gitattributes")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("other.attrs", filepath.Join(root, ".gitattributes")); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string) {
+		t.Helper()
+		for round := 0; round < 2; round++ {
+			ns := gather(t, root, "a.py")
+			got, want := linguistOf(ns.Data.(facts.Files).Files)["a.py"], gitLinguist(t, root, []string{"a.py"})["a.py"]
+			if ns.Status != facts.StatusOK || got != want {
+				t.Errorf("%s (round %d): %q, git says %q (%+v)", step, round, got, want, ns)
+			}
+		}
+	}
+	check("a symlinked .gitattributes")
+	if err := os.Remove(filepath.Join(root, ".gitattributes")); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, root, "rm", "-q", "--cached", ".gitattributes")
+	check("no .gitattributes anywhere")
+	other := filepath.Join(t.TempDir(), "index")
+	t.Setenv("GIT_INDEX_FILE", other)
+	writeFile(t, root, ".gitattributes", []byte("*.py linguist-vendored\n"))
+	runGit(t, root, "add", ".gitattributes")
+	if err := os.Remove(filepath.Join(root, ".gitattributes")); err != nil {
+		t.Fatal(err)
+	}
+	check("only GIT_INDEX_FILE's index holds one")
 }
