@@ -29,6 +29,7 @@ func worker(f func(), keep time.Duration) {
 	defer t.Stop()
 	for {
 		f()
+		f = nil // what it holds is not kept alive while the worker waits
 		t.Reset(keep)
 		select {
 		case f = <-work:
