@@ -209,3 +209,49 @@ func TestDigestPartsMatchesDigest(t *testing.T) {
 		t.Errorf("changing git changed parts %v -> %v", parts, parts2)
 	}
 }
+
+// TestToGenericOddShapes: shapes no namespace type has yet convert as a
+// JSON round trip does: a field's pointer-receiver MarshalJSON, a name two
+// fields claim, tag names encoding/json refuses.
+func TestToGenericOddShapes(t *testing.T) {
+	type twice struct {
+		X string
+		Y string `json:"X"`
+		C int    `json:"ok"`
+	}
+	type tags struct {
+		A string `json:"ä"`
+		B string `json:"a\u00a0b"`
+		C string `json:"a,omitempty"`
+	}
+	type holder struct {
+		M ptrMarshal `json:"m"`
+	}
+	for name, v := range map[string]any{
+		"a name used twice":    twice{"1", "2", 3},
+		"tag names":            tags{"a", "b", ""},
+		"pointer MarshalJSON":  &holder{},
+		"value with one again": holder{},
+	} {
+		got, err := ToGeneric(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := DecodeGeneric(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %#v, a round trip gives %#v", name, got, want)
+		}
+	}
+}
+
+// ptrMarshal encodes itself only through a pointer.
+type ptrMarshal struct{ N int }
+
+func (p *ptrMarshal) MarshalJSON() ([]byte, error) { return []byte(`"custom"`), nil }

@@ -4,8 +4,10 @@ import (
 	"encoding"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -163,6 +165,10 @@ func structFields(t reflect.Type) ([]plainField, bool) {
 		for _, o := range strings.Split(opts, ",") {
 			f.omitEmpty = f.omitEmpty || o == "omitempty"
 		}
+		if slices.ContainsFunc(sh.fields, func(g plainField) bool { return g.name == f.name }) {
+			sh = structShape{roundTrip: true} // encoding/json's rules for a name used twice
+			break
+		}
 		sh.fields = append(sh.fields, f)
 	}
 	shapes.Store(t, sh)
@@ -175,7 +181,7 @@ func validTagName(name string) bool {
 	for _, c := range name {
 		switch {
 		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c > 0x7f:
+		case unicode.IsLetter(c), unicode.IsDigit(c):
 		default:
 			return false
 		}
@@ -209,7 +215,11 @@ func emptyValue(v reflect.Value) bool {
 
 // viaJSON converts v the slow way, through JSON text.
 func viaJSON(v reflect.Value) (any, bool) {
-	b, err := json.Marshal(v.Interface())
+	x := v.Interface()
+	if v.CanAddr() {
+		x = v.Addr().Interface() // as encoding/json would, a pointer method of a field counts
+	}
+	b, err := json.Marshal(x)
 	if err != nil {
 		return nil, false
 	}
