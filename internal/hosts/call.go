@@ -230,10 +230,10 @@ func normalise(h *Host, c call, env Env) (toolcall.Call, error) {
 		}
 		tc.Command = c.patch
 	case len(c.argv) > 0:
-		r = shellwrites.ArgvIn(c.argv, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile, GitAlias: gitAlias})
+		r = shellwrites.ArgvIn(c.argv, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile, GitAlias: gitAlias, CDPath: env.Getenv != nil && env.Getenv("CDPATH") != ""})
 		tc.Command = strings.Join(c.argv, " ")
 	case c.command != "":
-		r = shellwrites.ShellIn(c.command, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile, GitAlias: gitAlias})
+		r = shellwrites.ShellIn(c.command, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile, GitAlias: gitAlias, CDPath: env.Getenv != nil && env.Getenv("CDPATH") != ""})
 	}
 	targets = append(targets, r.Writes...)
 	for _, u := range r.Unknown {

@@ -311,6 +311,9 @@ var rows = []row{
 	{cmd: `GIT_WORK_TREE=other git checkout -- b`, writes: ".(work tree)", unknown: true},
 	{cmd: `export GIT_DIR=.git GIT_WORK_TREE=other; git checkout HEAD -- src/a`, writes: ".(work tree)", unknown: true, run: true}, // writes other/src/a
 	{cmd: `HOME=other; touch ~/x`, unknown: true},
+	{cmd: `touch ~+/other/x`, unknown: true, run: true},
+	{cmd: `cd() { command cd other; }; cd src && touch x`, writes: "other/x", run: true},
+	{cmd: `f() { touch x; }; cd other; f`, writes: "x, other/x", run: true},
 	{cmd: `git init -q other/repo`, writes: "other/repo", run: true},
 	{cmd: `git diff --outp=other/x`, unknown: true}, // git diff itself refuses the abbreviation; reported all the same
 	{cmd: `git log --oneline --output=other/x`, unknown: true, run: true},

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/tausik/tausik/internal/hosts/shellwrites/getopt"
 )
 
@@ -20,6 +22,22 @@ var wrappers = map[string]bool{
 	"chrt": true, "flock": true, "strace": true, "ltrace": true,
 }
 
+// call runs the body of the shell function args[0] names where it is
+// called (a function named cd, git or cp is not the command the rest of
+// this file models; command and builtin still reach those). A function
+// calling itself is Unknown, and leaves the directory unknown.
+func (w *walker) call(args []arg, body *syntax.Stmt, st *state) {
+	name := args[0].lit
+	if w.job.calling[name] {
+		w.hidden(joinRaw(args), "a shell function that calls itself")
+		*st = state{}
+		return
+	}
+	w.job.calling[name] = true
+	defer delete(w.job.calling, name)
+	w.stmt(body, st)
+}
+
 // run judges one simple command, args already expanded.
 func (w *walker) run(args []arg, st *state) {
 	if len(args) == 0 {
@@ -33,6 +51,10 @@ func (w *walker) run(args []arg, st *state) {
 	}
 	if !args[0].ok {
 		w.dynamicProgram(args)
+		return
+	}
+	if body, ok := w.job.funcs[args[0].lit]; ok && len(w.job.wraps) == 0 {
+		w.call(args, body, st)
 		return
 	}
 	if wrappers[name] {

@@ -1,9 +1,10 @@
 package shellwrites
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/tausik/tausik/internal/hosts/shellwrites/shtext"
 )
 
 // lang says how an interpreter is given its program: code lists the short
@@ -234,7 +235,7 @@ func (w *walker) perl(args []arg, st *state) {
 		}
 	}
 	switch {
-	case code && inPlace && perlSubstitutes(codeText):
+	case code && inPlace && shtext.PerlSubstitutes(codeText):
 		w.writeAll(ops, st) // perl -pi -e 's/a/b/' f: a sed -i
 	case code:
 		w.unknown(joinRaw(args), reasonInline)
@@ -273,7 +274,7 @@ func (w *walker) awk(args []arg, st *state) {
 				i++
 				text = args[i].lit
 			}
-			if awkWrites(text) {
+			if shtext.AwkWrites(text) {
 				w.unknown(joinRaw(args), reasonInline)
 				return
 			}
@@ -288,7 +289,7 @@ func (w *walker) awk(args []arg, st *state) {
 		default:
 			ops := args[i:]
 			if !fromFile {
-				if awkWrites(a.lit) {
+				if shtext.AwkWrites(a.lit) {
 					w.unknown(joinRaw(args), reasonInline)
 					return
 				}
@@ -300,30 +301,4 @@ func (w *walker) awk(args []arg, st *state) {
 			return
 		}
 	}
-}
-
-// awkWrites reports an awk program that may write a file or run a command.
-func awkWrites(prog string) bool {
-	return strings.ContainsAny(prog, ">|") || strings.Contains(prog, "system") || strings.Contains(prog, "@load")
-}
-
-// perlSubst is one substitution or transliteration with a usual delimiter
-// and without the e flag (which runs the replacement as code).
-var perlSubst = regexp.MustCompile(`^(s|y|tr)(/[^/]*/[^/]*/|\|[^|]*\|[^|]*\||#[^#]*#[^#]*#|,[^,]*,[^,]*,)[gimsxrcdu]*$`)
-
-// perlSubstitutes reports a perl -e program that only edits text: nothing
-// but substitutions, no code in a pattern or replacement ((?{…}), @{[…]},
-// ${\…}).
-func perlSubstitutes(code []string) bool {
-	for _, c := range code {
-		if strings.ContainsAny(c, "{`") || strings.Contains(c, "(?") {
-			return false
-		}
-		for _, stmt := range strings.Split(c, ";") {
-			if stmt = strings.TrimSpace(stmt); stmt != "" && !perlSubst.MatchString(stmt) {
-				return false
-			}
-		}
-	}
-	return len(code) > 0
 }

@@ -49,6 +49,12 @@ func TestCommandDir(t *testing.T) {
 		"cd -P l/.. && git push":                    "cd=. git=?",
 		"cd -P l && git push":                       "cd=. git=l",
 		"cd && git push":                            "cd=. git=~",
+		"cd ~- && git push":                         "cd=. git=?",
+		"cd ~+/x && git push":                       "cd=. git=?",
+		"cd ~other && git push":                     "cd=. git=?",
+		"cd() { command cd /e; }; cd x && git push": "cd=. cd=. cd=. git=/e",
+		"f() { cd /e; }; cd /a; f; git push":        "cd=. cd=. f=/a cd=/a git=/e",
+		"f() { f; }; f; git push":                   "f=. f=. f=. git=?",
 	} {
 		var got []string
 		for _, c := range Shell(command).Commands {
@@ -63,6 +69,21 @@ func TestCommandDir(t *testing.T) {
 		}
 		if g := strings.Join(got, " "); g != want {
 			t.Errorf("%s\n  got  %s\n  want %s", command, g, want)
+		}
+	}
+}
+
+// TestCommandDirUnderAnInheritedCDPATH: a CDPATH the command starts with
+// moves cd NAME as one it sets does.
+func TestCommandDirUnderAnInheritedCDPATH(t *testing.T) {
+	for command, want := range map[string]string{"cd b && git push": "?", "cd ./b && git push": "b", "cd /b && git push": "/b"} {
+		cmds := ShellIn(command, Options{CDPath: true}).Commands
+		d := cmds[len(cmds)-1].Dir
+		if cmds[len(cmds)-1].DirUnknown {
+			d = "?"
+		}
+		if d != want {
+			t.Errorf("%s under CDPATH: git runs in %q, want %q", command, d, want)
 		}
 	}
 }

@@ -39,6 +39,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Write is one path a command would write, as the command names it: absolute,
@@ -121,7 +123,10 @@ type Options struct {
 	// sees it; nil resolves none, and an unmodelled git subcommand is only
 	// Unknown.
 	GitAlias func(dir, name string) (string, bool)
-	now      func() time.Time // the clock of the deadline; tests set it
+	// CDPath: the environment the command starts in sets CDPATH, so cd NAME
+	// may go elsewhere than ./NAME.
+	CDPath bool
+	now    func() time.Time // the clock of the deadline; tests set it
 }
 
 // The bounds of one analysis. Past any of them the whole command is one
@@ -180,8 +185,13 @@ type job struct {
 	// git pushes (GIT_CONFIG_*, GIT_DIR, GIT_SSH_COMMAND…), somewhere.
 	gitPushEnv bool
 	gitAliases int // git aliases resolved so far
-	// cdPath: the command sets CDPATH, which moves where cd NAME goes.
+	// cdPath: the command or its environment sets CDPATH, which moves where
+	// cd NAME goes.
 	cdPath bool
+	// funcs are the shell functions the command defines, by name; calling
+	// those being called now.
+	funcs   map[string]*syntax.Stmt
+	calling map[string]bool
 }
 
 // gitPushVars, with every GIT_CONFIG* variable, change where or what a push
@@ -209,7 +219,7 @@ func newJob(o Options) *job {
 	if o.now == nil {
 		o.now = time.Now
 	}
-	return &job{opts: o, until: o.now().Add(deadline)}
+	return &job{opts: o, until: o.now().Add(deadline), cdPath: o.CDPath, funcs: map[string]*syntax.Stmt{}, calling: map[string]bool{}}
 }
 
 // step counts one unit of work and checks the deadline every so often.

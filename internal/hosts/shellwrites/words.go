@@ -3,6 +3,8 @@ package shellwrites
 import (
 	"strings"
 
+	"github.com/tausik/tausik/internal/hosts/shellwrites/shtext"
+
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/tausik/tausik/internal/hosts/shellwrites/getopt"
@@ -57,11 +59,18 @@ func (w *walker) text(n syntax.Node) string {
 // literal is the value of parts with quotes removed, or ok=false when a part
 // is only known at run time.
 func literal(parts []syntax.WordPart) (string, bool) {
+	// ~+ (the directory), ~- (the last one), ~N and ~user are the shell's
+	// to expand; only ~ and ~/ (the home directory) are read here.
+	if l, ok := parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~") {
+		if prefix, _, _ := strings.Cut(l.Value, "/"); prefix != "~" && (len(parts) == 1 || strings.Contains(l.Value, "/")) {
+			return "", false
+		}
+	}
 	var b strings.Builder
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(unescape(p.Value, false))
+			b.WriteString(shtext.Unescape(p.Value, false))
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return "", false
@@ -76,38 +85,11 @@ func literal(parts []syntax.WordPart) (string, bool) {
 				if !ok {
 					return "", false
 				}
-				b.WriteString(unescape(lit.Value, true))
+				b.WriteString(shtext.Unescape(lit.Value, true))
 			}
 		default:
 			return "", false
 		}
 	}
 	return b.String(), true
-}
-
-// unescape removes the backslashes the shell removes: before any character
-// outside quotes, before $ ` " \ and newline inside double quotes; a
-// backslash-newline disappears.
-func unescape(s string, quoted bool) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 == len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		next := s[i+1]
-		switch {
-		case next == '\n':
-			i++
-		case !quoted || strings.IndexByte("$`\"\\", next) >= 0:
-			b.WriteByte(next)
-			i++
-		default:
-			b.WriteByte('\\')
-		}
-	}
-	return b.String()
 }
