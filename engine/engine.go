@@ -85,7 +85,8 @@ func WithLazyBuiltins() Option { return func(e *Engine) { e.lazyBuiltins = true 
 // still refuses to start on it (ErrBundle, with file and line).
 func WithLazyTeam() Option { return func(e *Engine) { e.lazyTeam = true } }
 
-// Engine evaluates gates. It is immutable after New and safe for concurrent use.
+// Engine evaluates gates. What it evaluates is fixed at New (it keeps only
+// caches of what it read since); it is safe for concurrent use.
 type Engine struct {
 	root     string
 	gates    []*gate.Gate
