@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/tausik/tausik/internal/filehash"
+
 	"github.com/tausik/tausik/internal/boundedread"
 )
 
@@ -111,7 +113,7 @@ func newExeWatch(path, running string) *exeWatch {
 	if _, err := os.Stat(running); running != "" && err == nil {
 		w.startSum = onceSum(running)
 	} else {
-		sum, err := fileSum(path)
+		sum, err := filehash.SHA256(path)
 		w.startSum = func() (string, error) { return sum, err }
 	}
 	return w
@@ -132,7 +134,7 @@ func (w *exeWatch) check() bool {
 	}
 	w.last = now
 	start, err1 := w.startSum()
-	cur, err2 := fileSum(w.path)
+	cur, err2 := filehash.SHA256(w.path)
 	w.replaced = err1 != nil || err2 != nil || start != cur
 	return w.replaced
 }
@@ -143,24 +145,11 @@ func onceSum(path string) func() (string, error) {
 	done := false
 	return func() (string, error) {
 		if !done {
-			sum, err = fileSum(path)
+			sum, err = filehash.SHA256(path)
 			done = true
 		}
 		return sum, err
 	}
-}
-
-func fileSum(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // sameStamps compares two snapshots.

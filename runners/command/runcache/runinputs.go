@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tausik/tausik/internal/filehash"
 )
 
 // aroundInputs are the configuration files, lockfiles, manifests and
@@ -100,7 +102,7 @@ func aroundDigest(dir string, env []string) string {
 		case !info.Mode().IsRegular() || info.Size() > maxInput:
 			return ""
 		}
-		sum, err := sha256File(p)
+		sum, err := filehash.SHA256(p)
 		if err != nil {
 			return ""
 		}

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tausik/tausik/internal/filehash"
+
 	"github.com/tausik/tausik/runners"
 	"github.com/tausik/tausik/runners/cache"
 )
@@ -299,7 +301,7 @@ func fileSum(ix *cache.Index, f, p string, info fs.FileInfo) string {
 		}
 	}
 	seen := time.Now()
-	sum, err := sha256File(p)
+	sum, err := filehash.SHA256(p)
 	if err != nil {
 		return ""
 	}
@@ -307,17 +309,4 @@ func fileSum(ix *cache.Index, f, p string, info fs.FileInfo) string {
 		ix.Record(f, stamp, seen, cache.Hit{SHA256: sum, Token: "c"})
 	}
 	return sum
-}
-
-func sha256File(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
