@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/tausik/tausik/runners"
+	"github.com/tausik/tausik/runners/cache"
 )
 
 // attrSources is what git check-attr's answer for a path depends on, read
@@ -31,6 +33,9 @@ type attrSources struct {
 	// indexed holds the directories (relative to top, slash-separated, "."
 	// for top) the index has a .gitattributes in.
 	indexed map[string]bool
+	// racy: a source changed so recently that its stamp may not show the
+	// next change (cache.Stamp.Racy): nothing is remembered or recalled.
+	racy bool
 }
 
 // attrMemo remembers git's answers by path and source identities, which
@@ -73,7 +78,7 @@ func readAttrSources(ctx context.Context, top, root string, paths []string) (*at
 		}
 	}
 	for _, c := range configs {
-		if s.ids[c] != "-" && mayRedirectAttributes(c) {
+		if s.ids[c] != "-" && s.says(c, "redirect", mayRedirectAttributes) {
 			return nil, false
 		}
 	}
@@ -84,7 +89,7 @@ func readAttrSources(ctx context.Context, top, root string, paths []string) (*at
 			}
 		}
 	}
-	indexed, err := indexedAttrDirs(ctx, top, s.ids[index])
+	indexed, err := s.indexedAttrDirs(ctx, index)
 	if err != nil {
 		return nil, false
 	}
@@ -117,32 +122,29 @@ func userConfigs() []string {
 	return out
 }
 
-// mayRedirectAttributes reports whether a config file could make git read
-// attributes from somewhere else than the work tree and index (attr.tree,
-// or an included file that might set it).
-func mayRedirectAttributes(path string) bool {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return true
-	}
+// mayRedirectAttributes reports whether a config file's text could make
+// git read attributes from somewhere else than the work tree and index
+// (attr.tree, or an included file that might set it).
+func mayRedirectAttributes(b []byte) bool {
 	low := bytes.ToLower(b)
 	return bytes.Contains(low, []byte("attr")) || bytes.Contains(low, []byte("include"))
 }
+
+// mentionsLinguist reports whether an attribute file's text may name a
+// linguist attribute.
+func mentionsLinguist(b []byte) bool { return bytes.Contains(b, []byte("linguist-")) }
 
 // stat records p's identity; false when it cannot be read or told.
 func (s *attrSources) stat(p string) bool {
 	return s.record(p, os.Stat)
 }
 
-// statAttributes records the identity of a work tree's .gitattributes: git
-// does not follow one that is a symbolic link (it reads the index's), so
-// the link itself is what counts, marked as such.
+// statAttributes records the identity of a work tree's .gitattributes:
+// one that is a symbolic link (git reads the index's instead) has no
+// stamp, and makes the answer git's to give.
 func (s *attrSources) statAttributes(p string) bool {
 	return s.record(p, os.Lstat)
 }
-
-// linkMark opens the identity of a symbolic link.
-const linkMark = "link:"
 
 func (s *attrSources) record(p string, stat func(string) (os.FileInfo, error)) bool {
 	if _, ok := s.ids[p]; ok {
@@ -150,15 +152,15 @@ func (s *attrSources) record(p string, stat func(string) (os.FileInfo, error)) b
 	}
 	info, err := stat(p)
 	switch {
+	case err == nil && p == os.DevNull:
+		s.ids[p] = "-" // a config git reads nothing from
 	case err == nil:
-		id, ok := fileIdentity(info)
+		st, ok := cache.StampOf(info)
 		if !ok {
 			return false
 		}
-		if info.Mode()&os.ModeSymlink != 0 {
-			id = linkMark + id
-		}
-		s.ids[p] = id
+		s.ids[p] = fmt.Sprintf("%d:%d:%o:%d:%d:%d", st.Dev, st.Ino, st.Mode, st.Size, st.MtimeNS, st.CtimeNS)
+		s.racy = s.racy || st.Racy(time.Now())
 	case os.IsNotExist(err):
 		s.ids[p] = "-"
 	default:
@@ -178,8 +180,12 @@ func (s *attrSources) dirs(file string) []string {
 	}
 }
 
-// key is the memo key of git's answer for path (relative to root).
+// key is the memo key of git's answer for path (relative to root), "" when
+// a racy source forbids remembering.
 func (s *attrSources) key(root, path string) string {
+	if s.racy {
+		return ""
+	}
 	var b strings.Builder
 	b.WriteString(filepath.Join(root, path))
 	for _, p := range s.shared {
@@ -202,19 +208,18 @@ func (s *attrSources) key(root, path string) string {
 // contain "linguist-" cannot mark anything.
 func (s *attrSources) unmarkable(root, path string) bool {
 	for _, p := range s.shared[:2] {
-		if s.ids[p] != "-" && mentionsLinguist(p, s.ids[p]) {
+		if s.ids[p] != "-" && s.says(p, "linguist", mentionsLinguist) {
 			return false
 		}
 	}
 	for _, d := range s.dirs(filepath.Join(root, path)) {
 		f := filepath.Join(d, ".gitattributes")
 		rel, err := filepath.Rel(s.top, d)
-		onDisk := s.ids[f] != "-" && !strings.HasPrefix(s.ids[f], linkMark)
 		switch {
 		case err != nil:
 			return false
-		case onDisk:
-			if mentionsLinguist(f, s.ids[f]) {
+		case s.ids[f] != "-":
+			if s.says(f, "linguist", mentionsLinguist) {
 				return false
 			}
 		case s.indexed[filepath.ToSlash(rel)]:
@@ -224,45 +229,48 @@ func (s *attrSources) unmarkable(root, path string) bool {
 	return true
 }
 
-// maxAttrFile bounds the attribute file mentionsLinguist reads; a larger
-// one is taken to mention it.
+// maxAttrFile bounds the source file says reads; a larger one is taken to
+// say it.
 const maxAttrFile = 1 << 20
 
-// mentionsLinguist reports whether the attribute file at path (of identity
-// id) may name a linguist attribute; true when it cannot be read.
-func mentionsLinguist(path, id string) bool {
-	key := path + "\x00" + id
+// says reports whether test holds for the text of source file p; true when
+// it cannot be read. The answer is kept by p's identity, under what.
+func (s *attrSources) says(p, what string, test func([]byte) bool) bool {
+	key := what + "\x00" + p + "\x00" + s.ids[p]
 	attrMemo.Lock()
 	m, ok := attrMemo.mentions[key]
 	attrMemo.Unlock()
-	if ok {
+	if ok && !s.racy {
 		return m
 	}
 	m = true
-	if f, err := os.Open(path); err == nil {
+	if f, err := os.Open(p); err == nil {
 		b, err := io.ReadAll(io.LimitReader(f, maxAttrFile+1))
 		f.Close()
-		m = err != nil || len(b) > maxAttrFile || bytes.Contains(b, []byte("linguist-"))
+		m = err != nil || len(b) > maxAttrFile || test(b)
 	}
-	attrMemo.Lock()
-	if len(attrMemo.mentions) >= 1024 {
-		attrMemo.mentions = map[string]bool{}
+	if !s.racy {
+		attrMemo.Lock()
+		if len(attrMemo.mentions) >= 1024 {
+			attrMemo.mentions = map[string]bool{}
+		}
+		attrMemo.mentions[key] = m
+		attrMemo.Unlock()
 	}
-	attrMemo.mentions[key] = m
-	attrMemo.Unlock()
 	return m
 }
 
-// indexedAttrDirs returns the directories whose .gitattributes the index at
-// top holds, asking git once per index identity.
-func indexedAttrDirs(ctx context.Context, top, indexID string) (map[string]bool, error) {
+// indexedAttrDirs returns the directories whose .gitattributes the index
+// holds, asking git once per index identity.
+func (s *attrSources) indexedAttrDirs(ctx context.Context, index string) (map[string]bool, error) {
+	top, indexID := s.top, s.ids[index]
 	if indexID == "-" {
 		return map[string]bool{}, nil
 	}
 	attrMemo.Lock()
 	dirs, ok := attrMemo.indexed[indexID+"\x00"+top]
 	attrMemo.Unlock()
-	if ok {
+	if ok && !s.racy {
 		return dirs, nil
 	}
 	cmd := exec.CommandContext(ctx, "git", "ls-files", "-z", "--cached", "--", ":(glob,top)**/.gitattributes")
@@ -278,6 +286,9 @@ func indexedAttrDirs(ctx context.Context, top, indexID string) (map[string]bool,
 			dirs[filepath.ToSlash(filepath.Dir(string(p)))] = true
 		}
 	}
+	if s.racy {
+		return dirs, nil
+	}
 	attrMemo.Lock()
 	if len(attrMemo.indexed) >= 64 {
 		attrMemo.indexed = map[string]map[string]bool{}
@@ -287,16 +298,23 @@ func indexedAttrDirs(ctx context.Context, top, indexID string) (map[string]bool,
 	return dirs, nil
 }
 
-// rememberedLinguist returns git's remembered answer for key.
+// rememberedLinguist returns git's remembered answer for key ("" recalls
+// nothing).
 func rememberedLinguist(key string) (string, bool) {
+	if key == "" {
+		return "", false
+	}
 	attrMemo.Lock()
 	defer attrMemo.Unlock()
 	v, ok := attrMemo.answers[key]
 	return v, ok
 }
 
-// rememberLinguist keeps git's answer for key.
+// rememberLinguist keeps git's answer for key ("" keeps nothing).
 func rememberLinguist(key, v string) {
+	if key == "" {
+		return
+	}
 	attrMemo.Lock()
 	defer attrMemo.Unlock()
 	if len(attrMemo.answers) >= maxAttrMemo {

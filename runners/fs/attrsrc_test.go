@@ -115,6 +115,7 @@ func TestLinguistRememberedFollowsGit(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.change()
+		settle()
 		// Twice: the second gather answers from what the first remembered.
 		for round := 0; round < 2; round++ {
 			ns := gather(t, root, paths...)
@@ -161,18 +162,30 @@ func TestLinguistStartsNoGitItNeedNot(t *testing.T) {
 }
 
 // TestLinguistRemembersGitsAnswer: once git marked a file, the same file
-// with the same sources is marked again without git.
+// with the same sources is marked again without git; but not while a
+// source changed too recently for its stamp to show the next change.
 func TestLinguistRemembersGitsAnswer(t *testing.T) {
 	root := tempDir(t)
 	initRepo(t, root)
 	writeFile(t, root, ".gitattributes", []byte("*.py linguist-generated\n"))
 	writeFile(t, root, "b.py", []byte("x\n"))
-	if ns := gather(t, root, "b.py"); ns.Data.(facts.Files).Files[0].Linguist != "generated" {
-		t.Fatalf("with git: %+v", ns)
-	}
-	t.Setenv("PATH", t.TempDir())
-	if ns := gather(t, root, "b.py"); ns.Status != facts.StatusOK || ns.Data.(facts.Files).Files[0].Linguist != "generated" {
-		t.Fatalf("remembered: %+v", ns)
+	path := os.Getenv("PATH")
+	for _, c := range []struct {
+		name       string
+		remembered bool
+	}{{"just written", false}, {"settled", true}} {
+		if c.remembered {
+			settle()
+		}
+		t.Setenv("PATH", path)
+		if ns := gather(t, root, "b.py"); ns.Data.(facts.Files).Files[0].Linguist != "generated" {
+			t.Fatalf("%s, with git: %+v", c.name, ns)
+		}
+		t.Setenv("PATH", t.TempDir())
+		ns := gather(t, root, "b.py")
+		if got := ns.Status == facts.StatusOK && ns.Data.(facts.Files).Files[0].Linguist == "generated"; got != c.remembered {
+			t.Errorf("%s: remembered without git = %v, want %v (%+v)", c.name, got, c.remembered, ns)
+		}
 	}
 }
 
@@ -194,6 +207,7 @@ func TestLinguistFollowsGitsOddSources(t *testing.T) {
 	}
 	check := func(step string) {
 		t.Helper()
+		settle()
 		for round := 0; round < 2; round++ {
 			ns := gather(t, root, "a.py")
 			got, want := linguistOf(ns.Data.(facts.Files).Files)["a.py"], gitLinguist(t, root, []string{"a.py"})["a.py"]
