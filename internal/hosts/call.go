@@ -222,6 +222,7 @@ func normalise(h *Host, c call, env Env) (toolcall.Call, error) {
 		c.patch, c.argv = c.argv[1], nil // Codex's shell form of apply_patch
 	}
 	var r shellwrites.Result
+	opts := shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile, GitAlias: gitAlias, CDPath: env.Getenv != nil && env.Getenv("CDPATH") != ""}
 	switch {
 	case c.patch != "":
 		var err error
@@ -230,10 +231,10 @@ func normalise(h *Host, c call, env Env) (toolcall.Call, error) {
 		}
 		tc.Command = c.patch
 	case len(c.argv) > 0:
-		r = shellwrites.ArgvIn(c.argv, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile, GitAlias: gitAlias, CDPath: env.Getenv != nil && env.Getenv("CDPATH") != ""})
+		r = shellwrites.ArgvIn(c.argv, opts)
 		tc.Command = strings.Join(c.argv, " ")
 	case c.command != "":
-		r = shellwrites.ShellIn(c.command, shellwrites.Options{Dir: tc.CWD, ReadFile: shellwrites.ReadRegularFile, GitAlias: gitAlias, CDPath: env.Getenv != nil && env.Getenv("CDPATH") != ""})
+		r = shellwrites.ShellIn(c.command, opts)
 	}
 	targets = append(targets, r.Writes...)
 	for _, u := range r.Unknown {

@@ -189,7 +189,7 @@ type job struct {
 	// cd NAME goes.
 	cdPath bool
 	// funcs are the shell functions the command defines, by name; calling
-	// those being called now.
+	// those being called now (both nil until the first definition).
 	funcs   map[string]*syntax.Stmt
 	calling map[string]bool
 }
@@ -219,7 +219,7 @@ func newJob(o Options) *job {
 	if o.now == nil {
 		o.now = time.Now
 	}
-	return &job{opts: o, until: o.now().Add(deadline), cdPath: o.CDPath, funcs: map[string]*syntax.Stmt{}, calling: map[string]bool{}}
+	return &job{opts: o, until: o.now().Add(deadline), cdPath: o.CDPath}
 }
 
 // step counts one unit of work and checks the deadline every so often.

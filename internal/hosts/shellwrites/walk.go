@@ -282,6 +282,9 @@ func (w *walker) command(c syntax.Command, st *state) {
 	case *syntax.FuncDecl:
 		cp := *st // a function may run anywhere: its writes count as if it ran here
 		w.stmt(c.Body, &cp)
+		if w.job.funcs == nil {
+			w.job.funcs, w.job.calling = map[string]*syntax.Stmt{}, map[string]bool{}
+		}
 		w.job.funcs[c.Name.Value] = c.Body // and where it is called, as it runs there
 	case *syntax.DeclClause:
 		for _, a := range c.Args {
