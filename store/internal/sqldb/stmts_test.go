@@ -69,6 +69,12 @@ func TestHotStatementsPreparedOnce(t *testing.T) {
 	if n, err := count(db.Conn()); err != nil || n != 5 {
 		t.Fatalf("count %d, %v; want the 5 writers' increments", n, err)
 	}
+	// The update is met only inside transactions: it is prepared before the
+	// next one begins (the goroutines may have begun all theirs before the
+	// first update ran).
+	if err := db.Read(ctx, func(c Querier) error { _, err := count(c); return err }); err != nil {
+		t.Fatal(err)
+	}
 	if !cached(db, "UPDATE chain_head SET count = ? WHERE id = 1") {
 		t.Fatal("the update is not prepared")
 	}
