@@ -2,12 +2,17 @@ package stacks
 
 import (
 	"bytes"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/tausik/tausik/internal/boundedread"
+	"github.com/tausik/tausik/runners/cache"
 )
 
 // maxManifest caps a YAML file read to see whether it is a Kubernetes
@@ -26,30 +31,102 @@ func (d *detector) yamlFile(f, dir, name string) {
 	if strings.HasPrefix(name, ".") || name == "Chart.yaml" || d.inChartTemplates(dir) {
 		return
 	}
-	b, err := boundedread.In(d.root, f, maxManifest)
-	if err != nil {
-		return
+	if kind := manifestKind(d.root, f); kind != "" {
+		d.stack(kind, dir, name)
 	}
+}
+
+// manifestKind is what the YAML file f (relative to root) is: "kubernetes"
+// for manifests, "ansible" for a playbook, "" for neither or a file that
+// cannot be read.
+func manifestKind(root, f string) string {
+	abs := filepath.Join(root, filepath.FromSlash(f))
+	before, stamped := stampOf(abs)
+	if stamped {
+		if kind, ok := manifests.get(abs, before); ok {
+			return kind
+		}
+	}
+	b, err := boundedread.In(root, f, maxManifest)
+	if err != nil {
+		return ""
+	}
+	kind := kindOf(b)
+	// Remembered only when the file did not change while it was read and
+	// its stamp cannot hide a change (cache.Stamp.Racy).
+	if after, ok := stampOf(abs); stamped && ok && after == before && !before.Racy(time.Now()) {
+		manifests.put(abs, before, kind)
+	}
+	return kind
+}
+
+// kindOf reads a YAML file's text as manifestKind does.
+func kindOf(b []byte) string {
 	k8s := bytes.Contains(b, []byte("apiVersion")) && bytes.Contains(b, []byte("kind"))
 	play := bytes.Contains(b, []byte("hosts")) || bytes.Contains(b, []byte("import_playbook"))
 	if !k8s && !play {
-		return
+		return ""
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	for {
 		var doc any
 		if dec.Decode(&doc) != nil {
-			return // the end, or no YAML
+			return "" // the end, or no YAML
 		}
 		switch {
 		case k8s && isManifest(doc):
-			d.stack("kubernetes", dir, name)
-			return
+			return "kubernetes"
 		case play && isPlaybook(doc):
-			d.stack("ansible", dir, name)
-			return
+			return "ansible"
 		}
 	}
+}
+
+// stampOf is the stamp of the regular file at path, not following a final
+// symbolic link (a link is read through boundedread every time).
+func stampOf(path string) (cache.Stamp, bool) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return cache.Stamp{}, false
+	}
+	return cache.StampOf(info)
+}
+
+// manifests remembers manifestKind's answers by file and stamp: a resident
+// evaluator detects the stacks after every write, and a project keeps
+// hundreds of YAML files (CI, charts, gate definitions) that did not
+// change. A stamp names one content (cache.Stamp), so a remembered kind
+// stays true while the stamp does. Safe for concurrent use; bounded.
+var manifests = &kindMemo{}
+
+// maxManifests bounds the files manifests remembers; past it, it starts
+// afresh.
+const maxManifests = 1 << 14
+
+type kindMemo struct {
+	mu sync.Mutex
+	m  map[string]kindEntry
+}
+
+type kindEntry struct {
+	stamp cache.Stamp
+	kind  string
+}
+
+func (k *kindMemo) get(abs string, st cache.Stamp) (string, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	e, ok := k.m[abs]
+	return e.kind, ok && e.stamp == st
+}
+
+func (k *kindMemo) put(abs string, st cache.Stamp, kind string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.m == nil || len(k.m) >= maxManifests {
+		k.m = map[string]kindEntry{}
+	}
+	k.m[abs] = kindEntry{st, kind}
 }
 
 // inChartTemplates reports whether dir is a Helm chart's templates
