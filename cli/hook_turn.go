@@ -63,13 +63,20 @@ func runTurnHook(ctx context.Context, g *cmdbase.Globals, h *hosts.Host, ev stri
 	return nil
 }
 
-// writeFindings gives host h's post-tool-use hook the warn gates' findings
-// on the files a write tool wrote, within a quarter of the hook's
-// deadline: slow warnings are dropped, never mistaken for a failed check.
-func writeFindings(h *hosts.Host) func(context.Context, *engine.Engine, string, []string) (string, error) {
-	return func(ctx context.Context, e *engine.Engine, session string, files []string) (string, error) {
-		ctx, cancel := context.WithTimeout(ctx, hosts.Deadline/4)
-		defer cancel()
-		return app.WriteFindings(ctx, e, h.Name, session, files)
+// writeFindings begins, for host h's post-tool-use hook, the warn gates'
+// findings on the files a write tool wrote (app.StartWriteFindings); they
+// are evaluated within a quarter of the hook's deadline: slow warnings are
+// dropped, never mistaken for a failed check.
+func writeFindings(h *hosts.Host) func(context.Context, *engine.Engine, string, []string) func(context.Context) (string, error) {
+	return func(ctx context.Context, e *engine.Engine, session string, files []string) func(context.Context) (string, error) {
+		finish := app.StartWriteFindings(ctx, e, h.Name, session, files)
+		if finish == nil {
+			return nil
+		}
+		return func(ctx context.Context) (string, error) {
+			ctx, cancel := context.WithTimeout(ctx, hosts.Deadline/4)
+			defer cancel()
+			return finish(ctx)
+		}
 	}
 }

@@ -69,6 +69,10 @@ type Request struct {
 	// Turn is the agent lifecycle event (a stop, a session start, a
 	// prompt) a hook asks about, recorded with the decision.
 	Turn *toolcall.Turn
+	// Listing, when set, is the project's file listing taken beforehand
+	// (runners.StartListing of the engine's root): the runners that need
+	// the whole project's files use it instead of listing again.
+	Listing *runners.Listing
 }
 
 // Evaluate judges req: it selects the gates, gathers the facts they need,
@@ -350,6 +354,7 @@ func (e *Engine) scope(req Request, now time.Time) *runners.Scope {
 	}
 	r.Protected = e.protectedTargets(req)
 	s := runners.NewScope(e.root, r)
+	s.UseListing(req.Listing)
 	if req.Tool != nil {
 		s.Tool, s.After = toolcall.Namespace(req.Tool, r.Files, func(p string) (string, bool) { return Relative(e.root, p) })
 	}

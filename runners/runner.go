@@ -70,6 +70,7 @@ type Scope struct {
 	After map[string]AfterText
 
 	listOnce  sync.Once
+	listing   *Listing
 	repoFiles []string
 	listErr   error
 
@@ -95,9 +96,21 @@ func NewScope(root string, req facts.Request) *Scope {
 // sorted.
 func (s *Scope) RepoFiles(ctx context.Context) ([]string, error) {
 	s.listOnce.Do(func() {
+		if s.listing != nil {
+			s.repoFiles, s.listErr = s.listing.wait(ctx)
+			return
+		}
 		s.repoFiles, s.listErr = ListFiles(ctx, s.Root)
 	})
 	return s.repoFiles, s.listErr
+}
+
+// UseListing makes l, a listing of this scope's root taken beforehand,
+// the scope's RepoFiles; a listing of another root, or nil, is ignored.
+func (s *Scope) UseListing(l *Listing) {
+	if l != nil && l.root == s.Root {
+		s.listing = l
+	}
 }
 
 // ScopedFiles returns the request's files when it named any, else RepoFiles.

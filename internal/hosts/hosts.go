@@ -91,9 +91,11 @@ type Env struct {
 	WD string
 	// Open opens the engine for the project the call comes from.
 	Open func(ctx context.Context, at Where) (*engine.Engine, error)
-	// AfterWrite, when set, gives after a write tool the warnings on the
-	// written files (absolute paths) for the model's context.
-	AfterWrite func(ctx context.Context, e *engine.Engine, session string, files []string) (string, error)
+	// AfterWrite, when set, begins finding, after a write tool, the warnings
+	// on the written files (absolute paths) for the model's context, while
+	// the tree is checked: the function it returns (nil: nothing to find)
+	// gives them once the check passed. ctx ends with the hook call.
+	AfterWrite func(ctx context.Context, e *engine.Engine, session string, files []string) func(context.Context) (string, error)
 }
 
 // maxPayload bounds what a hook reads from stdin.
@@ -197,6 +199,10 @@ func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {
 	// A malformed write or shell payload still ran something: the tree is
 	// checked all the same.
 	tc := toolcall.Call{Host: h.Name, Tool: c.tool, Kind: c.kind, Command: postCommand(c), CWD: cwd, Session: c.session}
+	// The findings' listing runs beside the check, and ends with the call.
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	findings := startAfterWrite(fctx, h, e, c, cwd, env)
 	d, err := e.CheckToolCall(ctx, tc)
 	if err != nil {
 		return h.answer.postBlock(fmt.Sprintf("the work tree could not be checked: %v", err), env)
@@ -204,7 +210,7 @@ func post(ctx context.Context, h *Host, b []byte, readErr error, env Env) int {
 	if d != nil && d.Blocked {
 		return h.answer.postBlock(reason(tc, d), env)
 	}
-	if c.kind == toolcall.KindWrite && afterWrite(ctx, h, e, c, cwd, env) {
+	if findings != nil && afterWrite(ctx, h, findings, env) {
 		return 0
 	}
 	return h.answer.allow(Post, env)

@@ -306,14 +306,12 @@ var postEvents = map[string]string{
 	"gemini": "AfterTool", "cline": "PostToolUse",
 }
 
-// afterWrite hands the model env.AfterWrite's warnings on the files write
-// call c wrote, where the host takes context after a call, and reports
-// whether it answered. Warnings never block: an error finding them is
-// reported on stderr and the call is answered as usual.
-func afterWrite(ctx context.Context, h *Host, e *engine.Engine, c call, cwd string, env Env) bool {
-	ev, ok := postEvents[h.Name]
-	if !ok || env.AfterWrite == nil || len(c.paths) == 0 {
-		return false
+// startAfterWrite begins env.AfterWrite's warnings on the files write call
+// c wrote, where the host takes context after a call; nil when there is
+// nothing to find.
+func startAfterWrite(ctx context.Context, h *Host, e *engine.Engine, c call, cwd string, env Env) func(context.Context) (string, error) {
+	if _, ok := postEvents[h.Name]; !ok || c.kind != toolcall.KindWrite || env.AfterWrite == nil || len(c.paths) == 0 {
+		return nil
 	}
 	files := make([]string, 0, len(c.paths))
 	for _, p := range c.paths {
@@ -322,7 +320,14 @@ func afterWrite(ctx context.Context, h *Host, e *engine.Engine, c call, cwd stri
 		}
 		files = append(files, p)
 	}
-	text, err := env.AfterWrite(ctx, e, c.session, files)
+	return env.AfterWrite(ctx, e, c.session, files)
+}
+
+// afterWrite hands the model the warnings findings gives, and reports
+// whether it answered. Warnings never block: an error finding them is
+// reported on stderr and the call is answered as usual.
+func afterWrite(ctx context.Context, h *Host, findings func(context.Context) (string, error), env Env) bool {
+	text, err := findings(ctx)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tausik: post-tool-use: warnings not read: %v\n", err)
 		return false
@@ -330,5 +335,5 @@ func afterWrite(ctx context.Context, h *Host, e *engine.Engine, c call, cwd stri
 	if text == "" {
 		return false
 	}
-	return writeJSON(env, lifecycles[h.Name].context(ev, text)) == nil
+	return writeJSON(env, lifecycles[h.Name].context(postEvents[h.Name], text)) == nil
 }
