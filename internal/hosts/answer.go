@@ -159,21 +159,33 @@ func reason(c toolcall.Call, d *engine.Decision) string {
 		what = cmd
 	}
 	fmt.Fprintf(&msg, "%s %s\n", c.Tool, what)
+	var lines []string
 	for _, v := range d.Gates {
 		if !v.Blocks {
 			continue
 		}
 		for _, vi := range v.Judged() { // not those elsewhere or baselined
-			fmt.Fprintf(&msg, "- %s: %s\n", v.Name, violationLine(vi))
+			lines = append(lines, fmt.Sprintf("- %s: %s\n", v.Name, violationLine(vi)))
 		}
 		for _, r := range v.Reasons {
 			first, _, _ := strings.Cut(r.Msg, "\n")
-			fmt.Fprintf(&msg, "- %s could not run (%s): %s\n", v.Name, r.Code, first)
+			lines = append(lines, fmt.Sprintf("- %s could not run (%s): %s\n", v.Name, r.Code, first))
 		}
 	}
+	more := len(lines) - maxReasonLines
+	if more > 0 {
+		lines = append(lines[:maxReasonLines], fmt.Sprintf("- and %d more, all in the decision\n", more))
+	}
+	msg.WriteString(strings.Join(lines, ""))
 	fmt.Fprintf(&msg, "(decision %s)", d.ID)
 	return msg.String()
 }
+
+// maxReasonLines bounds the findings a refusal lists: a tree backstop that
+// finds thousands of files (a generator run outside the scope) would fill
+// the model's context with them; the decision, which the message names,
+// holds them all.
+const maxReasonLines = 40
 
 func violationLine(v policy.Violation) string {
 	if v.File == "" || strings.HasPrefix(v.Msg, v.File) {

@@ -2,11 +2,13 @@ package hosts
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/tausik/tausik/engine"
+	"github.com/tausik/tausik/engine/policy"
 	"github.com/tausik/tausik/engine/toolcall"
 )
 
@@ -42,5 +44,26 @@ func TestDenyFailsClosedWhenTheJSONIsLost(t *testing.T) {
 	}
 	if code := exit2Answer.deny("no", Env{Stdout: failingWriter{}, Stderr: &stderr}); code != 2 {
 		t.Errorf("exit-2 refusal exits %d, want 2", code)
+	}
+}
+
+// A refusal lists at most maxReasonLines findings and says how many more
+// the decision holds: a generator run outside the scope must not fill the
+// model's context with thousands of paths.
+func TestReasonBoundsTheFindings(t *testing.T) {
+	v := engine.Verdict{Name: "scope_write", Blocks: true}
+	for i := range maxReasonLines + 7 {
+		v.Violations = append(v.Violations, policy.Violation{Msg: fmt.Sprintf("pkg/f%d.go was created", i), File: fmt.Sprintf("pkg/f%d.go", i)})
+	}
+	got := reason(toolcall.Call{Tool: "Write", Writes: []string{"src/a.py"}}, &engine.Decision{ID: "D", Gates: []engine.Verdict{v}})
+	if n := strings.Count(got, "was created"); n != maxReasonLines {
+		t.Errorf("%d findings listed, want %d", n, maxReasonLines)
+	}
+	if !strings.Contains(got, "- and 7 more, all in the decision\n(decision D)") {
+		t.Errorf("the rest is not counted:\n%s", got)
+	}
+	v.Violations = v.Violations[:maxReasonLines]
+	if got := reason(toolcall.Call{Tool: "Write"}, &engine.Decision{ID: "D", Gates: []engine.Verdict{v}}); strings.Contains(got, "more") {
+		t.Errorf("a refusal within the bound says there is more:\n%s", got)
 	}
 }
