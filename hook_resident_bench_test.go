@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -25,8 +26,10 @@ import (
 // in process and starts one, which is stopped again before the next call),
 // the in-process hook (`tausik hook`), an empty Go program and `opa eval` of
 // a one-rule policy as a process (when opa is on PATH); for a scoped Write,
-// a harmless Bash and a post-tool-use. It reports p50 and p95 per run and,
-// at the end, prints them as one table with the machine's load average.
+// a harmless Bash and a post-tool-use. A post-tool-use checks the whole
+// work tree (the backstop) and lists it (the write findings), so it is
+// also timed in a repository of 4,000 files. It reports p50 and p95 per run
+// and, at the end, prints them as one table with the machine's load average.
 func BenchmarkHookResident(b *testing.B) {
 	dir := b.TempDir()
 	full, client := filepath.Join(dir, "tausik"), filepath.Join(dir, "tausik-hook")
@@ -37,28 +40,24 @@ func BenchmarkHookResident(b *testing.B) {
 			b.Fatalf("build %s: %v\n%s", pkg, err, o)
 		}
 	}
-	// A git repository, as an agent's project is: a hook that ran git
+	// Git repositories, as an agent's projects are: a hook that ran git
 	// would pay for it here.
-	root := hookProject(b, full)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=b", "-c", "user.email=b@example.test", "commit", "-qm", "bench", "--allow-empty"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+	root, large := gitProject(b, full, 0), gitProject(b, full, 4000)
+	b.Cleanup(func() { stopEvaluator(root); stopEvaluator(large) })
+	runs := residentRuns(b, root, large, full, client)
+	// The first call in each project starts the evaluator its warm runs use.
+	for _, dir := range []string{root, large} {
+		start := exec.Command(client, "claude", "pre-tool-use")
+		start.Dir, start.Stdin = dir, strings.NewReader(toolPayload(dir, "write"))
+		_ = start.Run()
 	}
-	b.Cleanup(func() { stopEvaluator(root) })
-	runs := residentRuns(b, root, full, client)
-	// The first call starts the evaluator the warm runs use.
-	start := exec.Command(client, "claude", "pre-tool-use")
-	start.Dir, start.Stdin = root, strings.NewReader(runs[0].payload)
-	_ = start.Run()
 	results := map[string][2]float64{}
 	b.Cleanup(func() { printHookTable(os.Stdout, results) })
 	for _, r := range runs {
 		b.Run(r.name, func(b *testing.B) {
+			dir := cmp.Or(r.dir, root)
 			if strings.HasPrefix(r.name, "warm") {
-				waitEvaluator(b, root)
+				waitEvaluator(b, dir)
 			}
 			var samples []time.Duration
 			for b.Loop() {
@@ -68,7 +67,7 @@ func BenchmarkHookResident(b *testing.B) {
 					b.StartTimer()
 				}
 				cmd := exec.Command(r.argv[0], r.argv[1:]...)
-				cmd.Dir, cmd.Env, cmd.Stdin = root, r.env, strings.NewReader(r.payload)
+				cmd.Dir, cmd.Env, cmd.Stdin = dir, r.env, strings.NewReader(r.payload)
 				t0 := time.Now()
 				if out, err := cmd.CombinedOutput(); err != nil {
 					b.Fatalf("%s: %v\n%s", r.name, err, out)
@@ -81,31 +80,84 @@ func BenchmarkHookResident(b *testing.B) {
 	}
 }
 
-// residentRun is one command BenchmarkHookResident times.
+// gitProject is hookProject as a git repository with one commit; with
+// files, that commit first holds that many generated files outside the
+// task's scope, four to a directory in two levels (1,000 directories for
+// 4,000 files: git status reads every one), one in ten a YAML file (the
+// stack detection reads each), and the task starts after it, as in a
+// repository an agent is given.
+func gitProject(b *testing.B, full string, files int) string {
+	root := b.TempDir()
+	if files == 0 {
+		root = hookProject(b, full)
+	}
+	for i := range files {
+		dir := filepath.Join(root, "pkg", fmt.Sprintf("a%03d", i/40), fmt.Sprintf("b%d", i/4%10))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		name, text := fmt.Sprintf("f%d.go", i%4), fmt.Sprintf("package b\n\n// F%d is generated.\nfunc F%d() int { return %d }\n", i, i, i)
+		if i%10 == 0 {
+			name, text = fmt.Sprintf("f%d.yaml", i%4), fmt.Sprintf("name: f%d\nvalue: %d\n", i, i)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"git", "init", "-q"}, {"git", "add", "-A"},
+		{"git", "-c", "user.name=b", "-c", "user.email=b@example.test", "commit", "-qm", "bench", "--allow-empty"}} {
+		run(b, root, args...)
+	}
+	if files > 0 {
+		if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		run(b, root, full, "task", "start", "feat", "--goal", "bench", "--scope", "src/")
+	}
+	return root
+}
+
+// toolPayload is Claude Code's hook payload for a call in project root:
+// "write" a Write of src/a.py (in the task's scope), "bash" a harmless
+// command, "post" the write's post-tool-use.
+func toolPayload(root, kind string) string {
+	head := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse",`
+	write := head + `"tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(root, "src", "a.py") + `","content":"x = 1\n"}}`
+	switch kind {
+	case "bash":
+		return head + `"tool_name":"Bash","tool_input":{"command":"ls -la src | head"}}`
+	case "post":
+		return strings.Replace(write, "PreToolUse", "PostToolUse", 1)
+	}
+	return write
+}
+
+// residentRun is one command BenchmarkHookResident times, in dir (the
+// small project when "").
 type residentRun struct {
 	name    string
 	argv    []string
 	payload string
 	env     []string
 	before  func()
+	dir     string
 }
 
-// residentRuns are the commands BenchmarkHookResident times, the warm
-// evaluator's write first.
-func residentRuns(b *testing.B, root, full, client string) []residentRun {
-	head := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse",`
-	write := head + `"tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(root, "src", "a.py") + `","content":"x = 1\n"}}`
-	bash := head + `"tool_name":"Bash","tool_input":{"command":"ls -la src | head"}}`
-	post := strings.Replace(write, "PreToolUse", "PostToolUse", 1)
+// residentRuns are the commands BenchmarkHookResident times in the small
+// project root and the large one, the warm evaluator's write first.
+func residentRuns(b *testing.B, root, large, full, client string) []residentRun {
 	required := append(os.Environ(), "TAUSIK_HOOKD=require")
 	var runs []residentRun
-	for _, c := range []struct{ name, event, payload string }{
-		{"write", "pre-tool-use", write}, {"bash_harmless", "pre-tool-use", bash}, {"post", "post-tool-use", post},
+	for _, c := range []struct{ name, event, payload, dir string }{
+		{"write", "pre-tool-use", toolPayload(root, "write"), ""},
+		{"bash_harmless", "pre-tool-use", toolPayload(root, "bash"), ""},
+		{"post", "post-tool-use", toolPayload(root, "post"), ""},
+		{"post_4k_files", "post-tool-use", toolPayload(large, "post"), large},
 	} {
 		runs = append(runs,
-			residentRun{"warm_evaluator/" + c.name, []string{client, "claude", c.event}, c.payload, required, nil},
-			residentRun{"cold/" + c.name, []string{client, "claude", c.event}, c.payload, os.Environ(), func() { stopEvaluator(root) }},
-			residentRun{"in_process/" + c.name, []string{full, "hook", "claude", c.event}, c.payload, os.Environ(), nil})
+			residentRun{"warm_evaluator/" + c.name, []string{client, "claude", c.event}, c.payload, required, nil, c.dir},
+			residentRun{"cold/" + c.name, []string{client, "claude", c.event}, c.payload, os.Environ(), func() { stopEvaluator(cmp.Or(c.dir, root)) }, c.dir},
+			residentRun{"in_process/" + c.name, []string{full, "hook", "claude", c.event}, c.payload, os.Environ(), nil, c.dir})
 	}
 	runs = append(runs, residentRun{name: "empty_go", argv: []string{buildEmptyProgram(b)}})
 	opa, err := exec.LookPath("opa")
@@ -147,7 +199,7 @@ func printHookTable(w io.Writer, r map[string][2]float64) {
 	fmt.Fprintf(w, "\nhook call, wall ms p50 / p95 (load average %s)\n", load)
 	fmt.Fprintf(w, "%-14s %-16s %-16s %-18s %s\n", "call", "warm evaluator", "cold (none yet)", "in process", "warm / empty Go")
 	empty := r["empty_go"][0]
-	for _, c := range []string{"write", "bash_harmless", "post"} {
+	for _, c := range []string{"write", "bash_harmless", "post", "post_4k_files"} {
 		ratio := "-"
 		if v, ok := r["warm_evaluator/"+c]; ok && empty > 0 {
 			ratio = fmt.Sprintf("%.1fx", v[0]/empty)
@@ -217,12 +269,10 @@ func BenchmarkHookEvaluatorCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	head := `{"session_id":"s","cwd":"` + root + `","hook_event_name":"PreToolUse",`
-	write := head + `"tool_name":"Write","tool_input":{"file_path":"` + filepath.Join(root, "src", "a.py") + `","content":"x = 1\n"}}`
 	for _, c := range []struct{ name, event, payload string }{
-		{"write", "pre-tool-use", write},
-		{"bash_harmless", "pre-tool-use", head + `"tool_name":"Bash","tool_input":{"command":"ls -la src | head"}}`},
-		{"post", "post-tool-use", strings.Replace(write, "PreToolUse", "PostToolUse", 1)},
+		{"write", "pre-tool-use", toolPayload(root, "write")},
+		{"bash_harmless", "pre-tool-use", toolPayload(root, "bash")},
+		{"post", "post-tool-use", toolPayload(root, "post")},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			req := &hookwire.Request{Host: "claude", Event: c.event, WD: root, Env: os.Environ(), Binary: id, Payload: []byte(c.payload)}

@@ -102,7 +102,8 @@ func TestCrossCompiles(t *testing.T) {
 	}
 }
 
-func run(t *testing.T, dir string, args ...string) string {
+// run runs args in dir and returns its output, failing t on error.
+func run(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
