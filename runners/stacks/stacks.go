@@ -180,11 +180,12 @@ type detector struct {
 	stacks     map[string]map[string]map[string]bool // stack → dir → evidence
 	tools      map[string]map[Evidence]bool
 	unreadable map[string]map[Unreadable]bool // tool ("" for none) → files
+	plain      map[string]bool                // see plainDir
 }
 
 func newDetector(root string) *detector {
 	d := &detector{root: root, present: map[string]bool{}, stacks: map[string]map[string]map[string]bool{},
-		tools: map[string]map[Evidence]bool{}, unreadable: map[string]map[Unreadable]bool{}}
+		tools: map[string]map[Evidence]bool{}, unreadable: map[string]map[Unreadable]bool{}, plain: map[string]bool{}}
 	for _, t := range ToolNames() {
 		d.tools[t] = map[Evidence]bool{}
 		d.unreadable[t] = map[Unreadable]bool{}

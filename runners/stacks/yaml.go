@@ -31,33 +31,55 @@ func (d *detector) yamlFile(f, dir, name string) {
 	if strings.HasPrefix(name, ".") || name == "Chart.yaml" || d.inChartTemplates(dir) {
 		return
 	}
-	if kind := manifestKind(d.root, f); kind != "" {
+	if kind := d.manifestKind(f, dir); kind != "" {
 		d.stack(kind, dir, name)
 	}
 }
 
-// manifestKind is what the YAML file f (relative to root) is: "kubernetes"
-// for manifests, "ansible" for a playbook, "" for neither or a file that
-// cannot be read.
-func manifestKind(root, f string) string {
-	abs := filepath.Join(root, filepath.FromSlash(f))
+// manifestKind is what the YAML file f (relative to the root, in dir) is:
+// "kubernetes" for manifests, "ansible" for a playbook, "" for neither or
+// a file that cannot be read.
+func (d *detector) manifestKind(f, dir string) string {
+	abs := filepath.Join(d.root, filepath.FromSlash(f))
+	seen := time.Now()
 	before, stamped := stampOf(abs)
+	stamped = stamped && d.plainDir(dir)
 	if stamped {
 		if kind, ok := manifests.get(abs, before); ok {
 			return kind
 		}
 	}
-	b, err := boundedread.In(root, f, maxManifest)
+	b, err := boundedread.In(d.root, f, maxManifest)
 	if err != nil {
 		return ""
 	}
 	kind := kindOf(b)
 	// Remembered only when the file did not change while it was read and
-	// its stamp cannot hide a change (cache.Stamp.Racy).
-	if after, ok := stampOf(abs); stamped && ok && after == before && !before.Racy(time.Now()) {
+	// its stamp, taken after seen, cannot hide a change (cache.Stamp.Racy).
+	if after, ok := stampOf(abs); stamped && ok && after == before && !before.Racy(seen) {
 		manifests.put(abs, before, kind)
 	}
 	return kind
+}
+
+// plainDir reports whether dir (relative to the root) and every directory
+// between it and the root are directories, not symbolic links: a file's
+// stamp taken through them is the stamp of the file boundedread reads,
+// inside the root. Remembered for the detection.
+func (d *detector) plainDir(dir string) bool {
+	if dir == "." {
+		return true
+	}
+	if ok, known := d.plain[dir]; known {
+		return ok
+	}
+	ok := d.plainDir(path.Dir(dir))
+	if ok {
+		info, err := os.Lstat(filepath.Join(d.root, filepath.FromSlash(dir)))
+		ok = err == nil && info.IsDir()
+	}
+	d.plain[dir] = ok
+	return ok
 }
 
 // kindOf reads a YAML file's text as manifestKind does.
@@ -83,7 +105,8 @@ func kindOf(b []byte) string {
 }
 
 // stampOf is the stamp of the regular file at path, not following a final
-// symbolic link (a link is read through boundedread every time).
+// symbolic link (a link is read through boundedread every time; plainDir
+// rules out links above it).
 func stampOf(path string) (cache.Stamp, bool) {
 	info, err := os.Lstat(path)
 	if err != nil {
@@ -99,9 +122,9 @@ func stampOf(path string) (cache.Stamp, bool) {
 // stays true while the stamp does. Safe for concurrent use; bounded.
 var manifests = &kindMemo{}
 
-// maxManifests bounds the files manifests remembers; past it, it starts
-// afresh.
-const maxManifests = 1 << 14
+// maxManifests bounds the files manifests remembers (an entry is under 200
+// bytes); past it, it starts afresh.
+const maxManifests = 1 << 16
 
 type kindMemo struct {
 	mu sync.Mutex
