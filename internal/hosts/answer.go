@@ -159,24 +159,26 @@ func reason(c toolcall.Call, d *engine.Decision) string {
 		what = cmd
 	}
 	fmt.Fprintf(&msg, "%s %s\n", c.Tool, what)
-	var lines []string
+	budget := maxReasonLines
 	for _, v := range d.Gates {
 		if !v.Blocks {
 			continue
 		}
-		for _, vi := range v.Judged() { // not those elsewhere or baselined
-			lines = append(lines, fmt.Sprintf("- %s: %s\n", v.Name, violationLine(vi)))
+		judged := v.Judged() // not those elsewhere or baselined
+		// Every blocking gate names at least its first finding.
+		shown := min(len(judged), max(budget, 1))
+		for _, vi := range judged[:shown] {
+			fmt.Fprintf(&msg, "- %s: %s\n", v.Name, violationLine(vi))
+		}
+		budget -= shown
+		if more := len(judged) - shown; more > 0 {
+			fmt.Fprintf(&msg, "- %s: and %d more, all in the decision\n", v.Name, more)
 		}
 		for _, r := range v.Reasons {
 			first, _, _ := strings.Cut(r.Msg, "\n")
-			lines = append(lines, fmt.Sprintf("- %s could not run (%s): %s\n", v.Name, r.Code, first))
+			fmt.Fprintf(&msg, "- %s could not run (%s): %s\n", v.Name, r.Code, first)
 		}
 	}
-	more := len(lines) - maxReasonLines
-	if more > 0 {
-		lines = append(lines[:maxReasonLines], fmt.Sprintf("- and %d more, all in the decision\n", more))
-	}
-	msg.WriteString(strings.Join(lines, ""))
 	fmt.Fprintf(&msg, "(decision %s)", d.ID)
 	return msg.String()
 }
@@ -184,7 +186,8 @@ func reason(c toolcall.Call, d *engine.Decision) string {
 // maxReasonLines bounds the findings a refusal lists: a tree backstop that
 // finds thousands of files (a generator run outside the scope) would fill
 // the model's context with them; the decision, which the message names,
-// holds them all.
+// holds them all. Each blocking gate still names its first finding, and
+// why a gate could not run is always said.
 const maxReasonLines = 40
 
 func violationLine(v policy.Violation) string {

@@ -49,21 +49,30 @@ func TestDenyFailsClosedWhenTheJSONIsLost(t *testing.T) {
 
 // A refusal lists at most maxReasonLines findings and says how many more
 // the decision holds: a generator run outside the scope must not fill the
-// model's context with thousands of paths.
+// model's context with thousands of paths. Every blocking gate past the
+// bound still names a finding, and a gate that could not run says why.
 func TestReasonBoundsTheFindings(t *testing.T) {
-	v := engine.Verdict{Name: "scope_write", Blocks: true}
+	many := engine.Verdict{Name: "scope_write", Blocks: true}
 	for i := range maxReasonLines + 7 {
-		v.Violations = append(v.Violations, policy.Violation{Msg: fmt.Sprintf("pkg/f%d.go was created", i), File: fmt.Sprintf("pkg/f%d.go", i)})
+		many.Violations = append(many.Violations, policy.Violation{Msg: fmt.Sprintf("pkg/f%d.go was created", i), File: fmt.Sprintf("pkg/f%d.go", i)})
 	}
-	got := reason(toolcall.Call{Tool: "Write", Writes: []string{"src/a.py"}}, &engine.Decision{ID: "D", Gates: []engine.Verdict{v}})
+	other := engine.Verdict{Name: "secret_scan", Blocks: true, Violations: []policy.Violation{{Msg: "a key in src/a.py", File: "src/a.py"}, {Msg: "a key in src/b.py", File: "src/b.py"}}}
+	broken := engine.Verdict{Name: "filesize", Blocks: true, Reasons: []policy.Reason{{Code: "fact_error:files", Msg: "cannot read src"}}}
+	got := reason(toolcall.Call{Tool: "Write", Writes: []string{"src/a.py"}}, &engine.Decision{ID: "D", Gates: []engine.Verdict{many, other, broken}})
 	if n := strings.Count(got, "was created"); n != maxReasonLines {
 		t.Errorf("%d findings listed, want %d", n, maxReasonLines)
 	}
-	if !strings.Contains(got, "- and 7 more, all in the decision\n(decision D)") {
-		t.Errorf("the rest is not counted:\n%s", got)
+	for _, want := range []string{
+		"- scope_write: and 7 more, all in the decision\n",
+		"- secret_scan: src/a.py: a key in src/a.py\n- secret_scan: and 1 more, all in the decision\n",
+		"- filesize could not run (fact_error:files): cannot read src\n(decision D)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, got)
+		}
 	}
-	v.Violations = v.Violations[:maxReasonLines]
-	if got := reason(toolcall.Call{Tool: "Write"}, &engine.Decision{ID: "D", Gates: []engine.Verdict{v}}); strings.Contains(got, "more") {
+	many.Violations = many.Violations[:maxReasonLines]
+	if got := reason(toolcall.Call{Tool: "Write"}, &engine.Decision{ID: "D", Gates: []engine.Verdict{many}}); strings.Contains(got, "more") {
 		t.Errorf("a refusal within the bound says there is more:\n%s", got)
 	}
 }
