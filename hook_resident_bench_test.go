@@ -82,8 +82,8 @@ func BenchmarkHookResident(b *testing.B) {
 
 // gitProject is hookProject as a git repository with one commit; with
 // files, that commit first holds that many generated files outside the
-// task's scope, four to a directory in two levels (1,000 directories for
-// 4,000 files: git status reads every one), one in ten a YAML file (the
+// task's scope, four to a directory (1,000 of them for 4,000 files, under
+// 100 more: git status reads every one), one in ten a YAML file (the
 // stack detection reads each), and the task starts after it, as in a
 // repository an agent is given.
 func gitProject(b *testing.B, full string, files int) string {
