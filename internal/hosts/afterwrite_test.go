@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,34 +16,7 @@ import (
 // begun before the tree is checked, finished when it passes, and never
 // finished when it blocks; either way what they began ends with the call.
 func TestPostWriteFindingsBesideTheCheck(t *testing.T) {
-	root := t.TempDir()
-	for p, text := range map[string]string{"src/a": "a\n", "other/keep": "k\n"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "i"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	getenv := func(k string) string {
-		if k == "HOME" {
-			return root + "/.home"
-		}
-		return ""
-	}
-	e, err := project.Open(context.Background(), project.Setup{Root: root, Getenv: getenv, Requester: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	startScopedTask(t, e, "feat", []string{"src/"})
-	e.Close()
+	root, getenv := scopedGitProject(t, map[string]string{"src/a": "a\n", "other/keep": "k\n"})
 	claude, _ := Lookup("claude")
 	post := func() (begun context.Context, finished bool, out string) {
 		var stdout, stderr bytes.Buffer

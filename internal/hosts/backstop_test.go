@@ -73,34 +73,7 @@ func postReported(t *testing.T, host string, code int, stdout, stderr string) st
 // shell call whose script wrote outside the task's scope is reported right
 // after it ran, and the same call is silent once the write is undone.
 func TestPostToolUseReportsOutOfScopeChangesOnEveryHost(t *testing.T) {
-	root := t.TempDir()
-	for p, text := range map[string]string{"src/a": "a\n", "tools/w.sh": "echo x > other/y\n", "other/keep": "k\n"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "i"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	getenv := func(k string) string {
-		if k == "HOME" {
-			return root + "/.home"
-		}
-		return ""
-	}
-	e, err := project.Open(context.Background(), project.Setup{Root: root, Getenv: getenv, Requester: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	startScopedTask(t, e, "feat", []string{"src/"})
-	e.Close()
+	root, getenv := scopedGitProject(t, map[string]string{"src/a": "a\n", "tools/w.sh": "echo x > other/y\n", "other/keep": "k\n"})
 	seen := map[string]bool{}
 	for _, host := range Names() {
 		payload, ok := postShell[host]
@@ -132,6 +105,41 @@ func TestPostToolUseReportsOutOfScopeChangesOnEveryHost(t *testing.T) {
 			t.Errorf("payload for unknown host %s", h)
 		}
 	}
+}
+
+// scopedGitProject is a git repository holding files, committed, with
+// task feat started scoped to src/, and the getenv its hooks run with.
+func scopedGitProject(t *testing.T, files map[string]string) (string, func(string) string) {
+	t.Helper()
+	root := t.TempDir()
+	for p, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "i"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return root + "/.home"
+		}
+		return ""
+	}
+	e, err := project.Open(context.Background(), project.Setup{Root: root, Getenv: getenv, Requester: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	startScopedTask(t, e, "feat", []string{"src/"})
+	e.Close()
+	return root, getenv
 }
 
 // startScopedTask starts task slug with scope as `tausik task start` stores
