@@ -127,9 +127,10 @@ func scopedGitProject(t *testing.T, files map[string]string) (string, func(strin
 			t.Fatalf("git %v: %v %s", args, err, out)
 		}
 	}
+	home := t.TempDir()
 	getenv := func(k string) string {
 		if k == "HOME" {
-			return root + "/.home"
+			return home
 		}
 		return ""
 	}

@@ -2,7 +2,6 @@ package hosts
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tausik/tausik/internal/project"
 
 	"github.com/tausik/tausik/internal/hosts/shellwrites"
 )
@@ -52,36 +50,7 @@ func guardCommand(tmpl, a, b uint8) string {
 // guardTree is a git repository with a task scoped to src/ started in it.
 func guardTree(t *testing.T) (string, func(string) string) {
 	t.Helper()
-	root := t.TempDir()
-	for _, p := range []string{"src/a.txt", "other/b.txt", "top.txt"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, p), []byte("a\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "i"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-	home := t.TempDir()
-	getenv := func(k string) string {
-		if k == "HOME" {
-			return home
-		}
-		return ""
-	}
-	e, err := project.Open(context.Background(), project.Setup{Root: root, Getenv: getenv, Requester: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	startScopedTask(t, e, "feat", []string{"src/"})
-	return root, getenv
+	return scopedGitProject(t, map[string]string{"src/a.txt": "a\n", "other/b.txt": "a\n", "top.txt": "a\n"})
 }
 
 // snapshot hashes every file and link under root but .git and .tausik:
