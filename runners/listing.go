@@ -1,6 +1,10 @@
 package runners
 
-import "context"
+import (
+	"context"
+
+	"github.com/tausik/tausik/internal/warmgo"
+)
 
 // Listing is a project's file listing (ListFiles) taken in the background,
 // for a later evaluation's scope to use instead of listing again
@@ -17,10 +21,10 @@ type Listing struct {
 // stops it (git is killed), and the listing is then ctx's error.
 func StartListing(ctx context.Context, root string) *Listing {
 	l := &Listing{root: root, done: make(chan struct{})}
-	go func() {
+	warmgo.Go(func() { // a resident evaluator's idle goroutine, as its gathers use
 		defer close(l.done)
 		l.files, l.err = ListFiles(ctx, root)
-	}()
+	})
 	return l
 }
 
